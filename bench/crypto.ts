@@ -1,0 +1,268 @@
+/**
+ * npm run bench:crypto [-- --4gib] [-- --record-sizes] [-- --repeat N]
+ *
+ * Runs the crypto worker pool in headless Chromium (the Vite-built harness of e2e/crypto-harness)
+ * and prints, then writes as JSON under bench-results/:
+ *   - the limits, measured in the same browser in the same run: AES-256-GCM encrypt/decrypt and
+ *     hash-wasm SHA-256 MB/s on one core at the record size, the cost of reading a File, one-shot
+ *     digest against hash-wasm for small files, and with --record-sizes AES-GCM per call size;
+ *   - the pool's hash+encrypt throughput for one 1 GiB file (hash on a second worker, and on the
+ *     same worker for comparison) and for eight 128 MiB files at once, and decryption of 1 GiB,
+ *     each with its ratio to its limit, the browser's CPU time per MB and the cores it got;
+ *   - the peak memory of the browser's process tree per phase (RSS and PSS, sampled from /proc);
+ *   - with --4gib, a 4 GiB single-file run, to show that peak memory does not grow with file size.
+ * Files are generated once under .tmp/bench and reach the page by path (setInputFiles), so no file
+ * bytes cross the automation channel; Chromium runs without --disable-dev-shm-usage.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import { buildHarness } from '../e2e/crypto-harness/build.ts';
+import type { DecryptRunResult, EncryptRunOptions, EncryptRunResult, HarnessError, LimitsMeasurement } from '../e2e/crypto-harness/harness-types.ts';
+import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
+import { encryptFileWithNode, ensurePlainFile } from '../e2e/crypto-harness/test-files.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
+import { findBrowserPid, PeakMemory, sampleTree, schedulerTimes } from './process-tree.ts';
+import { analyse, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+const RECORD_SIZE = 256 * 1024;
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const REPEAT = args.includes('--repeat') ? Math.max(1, Number(args[args.indexOf('--repeat') + 1])) : 3;
+const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const DIR = root('.tmp/bench/');
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const mib = (bytes: number) => Math.round(bytes / MiB);
+
+/** A stalled browser operation fails the run with a message instead of hanging it. */
+const STEP_TIMEOUT_MS = 10 * 60 * 1000;
+async function inTime<T>(what: string, step: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${STEP_TIMEOUT_MS / 60000} minutes (stalled)`)), STEP_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([step, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function ok<T extends object>(result: T | HarnessError): T {
+  if ('error' in result) throw new Error(`harness error: ${JSON.stringify(result.error)}`);
+  return result;
+}
+
+interface Inputs {
+  readonly big: string;
+  readonly many: string[];
+  readonly sealed: string;
+  readonly key: Buffer;
+  readonly iv: Buffer;
+  readonly huge: string | undefined;
+}
+
+async function prepareInputs(): Promise<Inputs> {
+  await mkdir(DIR, { recursive: true });
+  process.stdout.write('preparing input files under .tmp/bench (kept between runs)... ');
+  const big = `${DIR}plain-1g.bin`;
+  const many = Array.from({ length: 8 }, (_, i) => `${DIR}plain-128m-${i}.bin`);
+  const sealed = `${DIR}sealed-1g.bin`;
+  await ensurePlainFile(big, GiB, 100);
+  for (const [i, path] of many.entries()) await ensurePlainFile(path, 128 * MiB, 200 + i);
+  const key = randomBytes(32);
+  const iv = randomBytes(12);
+  await encryptFileWithNode(big, sealed, key, iv);
+  const huge = flag('--4gib') ? `${DIR}plain-4g.bin` : undefined;
+  if (huge) await ensurePlainFile(huge, 4 * GiB, 400);
+  console.log('done');
+  return { big, many, sealed, key, iv, huge };
+}
+
+/** Runs `run` REPEAT times, sampling the browser's memory and CPU time around each run. */
+async function measure(
+  page: Page,
+  memory: PeakMemory,
+  name: string,
+  kind: PhaseResult['kind'],
+  limitMBps: number,
+  run: () => Promise<{ plainBytes: number; seconds: number }>,
+): Promise<PhaseResult> {
+  await page.waitForTimeout(1000); // let the previous phase's garbage go before the idle sample
+  const idle = await sampleTree(memory.rootPid);
+  const runs: number[] = [];
+  const cpuPerMB: number[] = [];
+  let plainBytes = 0;
+  let peakRss = 0;
+  let peakPss = 0;
+  let cpuSeconds = 0;
+  let wallSeconds = 0;
+  let waitSeconds = 0;
+  for (let i = 0; i < REPEAT; i++) {
+    const before = (await sampleTree(memory.rootPid)).cpuSeconds;
+    const scheduledBefore = await schedulerTimes(memory.rootPid);
+    memory.start();
+    const result = await inTime(name, run());
+    const peak = await memory.stop();
+    waitSeconds += (await schedulerTimes(memory.rootPid)).waitSeconds - scheduledBefore.waitSeconds;
+    const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
+    peakRss = Math.max(peakRss, peak.peakRssBytes);
+    peakPss = Math.max(peakPss, peak.peakPssBytes);
+    plainBytes = result.plainBytes;
+    cpuSeconds += used;
+    wallSeconds += result.seconds;
+    runs.push(result.plainBytes / 1e6 / result.seconds);
+    cpuPerMB.push((used * 1000) / (result.plainBytes / 1e6));
+  }
+  console.log(`  ${name}: ${runs.map((r) => r.toFixed(0)).join(', ')} MB/s`);
+  const medianMBps = median(runs);
+  return {
+    name,
+    kind,
+    plainBytes,
+    runsMBps: runs.map((r) => Math.round(r)),
+    medianMBps: Math.round(medianMBps),
+    limitMBps: Math.round(limitMBps),
+    ratio: Number((medianMBps / limitMBps).toFixed(2)),
+    cpuMsPerMB: Number(median(cpuPerMB).toFixed(2)),
+    browserCores: Number((cpuSeconds / wallSeconds).toFixed(2)),
+    waitingCores: Number((waitSeconds / wallSeconds).toFixed(2)),
+    peakRssMiB: mib(peakRss),
+    peakPssMiB: mib(peakPss),
+    idleRssMiB: mib(idle.rssBytes),
+  };
+}
+
+/**
+ * One limit, measured REPEAT times in the harness's limits worker: its wall-clock rate, and its
+ * browser CPU time per MB, which other processes on the machine do not inflate the way they
+ * inflate wall time. The per-core rate used as the limit is 1000 / (CPU ms per MB).
+ */
+async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsMeasurement): Promise<Rate> {
+  const wall: number[] = [];
+  const cost: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const before = (await sampleTree(memory.rootPid)).cpuSeconds;
+    const { bytes, seconds } = await inTime(`limit ${JSON.stringify(measurement)}`, page.evaluate((m) => window.cryptoHarness.measureLimit(m), measurement));
+    const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
+    wall.push(bytes / 1e6 / seconds);
+    cost.push((used * 1000) / (bytes / 1e6));
+  }
+  const cpuMsPerMB = median(cost);
+  return { wallMBps: Math.round(median(wall)), cpuMsPerMB: Number(cpuMsPerMB.toFixed(2)), perCoreMBps: Math.round(1000 / cpuMsPerMB) };
+}
+
+async function measureLimits(page: Page, memory: PeakMemory, readPath: string): Promise<Limits> {
+  const total = 256 * MiB;
+  const callSizes = flag('--record-sizes') ? [64, 128, 256, 512, 1024, 4096].map((k) => k * 1024) : [];
+  const aesByCallSize = [];
+  for (const callBytes of callSizes) {
+    aesByCallSize.push({
+      callBytes,
+      encrypt: await measureLimit(page, memory, { kind: 'aes', mode: 'encrypt', callBytes, totalBytes: total / 2 }),
+      decrypt: await measureLimit(page, memory, { kind: 'aes', mode: 'decrypt', callBytes, totalBytes: total / 2 }),
+    });
+  }
+  await page.setInputFiles('#files', readPath);
+  return {
+    recordSize: RECORD_SIZE,
+    aesEncrypt: await measureLimit(page, memory, { kind: 'aes', mode: 'encrypt', callBytes: RECORD_SIZE, totalBytes: total }),
+    aesDecrypt: await measureLimit(page, memory, { kind: 'aes', mode: 'decrypt', callBytes: RECORD_SIZE, totalBytes: total }),
+    sha256: await measureLimit(page, memory, { kind: 'sha', updateBytes: RECORD_SIZE, totalBytes: total / 2 }),
+    read: await measureLimit(page, memory, { kind: 'read' }),
+    smallFileDigest: await page.evaluate(() => window.cryptoHarness.smallFileDigests()),
+    aesByCallSize,
+  };
+}
+
+async function main(): Promise<void> {
+  const inputs = await prepareInputs();
+  const server = await serveDirectory(await buildHarness());
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    // Playwright's default puts Chromium's shared memory on disk here, which distorts throughput.
+    ignoreDefaultArgs: ['--disable-dev-shm-usage'],
+  });
+  try {
+    const memory = new PeakMemory(await findBrowserPid());
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => typeof window.cryptoHarness !== 'undefined');
+    const { poolSize } = await page.evaluate(() => window.cryptoHarness.ready());
+    const loadBefore = loadavg();
+    console.log(`load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(' ')} (other work on this machine lowers every throughput figure)`);
+    console.log(`Chromium ${browser.version()}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase\n`);
+
+    const limits = await measureLimits(page, memory, inputs.big);
+    printLimits(limits);
+
+    const oneFileLimit = limits.sha256.perCoreMBps;
+    const manyFilesLimit = poolSize / (1 / limits.sha256.perCoreMBps + 1 / limits.aesEncrypt.perCoreMBps);
+    const phases: PhaseResult[] = [];
+    const encrypt = async (name: string, paths: string[], limit: number, options: EncryptRunOptions = {}) => {
+      await page.setInputFiles('#files', paths);
+      phases.push(
+        await measure(page, memory, name, 'encrypt', limit, async () => {
+          const result = ok((await page.evaluate((o) => window.cryptoHarness.encryptFiles(o), options)) as EncryptRunResult | HarnessError);
+          return { plainBytes: result.plainBytes, seconds: result.seconds };
+        }),
+      );
+    };
+    await encrypt('hash+encrypt one 1 GiB file', [inputs.big], oneFileLimit);
+    await encrypt('  the same, SHA-256 on the same worker', [inputs.big], oneFileLimit, { hashPlacement: 'same-worker' });
+    await encrypt('hash+encrypt eight 128 MiB files at once', inputs.many, manyFilesLimit);
+    await page.setInputFiles('#files', inputs.sealed);
+    const keyAndIv = [inputs.key.toString('base64'), inputs.iv.toString('base64')] as const;
+    phases.push(
+      await measure(page, memory, 'decrypt one 1 GiB file', 'decrypt', limits.aesDecrypt.perCoreMBps, async () => {
+        const result = ok(
+          (await page.evaluate(([k, v]) => window.cryptoHarness.decryptFile(k, v, { hashPlaintext: false }), keyAndIv)) as DecryptRunResult | HarnessError,
+        );
+        return { plainBytes: result.plainBytes, seconds: result.seconds };
+      }),
+    );
+    if (inputs.huge) await encrypt('hash+encrypt one 4 GiB file', [inputs.huge], oneFileLimit);
+
+    const analysis = analyse(phases, limits, cpus().length);
+    printPhases(phases, analysis, cpus().length);
+    const memoryGrowth = memoryCheck(phases);
+    const report = {
+      date: new Date().toISOString(),
+      loadAverage: { before: loadBefore, after: loadavg() },
+      chromium: browser.version(),
+      cores: cpus().length,
+      poolSize,
+      recordSize: RECORD_SIZE,
+      repeat: REPEAT,
+      limits,
+      phases,
+      analysis,
+      memoryGrowth,
+    };
+    await mkdir(root('bench-results'), { recursive: true });
+    const out = root(`bench-results/crypto-${report.date.replace(/[:.]/g, '-')}.json`);
+    await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nwritten ${out}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+function memoryCheck(phases: readonly PhaseResult[]) {
+  const one = phases.find((p) => p.name === 'hash+encrypt one 1 GiB file');
+  const four = phases.find((p) => p.name === 'hash+encrypt one 4 GiB file');
+  if (!one || !four) return undefined;
+  const differenceMiB = four.peakRssMiB - one.peakRssMiB;
+  const withinTarget = Math.abs(differenceMiB) <= 64;
+  console.log(`\npeak browser RSS, 4 GiB file vs 1 GiB file: ${differenceMiB >= 0 ? '+' : ''}${differenceMiB} MiB (target: within 64 MiB) ${withinTarget ? 'OK' : 'MISSED'}`);
+  return { oneGiBPeakRssMiB: one.peakRssMiB, fourGiBPeakRssMiB: four.peakRssMiB, differenceMiB, withinTarget };
+}
+
+await main();

@@ -1,0 +1,140 @@
+// Samples the memory of a process tree (the Chromium browser and all its children) from /proc,
+// every 100 ms: the sum of RSS (what the issue asks for) and of PSS (shared pages divided among
+// the processes sharing them, so the sum is not inflated by shared libraries and shared memory).
+import { readdir, readFile } from 'node:fs/promises';
+
+export interface MemorySample {
+  readonly rssBytes: number;
+  readonly pssBytes: number;
+  readonly processes: number;
+  /** utime + stime of the tree so far, in seconds (to tell CPU-bound phases from waiting ones). */
+  readonly cpuSeconds: number;
+}
+
+async function children(): Promise<Map<number, number[]>> {
+  const map = new Map<number, number[]>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      // Field 4 (ppid) follows the parenthesised command name, which may itself contain spaces.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = map.get(ppid) ?? [];
+      list.push(Number(entry));
+      map.set(ppid, list);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return map;
+}
+
+/** Linux's USER_HZ, 100 on every common architecture. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+async function cpuTicks(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat (utime, stime) are 11 and 12 after the command name.
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+async function kib(path: string, field: string): Promise<number> {
+  try {
+    const text = await readFile(path, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The browser Playwright launched: a child of this node process whose command name is chromium. */
+export async function findBrowserPid(): Promise<number> {
+  const tree = await children();
+  for (const pid of tree.get(process.pid) ?? []) {
+    const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+    if (comm.startsWith('chrom')) return pid;
+  }
+  throw new Error('could not find the Chromium process among this process\'s children');
+}
+
+export async function sampleTree(rootPid: number): Promise<MemorySample> {
+  const tree = await children();
+  const pids: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    pids.push(pid);
+    queue.push(...(tree.get(pid) ?? []));
+  }
+  let rssBytes = 0;
+  let pssBytes = 0;
+  let ticks = 0;
+  for (const pid of pids) {
+    rssBytes += await kib(`/proc/${pid}/status`, 'VmRSS');
+    pssBytes += await kib(`/proc/${pid}/smaps_rollup`, 'Pss');
+    ticks += await cpuTicks(pid);
+  }
+  return { rssBytes, pssBytes, processes: pids.length, cpuSeconds: ticks / CLOCK_TICKS_PER_SECOND };
+}
+
+/**
+ * Time the tree's threads spent running, and runnable but waiting for a CPU (from
+ * /proc/<pid>/task/<tid>/schedstat, nanoseconds). Waiting time shows CPU contention directly:
+ * threads that had work but no core.
+ */
+export async function schedulerTimes(rootPid: number): Promise<{ runSeconds: number; waitSeconds: number }> {
+  const tree = await children();
+  const queue = [rootPid];
+  let run = 0;
+  let wait = 0;
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    queue.push(...(tree.get(pid) ?? []));
+    const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+    for (const tid of tasks) {
+      const fields = (await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '0 0')).trim().split(' ');
+      run += Number(fields[0]);
+      wait += Number(fields[1]);
+    }
+  }
+  return { runSeconds: run / 1e9, waitSeconds: wait / 1e9 };
+}
+
+export class PeakMemory {
+  private timer: NodeJS.Timeout | undefined;
+  private peakRss = 0;
+  private peakPss = 0;
+  private sampling = false;
+
+  constructor(readonly rootPid: number) {}
+
+  start(): void {
+    this.peakRss = 0;
+    this.peakPss = 0;
+    this.timer = setInterval(() => void this.sample(), 100);
+  }
+
+  async stop(): Promise<{ peakRssBytes: number; peakPssBytes: number }> {
+    clearInterval(this.timer);
+    await this.sample();
+    return { peakRssBytes: this.peakRss, peakPssBytes: this.peakPss };
+  }
+
+  private async sample(): Promise<void> {
+    if (this.sampling) return;
+    this.sampling = true;
+    try {
+      const sample = await sampleTree(this.rootPid);
+      this.peakRss = Math.max(this.peakRss, sample.rssBytes);
+      this.peakPss = Math.max(this.peakPss, sample.pssBytes);
+    } finally {
+      this.sampling = false;
+    }
+  }
+}

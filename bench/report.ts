@@ -1,0 +1,112 @@
+// Printing and analysis for bench/crypto.ts. Throughput on this shared 2-core machine depends on
+// what else runs; CPU time per MB does not, so each phase is also compared by CPU cost with the sum
+// of its parts (reading the file, SHA-256, AES-GCM) measured in the same run.
+import type { SmallFileDigestRow } from '../e2e/crypto-harness/harness-types.ts';
+
+export interface Rate {
+  /** Wall-clock rate of the measurement loop (lowered by anything else running on the machine). */
+  readonly wallMBps: number;
+  /** Browser CPU time per MB: the cost, largely independent of other load. */
+  readonly cpuMsPerMB: number;
+  /** 1000 / cpuMsPerMB: what one free core does. This is the limit the pool is compared with. */
+  readonly perCoreMBps: number;
+}
+
+export interface Limits {
+  readonly recordSize: number;
+  readonly aesEncrypt: Rate;
+  readonly aesDecrypt: Rate;
+  readonly sha256: Rate;
+  /** Reading a File with Blob.stream(), as the pool does (browser and renderer process together). */
+  readonly read: Rate;
+  readonly smallFileDigest: SmallFileDigestRow[];
+  readonly aesByCallSize: { readonly callBytes: number; readonly encrypt: Rate; readonly decrypt: Rate }[];
+}
+
+export interface PhaseResult {
+  readonly name: string;
+  readonly kind: 'encrypt' | 'decrypt';
+  readonly plainBytes: number;
+  readonly runsMBps: number[];
+  readonly medianMBps: number;
+  readonly limitMBps: number;
+  readonly ratio: number;
+  /** Browser CPU time (all processes) per MB processed, median over runs. */
+  readonly cpuMsPerMB: number;
+  /** Average number of cores the browser kept busy (CPU seconds / wall seconds). */
+  readonly browserCores: number;
+  /** Average number of browser threads that were runnable but waiting for a CPU (contention). */
+  readonly waitingCores: number;
+  readonly peakRssMiB: number;
+  readonly peakPssMiB: number;
+  readonly idleRssMiB: number;
+}
+
+export interface PhaseAnalysis {
+  readonly name: string;
+  /** CPU ms per MB of the parts: reading + (SHA-256) + AES-GCM, each at its measured rate. */
+  readonly partsCpuMsPerMB: number;
+  readonly overheadPercent: number;
+  /** What the measured CPU cost allows with every core free for the browser. */
+  readonly freeCoresCapacityMBps: number;
+  readonly capacityRatio: number;
+}
+
+const pad = (text: string | number, width: number) => String(text).padStart(width);
+
+const rate = (r: Rate) => `${pad(r.perCoreMBps, 5)} MB/s per core (${r.cpuMsPerMB.toFixed(2)} CPU-ms/MB; wall ${pad(r.wallMBps, 4)} MB/s)`;
+
+export function printLimits(limits: Limits): void {
+  console.log('Limits, measured in a worker of the same browser in this run (per free core = 1000 / CPU-ms per MB):');
+  console.log(`  AES-256-GCM encrypt  ${rate(limits.aesEncrypt)}   ${limits.recordSize / 1024} KiB calls`);
+  console.log(`  AES-256-GCM decrypt  ${rate(limits.aesDecrypt)}`);
+  console.log(`  SHA-256 (hash-wasm)  ${rate(limits.sha256)}   incremental, ${limits.recordSize / 1024} KiB updates`);
+  console.log(`  reading a File       ${rate(limits.read)}   Blob.stream(), browser + renderer process`);
+  console.log('  whole-file SHA-256 of small files: one-shot crypto.subtle.digest vs hash-wasm (wall)');
+  for (const row of limits.smallFileDigest) {
+    console.log(`    ${pad(row.bytes / 1024, 6)} KiB   digest ${pad(row.oneShotMBps.toFixed(0), 5)} MB/s   hash-wasm ${pad(row.hashWasmMBps.toFixed(0), 4)} MB/s`);
+  }
+  if (limits.aesByCallSize.length > 0) {
+    console.log('  AES-256-GCM per call size (the record size choice):');
+    for (const row of limits.aesByCallSize) {
+      console.log(`    ${pad(row.callBytes / 1024, 6)} KiB   encrypt ${rate(row.encrypt)}   decrypt ${rate(row.decrypt)}`);
+    }
+  }
+  console.log('');
+}
+
+export function analyse(phases: readonly PhaseResult[], limits: Limits, cores: number): PhaseAnalysis[] {
+  const sha = limits.sha256.cpuMsPerMB;
+  const read = limits.read.cpuMsPerMB;
+  return phases.map((phase) => {
+    const parts = phase.kind === 'encrypt' ? read + sha + limits.aesEncrypt.cpuMsPerMB : read + limits.aesDecrypt.cpuMsPerMB;
+    const capacity = (cores * 1000) / phase.cpuMsPerMB;
+    return {
+      name: phase.name,
+      partsCpuMsPerMB: Number(parts.toFixed(2)),
+      overheadPercent: Math.round(((phase.cpuMsPerMB - parts) / parts) * 100),
+      freeCoresCapacityMBps: Math.round(capacity),
+      capacityRatio: Number((Math.min(capacity, phase.limitMBps) / phase.limitMBps).toFixed(2)),
+    };
+  });
+}
+
+export function printPhases(phases: readonly PhaseResult[], analysis: readonly PhaseAnalysis[], cores: number): void {
+  console.log('\nPool throughput (median of runs), its ratio to the limit, CPU cost and browser peak memory:');
+  for (const p of phases) {
+    console.log(
+      `  ${p.name.padEnd(50)} ${pad(p.medianMBps, 5)} MB/s  limit ${pad(p.limitMBps, 5)}  ratio ${p.ratio.toFixed(2)}  ` +
+        `cores ${p.browserCores.toFixed(2)} (+${p.waitingCores.toFixed(2)} waiting)  ${p.cpuMsPerMB.toFixed(2)} CPU-ms/MB  peak RSS ${p.peakRssMiB} MiB (PSS ${p.peakPssMiB}, idle RSS ${p.idleRssMiB})`,
+    );
+  }
+  console.log('  limits: one file = SHA-256 on one core; many files = cores / (1/sha + 1/aes); decrypt = AES-GCM decrypt on one core');
+  console.log('  cores: browser CPU time / wall time; waiting: browser threads runnable but without a CPU (taken by other processes, or more runnable threads than cores)\n');
+  console.log(`CPU cost against the sum of its parts (read + SHA-256 + AES-GCM), and what it allows on ${cores} free cores:`);
+  for (const a of analysis) {
+    const p = phases.find((x) => x.name === a.name)!;
+    console.log(
+      `  ${a.name.padEnd(50)} ${p.cpuMsPerMB.toFixed(2)} vs parts ${a.partsCpuMsPerMB.toFixed(2)} CPU-ms/MB (overhead ${a.overheadPercent}%)  ` +
+        `-> at most ${pad(a.freeCoresCapacityMBps, 4)} MB/s, ratio ${a.capacityRatio.toFixed(2)} of the limit`,
+    );
+  }
+}

@@ -1,0 +1,79 @@
+// Chromium for the upload benchmark, started by us (not by Playwright) with a DevTools port.
+// Playwright connects over CDP only to open a page, pick files and press a button, and then
+// disconnects, so that nothing of the automation (its network tracking copies every request body
+// to node) runs while the upload is measured. Launched without --disable-dev-shm-usage.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
+
+export class BenchBrowser {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly endpoint: string,
+    private readonly profile: string,
+  ) {}
+
+  static async launch(): Promise<BenchBrowser> {
+    const profile = mkdtempSync(join(tmpdir(), 'sealdrop-bench-'));
+    const child = spawn(
+      CHROMIUM_PATH,
+      [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-default-browser-check', 'about:blank'],
+      // Its own process group, so that closing ends every helper process it started too.
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+    );
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      const onData = (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+        if (match) {
+          child.stderr?.off('data', onData);
+          child.stderr?.resume();
+          resolve(match[1]!);
+        }
+      };
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`Chromium exited (${code}): ${seen.slice(-2000)}`)));
+    });
+    return new BenchBrowser(child, endpoint, profile);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Connects, runs `drive` on the page at `url` (one tab, reused between phases), and disconnects. */
+  async drive<T>(url: string | null, drive: (page: Page) => Promise<T>): Promise<T> {
+    // isLocal: the browser runs on this machine, so picked files go by path (DOM.setFileInputFiles)
+    // instead of being copied through the connection, which refuses anything over 50 MB.
+    const browser: Browser = await chromium.connectOverCDP(this.endpoint, { isLocal: true });
+    try {
+      const context = browser.contexts()[0]!;
+      const page = context.pages()[0] ?? (await context.newPage());
+      if (url !== null) await page.goto(url);
+      return await drive(page);
+    } finally {
+      // For a browser connected over CDP this only drops the connection; the tab keeps running.
+      await browser.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+      process.kill(-this.child.pid!, 'SIGTERM');
+      await exited;
+    }
+    // Helper processes of the group may still be finishing; give them a moment, then clean up.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      process.kill(-this.child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+}

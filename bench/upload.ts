@@ -1,0 +1,344 @@
+/**
+ * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N]
+ *
+ * Drives the real upload page in headless Chromium against the real server on loopback and
+ * prints, then writes as JSON under bench-results/:
+ *   - MB/s of the encrypted upload of one 1 GiB file (pick, press Upload, until the server has the
+ *     file record), and files/s for a folder of small files (2,000 by default);
+ *   - two references measured in the same run: the crypto limit (one core of SHA-256, as in
+ *     bench:crypto, plus the pool's own hash+encrypt rate) and a plain upload of the same bytes
+ *     without encryption through the same tus transport (the network/server limit); the ratio of
+ *     the encrypted upload to the lower of the two;
+ *   - peak memory (RSS and PSS) of the browser's process tree and of the server process;
+ *   - with --size=5g also a 5 GiB file, and how peak memory compares with the 1 GiB run.
+ *
+ * Measurement traps avoided (../shared/design/toolchain.md): Chromium is started by this script
+ * with a DevTools port; Playwright connects over CDP only to pick files and press the button and
+ * disconnects before the bytes flow, so its network tracking never copies a request body; the end
+ * time is the server's own upload_time of the last record; no --disable-dev-shm-usage.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Page } from '@playwright/test';
+import { buildHarness } from '../e2e/crypto-harness/build.ts';
+import type { EncryptRunResult, HarnessError, RateSample } from '../e2e/crypto-harness/harness-types.ts';
+import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
+import { AdminClient, type StoredFileRecord } from '../e2e/support/api-client.ts';
+import { ServerProcess } from '../e2e/support/server-process.ts';
+import { PeakMemory, sampleTree } from './process-tree.ts';
+import { BenchBrowser } from './upload-browser.ts';
+import { ensurePlainFile, ensureSmallFiles } from './upload-files.ts';
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const argv = process.argv.slice(2);
+const option = (name: string) => {
+  const inline = argv.find((a) => a.startsWith(`--${name}=`));
+  if (inline) return inline.slice(name.length + 3);
+  const index = argv.indexOf(`--${name}`);
+  return index >= 0 ? argv[index + 1] : undefined;
+};
+const HUGE = option('size') === '5g';
+const REPEAT = Math.max(1, Number(option('repeat') ?? 3));
+const SMALL_COUNT = Math.max(1, Number(option('small') ?? 2000));
+const PORT = Number(process.env.BENCH_UPLOAD_PORT ?? 8195);
+
+interface PhaseRun {
+  seconds: number;
+  mbps: number;
+  filesPerSecond: number;
+}
+
+interface PhaseResult {
+  name: string;
+  files: number;
+  bytes: number;
+  runs: PhaseRun[];
+  medianMBps: number;
+  medianFilesPerSecond: number;
+  browserPeakRssMiB: number;
+  browserPeakPssMiB: number;
+  browserIdleRssMiB: number;
+  serverPeakRssMiB: number;
+  serverIdleRssMiB: number;
+  /** Cores kept busy on average during the runs (CPU seconds / wall seconds). */
+  browserCores: number;
+  serverCores: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const mib = (bytes: number) => Math.round(bytes / MiB);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function buildApp(): void {
+  const vite = root('node_modules/vite/bin/vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root(''), stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+async function plainUploadScript(): Promise<string> {
+  const bundled = await build({
+    entryPoints: [root('bench/upload-plain-page.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  return bundled.outputFiles[0]!.text;
+}
+
+/** Polls until the folder has `count` records; the run ends at the newest record's upload_time. */
+async function waitForRecords(admin: AdminClient, folderId: number, count: number, pollMs: number): Promise<StoredFileRecord[]> {
+  const deadline = Date.now() + 60 * 60_000;
+  while (Date.now() < deadline) {
+    const files = await admin.listFiles(folderId);
+    if (files.length >= count) return files;
+    await sleep(pollMs);
+  }
+  throw new Error(`timed out waiting for ${count} file records`);
+}
+
+interface Rig {
+  server: ServerProcess;
+  admin: AdminClient;
+  browser: BenchBrowser;
+  browserMemory: PeakMemory;
+  serverMemory: PeakMemory;
+}
+
+/**
+ * One measured phase, REPEAT times: `prepare` opens a page and picks the input (automation
+ * attached), `start` presses the button (then the automation disconnects), and the run ends when
+ * the server has all the records.
+ */
+async function phase(
+  rig: Rig,
+  name: string,
+  files: number,
+  bytes: number,
+  prepare: (page: Page, linkToken: string) => Promise<void>,
+  start: (page: Page, linkToken: string) => Promise<void>,
+  repeat = REPEAT,
+): Promise<PhaseResult> {
+  const runs: PhaseRun[] = [];
+  let browserCpu = 0;
+  let serverCpu = 0;
+  let wall = 0;
+  let browserPeakRss = 0;
+  let browserPeakPss = 0;
+  let serverPeakRss = 0;
+  let browserIdle = 0;
+  let serverIdle = 0;
+  for (let i = 0; i < repeat; i++) {
+    const folder = await rig.admin.createFolder({ title: `${name} #${i + 1}`, perform_mime_check: true });
+    await rig.browser.drive(`${rig.server.url}/upload/${folder.link_token}`, (page) => prepare(page, folder.link_token));
+    await sleep(1000);
+    rig.browserMemory.start();
+    rig.serverMemory.start();
+    const idleBrowser = await rig.browserMemory.stop();
+    const idleServer = await rig.serverMemory.stop();
+    browserIdle = Math.max(browserIdle, idleBrowser.peakRssBytes);
+    serverIdle = Math.max(serverIdle, idleServer.peakRssBytes);
+    rig.browserMemory.start();
+    rig.serverMemory.start();
+    const cpuBefore = [await sampleTree(rig.browser.pid), await sampleTree(rig.server.pid!)];
+    let startedAt = 0;
+    await rig.browser.drive(null, async (page) => {
+      startedAt = Date.now();
+      await start(page, folder.link_token);
+    });
+    const records = await waitForRecords(rig.admin, folder.id, files, files > 1 ? 1000 : 200);
+    const endedAt = Math.max(...records.map((r) => Date.parse(r.upload_time)));
+    const cpuAfter = [await sampleTree(rig.browser.pid), await sampleTree(rig.server.pid!)];
+    browserCpu += cpuAfter[0]!.cpuSeconds - cpuBefore[0]!.cpuSeconds;
+    serverCpu += cpuAfter[1]!.cpuSeconds - cpuBefore[1]!.cpuSeconds;
+    wall += (Date.now() - startedAt) / 1000;
+    const browserPeak = await rig.browserMemory.stop();
+    const serverPeak = await rig.serverMemory.stop();
+    browserPeakRss = Math.max(browserPeakRss, browserPeak.peakRssBytes);
+    browserPeakPss = Math.max(browserPeakPss, browserPeak.peakPssBytes);
+    serverPeakRss = Math.max(serverPeakRss, serverPeak.peakRssBytes);
+    const seconds = (endedAt - startedAt) / 1000;
+    runs.push({ seconds, mbps: bytes / 1e6 / seconds, filesPerSecond: files / seconds });
+    process.stdout.write(`  ${name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(files / seconds).toFixed(0)} files/s\n`);
+    await rig.admin.deleteFolder(folder.id);
+  }
+  return {
+    name,
+    files,
+    bytes,
+    runs: runs.map((r) => ({ seconds: Number(r.seconds.toFixed(3)), mbps: Math.round(r.mbps), filesPerSecond: Math.round(r.filesPerSecond) })),
+    medianMBps: Math.round(median(runs.map((r) => r.mbps))),
+    medianFilesPerSecond: Math.round(median(runs.map((r) => r.filesPerSecond))),
+    browserPeakRssMiB: mib(browserPeakRss),
+    browserPeakPssMiB: mib(browserPeakPss),
+    browserIdleRssMiB: mib(browserIdle),
+    serverPeakRssMiB: mib(serverPeakRss),
+    serverIdleRssMiB: mib(serverIdle),
+    browserCores: Number((browserCpu / wall).toFixed(2)),
+    serverCores: Number((serverCpu / wall).toFixed(2)),
+  };
+}
+
+async function pickIntoPage(page: Page, testId: 'file-input' | 'folder-input', path: string, files: number): Promise<void> {
+  await page.getByTestId('drop-area').waitFor();
+  await page.getByTestId(testId).setInputFiles(path);
+  await page.getByRole('button', { name: `Upload ${files} file${files === 1 ? '' : 's'}` }).waitFor();
+}
+
+async function pressUpload(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Upload \d+ files?$/ }).click();
+}
+
+interface CryptoLimit {
+  sha256MBps: number;
+  aesEncryptMBps: number;
+  poolHashEncryptMBps: number;
+}
+
+/** The crypto references, measured with the crypto harness (as bench:crypto does) in the same browser. */
+async function measureCryptoLimit(browser: BenchBrowser, bigFile: string): Promise<CryptoLimit> {
+  const harness = await serveDirectory(await buildHarness());
+  const mbps = (sample: RateSample) => sample.bytes / 1e6 / sample.seconds;
+  try {
+    return await browser.drive(harness.url, async (page) => {
+      await page.waitForFunction(() => typeof window.cryptoHarness !== 'undefined');
+      await page.evaluate(() => window.cryptoHarness.ready());
+      const totalBytes = 384 * MiB;
+      const sha = await page.evaluate((t) => window.cryptoHarness.measureLimit({ kind: 'sha', updateBytes: 256 * 1024, totalBytes: t }), totalBytes);
+      const aes = await page.evaluate((t) => window.cryptoHarness.measureLimit({ kind: 'aes', mode: 'encrypt', callBytes: 256 * 1024, totalBytes: t }), totalBytes);
+      await page.setInputFiles('#files', bigFile);
+      const runs: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const result = (await page.evaluate(() => window.cryptoHarness.encryptFiles({}))) as EncryptRunResult | HarnessError;
+        if ('error' in result) throw new Error(JSON.stringify(result.error));
+        runs.push(result.plainBytes / 1e6 / result.seconds);
+      }
+      await page.goto('about:blank');
+      return { sha256MBps: Math.round(mbps(sha)), aesEncryptMBps: Math.round(mbps(aes)), poolHashEncryptMBps: Math.round(Math.max(...runs)) };
+    });
+  } finally {
+    await harness.close();
+  }
+}
+
+function printPhase(p: PhaseResult): void {
+  const rate = p.files > 1 ? `${p.medianFilesPerSecond} files/s (${p.medianMBps} MB/s)` : `${p.medianMBps} MB/s`;
+  console.log(
+    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (PSS ${p.browserPeakPssMiB}, idle ${p.browserIdleRssMiB})   server peak RSS ${p.serverPeakRssMiB} MiB (idle ${p.serverIdleRssMiB})   cores busy: browser ${p.browserCores}, server ${p.serverCores}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const dir = root('.tmp/bench/');
+  process.stdout.write('preparing input files under .tmp/bench (cached between runs)... ');
+  const big = `${dir}plain-1g.bin`;
+  await ensurePlainFile(big, GiB, 100);
+  const small = await ensureSmallFiles(dir, SMALL_COUNT);
+  const huge = HUGE ? `${dir}plain-5g.bin` : null;
+  if (huge) await ensurePlainFile(huge, 5 * GiB, 500);
+  console.log('done');
+  process.stdout.write('building the app... ');
+  buildApp();
+  const plainScript = await plainUploadScript();
+  console.log('done');
+
+  const server = new ServerProcess({ port: PORT, dataDir: root('.tmp/bench-upload-data'), env: { LOG_LEVEL: 'warn', UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
+  await server.start();
+  const browser = await BenchBrowser.launch();
+  try {
+    const { admin } = await AdminClient.create(server.url, server.dataDir, 'bench');
+    const rig: Rig = { server, admin, browser, browserMemory: new PeakMemory(browser.pid), serverMemory: new PeakMemory(server.pid!) };
+    console.log(`Chromium (own process, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median)\n`);
+
+    const crypto = await measureCryptoLimit(browser, big);
+    const cryptoLimit = crypto.sha256MBps;
+    console.log(
+      `Crypto limit: SHA-256 ${cryptoLimit} MB/s on one core (AES-256-GCM ${crypto.aesEncryptMBps} MB/s); ` +
+        `the pool hashes+encrypts a 1 GiB file at ${crypto.poolHashEncryptMBps} MB/s\n`,
+    );
+
+    const phases: PhaseResult[] = [];
+    const encrypted = await phase(rig, 'encrypted upload, one 1 GiB file', 1, GiB, (page) => pickIntoPage(page, 'file-input', big, 1), pressUpload);
+    phases.push(encrypted);
+    const plain = await phase(
+      rig,
+      'plain upload (no encryption), same 1 GiB, tus',
+      1,
+      GiB,
+      async (page) => {
+        await page.getByTestId('drop-area').waitFor();
+        // The app's CSP forbids inline scripts; DevTools evaluation is not subject to it.
+        await page.evaluate(plainScript);
+        await page.evaluate(() => {
+          const input = document.createElement('input');
+          input.type = 'file';
+          input.id = 'bench-plain';
+          input.hidden = true;
+          document.body.append(input);
+        });
+        await page.setInputFiles('#bench-plain', big);
+      },
+      (page, linkToken) => page.evaluate((token) => window.benchPlainUpload(token, 'bench-plain'), linkToken),
+    );
+    phases.push(plain);
+    const many = await phase(
+      rig,
+      `encrypted upload, folder of ${SMALL_COUNT} small files`,
+      SMALL_COUNT,
+      small.bytes,
+      (page) => pickIntoPage(page, 'folder-input', small.dir, SMALL_COUNT),
+      pressUpload,
+    );
+    phases.push(many);
+    let hugePhase: PhaseResult | undefined;
+    if (huge) {
+      hugePhase = await phase(rig, 'encrypted upload, one 5 GiB file', 1, 5 * GiB, (page) => pickIntoPage(page, 'file-input', huge, 1), pressUpload, 1);
+      phases.push(hugePhase);
+    }
+
+    console.log('\nResults (median of runs):');
+    for (const p of phases) printPhase(p);
+    const lower = Math.min(cryptoLimit, plain.medianMBps);
+    const ratio = Number((encrypted.medianMBps / lower).toFixed(2));
+    console.log(
+      `\n  encrypted 1 GiB ${encrypted.medianMBps} MB/s / min(crypto ${cryptoLimit}, plain upload ${plain.medianMBps}) = ratio ${ratio.toFixed(2)} (target >= 0.70)`,
+    );
+    console.log(`  small files: ${many.medianFilesPerSecond} files/s (target >= 200)`);
+    let memoryCheck;
+    if (hugePhase) {
+      const browserGrowth = hugePhase.browserPeakRssMiB - encrypted.browserPeakRssMiB;
+      const serverGrowth = hugePhase.serverPeakRssMiB - encrypted.serverPeakRssMiB;
+      memoryCheck = { browserGrowthMiB: browserGrowth, serverGrowthMiB: serverGrowth, withinTarget: browserGrowth <= 128 && serverGrowth <= 128 };
+      console.log(`  peak RSS 5 GiB vs 1 GiB: browser ${browserGrowth >= 0 ? '+' : ''}${browserGrowth} MiB, server ${serverGrowth >= 0 ? '+' : ''}${serverGrowth} MiB (target: within 128 MiB)`);
+    }
+    const report = {
+      date: new Date().toISOString(),
+      cores: cpus().length,
+      repeat: REPEAT,
+      cryptoLimit: crypto,
+      phases,
+      ratio: { encryptedMBps: encrypted.medianMBps, cryptoLimitMBps: cryptoLimit, plainUploadMBps: plain.medianMBps, value: ratio, target: 0.7 },
+      smallFiles: { count: SMALL_COUNT, filesPerSecond: many.medianFilesPerSecond, target: 200 },
+      memoryCheck,
+    };
+    await mkdir(root('bench-results'), { recursive: true });
+    const out = root(`bench-results/upload-${report.date.replace(/[:.]/g, '-')}.json`);
+    await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nwritten ${out}`);
+  } finally {
+    try {
+      await browser.close();
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+await main();

@@ -1,0 +1,60 @@
+/** Vectors exchanged between node (server/crypto) and the browser pool in e2e/crypto.spec.ts. */
+
+export interface FileVector {
+  readonly key: string;
+  readonly iv: string;
+  readonly recordSize: number;
+  readonly plaintext: string;
+  readonly ciphertext: string;
+}
+
+export interface NodeVectors {
+  /** Encrypted by node: the browser must decrypt each to `plaintext`. */
+  readonly files: FileVector[];
+  /** Altered ciphertexts: the browser must reject each with a CryptoError. */
+  readonly tampered: { readonly kind: string; readonly key: string; readonly iv: string; readonly ciphertext: string }[];
+  /** Plaintexts (base64) with record sizes for the browser to encrypt; node decrypts the results. */
+  readonly toEncrypt: { readonly plaintext: string; readonly recordSize: number }[];
+  readonly privateKey: {
+    readonly encryptedPrivateKey: string;
+    readonly kdfSalt: string;
+    readonly password: string;
+    readonly wrappedFileKey: string;
+    readonly fileKey: string;
+  };
+  readonly link: {
+    readonly password: string;
+    readonly fileKeys: Record<string, string>;
+    readonly fragment: string;
+    readonly reencryptedKeys: Record<string, string>;
+    readonly kdfParams: string;
+    readonly verifier: string;
+  };
+  readonly newKeyPairPassword: string;
+}
+
+export interface BrowserError {
+  readonly isCryptoError: boolean;
+  readonly code: string | undefined;
+  readonly name: string;
+}
+
+export interface BrowserVectors {
+  readonly decrypted: string[];
+  readonly tamperedErrors: { readonly kind: string; readonly error: BrowserError | null }[];
+  readonly encrypted: FileVector[];
+  readonly privateKey: {
+    readonly unwrappedFileKey: string;
+    readonly wrongPasswordError: BrowserError | null;
+    readonly wrongKeyError: BrowserError | null;
+  };
+  readonly generatedKeyPair: { readonly publicKeySpki: string; readonly encryptedPrivateKey: string; readonly kdfSalt: string };
+  readonly link: {
+    readonly fromFragment: Record<string, string>;
+    readonly fromPassword: Record<string, string>;
+    readonly verifierForNodeLink: string;
+    readonly wrongPasswordError: BrowserError | null;
+    readonly browserFragment: string;
+    readonly browserProtection: { readonly reencryptedKeys: Record<string, string>; readonly kdfParams: string; readonly verifier: string };
+  };
+}

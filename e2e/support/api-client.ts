@@ -1,0 +1,114 @@
+// The admin side of upload tests, over real HTTP: create an admin with the real CLI, sign in, give
+// them an RSA key pair made by the independent node:crypto implementation (server/crypto), create
+// folders, list the files an upload produced and fetch their ciphertext with the wrapped key.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { generateRsaKeyPair, type NodeKeyPair } from '../../server/crypto/index.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface FolderOptions {
+  title?: string;
+  description?: string | null;
+  link_password?: string;
+  require_email_verification?: boolean;
+  allowed_emails?: string[] | null;
+  perform_mime_check?: boolean;
+}
+
+export interface CreatedFolder {
+  id: number;
+  title: string;
+  link_token: string;
+}
+
+export interface StoredFileRecord {
+  id: number;
+  original_filename: string;
+  stored_filename: string;
+  relative_path: string;
+  file_size: number;
+  file_hash: string;
+  encrypted_key: string;
+  encryption_iv: string;
+  upload_time: string;
+}
+
+/** A signed-in admin of one server, holding cookies like a browser. */
+export class AdminClient {
+  private readonly cookies = new Map<string, string>();
+
+  private constructor(
+    readonly baseUrl: string,
+    readonly username: string,
+  ) {}
+
+  /** A fresh admin (CLI against `dataDir`), signed in, with a new RSA key pair whose public key is on the server. */
+  static async create(baseUrl: string, dataDir: string, prefix = 'uploader-admin'): Promise<{ admin: AdminClient; keys: NodeKeyPair }> {
+    const username = `${prefix}-${randomBytes(4).toString('hex')}`;
+    const password = `pw-${randomBytes(12).toString('base64url')}`;
+    execFileSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'create-user', username, '--password-stdin'], {
+      cwd: ROOT,
+      input: `${password}\n`,
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const admin = new AdminClient(baseUrl, username);
+    await admin.request('GET', '/api/auth/users/me');
+    const login = await admin.request('POST', '/api/auth/token', new URLSearchParams({ username, password }));
+    if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+    const keys = generateRsaKeyPair();
+    const put = await admin.request('PUT', '/api/auth/public-key', { public_key_spki: keys.publicKeySpki });
+    if (put.status !== 200) throw new Error(`setting the public key failed: ${put.status} ${await put.text()}`);
+    return { admin, keys };
+  }
+
+  async createFolder(options: FolderOptions = {}): Promise<CreatedFolder> {
+    const response = await this.request('POST', '/api/folders/', { title: 'Uploads', expires_in_days: 30, ...options });
+    if (response.status !== 201) throw new Error(`creating the folder failed: ${response.status} ${await response.text()}`);
+    return (await response.json()) as CreatedFolder;
+  }
+
+  async deleteFolder(folderId: number): Promise<void> {
+    const response = await this.request('DELETE', `/api/folders/${folderId}`);
+    if (response.status !== 204) throw new Error(`deleting the folder failed: ${response.status}`);
+  }
+
+  async listFiles(folderId: number): Promise<StoredFileRecord[]> {
+    const response = await this.request('GET', `/api/folders/${folderId}/files`);
+    if (response.status !== 200) throw new Error(`listing files failed: ${response.status}`);
+    return (await response.json()) as StoredFileRecord[];
+  }
+
+  /** The stored ciphertext of a file, as the admin download route streams it. */
+  async downloadCiphertext(fileId: number): Promise<Response> {
+    const response = await this.request('GET', `/api/folders/download/${fileId}`);
+    if (response.status !== 200) throw new Error(`download failed: ${response.status}`);
+    return response;
+  }
+
+  async request(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const csrf = this.cookies.get('csrftoken');
+    if (method !== 'GET' && csrf) headers['x-csrftoken'] = decodeURIComponent(csrf);
+    let payload: string | undefined;
+    if (body instanceof URLSearchParams) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = body.toString();
+    } else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual' });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const separator = pair!.indexOf('=');
+      const value = pair!.slice(separator + 1);
+      if (value === '' || /max-age=0/i.test(cookie)) this.cookies.delete(pair!.slice(0, separator));
+      else this.cookies.set(pair!.slice(0, separator), value);
+    }
+    return response;
+  }
+}

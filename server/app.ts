@@ -1,0 +1,52 @@
+// Builds the Fastify application: the API under /api and the built browser app on the same
+// origin. One plugin per concern, registered in dependency order.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { loggerOptions } from './logging.ts';
+import { appContextPlugin } from './plugins/app-context.ts';
+import { blobStorePlugin } from './plugins/blob-store.ts';
+import { bodyParsersPlugin } from './plugins/body-parsers.ts';
+import { databasePlugin } from './plugins/database.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { failureLimitsPlugin } from './plugins/failure-limits.ts';
+import { mailPlugin } from './plugins/mail.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { sessionsPlugin } from './plugins/sessions.ts';
+import { staticAppPlugin } from './plugins/static-app.ts';
+import { uploadSweepPlugin } from './plugins/upload-sweep.ts';
+import { uploadsPlugin } from './plugins/uploads.ts';
+import { useZodSchemas } from './plugins/zod-schemas.ts';
+import { apiRoutes } from './routes/index.ts';
+
+export interface AppOptions {
+  /** Current time in epoch milliseconds; tests pass a controllable clock. */
+  clock?: () => number;
+}
+
+// A hop count trusts that many proxies in front of us (Fastify's types only know the other forms).
+function trustProxyOption(value: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    trustProxy: trustProxyOption(config.trustProxy),
+    bodyLimit: 1024 * 1024,
+  });
+  useZodSchemas(app);
+  await app.register(appContextPlugin, { config, clock: options.clock ?? Date.now });
+  await app.register(errorHandlerPlugin);
+  await app.register(databasePlugin);
+  await app.register(blobStorePlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(bodyParsersPlugin);
+  await app.register(sessionsPlugin);
+  await app.register(failureLimitsPlugin);
+  await app.register(mailPlugin);
+  await app.register(uploadsPlugin);
+  await app.register(uploadSweepPlugin);
+  await app.register(apiRoutes, { prefix: '/api' });
+  await app.register(staticAppPlugin);
+  return app;
+}

@@ -1,0 +1,127 @@
+// Admin command line: `npm run admin -- <command> ...`. Uses the same configuration as the server
+// (DATA_DIR, DATABASE_URL, ...) and is safe to run while the server runs.
+import { parseArgs } from 'node:util';
+import {
+  checkExistingUser,
+  checkNewUser,
+  createUser,
+  disableTwoFactor,
+  resetPassword,
+  UserAdminError,
+} from './auth/user-admin.ts';
+import { CliUsageError } from './cli-errors.ts';
+import { readNewPassword } from './cli-password.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/connection.ts';
+import { createRepositories, type Repositories } from './db/repositories/index.ts';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-user <username> [--email <address>] [--password-stdin]
+      Create a user. Prompts for the password twice, or reads one line from
+      standard input with --password-stdin.
+  reset-password <username> [--password-stdin]
+      Set a new password and sign the user out everywhere.
+  disable-2fa <username>
+      Turn off two-factor authentication (for a lost authenticator).
+
+Environment: DATA_DIR, DATABASE_URL, ... as for the server (see docs/operations.md).`;
+
+interface Invocation {
+  command: string;
+  username: string;
+  email: string | undefined;
+  passwordStdin: boolean;
+}
+
+function parseInvocation(argv: string[]): Invocation {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' },
+        'password-stdin': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new CliUsageError(error instanceof Error ? error.message : String(error));
+  }
+  const [command, username, ...extra] = parsed.positionals;
+  if (parsed.values.help || command === 'help') throw new CliUsageError('');
+  if (command === undefined) throw new CliUsageError('Missing command.');
+  if (!['create-user', 'reset-password', 'disable-2fa'].includes(command)) {
+    throw new CliUsageError(`Unknown command "${command}".`);
+  }
+  if (username === undefined) throw new CliUsageError(`${command} needs a username.`);
+  if (extra.length > 0) throw new CliUsageError(`Unexpected argument "${extra[0]}".`);
+  if (parsed.values.email !== undefined && command !== 'create-user') {
+    throw new CliUsageError('--email only applies to create-user.');
+  }
+  return {
+    command,
+    username,
+    email: parsed.values.email,
+    passwordStdin: parsed.values['password-stdin'] === true,
+  };
+}
+
+async function run(invocation: Invocation, repos: Repositories): Promise<string> {
+  const { command, username } = invocation;
+  switch (command) {
+    case 'create-user': {
+      await checkNewUser(repos, username, invocation.email ?? null);
+      const password = await readNewPassword(invocation.passwordStdin);
+      const user = await createUser(repos, { username, password, email: invocation.email ?? null, now: Date.now() });
+      return `Created user "${user.username}". Sign in at /login with this username and password.`;
+    }
+    case 'reset-password': {
+      await checkExistingUser(repos, username);
+      const password = await readNewPassword(invocation.passwordStdin);
+      const user = await resetPassword(repos, username, password);
+      return `Password of "${user.username}" changed; their sessions were ended.`;
+    }
+    case 'disable-2fa': {
+      const user = await disableTwoFactor(repos, username);
+      return `Two-factor authentication is now off for "${user.username}".`;
+    }
+    default:
+      throw new CliUsageError(`Unknown command "${command}".`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let invocation: Invocation;
+  try {
+    invocation = parseInvocation(argv);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      if (error.message) console.error(`Error: ${error.message}\n`);
+      console.error(USAGE);
+      return error.message ? 2 : 0;
+    }
+    throw error;
+  }
+
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    console.log(await run(invocation, createRepositories(database.db)));
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UserAdminError || error instanceof ConfigError) console.error(`Error: ${error.message}`);
+    else if (error instanceof CliUsageError) console.error(`Error: ${error.message}`);
+    else console.error('Error:', error instanceof Error ? error.message : error);
+    process.exit(error instanceof CliUsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,202 @@
+// Server configuration, read once from environment variables and validated with zod, so a bad
+// value stops the process at start with one line naming the variable instead of failing later.
+// Every variable is documented in docs/operations.md.
+import path from 'node:path';
+import { z } from 'zod';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; schema: string | null };
+
+export interface RateLimitConfig {
+  /** Failed attempts allowed per account within the window, per kind (login, code, password). */
+  accountMaxFailures: number;
+  /** Failed attempts allowed per client IP within the window, per kind. */
+  ipMaxFailures: number;
+  windowMs: number;
+}
+
+/** Outgoing mail (verification codes). Without SMTP_URL, messages go to DATA_DIR/outbox as .eml files. */
+export interface MailConfig {
+  smtpUrl: string | null;
+  from: string;
+  outboxDir: string;
+}
+
+/** Anonymous uploads: size limit, grant lifetime, code-request limits and the sweep of abandoned uploads. */
+export interface UploadConfig {
+  /** Largest plaintext file accepted, in bytes (5120 MiB unless lowered with UPLOAD_MAX_FILE_MB). */
+  maxFileBytes: number;
+  /** How long passing the gates of an upload link stays valid. */
+  grantTtlMs: number;
+  /** Verification-code requests allowed per e-mail address (per link) within the rate-limit window. */
+  codeRequestsPerAddress: number;
+  /** Verification-code requests allowed per client IP within the rate-limit window. */
+  codeRequestsPerIp: number;
+  /** An upload with no activity for this long is abandoned and swept. */
+  abandonAfterMs: number;
+  /** How often the sweep runs; 0 turns the timer off (the sweep can still be run by hand). */
+  sweepIntervalMs: number;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  staticDir: string;
+  sessionTtlMs: number;
+  cookieSecure: boolean;
+  logLevel: LogLevel;
+  trustProxy: boolean | number | string;
+  rateLimit: RateLimitConfig;
+  mail: MailConfig;
+  upload: UploadConfig;
+  /** Origin of published links (download links' full_url), e.g. https://files.example.com; null: the request's. */
+  publicUrl: string | null;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(readonly variable: string, reason: string) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The spec's maximum upload file size (section 9): 5120 MB, meaning MiB. */
+export const MAX_UPLOAD_FILE_MB = 5120;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function integer(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, `must be a whole number between ${min} and ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+}
+
+function positiveNumber(max: number) {
+  return z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
+    .transform(Number)
+    .pipe(z.number().positive('must be greater than 0').max(max, `must be at most ${max}`));
+}
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1');
+
+// Keys are the environment variable names, so an issue's path names the variable in the message.
+const envSchema = z.object({
+  PORT: integer(0, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// URL (leave it unset for SQLite in DATA_DIR)')
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(SCHEMA_NAME, 'must be a lower-case SQL identifier (letters, digits, underscore)')
+    .optional(),
+  STATIC_DIR: z.string().min(1).default('./dist'),
+  SESSION_TTL_HOURS: positiveNumber(24 * 90).default(12),
+  COOKIE_SECURE: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  TRUST_PROXY: z.string().min(1).optional(),
+  RATE_LIMIT_ACCOUNT_FAILURES: integer(1, 1_000_000).default(10),
+  RATE_LIMIT_IP_FAILURES: integer(1, 1_000_000).default(50),
+  RATE_LIMIT_WINDOW_MINUTES: integer(1, 24 * 60).default(15),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('Sealdrop <noreply@localhost>'),
+  UPLOAD_MAX_FILE_MB: integer(1, MAX_UPLOAD_FILE_MB).default(MAX_UPLOAD_FILE_MB),
+  UPLOAD_GRANT_HOURS: positiveNumber(24 * 30).default(24),
+  UPLOAD_CODE_REQUESTS_PER_ADDRESS: integer(1, 1_000_000).default(5),
+  UPLOAD_CODE_REQUESTS_PER_IP: integer(1, 1_000_000).default(20),
+  UPLOAD_ABANDON_HOURS: positiveNumber(24 * 365).default(24),
+  UPLOAD_SWEEP_INTERVAL_MINUTES: integer(0, 24 * 60).default(60),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http:// or https:// origin without a path, e.g. https://files.example.com')
+    .transform((value, context) => {
+      try {
+        return new URL(value).origin;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'must be a valid http:// or https:// origin' });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+});
+
+/** TRUST_PROXY: "true"/"false", a hop count, or a comma-separated list of addresses/CIDRs. */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/**
+ * Reads the configuration from `env` (default process.env). Empty strings count as unset.
+ * Throws ConfigError naming the first bad variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    const got = input[variable];
+    throw new ConfigError(variable, `${issue?.message ?? 'is invalid'}${got === undefined ? '' : ` (got "${got}")`}`);
+  }
+  const e = parsed.data;
+  if (e.DATABASE_SCHEMA !== undefined && e.DATABASE_URL === undefined) {
+    throw new ConfigError('DATABASE_SCHEMA', 'needs DATABASE_URL (it selects a PostgreSQL schema)');
+  }
+  const dataDir = path.resolve(cwd, e.DATA_DIR);
+  const database: DatabaseConfig =
+    e.DATABASE_URL === undefined
+      ? { kind: 'sqlite', file: path.join(dataDir, 'sealdrop.db') }
+      : { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA ?? null };
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    staticDir: path.resolve(cwd, e.STATIC_DIR),
+    sessionTtlMs: Math.round(e.SESSION_TTL_HOURS * 3_600_000),
+    cookieSecure: e.COOKIE_SECURE,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    rateLimit: {
+      accountMaxFailures: e.RATE_LIMIT_ACCOUNT_FAILURES,
+      ipMaxFailures: e.RATE_LIMIT_IP_FAILURES,
+      windowMs: e.RATE_LIMIT_WINDOW_MINUTES * 60_000,
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MAIL_FROM,
+      outboxDir: path.join(dataDir, 'outbox'),
+    },
+    upload: {
+      maxFileBytes: e.UPLOAD_MAX_FILE_MB * 1024 * 1024,
+      grantTtlMs: Math.round(e.UPLOAD_GRANT_HOURS * 3_600_000),
+      codeRequestsPerAddress: e.UPLOAD_CODE_REQUESTS_PER_ADDRESS,
+      codeRequestsPerIp: e.UPLOAD_CODE_REQUESTS_PER_IP,
+      abandonAfterMs: Math.round(e.UPLOAD_ABANDON_HOURS * 3_600_000),
+      sweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MINUTES * 60_000,
+    },
+    publicUrl: e.PUBLIC_URL ?? null,
+  };
+}

@@ -1,0 +1,15 @@
+// The schema's history, in order. To change the schema, add a file `NNNN-what-it-does.ts`
+// exporting a SchemaMigration and append it here with the next number; never edit a migration
+// that has shipped. The same list runs on SQLite and PostgreSQL.
+import type { SchemaMigration } from './dialect-helpers.ts';
+import { usersAndSessions } from './0001-users-and-sessions.ts';
+import { foldersAndFiles } from './0002-folders-and-files.ts';
+import { uploads } from './0003-uploads.ts';
+import { downloadLinks } from './0004-download-links.ts';
+
+export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
+  ['0001-users-and-sessions', usersAndSessions],
+  ['0002-folders-and-files', foldersAndFiles],
+  ['0003-uploads', uploads],
+  ['0004-download-links', downloadLinks],
+];

@@ -1,0 +1,161 @@
+// Download links: a set of files of one folder shared with an outside recipient through an
+// unguessable token, optionally behind a password (stored only as a hash of the browser-derived
+// verifier) and an expiry. Deleting a folder or a file removes it from links by cascade.
+// Grants record a passed password check for one browser (the cookie token is stored hashed).
+import type { Kysely } from 'kysely';
+import type { Database, DownloadLinkRow } from '../schema.ts';
+
+export interface DownloadLink {
+  id: number;
+  linkToken: string;
+  folderId: number;
+  ownerId: number;
+  /** argon2id hash of the password verifier; null for a link without password. Never leaves the server. */
+  verifierHash: string | null;
+  /** JSON map of file id to wrapped key; null for a link without password (keys are in the URL fragment). */
+  reencryptedKeysJson: string | null;
+  expirationDate: number | null;
+  creationDate: number;
+}
+
+export type NewDownloadLink = Omit<DownloadLink, 'id'> & { fileIds: readonly number[] };
+
+export interface LinkedFile {
+  id: number;
+  originalFilename: string;
+  /** Plaintext size in bytes. */
+  fileSize: number;
+  /** base64 IV of the file's ciphertext (not secret; the recipient's browser needs it to decrypt). */
+  encryptionIv: string;
+}
+
+export interface DownloadLinkWithFiles extends DownloadLink {
+  files: LinkedFile[];
+}
+
+function toDownloadLink(row: DownloadLinkRow): DownloadLink {
+  return {
+    id: row.id,
+    linkToken: row.link_token,
+    folderId: row.folder_id,
+    ownerId: row.owner_id,
+    verifierHash: row.verifier_hash,
+    reencryptedKeysJson: row.reencrypted_keys_json,
+    expirationDate: row.expiration_date === null ? null : Number(row.expiration_date),
+    creationDate: Number(row.creation_date),
+  };
+}
+
+// Rows per INSERT of link files: well below SQLite's and PostgreSQL's bound-parameter limits.
+const INSERT_BATCH = 500;
+
+export function createDownloadLinksRepository(db: Kysely<Database>) {
+  function linkedFiles(linkIds: readonly number[]) {
+    return db
+      .selectFrom('download_link_files')
+      .innerJoin('files', 'files.id', 'download_link_files.file_id')
+      .select(['download_link_files.link_id', 'files.id', 'files.original_filename', 'files.file_size', 'files.encryption_iv'])
+      .where('download_link_files.link_id', 'in', linkIds)
+      .orderBy('files.id', 'asc')
+      .execute();
+  }
+
+  return {
+    /** Creates the link and its file list in one transaction. */
+    async create(input: NewDownloadLink): Promise<DownloadLink> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('download_links')
+          .values({
+            link_token: input.linkToken,
+            folder_id: input.folderId,
+            owner_id: input.ownerId,
+            verifier_hash: input.verifierHash,
+            reencrypted_keys_json: input.reencryptedKeysJson,
+            expiration_date: input.expirationDate,
+            creation_date: input.creationDate,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        for (let i = 0; i < input.fileIds.length; i += INSERT_BATCH) {
+          const batch = input.fileIds.slice(i, i + INSERT_BATCH);
+          await trx
+            .insertInto('download_link_files')
+            .values(batch.map((fileId) => ({ link_id: row.id, file_id: fileId })))
+            .execute();
+        }
+        return toDownloadLink(row);
+      });
+    },
+
+    async findByToken(linkToken: string): Promise<DownloadLink | undefined> {
+      const row = await db.selectFrom('download_links').selectAll().where('link_token', '=', linkToken).executeTakeFirst();
+      return row && toDownloadLink(row);
+    },
+
+    /** The folder's links that have not expired at `now`, newest first, each with its files. */
+    async listActiveForFolder(ownerId: number, folderId: number, now: number): Promise<DownloadLinkWithFiles[]> {
+      const rows = await db
+        .selectFrom('download_links')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('folder_id', '=', folderId)
+        .where((eb) => eb.or([eb('expiration_date', 'is', null), eb('expiration_date', '>', now)]))
+        .orderBy('creation_date', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      if (rows.length === 0) return [];
+      const files = await linkedFiles(rows.map((row) => row.id));
+      const byLink = new Map<number, LinkedFile[]>();
+      for (const file of files) {
+        const list = byLink.get(file.link_id) ?? [];
+        list.push({ id: file.id, originalFilename: file.original_filename, fileSize: Number(file.file_size), encryptionIv: file.encryption_iv });
+        byLink.set(file.link_id, list);
+      }
+      return rows.map((row) => ({ ...toDownloadLink(row), files: byLink.get(row.id) ?? [] }));
+    },
+
+    /** The files still in the link (a file deleted since creation drops out), by id. */
+    async listFiles(linkId: number): Promise<LinkedFile[]> {
+      const files = await linkedFiles([linkId]);
+      return files.map((file) => ({ id: file.id, originalFilename: file.original_filename, fileSize: Number(file.file_size), encryptionIv: file.encryption_iv }));
+    },
+
+    /** Deletes the owner's link; false when there is no such link of this owner. */
+    async deleteOwned(ownerId: number, linkToken: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('download_links')
+        .where('owner_id', '=', ownerId)
+        .where('link_token', '=', linkToken)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+  };
+}
+
+export function createDownloadLinkGrantsRepository(db: Kysely<Database>) {
+  return {
+    async create(input: { tokenHash: string; linkId: number; expiresAt: number; now: number }): Promise<void> {
+      await db.deleteFrom('download_link_grants').where('expires_at', '<=', input.now).execute();
+      await db
+        .insertInto('download_link_grants')
+        .values({ token_hash: input.tokenHash, link_id: input.linkId, expires_at: input.expiresAt })
+        .execute();
+    },
+
+    /** True when the grant exists for this link and has not expired. */
+    async isValid(tokenHash: string, linkId: number, now: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('download_link_grants')
+        .select('link_id')
+        .where('token_hash', '=', tokenHash)
+        .where('link_id', '=', linkId)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}
+
+export type DownloadLinksRepository = ReturnType<typeof createDownloadLinksRepository>;
+export type DownloadLinkGrantsRepository = ReturnType<typeof createDownloadLinkGrantsRepository>;

@@ -1,0 +1,187 @@
+// Records of uploaded files. The ciphertext itself lives in the blob store under `blobKey`; a
+// record is written only after its blob is durable. Deleting a folder removes its records by
+// cascade (see the folders repository).
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, FileRow } from '../schema.ts';
+
+export interface FileRecord {
+  id: number;
+  folderId: number;
+  originalFilename: string;
+  storedFilename: string;
+  relativePath: string;
+  /** Plaintext size in bytes. */
+  fileSize: number;
+  fileHash: string;
+  encryptedKey: string;
+  encryptionIv: string;
+  blobKey: string;
+  uploadTime: number;
+  /** null: the admin never downloaded it. */
+  lastDownloadedAdmin: number | null;
+}
+
+export type NewFileRecord = Omit<FileRecord, 'id' | 'lastDownloadedAdmin'>;
+
+function toFileRecord(row: FileRow): FileRecord {
+  return {
+    id: row.id,
+    folderId: row.folder_id,
+    originalFilename: row.original_filename,
+    storedFilename: row.stored_filename,
+    relativePath: row.relative_path,
+    fileSize: Number(row.file_size),
+    fileHash: row.file_hash,
+    encryptedKey: row.encrypted_key,
+    encryptionIv: row.encryption_iv,
+    blobKey: row.blob_key,
+    uploadTime: Number(row.upload_time),
+    lastDownloadedAdmin: row.last_downloaded_admin === null ? null : Number(row.last_downloaded_admin),
+  };
+}
+
+/** Inserts one file record with `db` or inside a caller's transaction (upload completion). */
+export async function insertFileRecord(
+  db: Kysely<Database> | Transaction<Database>,
+  input: NewFileRecord,
+): Promise<FileRecord> {
+  const row = await db
+    .insertInto('files')
+    .values({
+      folder_id: input.folderId,
+      original_filename: input.originalFilename,
+      stored_filename: input.storedFilename,
+      relative_path: input.relativePath,
+      file_size: input.fileSize,
+      file_hash: input.fileHash,
+      encrypted_key: input.encryptedKey,
+      encryption_iv: input.encryptionIv,
+      blob_key: input.blobKey,
+      upload_time: input.uploadTime,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toFileRecord(row);
+}
+
+// Ids per IN list: well below SQLite's and PostgreSQL's bound-parameter limits.
+const ID_BATCH = 500;
+
+function batches<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += ID_BATCH) out.push(items.slice(i, i + ID_BATCH));
+  return out;
+}
+
+export function createFilesRepository(db: Kysely<Database>) {
+  // The ids of the owner's folders, as a subquery: ownership is checked in the same statement.
+  const ownedFolderIds = (ownerId: number) =>
+    db.selectFrom('folders').select('folders.id').where('folders.owner_id', '=', ownerId);
+
+  return {
+    async create(input: NewFileRecord): Promise<FileRecord> {
+      return insertFileRecord(db, input);
+    },
+
+    /** Inserts several records in one transaction (all or none), in the order given. */
+    async createMany(inputs: readonly NewFileRecord[]): Promise<FileRecord[]> {
+      if (inputs.length === 0) return [];
+      return db.transaction().execute(async (trx) => {
+        const records: FileRecord[] = [];
+        for (const input of inputs) records.push(await insertFileRecord(trx, input));
+        return records;
+      });
+    },
+
+    /** The record whose ciphertext is the blob `blobKey` (an upload completed twice finds its record). */
+    async findByBlobKey(blobKey: string): Promise<FileRecord | undefined> {
+      const row = await db.selectFrom('files').selectAll().where('blob_key', '=', blobKey).executeTakeFirst();
+      return row && toFileRecord(row);
+    },
+
+    /** Which of `blobKeys` a file record points at (for the orphan sweep). */
+    async existingBlobKeys(blobKeys: readonly string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      for (const batch of batches(blobKeys)) {
+        const rows = await db.selectFrom('files').select('blob_key').where('blob_key', 'in', batch).execute();
+        for (const row of rows) found.add(row.blob_key);
+      }
+      return found;
+    },
+
+    async listForFolder(folderId: number): Promise<FileRecord[]> {
+      const rows = await db
+        .selectFrom('files')
+        .selectAll()
+        .where('folder_id', '=', folderId)
+        .orderBy('upload_time', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return rows.map(toFileRecord);
+    },
+
+    async markDownloaded(id: number, now: number): Promise<void> {
+      await db.updateTable('files').set({ last_downloaded_admin: now }).where('id', '=', id).execute();
+    },
+
+    /** The file, if it exists and lies in a folder of `ownerId`. */
+    async findOwned(ownerId: number, id: number): Promise<FileRecord | undefined> {
+      const row = await db
+        .selectFrom('files')
+        .selectAll('files')
+        .where('files.id', '=', id)
+        .where('files.folder_id', 'in', ownedFolderIds(ownerId))
+        .executeTakeFirst();
+      return row && toFileRecord(row);
+    },
+
+    /** Those of `ids` that lie in folders of `ownerId` (any order; missing ones are left out). */
+    async listOwnedByIds(ownerId: number, ids: readonly number[]): Promise<FileRecord[]> {
+      const records: FileRecord[] = [];
+      for (const batch of batches(ids)) {
+        const rows = await db
+          .selectFrom('files')
+          .selectAll('files')
+          .where('files.id', 'in', batch)
+          .where('files.folder_id', 'in', ownedFolderIds(ownerId))
+          .execute();
+        records.push(...rows.map(toFileRecord));
+      }
+      return records;
+    },
+
+    /**
+     * Deletes those of `ids` that lie in folders of `ownerId` and returns what was deleted (for the
+     * caller to remove the blobs after the commit). One transaction: all of them or none.
+     */
+    async deleteOwned(ownerId: number, ids: readonly number[]): Promise<Array<{ id: number; blobKey: string }>> {
+      return db.transaction().execute(async (trx) => {
+        const deleted: Array<{ id: number; blobKey: string }> = [];
+        for (const batch of batches(ids)) {
+          const rows = await trx
+            .deleteFrom('files')
+            .where('files.id', 'in', batch)
+            .where('files.folder_id', 'in', trx.selectFrom('folders').select('folders.id').where('folders.owner_id', '=', ownerId))
+            .returning(['files.id', 'files.blob_key'])
+            .execute();
+          deleted.push(...rows.map((row) => ({ id: row.id, blobKey: row.blob_key })));
+        }
+        return deleted;
+      });
+    },
+
+    /** The file, if the download link `linkId` shares it. */
+    async findInLink(linkId: number, fileId: number): Promise<FileRecord | undefined> {
+      const row = await db
+        .selectFrom('files')
+        .innerJoin('download_link_files', 'download_link_files.file_id', 'files.id')
+        .selectAll('files')
+        .where('download_link_files.link_id', '=', linkId)
+        .where('files.id', '=', fileId)
+        .executeTakeFirst();
+      return row && toFileRecord(row);
+    },
+  };
+}
+
+export type FilesRepository = ReturnType<typeof createFilesRepository>;

@@ -1,0 +1,261 @@
+// Admin folders. Every read and write of an existing folder names its owner, so one admin can never
+// see or change another's folder through this repository. The list and detail reads also carry
+// two values computed from the folder's files: the latest upload time and whether any file was
+// never downloaded by the admin.
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Database, FolderRow } from '../schema.ts';
+
+export const FOLDER_SORT_KEYS = ['title', 'creation_date', 'expiration_date', 'last_upload_time'] as const;
+export type FolderSortKey = (typeof FOLDER_SORT_KEYS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+export interface FolderSort {
+  by: FolderSortKey;
+  order: SortOrder;
+}
+
+export interface Folder {
+  id: number;
+  ownerId: number;
+  title: string;
+  description: string | null;
+  linkToken: string;
+  /** argon2id hash of the upload link password; null when there is none. Never leaves the server. */
+  linkPasswordHash: string | null;
+  requireEmailVerification: boolean;
+  /** null: any verified e-mail address may upload. Never an empty list. */
+  allowedEmails: string[] | null;
+  performMimeCheck: boolean;
+  isActive: boolean;
+  expirationDate: number | null;
+  creationDate: number;
+  /** Upload time of the newest file; null when the folder has none. */
+  lastUploadTime: number | null;
+  hasUndownloadedFiles: boolean;
+}
+
+/**
+ * The folder row alone, without the two values computed from its files: what the upload routes
+ * need on every request (each tus PATCH included), where a pass over the files table would make
+ * uploads slower as the number of stored files grows.
+ */
+export type UploadLinkFolder = Omit<Folder, 'lastUploadTime' | 'hasUndownloadedFiles'>;
+
+export interface NewFolder {
+  ownerId: number;
+  title: string;
+  description: string | null;
+  linkToken: string;
+  linkPasswordHash: string | null;
+  requireEmailVerification: boolean;
+  allowedEmails: string[] | null;
+  performMimeCheck: boolean;
+  isActive: boolean;
+  expirationDate: number | null;
+  creationDate: number;
+}
+
+/** Fields to change; an absent field keeps its value. */
+export type FolderChanges = Partial<
+  Pick<
+    NewFolder,
+    | 'title'
+    | 'description'
+    | 'linkPasswordHash'
+    | 'requireEmailVerification'
+    | 'allowedEmails'
+    | 'performMimeCheck'
+    | 'isActive'
+    | 'expirationDate'
+  >
+>;
+
+interface FolderWithStatsRow extends FolderRow {
+  last_upload_time: number | string | null;
+  undownloaded_count: number | string | null;
+}
+
+function encodeEmails(emails: string[] | null): string | null {
+  return emails && emails.length > 0 ? JSON.stringify(emails) : null;
+}
+
+function decodeEmails(value: string | null): string[] | null {
+  if (value === null) return null;
+  const parsed: unknown = JSON.parse(value);
+  if (!Array.isArray(parsed)) return null;
+  const emails = parsed.filter((item): item is string => typeof item === 'string');
+  return emails.length > 0 ? emails : null;
+}
+
+function toFolderRecord(row: FolderRow): UploadLinkFolder {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    title: row.title,
+    description: row.description,
+    linkToken: row.link_token,
+    linkPasswordHash: row.link_password_hash,
+    requireEmailVerification: row.require_email_verification === 1,
+    allowedEmails: decodeEmails(row.allowed_emails),
+    performMimeCheck: row.perform_mime_check === 1,
+    isActive: row.is_active === 1,
+    expirationDate: row.expiration_date === null ? null : Number(row.expiration_date),
+    creationDate: Number(row.creation_date),
+  };
+}
+
+function toFolder(row: FolderWithStatsRow): Folder {
+  return {
+    ...toFolderRecord(row),
+    // PostgreSQL's max(bigint) and sum() come back as int8, which the pool parses to numbers;
+    // Number() covers drivers that hand them over as strings.
+    lastUploadTime: row.last_upload_time === null ? null : Number(row.last_upload_time),
+    hasUndownloadedFiles: Number(row.undownloaded_count ?? 0) > 0,
+  };
+}
+
+const flag = (value: boolean) => (value ? 1 : 0);
+
+function toColumns(changes: FolderChanges) {
+  return {
+    ...(changes.title !== undefined ? { title: changes.title } : {}),
+    ...(changes.description !== undefined ? { description: changes.description } : {}),
+    ...(changes.linkPasswordHash !== undefined ? { link_password_hash: changes.linkPasswordHash } : {}),
+    ...(changes.requireEmailVerification !== undefined
+      ? { require_email_verification: flag(changes.requireEmailVerification) }
+      : {}),
+    ...(changes.allowedEmails !== undefined ? { allowed_emails: encodeEmails(changes.allowedEmails) } : {}),
+    ...(changes.performMimeCheck !== undefined ? { perform_mime_check: flag(changes.performMimeCheck) } : {}),
+    ...(changes.isActive !== undefined ? { is_active: flag(changes.isActive) } : {}),
+    ...(changes.expirationDate !== undefined ? { expiration_date: changes.expirationDate } : {}),
+  };
+}
+
+export function createFoldersRepository(db: Kysely<Database>) {
+  // Folders joined with per-folder file statistics (one grouped pass over files).
+  function selectWithStats() {
+    return db
+      .selectFrom('folders')
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('files')
+            .select([
+              'files.folder_id',
+              sql<number | string | null>`max(files.upload_time)`.as('last_upload_time'),
+              sql<number | string>`sum(case when files.last_downloaded_admin is null then 1 else 0 end)`.as(
+                'undownloaded_count',
+              ),
+            ])
+            .groupBy('files.folder_id')
+            .as('file_stats'),
+        (join) => join.onRef('file_stats.folder_id', '=', 'folders.id'),
+      )
+      .selectAll('folders')
+      .select(['file_stats.last_upload_time', 'file_stats.undownloaded_count']);
+  }
+
+  // Sort expressions per key. Missing values sort by what they mean, the same on both dialects
+  // (SQLite and PostgreSQL disagree on where NULLs go): no expiry is later than any date, no
+  // upload is earlier than any upload. Ties fall back to the id, so the order is stable.
+  function orderTerms(by: FolderSortKey): Expression<unknown>[] {
+    switch (by) {
+      case 'title':
+        return [sql`lower(folders.title)`, sql`folders.title`];
+      case 'creation_date':
+        return [sql`folders.creation_date`];
+      case 'expiration_date':
+        return [sql`case when folders.expiration_date is null then 1 else 0 end`, sql`folders.expiration_date`];
+      case 'last_upload_time':
+        return [sql`case when file_stats.last_upload_time is null then 0 else 1 end`, sql`file_stats.last_upload_time`];
+    }
+  }
+
+  const ownedBy = (ownerId: number, id: number) =>
+    sql<SqlBool>`folders.owner_id = ${ownerId} and folders.id = ${id}`;
+
+  async function findOwned(ownerId: number, id: number): Promise<Folder | undefined> {
+    const row = await selectWithStats().where(ownedBy(ownerId, id)).executeTakeFirst();
+    return row && toFolder(row);
+  }
+
+  return {
+    async listForOwner(ownerId: number, sort: FolderSort): Promise<Folder[]> {
+      let query = selectWithStats().where('folders.owner_id', '=', ownerId);
+      for (const term of [...orderTerms(sort.by), sql`folders.id`]) query = query.orderBy(term, sort.order);
+      const rows = await query.execute();
+      return rows.map(toFolder);
+    },
+
+    /** The folder, if it exists and belongs to `ownerId`. */
+    findOwned,
+
+    /** The folder behind an upload link, whoever owns it (the row alone, see UploadLinkFolder). */
+    async findByLinkToken(linkToken: string): Promise<UploadLinkFolder | undefined> {
+      const row = await db.selectFrom('folders').selectAll().where('link_token', '=', linkToken).executeTakeFirst();
+      return row && toFolderRecord(row);
+    },
+
+    async create(input: NewFolder): Promise<Folder> {
+      const { id } = await db
+        .insertInto('folders')
+        .values({
+          owner_id: input.ownerId,
+          title: input.title,
+          description: input.description,
+          link_token: input.linkToken,
+          link_password_hash: input.linkPasswordHash,
+          require_email_verification: flag(input.requireEmailVerification),
+          allowed_emails: encodeEmails(input.allowedEmails),
+          perform_mime_check: flag(input.performMimeCheck),
+          is_active: flag(input.isActive),
+          expiration_date: input.expirationDate,
+          creation_date: input.creationDate,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const folder = await findOwned(input.ownerId, id);
+      if (!folder) throw new Error('created folder not found');
+      return folder;
+    },
+
+    /** Applies `changes` to the owner's folder; false when there is no such folder. */
+    async updateOwned(ownerId: number, id: number, changes: FolderChanges): Promise<boolean> {
+      const values = toColumns(changes);
+      if (Object.keys(values).length === 0) return (await findOwned(ownerId, id)) !== undefined;
+      const result = await db
+        .updateTable('folders')
+        .set(values)
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * Deletes the owner's folder and, by cascade, its file rows, in one transaction. Returns the
+     * blob keys of the deleted files (for the caller to remove from the blob store after the
+     * commit), or undefined when there was no such folder.
+     */
+    async deleteOwned(ownerId: number, id: number): Promise<{ blobKeys: string[] } | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const files = await trx
+          .selectFrom('files')
+          .innerJoin('folders', 'folders.id', 'files.folder_id')
+          .select('files.blob_key')
+          .where('folders.owner_id', '=', ownerId)
+          .where('folders.id', '=', id)
+          .execute();
+        const result = await trx
+          .deleteFrom('folders')
+          .where('owner_id', '=', ownerId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) !== 1) return undefined;
+        return { blobKeys: files.map((file) => file.blob_key) };
+      });
+    },
+  };
+}
+
+export type FoldersRepository = ReturnType<typeof createFoldersRepository>;

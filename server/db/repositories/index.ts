@@ -1,0 +1,44 @@
+// Every repository, built over one Kysely instance. Repositories are the only code that runs SQL.
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { createDownloadLinkGrantsRepository, createDownloadLinksRepository } from './download-links.ts';
+import { createFailureCountersRepository } from './failure-counters.ts';
+import { createFilesRepository } from './files.ts';
+import { createFoldersRepository } from './folders.ts';
+import { createPendingLoginsRepository } from './pending-logins.ts';
+import { createSessionsRepository } from './sessions.ts';
+import { createTotpStepsRepository } from './totp-steps.ts';
+import { createUploadGrantsRepository } from './upload-grants.ts';
+import { createUploadSessionsRepository } from './upload-sessions.ts';
+import { createUsersRepository } from './users.ts';
+import { createVerificationCodesRepository } from './verification-codes.ts';
+
+export function createRepositories(db: Kysely<Database>) {
+  return {
+    users: createUsersRepository(db),
+    sessions: createSessionsRepository(db),
+    totpSteps: createTotpStepsRepository(db),
+    failureCounters: createFailureCountersRepository(db),
+    pendingLogins: createPendingLoginsRepository(db),
+    folders: createFoldersRepository(db),
+    files: createFilesRepository(db),
+    downloadLinks: createDownloadLinksRepository(db),
+    downloadLinkGrants: createDownloadLinkGrantsRepository(db),
+    uploadGrants: createUploadGrantsRepository(db),
+    verificationCodes: createVerificationCodesRepository(db),
+    uploadSessions: createUploadSessionsRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
+export type { User } from './users.ts';
+export type { Session } from './sessions.ts';
+export { UsernameTakenError } from './users.ts';
+export type { Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';
+export { FOLDER_SORT_KEYS } from './folders.ts';
+export type { FileRecord, NewFileRecord } from './files.ts';
+export type { DownloadLink, DownloadLinkWithFiles, LinkedFile, NewDownloadLink } from './download-links.ts';
+export type { UploadGrant } from './upload-grants.ts';
+export type { VerificationCode } from './verification-codes.ts';
+export type { UploadSession, NewUploadSession } from './upload-sessions.ts';
+export type { UploadLinkFolder } from './folders.ts';

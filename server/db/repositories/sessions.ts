@@ -1,0 +1,65 @@
+// Server-side sessions, looked up by the SHA-256 of the cookie token.
+import type { Kysely } from 'kysely';
+import type { Database, SessionRow } from '../schema.ts';
+
+export interface Session {
+  id: number;
+  userId: number;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+function toSession(row: SessionRow): Session {
+  return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, expiresAt: row.expires_at };
+}
+
+export function createSessionsRepository(db: Kysely<Database>) {
+  return {
+    async create(input: {
+      tokenHash: string;
+      userId: number;
+      csrfToken: string;
+      expiresAt: number;
+      now: number;
+    }): Promise<Session> {
+      const row = await db
+        .insertInto('sessions')
+        .values({
+          token_hash: input.tokenHash,
+          user_id: input.userId,
+          csrf_token: input.csrfToken,
+          expires_at: input.expiresAt,
+          created_at: input.now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toSession(row);
+    },
+
+    async findByTokenHash(tokenHash: string): Promise<Session | undefined> {
+      const row = await db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+      return row && toSession(row);
+    },
+
+    async deleteById(id: number): Promise<void> {
+      await db.deleteFrom('sessions').where('id', '=', id).execute();
+    },
+
+    async deleteByTokenHash(tokenHash: string): Promise<void> {
+      await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    /** Ends every session of the user, except `keepSessionId` when given. */
+    async deleteForUser(userId: number, keepSessionId?: number): Promise<void> {
+      let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId);
+      await query.execute();
+    },
+
+    async deleteExpired(now: number): Promise<void> {
+      await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+    },
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

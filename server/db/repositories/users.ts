@@ -1,0 +1,161 @@
+// Users. Usernames are matched case-insensitively (backed by a unique index on lower(username)).
+import { sql, type Kysely } from 'kysely';
+import type { Database, UserRow } from '../schema.ts';
+import { isUniqueViolation } from '../unique-violation.ts';
+
+export interface User {
+  id: number;
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  /** Pending (is2faEnabled false) or active TOTP secret; null when 2FA was never set up. */
+  totpSecret: string | null;
+  is2faEnabled: boolean;
+  publicKeySpki: string | null;
+  createdAt: number;
+}
+
+export class UsernameTakenError extends Error {
+  readonly code = 'USERNAME_TAKEN';
+  constructor() {
+    super('Username already taken');
+    this.name = 'UsernameTakenError';
+  }
+}
+
+/**
+ * The admin's key pair as the server keeps it: the public key, and the private key wrapped under a
+ * key derived from the login password (spec section 3, Key data). Never part of `User`, so the
+ * wrapped key is read only by the route that hands it to its owner.
+ */
+export interface StoredKeyData {
+  publicKeySpki: string | null;
+  encryptedPrivateKey: string | null;
+  kdfSalt: string | null;
+}
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    passwordHash: row.password_hash,
+    totpSecret: row.totp_secret,
+    is2faEnabled: row.is_2fa_enabled === 1,
+    publicKeySpki: row.public_key_spki,
+    createdAt: row.created_at,
+  };
+}
+
+function rethrowUnique(error: unknown): never {
+  if (isUniqueViolation(error)) throw new UsernameTakenError();
+  throw error;
+}
+
+export function createUsersRepository(db: Kysely<Database>) {
+  return {
+    async findById(id: number): Promise<User | undefined> {
+      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toUser(row);
+    },
+
+    async findByUsername(username: string): Promise<User | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .selectAll()
+        .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+        .executeTakeFirst();
+      return row && toUser(row);
+    },
+
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Throws UsernameTakenError when the name exists in any letter case. */
+    async create(input: { username: string; email: string | null; passwordHash: string; now: number }): Promise<User> {
+      try {
+        const row = await db
+          .insertInto('users')
+          .values({
+            username: input.username,
+            email: input.email,
+            password_hash: input.passwordHash,
+            is_2fa_enabled: 0,
+            created_at: input.now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toUser(row);
+      } catch (error) {
+        rethrowUnique(error);
+      }
+    },
+
+    /** Throws UsernameTakenError when another user has the new name. */
+    async updateProfile(id: number, changes: { username?: string; email?: string | null }): Promise<void> {
+      const values: { username?: string; email?: string | null } = {};
+      if (changes.username !== undefined) values.username = changes.username;
+      if (changes.email !== undefined) values.email = changes.email;
+      if (Object.keys(values).length === 0) return;
+      try {
+        await db.updateTable('users').set(values).where('id', '=', id).execute();
+      } catch (error) {
+        rethrowUnique(error);
+      }
+    },
+
+    async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+    },
+
+    async findKeyData(id: number): Promise<StoredKeyData | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select(['public_key_spki', 'encrypted_private_key', 'kdf_salt'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && { publicKeySpki: row.public_key_spki, encryptedPrivateKey: row.encrypted_private_key, kdfSalt: row.kdf_salt };
+    },
+
+    /**
+     * Sets the public key. A different key than the stored one starts a new key pair, so the wrapped
+     * private key of the old pair is removed in the same statement: the server never pairs a public
+     * key with a private key that does not match it (the profile then warns until it is saved).
+     */
+    async setPublicKey(id: number, publicKeySpki: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({
+          public_key_spki: publicKeySpki,
+          encrypted_private_key: sql<string | null>`case when public_key_spki = ${publicKeySpki} then encrypted_private_key else null end`,
+          kdf_salt: sql<string | null>`case when public_key_spki = ${publicKeySpki} then kdf_salt else null end`,
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async setEncryptedPrivateKey(id: number, data: { encryptedPrivateKey: string; kdfSalt: string }): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ encrypted_private_key: data.encryptedPrivateKey, kdf_salt: data.kdfSalt })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Stores a pending secret (enabled false), activates it (true), or clears 2FA (null, false). */
+    async setTotp(id: number, secret: string | null, enabled: boolean): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ totp_secret: secret, is_2fa_enabled: enabled ? 1 : 0 })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

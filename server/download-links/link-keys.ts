@@ -1,0 +1,66 @@
+// The wrapped file keys of a password-protected link (`reencrypted_keys_json`): a JSON object
+// mapping each file id of the link to 'wrappedKey:ivPlusCiphertext' (two base64 parts; spec
+// section 3). The server cannot open them (the wrapping key is derived from the link password in
+// the browser and never sent); it only checks their shape and that they cover exactly the link's
+// files, and hands them back after the password check.
+
+const BASE64 = '[A-Za-z0-9+/_-]+={0,2}';
+const WRAPPED_KEY = new RegExp(`^${BASE64}:${BASE64}$`);
+export const MAX_WRAPPED_KEY_LENGTH = 4096;
+
+export type LinkKeys = Record<string, string>;
+
+export type LinkKeysResult = { ok: true; keys: LinkKeys } | { ok: false; message: string };
+
+/** Parses and checks the keys for the link's `fileIds`. */
+export function parseLinkKeys(json: string, fileIds: readonly number[]): LinkKeysResult {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return { ok: false, message: 'Must be a JSON object mapping file ids to keys' };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { ok: false, message: 'Must be a JSON object mapping file ids to keys' };
+  }
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  const wanted = new Set(fileIds.map(String));
+  const keys: LinkKeys = {};
+  for (const [fileId, value] of entries) {
+    if (!wanted.has(fileId)) return { ok: false, message: `Key given for a file that is not in the link: ${fileId}` };
+    if (typeof value !== 'string' || value.length > MAX_WRAPPED_KEY_LENGTH || !WRAPPED_KEY.test(value)) {
+      return { ok: false, message: `Key of file ${fileId} must be 'wrappedKey:ivPlusCiphertext' in base64` };
+    }
+    keys[fileId] = value;
+  }
+  const missing = fileIds.find((id) => !(String(id) in keys));
+  if (missing !== undefined) return { ok: false, message: `Missing key for file ${missing}` };
+  return { ok: true, keys };
+}
+
+/** The stored keys of the files still in the link (files deleted since creation drop out). */
+export function keysForFiles(storedJson: string, fileIds: readonly number[]): LinkKeys {
+  const stored = JSON.parse(storedJson) as LinkKeys;
+  const keys: LinkKeys = {};
+  for (const id of fileIds) {
+    const value = stored[String(id)];
+    if (typeof value === 'string') keys[String(id)] = value;
+  }
+  return keys;
+}
+
+/** Length of the KDF parameter block at the start of every wrapped link key (docs/format.md). */
+const KDF_PARAMS_BYTES = 21;
+
+/**
+ * The link's KDF parameters (salt and iterations; base64), read from the start of its stored
+ * wrapped key. Not secret: the recipient's browser needs them to derive the password verifier
+ * before verify-password releases the keys. null when the stored keys carry no such block.
+ */
+export function linkKdfParams(storedJson: string): string | null {
+  const first = Object.values(JSON.parse(storedJson) as LinkKeys)[0];
+  const wrappedKey = typeof first === 'string' ? first.split(':')[0] : undefined;
+  if (!wrappedKey) return null;
+  const bytes = Buffer.from(wrappedKey, 'base64');
+  return bytes.length > KDF_PARAMS_BYTES ? bytes.subarray(0, KDF_PARAMS_BYTES).toString('base64') : null;
+}

@@ -1,0 +1,92 @@
+// Sends a file's ciphertext from the blob store, streamed (never buffered), for both the admin
+// download and the download-link download. One byte range is honoured so that an interrupted
+// download can continue where it stopped; the ETag (stable, since a blob never changes under its
+// key) lets a client make the resume conditional with If-Range.
+//
+// `onCompleted` runs only when a response that includes the blob's last byte has been handed to
+// the client completely: the raw response's 'finish' event, which Node does not emit when the
+// client aborts or the blob stream fails.
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sha256Hex } from '../auth/tokens.ts';
+import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
+import { resolveRange } from './byte-range.ts';
+import { attachmentDisposition } from './content-disposition.ts';
+import { FileNotFoundError } from './errors.ts';
+
+export interface CiphertextDownload {
+  blobKey: string;
+  /** The name the browser saves under (Content-Disposition). */
+  filename: string;
+  /** Extra headers for the decrypting client (x-encryption-iv, x-encrypted-key, x-file-size). */
+  headers: Record<string, string>;
+  onCompleted?: () => Promise<void>;
+}
+
+export class RangeNotSatisfiableError extends Error {
+  readonly code = 'RANGE_NOT_SATISFIABLE';
+  readonly statusCode = 416;
+  constructor() {
+    super('Requested range not satisfiable');
+    this.name = 'RangeNotSatisfiableError';
+  }
+}
+
+function etagFor(blobKey: string, size: number): string {
+  return `"${sha256Hex(blobKey).slice(0, 32)}-${size.toString(16)}"`;
+}
+
+export async function sendCiphertext(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  blobs: BlobStore,
+  download: CiphertextDownload,
+): Promise<FastifyReply> {
+  const info = await blobs.stat(download.blobKey);
+  if (!info) {
+    // A record whose blob is gone: deleted a moment ago by a concurrent request, or storage lost it.
+    request.log.warn({ fileBlob: sha256Hex(download.blobKey).slice(0, 16) }, 'file record without a blob');
+    throw new FileNotFoundError();
+  }
+  const { size } = info;
+  const etag = etagFor(download.blobKey, size);
+
+  const ifRange = request.headers['if-range'];
+  const rangeHeader = ifRange === undefined || ifRange === etag ? request.headers.range : undefined;
+  const range = resolveRange(rangeHeader, size);
+  if (range.kind === 'unsatisfiable') {
+    reply.header('content-range', `bytes */${size}`);
+    throw new RangeNotSatisfiableError();
+  }
+  const start = range.kind === 'partial' ? range.start : 0;
+  const end = range.kind === 'partial' ? range.end : size - 1;
+  const length = end - start + 1;
+
+  let body: Readable | undefined;
+  if (length > 0) {
+    try {
+      body = await blobs.get(download.blobKey, range.kind === 'partial' ? { start, end } : undefined);
+    } catch (error) {
+      if (error instanceof BlobStoreError && error.code === 'BLOB_NOT_FOUND') throw new FileNotFoundError();
+      throw error;
+    }
+  }
+
+  reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-disposition', attachmentDisposition(download.filename))
+    .header('accept-ranges', 'bytes')
+    .header('cache-control', 'no-store')
+    .header('etag', etag)
+    .header('content-length', String(length));
+  for (const [name, value] of Object.entries(download.headers)) reply.header(name, value);
+  if (range.kind === 'partial') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+
+  const onCompleted = download.onCompleted;
+  if (onCompleted && end === size - 1) {
+    reply.raw.once('finish', () => {
+      onCompleted().catch((error: unknown) => request.log.error({ err: error }, 'after-download update failed'));
+    });
+  }
+  return reply.send(body ?? '');
+}

@@ -1,0 +1,52 @@
+// Starts the server: reads the configuration (a bad value stops here with one clear line),
+// builds the app, listens, and says how to create the first admin when there is none.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function stopOnSignals(app: FastifyInstance): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'shutting down');
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const app = await buildApp(config);
+  stopOnSignals(app);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  console.log(`Sealdrop is running at http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`);
+  if ((await app.repos.users.count()) === 0) {
+    console.log('No user exists yet. Create the first admin with:');
+    console.log('  npm run admin -- create-user <username>');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('Sealdrop failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

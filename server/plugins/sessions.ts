@@ -1,0 +1,155 @@
+// Sessions and CSRF protection for everything under /api.
+//
+// Session: cookie `sealdrop_session` holds a 256-bit random token; the database keeps only its
+// SHA-256 (a leaked database does not leak live sessions). CSRF: double-submit cookie `csrftoken`
+// readable by the page, echoed in the `x-csrftoken` header on every mutating request; for a
+// signed-in request the token must also be the one bound to the session at login, so a token
+// from before login or from another session is refused. See docs/api.md.
+import cookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Session, User } from '../db/repositories/index.ts';
+import { ApiError } from '../errors.ts';
+import { newToken, sha256Hex, tokensEqual } from '../auth/tokens.ts';
+import { globalPlugin } from './global-plugin.ts';
+
+export const SESSION_COOKIE = 'sealdrop_session';
+export const CSRF_COOKIE = 'csrftoken';
+export const CSRF_HEADER = 'x-csrftoken';
+
+const COOKIE_GRACE_MS = 24 * 3_600_000;
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export type RequestAuth =
+  | { state: 'anonymous' }
+  /** A session cookie was sent but names no live session. */
+  | { state: 'expired' }
+  | { state: 'signed-in'; session: Session; user: User };
+
+export interface SignedIn {
+  session: Session;
+  user: User;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth;
+    /** The CSRF token this browser holds after this request (the cookie, or a new one). */
+    csrfToken: string;
+  }
+  interface FastifyInstance {
+    /** onRequest hook for protected routes: 401 unless signed in. */
+    requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** Signs the user in: ends the request's old session, creates a new one, sets both cookies. */
+    startSession(request: FastifyRequest, reply: FastifyReply, user: User): Promise<void>;
+    /** Ends the request's session (if any) and clears the session cookie; issues a fresh CSRF token. */
+    endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
+
+/** The signed-in user of a request that passed `requireUser`. */
+export function signedIn(request: FastifyRequest): SignedIn {
+  if (request.auth.state !== 'signed-in') {
+    throw new ApiError(request.auth.state === 'expired' ? 'SESSION_EXPIRED' : 'NOT_AUTHENTICATED');
+  }
+  return { session: request.auth.session, user: request.auth.user };
+}
+
+function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+function wellFormedToken(value: string | undefined): string | undefined {
+  return value !== undefined && TOKEN_FORMAT.test(value) ? value : undefined;
+}
+
+export const sessionsPlugin = globalPlugin('sessions', async (app) => {
+  await app.register(cookie);
+  const { repos } = app;
+  const secure = app.config.cookieSecure;
+  const sessionCookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure,
+    // The server decides expiry. The cookie outlives the session by a day so that a browser
+    // coming back after expiry still sends it and hears "Session expired" (the client then says
+    // so) instead of a bare "Not authenticated".
+    maxAge: Math.floor((app.config.sessionTtlMs + COOKIE_GRACE_MS) / 1000),
+  };
+  const csrfCookieOptions = { path: '/', httpOnly: false, sameSite: 'lax' as const, secure };
+
+  function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+    request.csrfToken = token;
+    reply.setCookie(CSRF_COOKIE, token, csrfCookieOptions);
+  }
+
+  async function resolveAuth(request: FastifyRequest): Promise<RequestAuth> {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token === undefined || token === '') return { state: 'anonymous' };
+    const tokenHash = sha256Hex(token);
+    const session = await repos.sessions.findByTokenHash(tokenHash);
+    if (!session) return { state: 'expired' };
+    if (session.expiresAt <= app.now()) {
+      await repos.sessions.deleteById(session.id);
+      return { state: 'expired' };
+    }
+    const user = await repos.users.findById(session.userId);
+    if (!user) return { state: 'expired' };
+    return { state: 'signed-in', session, user };
+  }
+
+  // Set by the onRequest hook below for every /api request (null elsewhere).
+  app.decorateRequest('auth', null as never);
+  app.decorateRequest('csrfToken', '');
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isApiPath(request.url)) return;
+    request.auth = await resolveAuth(request);
+
+    const cookieToken = wellFormedToken(request.cookies[CSRF_COOKIE]);
+    const boundToken = request.auth.state === 'signed-in' ? request.auth.session.csrfToken : undefined;
+    if (cookieToken !== undefined) request.csrfToken = cookieToken;
+    else setCsrfCookie(request, reply, boundToken ?? newToken());
+
+    if (!MUTATING_METHODS.has(request.method)) return;
+    const header = request.headers[CSRF_HEADER];
+    const valid =
+      typeof header === 'string' &&
+      cookieToken !== undefined &&
+      tokensEqual(header, cookieToken) &&
+      (boundToken === undefined || tokensEqual(header, boundToken));
+    if (!valid) throw new ApiError('CSRF_FAILED');
+  });
+
+  app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.auth.state === 'expired') reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    signedIn(request);
+  });
+
+  app.decorate('startSession', async (request: FastifyRequest, reply: FastifyReply, user: User) => {
+    const now = app.now();
+    if (request.auth.state === 'signed-in') await repos.sessions.deleteById(request.auth.session.id);
+    await repos.sessions.deleteExpired(now);
+    const token = newToken();
+    const csrfToken = newToken();
+    const session = await repos.sessions.create({
+      tokenHash: sha256Hex(token),
+      userId: user.id,
+      csrfToken,
+      expiresAt: now + app.config.sessionTtlMs,
+      now,
+    });
+    request.auth = { state: 'signed-in', session, user };
+    reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions);
+    setCsrfCookie(request, reply, csrfToken);
+  });
+
+  app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await repos.sessions.deleteByTokenHash(sha256Hex(token));
+    request.auth = { state: 'anonymous' };
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    setCsrfCookie(request, reply, newToken());
+  });
+});

@@ -1,0 +1,15 @@
+// Authentication and profile routes, mounted at /api/auth.
+import type { FastifyInstance } from 'fastify';
+import { keyRoutes } from '../keys/index.ts';
+import { loginRoutes } from './login.ts';
+import { passwordRoutes } from './passwords.ts';
+import { profileRoutes } from './profile.ts';
+import { twoFactorRoutes } from './two-factor.ts';
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(loginRoutes);
+  await app.register(profileRoutes);
+  await app.register(twoFactorRoutes);
+  await app.register(passwordRoutes);
+  await app.register(keyRoutes);
+}

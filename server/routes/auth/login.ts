@@ -1,0 +1,77 @@
+// Sign-in (password step, then the authenticator-code step for users with 2FA) and sign-out.
+//
+// The code step is accepted only from the browser that passed the password step in the last five
+// minutes (identified by the hash of its csrftoken cookie), so knowing a username and racing a
+// victim's password step gains nothing.
+import type { FastifyInstance } from 'fastify';
+import { verifyPassword } from '../../auth/passwords.ts';
+import { sha256Hex } from '../../auth/tokens.ts';
+import { matchTotpStep } from '../../auth/totp.ts';
+import { ApiError } from '../../errors.ts';
+import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
+import { detailResponse, loginBody, loginCodeBody, loginResponse, signedInResponse } from './schemas.ts';
+import { toUserResponse } from './user-response.ts';
+
+export const PENDING_LOGIN_TTL_MS = 5 * 60_000;
+// Accepted steps older than the ±1-step window can never match again; keep a margin.
+const USED_STEP_RETENTION_MS = 10 * 60_000;
+
+export async function loginRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { repos, failureLimits } = app;
+
+  routes.post(
+    '/token',
+    { schema: { body: loginBody, response: { 200: loginResponse } } },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      await failureLimits.check('login', username, request.ip);
+      const user = await repos.users.findByUsername(username);
+      const passwordMatches = await verifyPassword(user?.passwordHash, password);
+      if (!user || !passwordMatches) {
+        await failureLimits.fail('login', username, request.ip);
+        throw new ApiError('INCORRECT_CREDENTIALS');
+      }
+      await failureLimits.succeed('login', username);
+
+      if (user.is2faEnabled) {
+        const now = app.now();
+        await repos.pendingLogins.deleteExpired(now);
+        await repos.pendingLogins.save(user.id, sha256Hex(request.csrfToken), now + PENDING_LOGIN_TTL_MS);
+        return { message: 'OTP code required' as const, username: user.username };
+      }
+      await app.startSession(request, reply, user);
+      return { user: toUserResponse(user) };
+    },
+  );
+
+  routes.post(
+    '/token/2fa',
+    { schema: { body: loginCodeBody, response: { 200: signedInResponse } } },
+    async (request, reply) => {
+      const { username, code } = request.body;
+      await failureLimits.check('code', username, request.ip);
+      const now = app.now();
+      const browserHash = sha256Hex(request.csrfToken);
+      const user = await repos.users.findByUsername(username);
+      const secret = user?.is2faEnabled ? user.totpSecret : null;
+      const pending = user !== undefined && secret !== null && (await repos.pendingLogins.isPending(user.id, browserHash, now));
+      const step = pending && secret !== null ? matchTotpStep(secret, code, now) : null;
+      const accepted = user !== undefined && step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
+      if (!user || !accepted) {
+        await failureLimits.fail('code', username, request.ip);
+        throw new ApiError('INVALID_TOTP_CODE');
+      }
+      await failureLimits.succeed('code', username);
+      await repos.pendingLogins.remove(user.id, browserHash);
+      await repos.totpSteps.deleteUsedBefore(now - USED_STEP_RETENTION_MS);
+      await app.startSession(request, reply, user);
+      return { user: toUserResponse(user) };
+    },
+  );
+
+  routes.post('/logout', { schema: { response: { 200: detailResponse } } }, async (request, reply) => {
+    await app.endSession(request, reply);
+    return { detail: 'Logged out' };
+  });
+}

@@ -1,0 +1,46 @@
+// Re-entering the login password (before sensitive actions) and changing it.
+import type { FastifyInstance } from 'fastify';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { ApiError } from '../../errors.ts';
+import { signedIn } from '../../plugins/sessions.ts';
+import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
+import { accountLimitKey } from './limit-keys.ts';
+import { changePasswordBody, detailResponse, passwordBody, verifiedResponse } from './schemas.ts';
+
+export async function passwordRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { repos, failureLimits } = app;
+
+  routes.post(
+    '/verify-password',
+    { onRequest: app.requireUser, schema: { body: passwordBody, response: { 200: verifiedResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      const account = accountLimitKey(user);
+      await failureLimits.check('password', account, request.ip);
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) {
+        await failureLimits.fail('password', account, request.ip);
+        throw new ApiError('INCORRECT_PASSWORD');
+      }
+      return { verified: true as const };
+    },
+  );
+
+  routes.post(
+    '/change-password',
+    { onRequest: app.requireUser, schema: { body: changePasswordBody, response: { 200: detailResponse } } },
+    async (request) => {
+      const { user, session } = signedIn(request);
+      const account = accountLimitKey(user);
+      await failureLimits.check('password', account, request.ip);
+      if (!(await verifyPassword(user.passwordHash, request.body.old_password))) {
+        await failureLimits.fail('password', account, request.ip);
+        throw new ApiError('INCORRECT_PASSWORD');
+      }
+      await repos.users.setPasswordHash(user.id, await hashPassword(request.body.new_password));
+      // Whoever else knew the old password is signed out everywhere; this browser stays in.
+      await repos.sessions.deleteForUser(user.id, session.id);
+      return { detail: 'Password changed' };
+    },
+  );
+}

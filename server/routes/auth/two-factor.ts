@@ -1,0 +1,75 @@
+// Turning TOTP two-factor authentication on and off for the signed-in user. Setup stores a
+// pending secret; only a correct code from it (each code once) enables it.
+import type { FastifyInstance } from 'fastify';
+import { verifyPassword } from '../../auth/passwords.ts';
+import { matchTotpStep, newTotpSecret, totpUri } from '../../auth/totp.ts';
+import { ApiError } from '../../errors.ts';
+import { signedIn } from '../../plugins/sessions.ts';
+import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
+import { accountLimitKey } from './limit-keys.ts';
+import { codeBody, passwordBody, totpSetupResponse, userResponse } from './schemas.ts';
+import { toUserResponse } from './user-response.ts';
+
+export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { repos, failureLimits } = app;
+
+  async function reloadedUser(id: number) {
+    const user = await repos.users.findById(id);
+    if (!user) throw new ApiError('SESSION_EXPIRED');
+    return toUserResponse(user);
+  }
+
+  routes.post(
+    '/2fa/setup',
+    { onRequest: app.requireUser, schema: { response: { 200: totpSetupResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      if (user.is2faEnabled) throw new ApiError('TWO_FACTOR_ALREADY_ENABLED');
+      const secret = newTotpSecret();
+      await repos.users.setTotp(user.id, secret, false);
+      return { secret, otp_uri: totpUri(secret, user.username) };
+    },
+  );
+
+  routes.post(
+    '/2fa/enable',
+    { onRequest: app.requireUser, schema: { body: codeBody, response: { 200: userResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      if (user.is2faEnabled) throw new ApiError('TWO_FACTOR_ALREADY_ENABLED');
+      if (user.totpSecret === null) throw new ApiError('TWO_FACTOR_NOT_STARTED');
+      const account = accountLimitKey(user);
+      await failureLimits.check('code', account, request.ip);
+      const now = app.now();
+      const step = matchTotpStep(user.totpSecret, request.body.code, now);
+      const accepted = step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
+      if (!accepted) {
+        await failureLimits.fail('code', account, request.ip);
+        throw new ApiError('INVALID_TOTP_CODE');
+      }
+      await failureLimits.succeed('code', account);
+      await repos.users.setTotp(user.id, user.totpSecret, true);
+      return reloadedUser(user.id);
+    },
+  );
+
+  routes.post(
+    '/2fa/disable',
+    { onRequest: app.requireUser, schema: { body: passwordBody, response: { 200: userResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      const account = accountLimitKey(user);
+      await failureLimits.check('password', account, request.ip);
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) {
+        await failureLimits.fail('password', account, request.ip);
+        throw new ApiError('INCORRECT_PASSWORD');
+      }
+      await repos.users.setTotp(user.id, null, false);
+      await repos.pendingLogins.deleteForUser(user.id);
+      // Forget accepted steps too, so a code of a new secret is never mistaken for a replay.
+      await repos.totpSteps.deleteForUser(user.id);
+      return reloadedUser(user.id);
+    },
+  );
+}

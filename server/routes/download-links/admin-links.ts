@@ -1,0 +1,96 @@
+// The admin's side of download links, mounted at /api/download/links: create a link for files of
+// one of the admin's folders, list a folder's active links, delete a link. Another admin's folder,
+// file or link answers 404 exactly like a missing one.
+import type { FastifyInstance } from 'fastify';
+import { hashPassword } from '../../auth/passwords.ts';
+import { newToken } from '../../auth/tokens.ts';
+import type { DownloadLinkWithFiles } from '../../db/repositories/index.ts';
+import { LinkNotFoundError } from '../../download-links/errors.ts';
+import { downloadLinkUrl, publicOrigin } from '../../download-links/link-url.ts';
+import { RequestValidationError } from '../../errors.ts';
+import { FileNotFoundError } from '../../files/errors.ts';
+import { FolderNotFoundError } from '../../folders/errors.ts';
+import { signedIn } from '../../plugins/sessions.ts';
+import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
+import {
+  CREATE_LINK_BODY_LIMIT,
+  createLinkBody,
+  createLinkResponse,
+  folderIdParams,
+  linkIdParams,
+  linkListResponse,
+} from './schemas.ts';
+
+const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
+
+function toLinkSummary(link: DownloadLinkWithFiles) {
+  return {
+    link_token: link.linkToken,
+    creation_date: new Date(link.creationDate).toISOString(),
+    expiration_date: iso(link.expirationDate),
+    has_password: link.verifierHash !== null,
+    file_count: link.files.length,
+    files: link.files.map((file) => file.originalFilename),
+  };
+}
+
+export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { repos } = app;
+
+  app.addHook('onRequest', app.requireUser);
+
+  routes.post(
+    '/',
+    { bodyLimit: CREATE_LINK_BODY_LIMIT, schema: { body: createLinkBody, response: { 201: createLinkResponse } } },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      const body = request.body;
+      const now = app.now();
+      if (body.expiration_date !== null && body.expiration_date <= now) {
+        throw new RequestValidationError([{ loc: ['body', 'expiration_date'], msg: 'The expiration date must be in the future.' }]);
+      }
+      const files = await repos.files.listOwnedByIds(user.id, body.file_ids);
+      if (files.length !== body.file_ids.length) throw new FileNotFoundError();
+      const folderIds = new Set(files.map((file) => file.folderId));
+      const [folderId] = folderIds;
+      if (folderIds.size !== 1 || folderId === undefined) {
+        throw new RequestValidationError([{ loc: ['body', 'file_ids'], msg: 'All files of a link must be in the same folder.' }]);
+      }
+      const link = await repos.downloadLinks.create({
+        linkToken: newToken(),
+        folderId,
+        ownerId: user.id,
+        verifierHash: body.password === null ? null : await hashPassword(body.password),
+        reencryptedKeysJson: body.keys === null ? null : JSON.stringify(body.keys),
+        expirationDate: body.expiration_date,
+        creationDate: now,
+        fileIds: body.file_ids,
+      });
+      return reply.code(201).send({
+        link_token: link.linkToken,
+        full_url: downloadLinkUrl(publicOrigin(request, app.config.publicUrl), link.linkToken),
+        has_password: link.verifierHash !== null,
+        expiration_date: iso(link.expirationDate),
+      });
+    },
+  );
+
+  routes.get(
+    '/folder/:folderId',
+    { schema: { params: folderIdParams, response: { 200: linkListResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      const folder = await repos.folders.findOwned(user.id, request.params.folderId);
+      if (!folder) throw new FolderNotFoundError();
+      const links = await repos.downloadLinks.listActiveForFolder(user.id, folder.id, app.now());
+      return links.map(toLinkSummary);
+    },
+  );
+
+  routes.delete('/:id', { schema: { params: linkIdParams } }, async (request, reply) => {
+    const { user } = signedIn(request);
+    if (!(await repos.downloadLinks.deleteOwned(user.id, request.params.id))) throw new LinkNotFoundError();
+    return reply.code(204).send();
+  });
+}

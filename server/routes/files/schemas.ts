@@ -1,0 +1,45 @@
+// Request and response schemas of the admin file routes (docs/api.md, "Files").
+import { z } from 'zod';
+
+/** Most ids one delete request may name. */
+export const MAX_DELETE_IDS = 10_000;
+
+export const fileId = z
+  .number({ error: 'File id must be a number' })
+  .int('File id must be a positive whole number')
+  .positive('File id must be a positive whole number')
+  .max(Number.MAX_SAFE_INTEGER, 'File id must be a positive whole number');
+
+export const fileIdParams = z.object({
+  fileId: z
+    .string()
+    .regex(/^\d{1,15}$/, 'File id must be a positive whole number')
+    .transform(Number),
+});
+
+export const fileResponse = z.object({
+  id: z.number(),
+  original_filename: z.string(),
+  stored_filename: z.string(),
+  relative_path: z.string(),
+  file_size: z.number(),
+  file_hash: z.string(),
+  encrypted_key: z.string(),
+  encryption_iv: z.string(),
+  upload_time: z.string(),
+  last_downloaded_admin: z.string().nullable(),
+});
+
+export const fileListResponse = z.array(fileResponse);
+
+export const deleteFilesBody = z.object({
+  file_ids: z
+    .array(fileId, { error: 'File ids must be a list' })
+    .min(1, 'Select at least one file')
+    .max(MAX_DELETE_IDS, `At most ${MAX_DELETE_IDS} files per request`),
+});
+
+export const deleteFilesResponse = z.object({
+  deleted: z.number(),
+  errors: z.array(z.object({ file_id: z.number(), detail: z.string() })),
+});

@@ -1,0 +1,24 @@
+// The Folder value of docs/api.md: times as ISO 8601 (UTC) strings, has_password instead of the hash.
+import type { z } from 'zod';
+import type { Folder } from '../../db/repositories/index.ts';
+import type { folderResponse } from './schemas.ts';
+
+const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
+
+export function toFolderResponse(folder: Folder): z.input<typeof folderResponse> {
+  return {
+    id: folder.id,
+    title: folder.title,
+    description: folder.description,
+    creation_date: new Date(folder.creationDate).toISOString(),
+    expiration_date: iso(folder.expirationDate),
+    last_upload_time: iso(folder.lastUploadTime),
+    is_active: folder.isActive,
+    has_password: folder.linkPasswordHash !== null,
+    require_email_verification: folder.requireEmailVerification,
+    allowed_emails: folder.allowedEmails,
+    perform_mime_check: folder.performMimeCheck,
+    link_token: folder.linkToken,
+    has_undownloaded_files: folder.hasUndownloadedFiles,
+  };
+}

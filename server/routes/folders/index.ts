@@ -1,0 +1,85 @@
+// The signed-in admin's folders, mounted at /api/folders: list (sortable), read, create, update,
+// delete. Every lookup is scoped to the admin; a folder of another admin answers 404 exactly like a
+// missing one (FolderNotFoundError).
+import type { FastifyInstance } from 'fastify';
+import { newToken } from '../../auth/tokens.ts';
+import { folderChanges, newFolder } from '../../folders/folder-changes.ts';
+import { FolderNotFoundError } from '../../folders/errors.ts';
+import { signedIn } from '../../plugins/sessions.ts';
+import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
+import { toFolderResponse } from './folder-response.ts';
+import { folderIdParams, folderListQuery, folderListResponse, folderPayload, folderResponse } from './schemas.ts';
+
+export async function folderRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { repos, blobs } = app;
+
+  // Every folder route needs a session, checked before the body or params are validated.
+  app.addHook('onRequest', app.requireUser);
+
+  async function ownedFolder(ownerId: number, id: number) {
+    const folder = await repos.folders.findOwned(ownerId, id);
+    if (!folder) throw new FolderNotFoundError();
+    return folder;
+  }
+
+  routes.get(
+    '/',
+    { schema: { querystring: folderListQuery, response: { 200: folderListResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      const { sort_by, sort_order } = request.query;
+      const folders = await repos.folders.listForOwner(user.id, { by: sort_by, order: sort_order });
+      return folders.map(toFolderResponse);
+    },
+  );
+
+  routes.get(
+    '/:id',
+    { schema: { params: folderIdParams, response: { 200: folderResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      return toFolderResponse(await ownedFolder(user.id, request.params.id));
+    },
+  );
+
+  routes.post(
+    '/',
+    { schema: { body: folderPayload, response: { 201: folderResponse } } },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      const input = await newFolder(request.body, { ownerId: user.id, linkToken: newToken(), now: app.now() });
+      const folder = await repos.folders.create(input);
+      return reply.code(201).send(toFolderResponse(folder));
+    },
+  );
+
+  routes.put(
+    '/:id',
+    { schema: { params: folderIdParams, body: folderPayload, response: { 200: folderResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      const { id } = request.params;
+      await ownedFolder(user.id, id);
+      const changes = await folderChanges(request.body, app.now());
+      if (!(await repos.folders.updateOwned(user.id, id, changes))) throw new FolderNotFoundError();
+      return toFolderResponse(await ownedFolder(user.id, id));
+    },
+  );
+
+  routes.delete('/:id', { schema: { params: folderIdParams } }, async (request, reply) => {
+    const { user } = signedIn(request);
+    const deleted = await repos.folders.deleteOwned(user.id, request.params.id);
+    if (!deleted) throw new FolderNotFoundError();
+    // The rows are gone (committed), so nothing points at these blobs any more. A blob that cannot
+    // be removed now is unreachable and is left for the orphan sweep, not reported as a failure.
+    for (const blobKey of deleted.blobKeys) {
+      try {
+        await blobs.delete(blobKey);
+      } catch (error) {
+        request.log.warn({ err: error, blobKey }, 'could not delete the blob of a deleted folder');
+      }
+    }
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,119 @@
+// Request and response schemas of the folder routes (docs/api.md, "Folders"). Messages are what
+// the client shows next to a field, so they are written for people.
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH } from '../../auth/passwords.ts';
+import { FOLDER_SORT_KEYS } from '../../db/repositories/index.ts';
+
+export const TITLE_MAX_LENGTH = 255;
+export const DESCRIPTION_MAX_LENGTH = 5000;
+export const MAX_ALLOWED_EMAILS = 500;
+export const MAX_EXPIRES_IN_DAYS = 36_500;
+
+// A date-time with an explicit offset (what Date.prototype.toISOString produces), so the server
+// never has to guess the client's time zone. Calendar fields are checked too, because Date.parse
+// silently rolls "February 31" over into March.
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/i;
+const INVALID_DATE = 'Invalid date format: use an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z';
+
+function parseIsoDateTime(value: string): number | null {
+  const match = ISO_DATE_TIME.exec(value.trim());
+  if (!match) return null;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  const valid =
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 &&
+    second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
+  if (!valid) return null;
+  const time = Date.parse(value.trim());
+  return Number.isNaN(time) ? null : time;
+}
+
+const emailFormat = z.email();
+
+const expirationDate = z
+  .string({ error: INVALID_DATE })
+  .transform((value, context) => {
+    const time = parseIsoDateTime(value);
+    if (time === null) {
+      context.addIssue({ code: 'custom', message: INVALID_DATE });
+      return z.NEVER;
+    }
+    return time;
+  });
+
+const allowedEmails = z
+  .array(z.string({ error: 'Each allowed e-mail must be text' }), { error: 'Allowed e-mails must be a list' })
+  .max(MAX_ALLOWED_EMAILS, `At most ${MAX_ALLOWED_EMAILS} allowed e-mails`)
+  .superRefine((list, context) => {
+    // One message naming the address, on the field itself (not on a list index).
+    const bad = list.map((item) => item.trim()).find((item) => item !== '' && !emailFormat.safeParse(item).success);
+    if (bad !== undefined) context.addIssue({ code: 'custom', message: `Invalid e-mail address: ${bad}` });
+  });
+
+const description = z
+  .string({ error: 'Description must be text' })
+  .max(DESCRIPTION_MAX_LENGTH, `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`)
+  .transform((value) => (value.trim() === '' ? null : value));
+
+const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
+
+/** The create/update payload of spec section 3. Update has the same shape (title included). */
+export const folderPayload = z.object({
+  title: z
+    .string({ error: 'Title must be text' })
+    .trim()
+    .min(1, 'Title is required')
+    .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
+  description: description.nullable().optional(),
+  require_email_verification: flag('Require e-mail verification').optional(),
+  allowed_emails: allowedEmails.nullable().optional(),
+  perform_mime_check: flag('Perform MIME check').optional(),
+  expires_in_days: z
+    .number({ error: 'Days must be a number' })
+    .int('Days must be a whole number')
+    .min(1, 'Days must be at least 1')
+    .max(MAX_EXPIRES_IN_DAYS, `Days must be at most ${MAX_EXPIRES_IN_DAYS}`)
+    .nullable()
+    .optional(),
+  expiration_date: expirationDate.nullable().optional(),
+  link_password: z
+    .string({ error: 'Link password must be text' })
+    .max(MAX_PASSWORD_LENGTH, `Link password must be at most ${MAX_PASSWORD_LENGTH} characters`)
+    .optional(),
+  is_active: flag('Active').optional(),
+});
+
+export const folderIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,15}$/, 'Folder id must be a positive whole number')
+    .transform(Number),
+});
+
+export const folderListQuery = z.object({
+  sort_by: z
+    .enum(FOLDER_SORT_KEYS, { error: `Sort key must be one of ${FOLDER_SORT_KEYS.join(', ')}` })
+    .default('creation_date'),
+  sort_order: z.enum(['asc', 'desc'], { error: 'Sort order must be asc or desc' }).default('desc'),
+});
+
+/** The Folder value of spec section 3. Only these fields ever leave the server (no password hash). */
+export const folderResponse = z.object({
+  id: z.number(),
+  title: z.string(),
+  description: z.string().nullable(),
+  creation_date: z.string(),
+  expiration_date: z.string().nullable(),
+  last_upload_time: z.string().nullable(),
+  is_active: z.boolean(),
+  has_password: z.boolean(),
+  require_email_verification: z.boolean(),
+  allowed_emails: z.array(z.string()).nullable(),
+  perform_mime_check: z.boolean(),
+  link_token: z.string(),
+  has_undownloaded_files: z.boolean(),
+});
+
+export const folderListResponse = z.array(folderResponse);

@@ -1,0 +1,17 @@
+// 404s of the key routes: the signed-in user has not stored that part of a key pair yet. The client
+// maps the encrypted-key one to 'Encrypted key data not found on server. Please generate or
+// restore keys in your profile.' (spec section 8). The error handler turns a 4xx into {detail}.
+export type KeyNotFoundCode = 'PUBLIC_KEY_NOT_FOUND' | 'ENCRYPTED_KEY_NOT_FOUND';
+
+const DETAILS: Record<KeyNotFoundCode, string> = {
+  PUBLIC_KEY_NOT_FOUND: 'Public key not found',
+  ENCRYPTED_KEY_NOT_FOUND: 'Encrypted key data not found',
+};
+
+export class KeyNotFoundError extends Error {
+  readonly statusCode = 404;
+  constructor(readonly code: KeyNotFoundCode) {
+    super(DETAILS[code]);
+    this.name = 'KeyNotFoundError';
+  }
+}

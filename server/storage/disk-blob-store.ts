@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobStoreError, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.ts';
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/**
+ * Blobs as files under one directory. A put writes a temporary file beside the target, fsyncs it,
+ * renames it into place and fsyncs the directory, so a blob that `put` reported is on disk even
+ * after a crash, and a half-written one is never visible under its key.
+ */
+export class DiskBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<BlobInfo> {
+    const target = this.pathOf(key);
+    const directory = dirname(target);
+    await mkdir(directory, { recursive: true });
+    const temporary = join(directory, `.${randomUUID()}.partial`);
+    let size = 0;
+    const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > limit) callback(new BlobStoreError('BLOB_TOO_LARGE', `Blob exceeds ${limit} bytes`));
+        else callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, counter, createWriteStream(temporary, { flags: 'wx' }));
+      await fsyncPath(temporary);
+      await rename(temporary, target);
+      await fsyncPath(directory);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const info = await this.stat(key);
+    if (!info) throw new BlobStoreError('BLOB_NOT_FOUND', 'No such blob');
+    if (range) {
+      const end = range.end ?? info.size - 1;
+      if (range.start < 0 || end < range.start || end >= info.size) {
+        throw new BlobStoreError('BLOB_BAD_RANGE', 'Range outside the blob');
+      }
+      return createReadStream(this.pathOf(key), { start: range.start, end });
+    }
+    return createReadStream(this.pathOf(key));
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? { size: info.size } : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Keys are relative paths of safe segments; anything else (.., absolute, odd bytes) is refused. */
+  private pathOf(key: string): string {
+    if (!SAFE_KEY.test(key) || key.split('/').some((segment) => segment === '..' || segment === '.')) {
+      throw new BlobStoreError('BLOB_BAD_KEY', 'Invalid blob key');
+    }
+    return join(this.root, key);
+  }
+}
+
+async function fsyncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

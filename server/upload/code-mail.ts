@@ -1,0 +1,24 @@
+// The verification-code message. It names the folder (so the uploader knows which link asked for
+// it) and says how long the code lives.
+import type { OutgoingMail } from '../mail/mailer.ts';
+import { CODE_TTL_MS } from './verification-code.ts';
+
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+export function verificationCodeMail(to: string, folderTitle: string, code: string): OutgoingMail {
+  const title = folderTitle.replace(CONTROL_CHARACTERS, ' ').trim() || 'an upload link';
+  const minutes = CODE_TTL_MS / 60_000;
+  return {
+    to,
+    subject: `Your upload code for "${title}"`,
+    text: [
+      `Your verification code for uploading files to "${title}" is:`,
+      '',
+      `    ${code}`,
+      '',
+      `Enter it on the upload page. The code expires in ${minutes} minutes and works once.`,
+      'If you did not ask for it, you can ignore this message.',
+      '',
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,218 @@
+// The spec's one-request upload: POST /api/upload/{link_token}, multipart/form-data. Parts are
+// read as a stream: text fields are collected, each `files` part is streamed straight into the
+// blob store (never buffered whole) under a fresh key, refused past the size limit. Only when the
+// whole request has arrived are the per-file arrays matched up by position; then every valid file
+// becomes a record in one transaction. On any failure of the request as a whole, every blob it
+// stored is deleted again (and the sweep removes what a crash left behind).
+import { randomUUID } from 'node:crypto';
+import type {} from '@fastify/multipart';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { UploadLinkFolder, NewFileRecord, Repositories } from '../db/repositories/index.ts';
+import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
+import type { CiphertextSize } from './ciphertext-size.ts';
+import { FileTooLargeError, UploadError } from './errors.ts';
+import { checkFileFields, isFileHash } from './file-fields.ts';
+import { decodeMultipartFilename, storedFilename } from './file-names.ts';
+import type { UploadAccess } from './upload-access.ts';
+import { echoedPath, type FailedFile, type SuccessfulFile, type UploadResult } from './upload-result.ts';
+import { normalizeEmail } from './verification-code.ts';
+
+export const MAX_FILES_PER_REQUEST = 1000;
+const ARRAY_FIELDS = ['encrypted_keys', 'encryption_ivs', 'relative_paths', 'file_hashes', 'file_sizes'] as const;
+const GATE_FIELDS = ['link_password', 'uploader_email', 'verification_code'] as const;
+type ArrayField = (typeof ARRAY_FIELDS)[number];
+type GateField = (typeof GATE_FIELDS)[number];
+
+export interface MultipartDeps {
+  blobs: BlobStore;
+  repos: Repositories;
+  access: UploadAccess;
+  sizes: CiphertextSize;
+  maxFileBytes: number;
+  now: () => number;
+  log: FastifyBaseLogger;
+}
+
+interface StoredPart {
+  uuid: string;
+  blobKey: string;
+  rawName: string;
+  cipherSize: number;
+}
+
+function isArrayField(name: string): name is ArrayField {
+  return (ARRAY_FIELDS as readonly string[]).includes(name);
+}
+
+function isGateField(name: string): name is GateField {
+  return (GATE_FIELDS as readonly string[]).includes(name);
+}
+
+/**
+ * Errors of the request body itself (busboy's parse errors, a body cut short) become 400
+ * "Malformed"; errors that carry an HTTP status pass through; failures of our own storage (system
+ * errors name a syscall, e.g. ENOSPC) stay server errors.
+ */
+function asRequestError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number') return error;
+  if (error instanceof BlobStoreError || 'syscall' in error) return error;
+  return new UploadError('MALFORMED_MULTIPART');
+}
+
+export async function receiveMultipartUpload(
+  request: FastifyRequest,
+  folder: UploadLinkFolder,
+  grantToken: string | undefined,
+  deps: MultipartDeps,
+): Promise<UploadResult> {
+  if (!request.isMultipart()) throw new UploadError('NOT_MULTIPART');
+  const { blobs, access, sizes, maxFileBytes } = deps;
+  const maxCipherBytes = sizes.encryptedLength(maxFileBytes);
+  const arrays: Record<ArrayField, string[]> = {
+    encrypted_keys: [],
+    encryption_ivs: [],
+    relative_paths: [],
+    file_hashes: [],
+    file_sizes: [],
+  };
+  const gateFields: Partial<Record<GateField, string>> = {};
+  const stored: StoredPart[] = [];
+  let authorized = false;
+
+  const authorize = async () => {
+    if (authorized) return;
+    const email = gateFields.uploader_email;
+    await access.authorize(folder, grantToken, request.ip, {
+      linkPassword: gateFields.link_password,
+      uploaderEmail: email === undefined ? undefined : normalizeEmail(email),
+      verificationCode: gateFields.verification_code,
+    });
+    authorized = true;
+  };
+
+  try {
+    const parts = request.parts({
+      limits: {
+        fieldNameSize: 100,
+        fieldSize: 64 * 1024,
+        fields: MAX_FILES_PER_REQUEST * ARRAY_FIELDS.length + GATE_FIELDS.length,
+        files: MAX_FILES_PER_REQUEST,
+        parts: MAX_FILES_PER_REQUEST * (ARRAY_FIELDS.length + 1) + GATE_FIELDS.length,
+        // One byte over the limit, so the blob store (which stops at the limit) notices first.
+        fileSize: maxCipherBytes + 1,
+      },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (typeof part.value !== 'string') continue;
+        if (isArrayField(part.fieldname)) arrays[part.fieldname].push(part.value);
+        else if (isGateField(part.fieldname)) gateFields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'files') {
+        part.file.resume();
+        continue;
+      }
+      // The gates are checked before the first byte of the first file is stored.
+      await authorize();
+      const uuid = randomUUID();
+      const blobKey = `files/${uuid}`;
+      try {
+        const info = await blobs.put(blobKey, part.file, { maxBytes: maxCipherBytes });
+        stored.push({ uuid, blobKey, rawName: part.filename, cipherSize: info.size });
+        if (part.file.truncated) throw new FileTooLargeError(maxFileBytes);
+      } catch (error) {
+        if (error instanceof BlobStoreError && error.code === 'BLOB_TOO_LARGE') throw new FileTooLargeError(maxFileBytes);
+        throw error;
+      }
+    }
+    await authorize();
+    if (stored.length === 0) throw new UploadError('NO_FILES');
+    const n = stored.length;
+    const optionalMatches = (values: string[]) => values.length === 0 || values.length === n;
+    if (
+      arrays.encrypted_keys.length !== n ||
+      arrays.encryption_ivs.length !== n ||
+      arrays.file_hashes.length !== n ||
+      !optionalMatches(arrays.relative_paths) ||
+      !optionalMatches(arrays.file_sizes)
+    ) {
+      throw new UploadError('ARRAY_LENGTH_MISMATCH');
+    }
+    return await recordFiles(stored, arrays, folder, deps);
+  } catch (error) {
+    await Promise.all(stored.map((part) => blobs.delete(part.blobKey).catch(() => undefined)));
+    throw asRequestError(error);
+  }
+}
+
+/**
+ * Matches the stored parts with the per-file values by position, records the valid files in one
+ * transaction and deletes the blobs of the others. Nothing after the commit can fail, so the
+ * caller's clean-up never deletes the blob of a recorded file.
+ */
+async function recordFiles(
+  parts: StoredPart[],
+  values: Record<ArrayField, string[]>,
+  target: UploadLinkFolder,
+  { blobs, repos, sizes, now, log }: MultipartDeps,
+): Promise<UploadResult> {
+  const successful: Array<{ part: StoredPart; record: NewFileRecord; rawPath: string | undefined }> = [];
+  const failed: FailedFile[] = [];
+  const rejected: StoredPart[] = [];
+  const uploadTime = now();
+  parts.forEach((part, index) => {
+    const rawName = part.rawName;
+    const rawPath = values.relative_paths[index];
+    const fields = checkFileFields({
+      rawName: decodeMultipartFilename(rawName),
+      rawPath,
+      encryptedKey: values.encrypted_keys[index],
+      encryptionIv: values.encryption_ivs[index],
+    });
+    const fail = (error: string, name: string, size: number) => {
+      failed.push({ filename: name, original_raw_name_from_client: rawName, path: echoedPath(rawPath), size, error });
+      rejected.push(part);
+    };
+    const declared = values.file_sizes[index];
+    const plainSize =
+      declared === undefined
+        ? sizes.plaintextLength(part.cipherSize)
+        : /^\d{1,16}$/.test(declared) && sizes.encryptedLength(Number(declared)) === part.cipherSize
+          ? Number(declared)
+          : null;
+    if (!fields.ok) return fail(fields.reason, fields.name, plainSize ?? 0);
+    const fileHash = values.file_hashes[index]?.toLowerCase();
+    if (!isFileHash(fileHash)) return fail('Missing or invalid file hash', fields.name, plainSize ?? 0);
+    if (plainSize === null) return fail('Size does not match the encrypted data', fields.name, 0);
+    successful.push({
+      part,
+      rawPath,
+      record: {
+        folderId: target.id,
+        originalFilename: fields.name,
+        storedFilename: storedFilename(part.uuid, fields.path, fields.name),
+        relativePath: fields.path,
+        fileSize: plainSize,
+        fileHash,
+        encryptedKey: fields.encryptedKey,
+        encryptionIv: fields.encryptionIv,
+        blobKey: part.blobKey,
+        uploadTime,
+      },
+    });
+  });
+  const records = await repos.files.createMany(successful.map((item) => item.record));
+  await Promise.all(rejected.map((part) => blobs.delete(part.blobKey).catch(() => undefined)));
+  const successfulFiles: SuccessfulFile[] = successful.map((item, index) => ({
+    filename: item.record.originalFilename,
+    original_raw_name_from_client: item.part.rawName,
+    path: echoedPath(item.rawPath),
+    size: item.record.fileSize,
+    id: records[index]!.id,
+  }));
+  log.info({ folderId: target.id, stored: successfulFiles.length, failed: failed.length }, 'multipart upload recorded');
+  return { successful_files: successfulFiles, failed_files: failed };
+}

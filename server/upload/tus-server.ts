@@ -1,0 +1,173 @@
+// The resumable upload transport: tus 1.0 (core, creation, creation-with-upload, termination)
+// through @tus/server and its file store, mounted per link at /api/upload/{link_token}/tus.
+//
+// - Bytes go to DATA_DIR/blobs/uploads/<id>, inside the blob root, so a completed upload is the
+//   blob "uploads/<id>" with no copy. Everything else about an upload is a database row
+//   (upload_sessions), so a restarted server, or another process, continues where the bytes end.
+// - The route checks the link and the gates before tus sees the request, and hands the folder
+//   over through `tusContexts`; the hooks here check that an upload id belongs to that folder and
+//   that the declared sizes are consistent and within the limit, before a byte is stored.
+// - A finished upload is not a file yet: the client completes it with its SHA-256 (computed
+//   while encrypting), see complete-uploads.ts.
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { ERRORS, EVENTS, Server, type Upload } from '@tus/server';
+import type { FastifyBaseLogger } from 'fastify';
+import type { UploadLinkFolder, Repositories } from '../db/repositories/index.ts';
+import type { CiphertextSize } from './ciphertext-size.ts';
+import { fileTooLargeDetail } from './errors.ts';
+import { checkFileFields } from './file-fields.ts';
+import { UploadSessionKvStore } from './tus-session-store.ts';
+
+/** Where tus uploads live, relative to the blob root; a tus upload `id` is the blob `uploads/<id>`. */
+export const TUS_BLOB_PREFIX = 'uploads';
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const TUS_PATH = /\/api\/upload\/([^/]+)\/tus(?:\/([^/]*))?\/?$/;
+
+export function tusBlobKey(uploadId: string): string {
+  return `${TUS_BLOB_PREFIX}/${uploadId}`;
+}
+
+/** What the route learned about a request before handing it to tus. */
+export interface TusRequestContext {
+  folder: UploadLinkFolder;
+  linkToken: string;
+  /** The verified uploader address, when the link has e-mail verification. */
+  uploaderEmail: string | null;
+}
+
+export interface TusServerDeps {
+  blobRoot: string;
+  repos: Repositories;
+  sizes: CiphertextSize;
+  maxFileBytes: number;
+  now: () => number;
+  log: FastifyBaseLogger;
+}
+
+/** Hook errors in the shape @tus/server answers with (a plain-text body, like its own errors). */
+function tusError(status_code: number, message: string): { status_code: number; body: string } {
+  return { status_code, body: `${message}\n` };
+}
+
+/**
+ * The file store, minus one cost: the stock create() re-creates the store's directory for every
+ * upload, which for small files costs about as much as the rest of the creation. Upload ids are
+ * flat names (32 hex digits, generated here) in one directory created at start-up.
+ */
+class FlatFileStore extends FileStore {
+  override async create(upload: Upload): Promise<Upload> {
+    const file = path.join(this.directory, upload.id);
+    await writeFile(file, '');
+    await this.configstore.set(upload.id, upload);
+    upload.storage = { type: 'file', path: file };
+    return upload;
+  }
+}
+
+export const tusContexts = new WeakMap<IncomingMessage, TusRequestContext>();
+
+interface NodeBackedRequest {
+  runtime?: { node?: { req?: IncomingMessage } };
+}
+
+function contextOf(req: unknown): TusRequestContext {
+  const raw = (req as NodeBackedRequest).runtime?.node?.req;
+  const context = raw && tusContexts.get(raw);
+  // The route always sets it; a request without one did not come through the route.
+  if (!context) throw ERRORS.FILE_NOT_FOUND;
+  return context;
+}
+
+function metadataValue(upload: Upload, key: string): string | undefined {
+  const value = upload.metadata?.[key];
+  return value === null || value === undefined ? undefined : value;
+}
+
+export async function createTusServer(deps: TusServerDeps): Promise<Server> {
+  const { repos, sizes, maxFileBytes, now, log } = deps;
+  const directory = path.join(deps.blobRoot, TUS_BLOB_PREFIX);
+  // The file store creates its directory in the background and throws from a callback when that
+  // fails; creating it first makes that a no-op and a failure an ordinary start-up error.
+  await mkdir(directory, { recursive: true });
+  const datastore = new FlatFileStore({ directory, configstore: new UploadSessionKvStore(repos.uploadSessions) });
+  const maxCipherBytes = sizes.encryptedLength(maxFileBytes);
+
+  const server = new Server({
+    // Required by @tus/server but unused: URLs are built and parsed per link below.
+    path: '/api/upload',
+    datastore,
+    maxSize: maxCipherBytes,
+    // Same-origin only: no CORS headers at all.
+    allowedOrigins: () => false,
+    // Activity reports while a long PATCH streams, for the abandoned-upload sweep.
+    postReceiveInterval: 60_000,
+    generateUrl: (req, { id }) => `/api/upload/${contextOf(req).linkToken}/tus/${id}`,
+    getFileIdFromRequest: (req) => {
+      const match = TUS_PATH.exec(new URL(req.url).pathname);
+      const id = match?.[2];
+      return id !== undefined && UPLOAD_ID.test(id) ? id : undefined;
+    },
+    async onIncomingRequest(req, id) {
+      const context = contextOf(req);
+      if (req.method === 'POST') return;
+      const session = await repos.uploadSessions.find(id);
+      // Another link's upload is answered exactly like a missing one.
+      if (!session || session.folderId !== context.folder.id) throw ERRORS.FILE_NOT_FOUND;
+      if (req.method === 'PATCH') await repos.uploadSessions.touch(id, now());
+    },
+    async onUploadCreate(req, upload) {
+      const context = contextOf(req);
+      if (upload.size === undefined) throw tusError(400, 'Upload-Length is required');
+      const plainSizeText = metadataValue(upload, 'plainSize');
+      if (plainSizeText === undefined || !/^\d{1,16}$/.test(plainSizeText)) {
+        throw tusError(400, 'Upload-Metadata plainSize (the plaintext size in bytes) is required');
+      }
+      const plainSize = Number(plainSizeText);
+      if (plainSize > maxFileBytes) throw tusError(413, fileTooLargeDetail(maxFileBytes));
+      if (sizes.encryptedLength(plainSize) !== upload.size) {
+        throw tusError(400, 'Upload-Length is not the encrypted size of plainSize');
+      }
+      const filename = metadataValue(upload, 'filename') ?? '';
+      const relativePath = metadataValue(upload, 'relativePath');
+      const encryptedKey = metadataValue(upload, 'encryptedKey');
+      const encryptionIv = metadataValue(upload, 'iv');
+      const checked = checkFileFields({ rawName: filename, rawPath: relativePath, encryptedKey, encryptionIv });
+      if (!checked.ok) throw tusError(400, checked.reason);
+      await repos.uploadSessions.create({
+        id: upload.id,
+        folderId: context.folder.id,
+        uploaderEmail: context.uploaderEmail,
+        filename,
+        relativePath: relativePath ?? '.',
+        encryptedKey: checked.encryptedKey,
+        encryptionIv: checked.encryptionIv,
+        plainSize,
+        uploadLength: upload.size,
+        metadata: upload.metadata ?? {},
+        createdAt: now(),
+      });
+      return {};
+    },
+    async onUploadFinish(_req, upload) {
+      await repos.uploadSessions.markFinished(upload.id, now());
+      return {};
+    },
+    // tus's own errors are plain {status_code, body} objects; anything thrown as an Error is ours
+    // or the file system's, logged here and answered without its message.
+    onResponseError(_req, error) {
+      if (!(error instanceof Error)) return undefined;
+      log.error({ err: error }, 'tus request failed');
+      return tusError(500, 'Internal Server Error');
+    },
+  });
+
+  server.on(EVENTS.POST_RECEIVE, (_source: unknown, upload: Upload) => {
+    repos.uploadSessions.touch(upload.id, now()).catch((error: unknown) => {
+      log.warn({ err: error }, 'could not record upload activity');
+    });
+  });
+  return server;
+}

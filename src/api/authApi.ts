@@ -1,0 +1,65 @@
+// Endpoints of docs/api.md "Authentication and profile" (the key routes come with the keys feature).
+
+import { baseApi } from './baseApi.ts';
+import type {
+  ChangePasswordRequest,
+  DetailResponse,
+  LoginRequest,
+  LoginResponse,
+  OtpLoginRequest,
+  ProfileUpdateRequest,
+  TwoFactorSetupResponse,
+  User,
+} from './types.ts';
+
+export const authApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    getCurrentUser: build.query<User, void>({
+      query: () => '/auth/users/me',
+    }),
+    // The token endpoint takes form fields, not JSON.
+    login: build.mutation<LoginResponse, LoginRequest>({
+      query: ({ username, password }) => ({
+        url: '/auth/token',
+        method: 'POST',
+        body: new URLSearchParams({ username, password }),
+      }),
+    }),
+    loginWithCode: build.mutation<LoginResponse, OtpLoginRequest>({
+      query: (body) => ({ url: '/auth/token/2fa', method: 'POST', body }),
+    }),
+    logout: build.mutation<DetailResponse, void>({
+      query: () => ({ url: '/auth/logout', method: 'POST' }),
+    }),
+    updateProfile: build.mutation<User, ProfileUpdateRequest>({
+      query: (body) => ({ url: '/auth/users/me', method: 'PUT', body }),
+    }),
+    startTwoFactorSetup: build.mutation<TwoFactorSetupResponse, void>({
+      query: () => ({ url: '/auth/2fa/setup', method: 'POST' }),
+    }),
+    enableTwoFactor: build.mutation<User, { code: string }>({
+      query: (body) => ({ url: '/auth/2fa/enable', method: 'POST', body }),
+    }),
+    disableTwoFactor: build.mutation<User, { password: string }>({
+      query: (body) => ({ url: '/auth/2fa/disable', method: 'POST', body }),
+    }),
+    verifyPassword: build.mutation<{ verified: boolean }, { password: string }>({
+      query: (body) => ({ url: '/auth/verify-password', method: 'POST', body }),
+    }),
+    changePassword: build.mutation<DetailResponse, ChangePasswordRequest>({
+      query: (body) => ({ url: '/auth/change-password', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useLoginMutation,
+  useLoginWithCodeMutation,
+  useLogoutMutation,
+  useUpdateProfileMutation,
+  useStartTwoFactorSetupMutation,
+  useEnableTwoFactorMutation,
+  useDisableTwoFactorMutation,
+  useVerifyPasswordMutation,
+  useChangePasswordMutation,
+} = authApi;

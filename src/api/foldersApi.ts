@@ -1,0 +1,40 @@
+// Endpoints of docs/api.md "Folders". Tags keep the dashboard and the edit screen fresh: creating,
+// updating or deleting a folder invalidates the list (every sort order) and that folder's details.
+
+import { baseApi } from './baseApi.ts';
+import type { Folder, FolderListParams, FolderPayload, FolderUpdateRequest } from './types.ts';
+
+const LIST = { type: 'Folder', id: 'LIST' } as const;
+
+export const foldersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Folder'] }).injectEndpoints({
+  endpoints: (build) => ({
+    listFolders: build.query<Folder[], FolderListParams>({
+      query: ({ sort_by, sort_order }) => ({ url: '/folders/', params: { sort_by, sort_order } }),
+      providesTags: (folders) => [LIST, ...(folders ?? []).map((folder) => ({ type: 'Folder' as const, id: folder.id }))],
+    }),
+    getFolder: build.query<Folder, number>({
+      query: (id) => `/folders/${id}`,
+      providesTags: (_folder, _error, id) => [{ type: 'Folder', id }],
+    }),
+    createFolder: build.mutation<Folder, FolderPayload>({
+      query: (body) => ({ url: '/folders/', method: 'POST', body }),
+      invalidatesTags: [LIST],
+    }),
+    updateFolder: build.mutation<Folder, FolderUpdateRequest>({
+      query: ({ id, payload }) => ({ url: `/folders/${id}`, method: 'PUT', body: payload }),
+      invalidatesTags: (_folder, _error, { id }) => [LIST, { type: 'Folder', id }],
+    }),
+    deleteFolder: build.mutation<void, number>({
+      query: (id) => ({ url: `/folders/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, id) => [LIST, { type: 'Folder', id }],
+    }),
+  }),
+});
+
+export const {
+  useListFoldersQuery,
+  useGetFolderQuery,
+  useCreateFolderMutation,
+  useUpdateFolderMutation,
+  useDeleteFolderMutation,
+} = foldersApi;

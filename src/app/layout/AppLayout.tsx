@@ -1,0 +1,50 @@
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Container from '@mui/material/Container';
+import Toolbar from '@mui/material/Toolbar';
+import { Link, Outlet } from '@tanstack/react-router';
+import { ShieldIcon } from './icons.tsx';
+import { SealdropLogo } from './SealdropLogo.tsx';
+
+/**
+ * The outer layout of every screen: header with the logo, main content area. Notifications appear
+ * at the top right, above the header's right end (notistack's anchor, see AppProviders).
+ */
+export function AppLayout() {
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <AppBar position="static" color="primary" component="header">
+        <Container maxWidth="lg">
+          <Toolbar disableGutters sx={{ gap: 2 }}>
+            <Box
+              component={Link}
+              to="/"
+              aria-label="Sealdrop home"
+              sx={{ color: 'inherit', textDecoration: 'none', display: 'flex', alignItems: 'center' }}
+            >
+              <SealdropLogo />
+            </Box>
+            <Box sx={{ flexGrow: 1 }} />
+            <Chip
+              icon={<ShieldIcon fontSize="small" />}
+              label="End-to-end encrypted"
+              size="small"
+              sx={{
+                display: { xs: 'none', sm: 'inline-flex' },
+                color: 'inherit',
+                bgcolor: 'rgba(255,255,255,0.12)',
+                '& .MuiChip-icon': { color: 'inherit' },
+              }}
+            />
+          </Toolbar>
+        </Container>
+      </AppBar>
+      <Box component="main" sx={{ flexGrow: 1, py: { xs: 3, sm: 5 } }}>
+        <Container maxWidth="lg">
+          <Outlet />
+        </Container>
+      </Box>
+    </Box>
+  );
+}

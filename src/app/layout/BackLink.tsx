@@ -1,0 +1,11 @@
+import { ArrowBackIcon } from './icons.tsx';
+import { TextLink } from './links.tsx';
+
+export function BackToDashboardLink() {
+  return (
+    <TextLink to="/dashboard" underline="hover" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, fontWeight: 600 }}>
+      <ArrowBackIcon sx={{ fontSize: 18 }} />
+      Back to Dashboard
+    </TextLink>
+  );
+}

@@ -1,0 +1,41 @@
+// Test helpers: render a component, or the whole app at a path, with the real store, theme,
+// notifications and router.
+import { render, type RenderOptions } from '@testing-library/react';
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import type { ReactElement } from 'react';
+import type { User } from '../../api/types.ts';
+import { AppProviders } from '../AppProviders.tsx';
+import { createAppRouter } from '../router.tsx';
+import { makeStore, type AppStore, type RootState } from '../store.ts';
+
+interface ProviderOptions extends Omit<RenderOptions, 'queries' | 'wrapper'> {
+  preloadedState?: Partial<RootState>;
+  store?: AppStore;
+}
+
+// jsdom does not implement scrolling; the router's scroll restoration calls it on every navigation.
+if (typeof window !== 'undefined') window.scrollTo = () => undefined;
+
+export function renderWithProviders(ui: ReactElement, { preloadedState, store = makeStore(preloadedState), ...options }: ProviderOptions = {}) {
+  return {
+    store,
+    ...render(ui, { wrapper: ({ children }) => <AppProviders store={store}>{children}</AppProviders>, ...options }),
+  };
+}
+
+/** The whole app (layout, routes, guards) opened at `path`. */
+export function renderAppAt(path: string, options: ProviderOptions = {}) {
+  const store = options.store ?? makeStore(options.preloadedState);
+  const router = createAppRouter(store, createMemoryHistory({ initialEntries: [path] }));
+  return { router, ...renderWithProviders(<RouterProvider router={router} />, { ...options, store }) };
+}
+
+export const testUser: User = { id: 1, username: 'alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null };
+
+export function signedInState(user: User = testUser): Partial<RootState> {
+  return { auth: { user, status: 'authenticated', notice: null } };
+}
+
+export function signedOutState(): Partial<RootState> {
+  return { auth: { user: null, status: 'anonymous', notice: null } };
+}

@@ -1,0 +1,40 @@
+/**
+ * Byte helpers shared by the format and key modules. `Bytes` is a Uint8Array over a plain
+ * ArrayBuffer (not shared memory), which is what WebCrypto and postMessage transfer accept.
+ */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
+export function concatBytes(parts: readonly Uint8Array[]): Bytes {
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+export function randomBytes(length: number): Bytes {
+  const out = new Uint8Array(length);
+  crypto.getRandomValues(out);
+  return out;
+}
+
+const utf8Encoder = new TextEncoder();
+
+export function utf8(text: string): Bytes {
+  return utf8Encoder.encode(text) as Bytes;
+}
+
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** A copy that owns its own exactly-sized ArrayBuffer (so it can be transferred on its own). */
+export function ownedCopy(view: Uint8Array): Bytes {
+  return new Uint8Array(view) as Bytes;
+}

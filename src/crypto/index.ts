@@ -1,0 +1,25 @@
+/**
+ * The crypto core: pure functions over WebCrypto (browser workers and node alike). UI code does not
+ * import this directly; it asks the worker pool (workers/pool.ts), which runs these in workers.
+ */
+export * from './errors.ts';
+export type * from './branded.ts';
+export { asCipherBytes } from './branded.ts';
+export type { Bytes } from './bytes.ts';
+export { decodeBase64, decodeBase64Exact, decodeBase64Lenient, encodeBase64 } from './base64.ts';
+export * from './record-format.ts';
+export { encryptRecord, decryptRecord, type RecordContext } from './record-cipher.ts';
+export { RecordDecryptor } from './record-decryptor.ts';
+export { encryptBytes, decryptBytes } from './bytes-cipher.ts';
+export {
+  LINK_KDF_ITERATIONS,
+  PRIVATE_KEY_KDF_ITERATIONS,
+  KDF_SALT_LENGTH,
+  MIN_KDF_ITERATIONS,
+  MAX_KDF_ITERATIONS,
+} from './kdf.ts';
+export * from './key-pair.ts';
+export * from './file-key.ts';
+export * from './private-key-wrap.ts';
+export * from './link-keys.ts';
+export * from './sha256.ts';

@@ -1,0 +1,247 @@
+/**
+ * File keys handed to download-link recipients.
+ *
+ * Links without a password carry the raw keys in the URL fragment (never sent to a server):
+ *   'fileId:base64key,fileId:base64key,...'
+ *
+ * Links with a password carry, per file, 'wrappedKey:ivPlusCiphertext' (spec section 3):
+ *   master     = PBKDF2-SHA256(password, salt, 150000 iterations) -> 256 bits
+ *   wrapKey    = HKDF-SHA256(master, info "sealdrop/link-wrap/v1")      (AES-256-GCM)
+ *   verifier   = HKDF-SHA256(master, info "sealdrop/link-verifier/v1")  (256 bits)
+ *   linkKey    = 32 random bytes, one per link
+ *   wrappedKey = base64(kdfParams(21) || iv(12) || AES-GCM(wrapKey, linkKey, aad = kdfParams))
+ *   ivPlusCiphertext = base64(iv(12) || AES-GCM(linkKey, fileKey, aad = "sealdrop/link-file-key/v1:" + fileId))
+ * The verifier lets a server check the password (it stores only a hash of the verifier) without
+ * being able to derive wrapKey: the two HKDF outputs are independent. PBKDF2 runs once per link.
+ */
+import { decodeBase64, decodeBase64Lenient, encodeBase64 } from './base64.ts';
+import type { LinkFragment, LinkKdfParams, LinkPasswordVerifier, LinkWrappedKey } from './branded.ts';
+import { concatBytes, randomBytes, utf8, type Bytes } from './bytes.ts';
+import { CryptoError, isAuthenticationFailure } from './errors.ts';
+import { exportRawFileKey, importRawFileKey } from './file-key.ts';
+import {
+  deriveMasterKey,
+  encodeKdfParamsBytes,
+  hkdfParams,
+  KDF_PARAMS_LENGTH,
+  LINK_KDF_ITERATIONS,
+  newKdfParams,
+  parseKdfParams,
+  parseKdfParamsBytes,
+  type KdfParams,
+} from './kdf.ts';
+import { IV_LENGTH, KEY_LENGTH, TAG_LENGTH } from './record-format.ts';
+
+const WRAP_INFO = 'sealdrop/link-wrap/v1';
+const VERIFIER_INFO = 'sealdrop/link-verifier/v1';
+const FILE_KEY_AAD_PREFIX = 'sealdrop/link-file-key/v1:';
+const WRAPPED_LINK_KEY_LENGTH = KDF_PARAMS_LENGTH + IV_LENGTH + KEY_LENGTH + TAG_LENGTH;
+const WRAPPED_FILE_KEY_LENGTH = IV_LENGTH + KEY_LENGTH + TAG_LENGTH;
+/** URL-unreserved characters only, so ids need no escaping inside a fragment. */
+const FILE_ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
+
+export interface LinkFileKey {
+  readonly fileId: string;
+  readonly key: CryptoKey;
+}
+
+function assertFileId(fileId: string): void {
+  if (typeof fileId !== 'string' || !FILE_ID_PATTERN.test(fileId)) {
+    throw new CryptoError('MALFORMED', 'file id in a link must be 1-128 URL-safe characters');
+  }
+}
+
+// ---- Links without a password: keys in the URL fragment ----
+
+/** SECRET result: put it only in a URL fragment. */
+export async function formatLinkFragment(files: readonly LinkFileKey[]): Promise<LinkFragment> {
+  if (files.length === 0) throw new CryptoError('MALFORMED', 'a link needs at least one file key');
+  const pairs: string[] = [];
+  for (const { fileId, key } of files) {
+    assertFileId(fileId);
+    pairs.push(`${fileId}:${encodeBase64(await exportRawFileKey(key))}`);
+  }
+  return pairs.join(',') as LinkFragment;
+}
+
+/**
+ * Parses a fragment (with or without the leading '#'); every pair must be valid, so a link that
+ * was cut or mangled when copied fails as a whole with MALFORMED instead of losing files silently.
+ */
+export async function parseLinkFragment(fragment: string): Promise<Map<string, CryptoKey>> {
+  const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+  if (text.trim() === '') throw new CryptoError('MALFORMED', 'the link holds no decryption keys');
+  const keys = new Map<string, CryptoKey>();
+  for (const pair of text.split(',')) {
+    const separator = pair.indexOf(':');
+    if (separator <= 0) throw new CryptoError('MALFORMED', 'a link key pair is not fileId:key');
+    const fileId = pair.slice(0, separator);
+    assertFileId(fileId);
+    if (keys.has(fileId)) throw new CryptoError('MALFORMED', 'a file id appears twice in the link');
+    const raw = decodeBase64Lenient(decodeURIComponentStrict(pair.slice(separator + 1)), 'link key');
+    keys.set(fileId, await importRawFileKey(raw));
+  }
+  return keys;
+}
+
+function decodeURIComponentStrict(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch (error) {
+    throw new CryptoError('MALFORMED', 'link key has broken percent-encoding', { cause: error });
+  }
+}
+
+// ---- Links with a password ----
+
+export interface LinkPasswordProtection {
+  /** Not secret: the recipient needs it to derive the verifier before the server releases keys. */
+  readonly kdfParams: LinkKdfParams;
+  /** SECRET: send to the server, which stores only a hash of it. */
+  readonly verifier: LinkPasswordVerifier;
+  /** The create-link payload's reencrypted_keys_json: file id -> 'wrappedKey:ivPlusCiphertext'. */
+  readonly reencryptedKeys: Record<string, LinkWrappedKey>;
+}
+
+interface LinkSecrets {
+  readonly wrapKey: CryptoKey;
+  readonly verifier: LinkPasswordVerifier;
+}
+
+async function deriveLinkSecrets(password: string, params: KdfParams): Promise<LinkSecrets> {
+  const master = await deriveMasterKey(password, params);
+  const [wrapKey, verifierBits] = await Promise.all([
+    crypto.subtle.deriveKey(hkdfParams(WRAP_INFO), master, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']),
+    crypto.subtle.deriveBits(hkdfParams(VERIFIER_INFO), master, 256),
+  ]);
+  return { wrapKey, verifier: encodeBase64(new Uint8Array(verifierBits)) as string as LinkPasswordVerifier };
+}
+
+export async function protectLinkKeys(
+  password: string,
+  files: readonly LinkFileKey[],
+  iterations: number = LINK_KDF_ITERATIONS,
+): Promise<LinkPasswordProtection> {
+  if (files.length === 0) throw new CryptoError('MALFORMED', 'a link needs at least one file key');
+  const params = newKdfParams(iterations);
+  const paramsBytes = encodeKdfParamsBytes(params);
+  const { wrapKey, verifier } = await deriveLinkSecrets(password, params);
+  const linkKeyRaw = randomBytes(KEY_LENGTH);
+  const linkKey = await crypto.subtle.importKey('raw', linkKeyRaw, 'AES-GCM', false, ['encrypt']);
+  const wrappedKey = encodeBase64(
+    concatBytes([paramsBytes, ...(await sealWithIv(wrapKey, linkKeyRaw, paramsBytes))]),
+  );
+  linkKeyRaw.fill(0);
+  const reencryptedKeys: Record<string, LinkWrappedKey> = {};
+  for (const { fileId, key } of files) {
+    assertFileId(fileId);
+    const raw = await exportRawFileKey(key);
+    const sealed = concatBytes(await sealWithIv(linkKey, raw, utf8(FILE_KEY_AAD_PREFIX + fileId)));
+    raw.fill(0);
+    reencryptedKeys[fileId] = `${wrappedKey}:${encodeBase64(sealed)}` as LinkWrappedKey;
+  }
+  return { kdfParams: encodeBase64(paramsBytes) as string as LinkKdfParams, verifier, reencryptedKeys };
+}
+
+async function sealWithIv(key: CryptoKey, plaintext: Bytes, aad: Bytes): Promise<[Bytes, Bytes]> {
+  const iv = randomBytes(IV_LENGTH);
+  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, plaintext);
+  return [iv, new Uint8Array(ciphertext)];
+}
+
+/** The verifier for a password, given the link's KDF parameters (from creation or from the server). */
+export async function deriveLinkPasswordVerifier(password: string, kdfParams: string): Promise<LinkPasswordVerifier> {
+  const params = parseKdfParams(kdfParams, undefined, 'link KDF parameters');
+  return (await deriveLinkSecrets(password, params)).verifier;
+}
+
+interface ParsedLinkWrappedKey {
+  readonly wrappedKey: string;
+  readonly sealedFileKey: Bytes;
+}
+
+function parseLinkWrappedKey(value: string): ParsedLinkWrappedKey {
+  const parts = typeof value === 'string' ? value.split(':') : [];
+  if (parts.length !== 2) throw new CryptoError('MALFORMED', "link key is not 'wrappedKey:ivPlusCiphertext'");
+  const sealedFileKey = decodeBase64(parts[1]!, 'link file key');
+  if (sealedFileKey.length !== WRAPPED_FILE_KEY_LENGTH) {
+    throw new CryptoError('MALFORMED', `link file key must be ${WRAPPED_FILE_KEY_LENGTH} bytes, got ${sealedFileKey.length}`);
+  }
+  return { wrappedKey: parts[0]!, sealedFileKey };
+}
+
+/** The KDF parameters carried by a link's wrapped keys (all files of a link share them). */
+export function linkKdfParamsOf(value: string): LinkKdfParams {
+  const wrapped = decodeBase64(parseLinkWrappedKey(value).wrappedKey, 'link wrapped key');
+  if (wrapped.length !== WRAPPED_LINK_KEY_LENGTH) throw new CryptoError('MALFORMED', 'link wrapped key has the wrong length');
+  parseKdfParamsBytes(wrapped.subarray(0, KDF_PARAMS_LENGTH), undefined, 'link KDF parameters');
+  return encodeBase64(wrapped.subarray(0, KDF_PARAMS_LENGTH)) as string as LinkKdfParams;
+}
+
+/**
+ * Opens the reencrypted keys of a password-protected link: WRONG_PASSWORD when the password does
+ * not open the link key, INTEGRITY when a file's sealed key was altered or moved to another id.
+ */
+export async function openLinkKeys(
+  password: string,
+  reencryptedKeys: Readonly<Record<string, string>>,
+): Promise<Map<string, CryptoKey>> {
+  const entries = Object.entries(reencryptedKeys);
+  if (entries.length === 0) throw new CryptoError('MALFORMED', 'the link holds no decryption keys');
+  const linkKeys = new Map<string, CryptoKey>();
+  const out = new Map<string, CryptoKey>();
+  for (const [fileId, value] of entries) {
+    assertFileId(fileId);
+    const { wrappedKey, sealedFileKey } = parseLinkWrappedKey(value);
+    let linkKey = linkKeys.get(wrappedKey);
+    if (!linkKey) {
+      linkKey = await openLinkKey(password, wrappedKey);
+      linkKeys.set(wrappedKey, linkKey);
+    }
+    let raw: Bytes;
+    try {
+      raw = new Uint8Array(
+        await crypto.subtle.decrypt(
+          { name: 'AES-GCM', iv: sealedFileKey.subarray(0, IV_LENGTH), additionalData: utf8(FILE_KEY_AAD_PREFIX + fileId) },
+          linkKey,
+          sealedFileKey.subarray(IV_LENGTH),
+        ),
+      );
+    } catch (error) {
+      if (isAuthenticationFailure(error)) {
+        throw new CryptoError('INTEGRITY', 'a link file key failed authentication', { cause: error });
+      }
+      throw error;
+    }
+    out.set(fileId, await importRawFileKey(raw));
+    raw.fill(0);
+  }
+  return out;
+}
+
+async function openLinkKey(password: string, wrappedKeyBase64: string): Promise<CryptoKey> {
+  const wrapped = decodeBase64(wrappedKeyBase64, 'link wrapped key');
+  if (wrapped.length !== WRAPPED_LINK_KEY_LENGTH) {
+    throw new CryptoError('MALFORMED', `link wrapped key must be ${WRAPPED_LINK_KEY_LENGTH} bytes, got ${wrapped.length}`);
+  }
+  const paramsBytes = wrapped.subarray(0, KDF_PARAMS_LENGTH);
+  const params = parseKdfParamsBytes(paramsBytes, undefined, 'link KDF parameters');
+  const { wrapKey } = await deriveLinkSecrets(password, params);
+  const iv = wrapped.subarray(KDF_PARAMS_LENGTH, KDF_PARAMS_LENGTH + IV_LENGTH);
+  let raw: ArrayBuffer;
+  try {
+    raw = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv, additionalData: paramsBytes },
+      wrapKey,
+      wrapped.subarray(KDF_PARAMS_LENGTH + IV_LENGTH),
+    );
+  } catch (error) {
+    if (isAuthenticationFailure(error)) {
+      throw new CryptoError('WRONG_PASSWORD', 'the link password does not open its keys', { cause: error });
+    }
+    throw error;
+  }
+  const key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['decrypt']);
+  new Uint8Array(raw).fill(0);
+  return key;
+}

@@ -1,0 +1,47 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import type { FormEvent } from 'react';
+
+interface LoginPasswordStepProps {
+  username: string;
+  password: string;
+  busy: boolean;
+  onUsernameChange(value: string): void;
+  onPasswordChange(value: string): void;
+  onSubmit(): void;
+}
+
+export function LoginPasswordStep(props: LoginPasswordStepProps) {
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    props.onSubmit();
+  }
+
+  return (
+    <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Sign in">
+      <TextField
+        label="Username"
+        name="username"
+        autoFocus
+        autoComplete="username"
+        value={props.username}
+        onChange={(event) => props.onUsernameChange(event.target.value)}
+        // `required` on the input, not the TextField: keeps the accessible name free of the asterisk.
+        slotProps={{ htmlInput: { required: true } }}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={props.password}
+        onChange={(event) => props.onPasswordChange(event.target.value)}
+        slotProps={{ htmlInput: { required: true } }}
+      />
+      <Button type="submit" variant="contained" size="large" disabled={props.busy}>
+        {props.busy ? 'Checking...' : 'Sign In'}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,15 @@
+import { Navigate, Outlet } from '@tanstack/react-router';
+import { useAppSelector } from '../../app/hooks.ts';
+import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
+import { selectAuthStatus } from './authSlice.ts';
+
+/**
+ * Renders protected screens only for a signed-in user. Reacts to the auth state changing while a
+ * screen is open (session check finishing, logout, session expiring on some call).
+ */
+export function RequireAuth() {
+  const status = useAppSelector(selectAuthStatus);
+  if (status === 'checking') return <LoadingMessage text="Loading authentication status..." />;
+  if (status === 'anonymous') return <Navigate to="/login" replace />;
+  return <Outlet />;
+}

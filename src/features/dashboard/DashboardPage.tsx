@@ -1,0 +1,58 @@
+import Button from '@mui/material/Button';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
+import { LogoutIcon, PersonIcon } from '../../app/layout/icons.tsx';
+import { ButtonLink } from '../../app/layout/links.tsx';
+import { PageHeader } from '../../app/layout/PageHeader.tsx';
+import { selectCurrentUser } from '../auth/authSlice.ts';
+import { logout } from '../auth/authThunks.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { FolderListSection } from './FolderListSection.tsx';
+
+export function DashboardPage() {
+  const user = useAppSelector(selectCurrentUser);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const notify = useNotifier();
+  const [loggingOut, setLoggingOut] = useState(false);
+
+  async function handleLogout() {
+    setLoggingOut(true);
+    const failure = await dispatch(logout()).unwrap();
+    // Signed out locally either way; a failed call may leave the server session alive until it expires.
+    if (failure) notify.report(failure);
+    await navigate({ to: '/login' });
+  }
+
+  // The folders load only once a user is present (spec section 6).
+  if (!user) return <LoadingMessage text="Checking authentication..." />;
+
+  return (
+    <>
+      <PageHeader
+        title="Admin Dashboard"
+        subtitle={
+          <>
+            Signed in as <strong>{user.username}</strong>
+          </>
+        }
+        actions={
+          <>
+            <ButtonLink to="/profile" variant="outlined" startIcon={<PersonIcon />}>
+              My Profile
+            </ButtonLink>
+            <ButtonLink to="/folders/new" variant="contained">
+              + Create New Folder
+            </ButtonLink>
+            <Button variant="text" color="inherit" startIcon={<LogoutIcon />} onClick={handleLogout} disabled={loggingOut}>
+              Logout
+            </Button>
+          </>
+        }
+      />
+      <FolderListSection />
+    </>
+  );
+}

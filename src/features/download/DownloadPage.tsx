@@ -1,0 +1,47 @@
+import Alert from '@mui/material/Alert';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { ShieldIcon } from '../../app/layout/icons.tsx';
+import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import type { LinkDownloader } from './linkDownloader.ts';
+import { PasswordStep } from './PasswordStep.tsx';
+import { ReadyStep } from './ReadyStep.tsx';
+import { serviceWorkerLinkDownloader } from './serviceWorkerLinkDownloader.ts';
+import { useLinkAccess } from './useLinkAccess.ts';
+
+interface DownloadPageProps {
+  linkToken: string | null;
+  /** Where the files go; the service worker's streaming download by default. */
+  downloader?: LinkDownloader;
+}
+
+/** The public download page, /download/{link_token} (spec section 2). */
+export function DownloadPage({ linkToken, downloader = serviceWorkerLinkDownloader }: DownloadPageProps) {
+  const { state, unlock } = useLinkAccess(linkToken);
+  return (
+    <Paper variant="outlined" sx={{ maxWidth: 720, mx: 'auto', p: { xs: 3, sm: 5 } }}>
+      <Typography variant="h1" sx={{ mb: 1 }}>
+        {DOWNLOAD_PAGE_MESSAGES.title}
+      </Typography>
+      <Typography color="text.secondary" sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 3.5 }}>
+        <ShieldIcon fontSize="small" color="secondary" />
+        Files are decrypted in your browser; the server never sees their content.
+      </Typography>
+      {state.step === 'loading' && (
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }} role="status">
+          <CircularProgress size={20} />
+          <Typography color="text.secondary">{DOWNLOAD_PAGE_MESSAGES.loading}</Typography>
+        </Stack>
+      )}
+      {state.step === 'password' && <PasswordStep busy={state.busy} error={state.error} onUnlock={(password) => void unlock(password)} />}
+      {state.step === 'ready' && linkToken !== null && <ReadyStep linkToken={linkToken} files={state.files} keys={state.keys} downloader={downloader} />}
+      {state.step === 'error' && (
+        <Alert severity="error" role="alert">
+          Error: {state.message}
+        </Alert>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,54 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { LockIcon } from '../folders/folderIcons.tsx';
+import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+
+interface PasswordStepProps {
+  busy: boolean;
+  error: string | null;
+  onUnlock(password: string): void;
+}
+
+/** Step 1: 'This download is password protected.' and 'Unlock Files'. */
+export function PasswordStep({ busy, error, onUnlock }: PasswordStepProps) {
+  const [password, setPassword] = useState('');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onUnlock(password);
+  }
+
+  return (
+    <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label="Unlock files">
+      <Typography sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        <LockIcon fontSize="small" color="primary" />
+        {DOWNLOAD_PAGE_MESSAGES.passwordPrompt}
+      </Typography>
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="off"
+        autoFocus
+        value={password}
+        disabled={busy}
+        error={error !== null}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      <div>
+        <Button type="submit" variant="contained" size="large" disabled={busy}>
+          {busy ? DOWNLOAD_PAGE_MESSAGES.unlocking : DOWNLOAD_PAGE_MESSAGES.unlock}
+        </Button>
+      </div>
+    </Stack>
+  );
+}

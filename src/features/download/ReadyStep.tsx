@@ -1,0 +1,95 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { SharedFile } from '../../api/linksApi.ts';
+import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import { FILE_BUTTON_LABELS, isBusy } from './fileButtonState.ts';
+import { formatBytes } from './formatBytes.ts';
+import type { LinkDownloader } from './linkDownloader.ts';
+import type { LinkKeys } from './linkKeyImport.ts';
+import { useLinkDownloads, type FileDownloadState } from './useLinkDownloads.ts';
+
+interface ReadyStepProps {
+  linkToken: string;
+  files: SharedFile[];
+  keys: LinkKeys;
+  downloader: LinkDownloader;
+}
+
+function buttonColor(state: FileDownloadState): 'primary' | 'success' | 'error' {
+  if (state.status === 'done') return 'success';
+  if (state.status === 'failed') return 'error';
+  return 'primary';
+}
+
+/** Step 2: 'Files ready for download:', a button per file and 'Download All as ZIP' for several. */
+export function ReadyStep({ linkToken, files, keys, downloader }: ReadyStepProps) {
+  const { stateOf, downloadFile, zip, downloadAll } = useLinkDownloads(linkToken, files, keys, downloader);
+  if (files.length === 0) return <Alert severity="info">{DOWNLOAD_PAGE_MESSAGES.noFilesLeft}</Alert>;
+  return (
+    <Stack spacing={2.5}>
+      <Typography variant="h2" component="p">
+        {DOWNLOAD_PAGE_MESSAGES.filesReady}
+      </Typography>
+      <Box component="ul" aria-label="Shared files" sx={{ m: 0, p: 0, border: 1, borderColor: 'divider', borderRadius: 2 }}>
+        {files.map((file) => {
+          const state = stateOf(file);
+          return (
+            <Box
+              component="li"
+              key={file.id}
+              aria-label={file.original_filename}
+              sx={{ listStyle: 'none', px: 2, py: 1.5, '&:not(:last-of-type)': { borderBottom: 1, borderColor: 'divider' } }}
+            >
+              <Stack direction="row" spacing={2} sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+                <Box sx={{ minWidth: 0 }}>
+                  <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{file.original_filename}</Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {formatBytes(file.file_size)}
+                    {state.status === 'downloading' && state.percent !== null ? ` · ${state.percent}%` : ''}
+                  </Typography>
+                </Box>
+                <Button
+                  variant={state.status === 'idle' ? 'outlined' : 'contained'}
+                  color={buttonColor(state)}
+                  disabled={isBusy(state.status)}
+                  onClick={() => void downloadFile(file)}
+                  aria-label={`${FILE_BUTTON_LABELS[state.status]} ${file.original_filename}`}
+                  sx={{ minWidth: 140, flexShrink: 0, '&.Mui-disabled': { color: 'primary.main', borderColor: 'primary.light' } }}
+                >
+                  {FILE_BUTTON_LABELS[state.status]}
+                </Button>
+              </Stack>
+              {isBusy(state.status) && (
+                <LinearProgress
+                  variant={state.percent === null ? 'indeterminate' : 'determinate'}
+                  value={state.percent ?? 0}
+                  sx={{ mt: 1.25, borderRadius: 1 }}
+                  aria-label={`Progress of ${file.original_filename}`}
+                />
+              )}
+            </Box>
+          );
+        })}
+      </Box>
+      {files.length > 1 && (
+        <Box>
+          <Button variant="contained" size="large" disabled={zip.running} onClick={() => void downloadAll()}>
+            {zip.running ? `Preparing ZIP...${zip.percent !== null ? ` ${zip.percent}%` : ''}` : DOWNLOAD_PAGE_MESSAGES.downloadAll}
+          </Button>
+          {zip.running && (
+            <LinearProgress
+              variant={zip.percent === null ? 'indeterminate' : 'determinate'}
+              value={zip.percent ?? 0}
+              sx={{ mt: 1.5, borderRadius: 1 }}
+              aria-label="Progress of the ZIP download"
+            />
+          )}
+        </Box>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,110 @@
+// Getting a link's keys in the recipient's browser, on the real crypto core, with links made by
+// the independent node:crypto implementation: fragment present, missing, mangled or naming other
+// files; a password link's verifier and keys; a wrong password.
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { deriveLinkPasswordVerifier, openLinkKeys, parseLinkFragment } from '../../crypto/index.ts';
+import { formatFragment, linkVerifier, protectLinkKeys } from '../../../server/crypto/keys.ts';
+import type { SharedFile } from '../../api/linksApi.ts';
+import type { FileKeyHandle } from '../../../workers/pool.ts';
+import { fragmentOf, importFragmentKeys, linkPasswordVerifier, openPasswordKeys, LinkKeyError } from './linkKeyImport.ts';
+
+function localPool() {
+  let counter = 0;
+  const released: string[] = [];
+  const adopt = (keys: Map<string, CryptoKey>) =>
+    new Map([...keys.keys()].map((fileId) => [fileId, { id: `k${++counter}`, kind: 'file' } as FileKeyHandle]));
+  return {
+    released,
+    pool: {
+      parseLinkFragment: async (fragment: string) => adopt(await parseLinkFragment(fragment)),
+      openLinkKeys: async (password: string, keys: Record<string, string>) => adopt(await openLinkKeys(password, keys)),
+      deriveLinkPasswordVerifier: (password: string, kdfParams: string) => deriveLinkPasswordVerifier(password, kdfParams),
+      releaseKey: async (handle: { id: string }) => {
+        released.push(handle.id);
+      },
+    },
+  };
+}
+
+const files: SharedFile[] = [
+  { id: 3, original_filename: 'a.txt', file_size: 1, encryption_iv: 'x' },
+  { id: 4, original_filename: 'b.txt', file_size: 2, encryption_iv: 'y' },
+];
+const rawKeys = new Map([
+  ['3', randomBytes(32)],
+  ['4', randomBytes(32)],
+]);
+
+async function rejection(promise: Promise<unknown>): Promise<LinkKeyError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(LinkKeyError);
+  return error as LinkKeyError;
+}
+
+describe('fragmentOf', () => {
+  it('strips the # and treats an empty fragment as none', () => {
+    expect(fragmentOf('#3:abc')).toBe('3:abc');
+    expect(fragmentOf('')).toBeNull();
+    expect(fragmentOf('#')).toBeNull();
+    expect(fragmentOf('#  ')).toBeNull();
+  });
+});
+
+describe('importFragmentKeys', () => {
+  it('imports every key of a link made by node', async () => {
+    const { pool } = localPool();
+    const keys = await importFragmentKeys(pool, formatFragment(rawKeys), files);
+    expect([...keys.keys()]).toEqual(['3', '4']);
+  });
+
+  it('says the keys are missing when there is no fragment', async () => {
+    const error = await rejection(importFragmentKeys(localPool().pool, null, files));
+    expect(error.code).toBe('keys-missing');
+    expect(error.message).toBe('Decryption keys are missing from the link. The link is incomplete or was copied incorrectly.');
+  });
+
+  it('says no valid keys were found for a cut or mangled fragment', async () => {
+    const fragment = formatFragment(rawKeys);
+    for (const broken of [fragment.slice(0, fragment.length - 5), 'garbage', `${fragment},9`, fragment.replace(':', ';')]) {
+      const error = await rejection(importFragmentKeys(localPool().pool, broken, files));
+      expect(error.code, broken).toBe('keys-invalid');
+      expect(error.message).toBe('No valid decryption keys found in the link.');
+    }
+  });
+
+  it('refuses keys that name none of the link\'s files, and releases them', async () => {
+    const { pool, released } = localPool();
+    const other = formatFragment(new Map([['99', randomBytes(32)]]));
+    const error = await rejection(importFragmentKeys(pool, other, files));
+    expect(error.code).toBe('keys-invalid');
+    expect(released).toHaveLength(1);
+  });
+
+  it('accepts any valid keys for a link whose files were all deleted since', async () => {
+    const keys = await importFragmentKeys(localPool().pool, formatFragment(rawKeys), []);
+    expect(keys.size).toBe(2);
+  });
+});
+
+describe('password links', () => {
+  it('derive the verifier node derives and open the keys with the password', async () => {
+    const { pool } = localPool();
+    const protection = protectLinkKeys('SonneWolke30-418', rawKeys);
+    expect(await linkPasswordVerifier(pool, 'SonneWolke30-418', protection.kdfParams)).toBe(linkVerifier('SonneWolke30-418', protection.kdfParams));
+    const keys = await openPasswordKeys(pool, 'SonneWolke30-418', protection.reencryptedKeys);
+    expect([...keys.keys()]).toEqual(['3', '4']);
+  });
+
+  it('map a wrong password to the spec\'s decryption message and missing KDF parameters to invalid keys', async () => {
+    const { pool } = localPool();
+    const protection = protectLinkKeys('SonneWolke30-418', rawKeys);
+    const wrong = await rejection(openPasswordKeys(pool, 'SonneWolke30-419', protection.reencryptedKeys));
+    expect(wrong.message).toBe('Decryption failed: Incorrect password or corrupted data.');
+    expect((await rejection(linkPasswordVerifier(pool, 'x', undefined))).code).toBe('keys-invalid');
+    expect((await rejection(linkPasswordVerifier(pool, 'x', 'AAAA'))).code).toBe('keys-invalid');
+  });
+});

@@ -1,0 +1,127 @@
+// The public page's steps (spec section 4, Download page): loading, then password required (1),
+// ready (2) or error (3). Without a password the keys come from the fragment at once; with one,
+// after 'Unlock Files'. A wrong password stays at step 1; an unknown, deleted or expired link
+// (404/410 from any call) ends in the error step with the server's text.
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import { linksApi, type SharedFile } from '../../api/linksApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { isUserFacingError } from '../../lib/userFacingError.ts';
+import type { FileKeyHandle } from '../../../workers/pool.ts';
+import { sharedCryptoPool } from '../keys/sharedCryptoPool.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import {
+  fragmentOf,
+  importFragmentKeys,
+  linkPasswordVerifier,
+  openPasswordKeys,
+  removeFragmentFromAddressBar,
+  type LinkKeys,
+} from './linkKeyImport.ts';
+
+export type LinkAccessState =
+  | { step: 'loading' }
+  | { step: 'password'; files: SharedFile[]; kdfParams: string | undefined; busy: boolean; error: string | null }
+  | { step: 'ready'; files: SharedFile[]; keys: LinkKeys }
+  | { step: 'error'; message: string };
+
+function releaseKeys(keys: Iterable<FileKeyHandle>): void {
+  const pool = sharedCryptoPool();
+  for (const key of keys) void pool.releaseKey(key).catch(() => undefined);
+}
+
+/** 404 and 410 mean the link itself is gone; the page cannot recover from them. */
+function linkIsGone(error: unknown): boolean {
+  const status = describeApiError(error).status;
+  return status === 404 || status === 410;
+}
+
+export function useLinkAccess(linkToken: string | null): { state: LinkAccessState; unlock(password: string): Promise<void> } {
+  const dispatch = useAppDispatch();
+  const notify = useNotifier();
+  // Read once: the fragment is removed from the address bar after import, and StrictMode runs
+  // the effect twice in development.
+  const [fragment] = useState(() => fragmentOf(window.location.hash));
+  const [state, setState] = useState<LinkAccessState>(() =>
+    linkToken === null ? { step: 'error', message: DOWNLOAD_PAGE_MESSAGES.tokenMissing } : { step: 'loading' },
+  );
+  const heldKeys = useRef<LinkKeys | null>(null);
+
+  const adoptKeys = useCallback((files: SharedFile[], keys: LinkKeys) => {
+    if (heldKeys.current) releaseKeys(heldKeys.current.values());
+    heldKeys.current = keys;
+    setState({ step: 'ready', files, keys });
+  }, []);
+
+  useEffect(() => {
+    if (linkToken === null) {
+      setState({ step: 'error', message: DOWNLOAD_PAGE_MESSAGES.tokenMissing });
+      return;
+    }
+    let cancelled = false;
+    setState({ step: 'loading' });
+    const request = dispatch(linksApi.endpoints.getDownloadLinkStatus.initiate(linkToken, { forceRefetch: true }));
+    void (async () => {
+      try {
+        const status = await request.unwrap();
+        if (cancelled) return;
+        if (status.requires_password) {
+          setState({ step: 'password', files: status.files, kdfParams: status.kdf_params, busy: false, error: null });
+          return;
+        }
+        const keys = await importFragmentKeys(sharedCryptoPool(), fragment, status.files);
+        if (cancelled) {
+          releaseKeys(keys.values());
+          return;
+        }
+        removeFragmentFromAddressBar();
+        adoptKeys(status.files, keys);
+      } catch (error) {
+        if (!cancelled) setState({ step: 'error', message: describeApiError(error).message });
+      }
+    })();
+    return () => {
+      cancelled = true;
+      request.unsubscribe();
+    };
+  }, [dispatch, linkToken, fragment, adoptKeys]);
+
+  // The keys leave the workers when the page goes away.
+  useEffect(
+    () => () => {
+      if (heldKeys.current) releaseKeys(heldKeys.current.values());
+      heldKeys.current = null;
+    },
+    [],
+  );
+
+  const unlock = useCallback(
+    async (password: string) => {
+      if (state.step !== 'password' || state.busy || linkToken === null) return;
+      const { files, kdfParams } = state;
+      if (password === '') {
+        setState({ ...state, error: DOWNLOAD_PAGE_MESSAGES.passwordRequired });
+        return;
+      }
+      setState({ ...state, busy: true, error: null });
+      try {
+        const pool = sharedCryptoPool();
+        const verifier = await linkPasswordVerifier(pool, password, kdfParams);
+        const { reencrypted_keys } = await dispatch(linksApi.endpoints.verifyDownloadLinkPassword.initiate({ linkToken, verifier })).unwrap();
+        adoptKeys(files, await openPasswordKeys(pool, password, reencrypted_keys));
+      } catch (error) {
+        const described = notify.error(error);
+        if (linkIsGone(error) || (isUserFacingError(error) && error.code !== 'wrong-password')) {
+          setState({ step: 'error', message: described.message });
+        } else {
+          setState({ step: 'password', files, kdfParams, busy: false, error: described.message });
+        }
+      }
+    },
+    [state, linkToken, dispatch, notify, adoptKeys],
+  );
+
+  return { state, unlock };
+}

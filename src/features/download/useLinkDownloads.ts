@@ -1,0 +1,134 @@
+// Per-file downloads and the ZIP of the public page. Each file's button runs its own state
+// machine (fileButtonState.ts); the ZIP follows the partial-failure rules of spec section 4.
+
+import { useSnackbar } from 'notistack';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import type { SharedFile } from '../../api/linksApi.ts';
+import { UserFacingError } from '../../lib/userFacingError.ts';
+import { DOWNLOAD_PAGE_MESSAGES, FILE_STATUS_RESET_MS, PUBLIC_ZIP_NAME, ZIP_PROBLEM_TOAST_MS } from './downloadPageMessages.ts';
+import { isBusy, progressPercent, statusForProgress, type FileButtonStatus } from './fileButtonState.ts';
+import { linkFileSource, linkZipSources } from './linkDownloadSources.ts';
+import type { LinkDownloader } from './linkDownloader.ts';
+import type { LinkKeys } from './linkKeyImport.ts';
+import { zipOutcomeNotice } from './zipOutcome.ts';
+
+export interface FileDownloadState {
+  status: FileButtonStatus;
+  percent: number | null;
+}
+
+export interface ZipDownloadState {
+  running: boolean;
+  percent: number | null;
+}
+
+const IDLE: FileDownloadState = { status: 'idle', percent: null };
+
+export function useLinkDownloads(linkToken: string, files: readonly SharedFile[], keys: LinkKeys, downloader: LinkDownloader) {
+  const { enqueueSnackbar } = useSnackbar();
+  const [fileStates, setFileStates] = useState<Record<number, FileDownloadState>>({});
+  const [zip, setZip] = useState<ZipDownloadState>({ running: false, percent: null });
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const aborts = useRef(new Set<AbortController>());
+
+  useEffect(() => {
+    const pending = timers.current;
+    const running = aborts.current;
+    return () => {
+      for (const timer of pending.values()) clearTimeout(timer);
+      for (const controller of running) controller.abort();
+    };
+  }, []);
+
+  const setFile = useCallback((id: number, state: FileDownloadState) => {
+    setFileStates((current) => ({ ...current, [id]: state }));
+  }, []);
+
+  const finishFile = useCallback(
+    (id: number, status: 'done' | 'failed') => {
+      setFile(id, { status, percent: null });
+      clearTimeout(timers.current.get(id));
+      timers.current.set(
+        id,
+        setTimeout(() => setFile(id, IDLE), FILE_STATUS_RESET_MS),
+      );
+    },
+    [setFile],
+  );
+
+  const showError = useCallback(
+    (error: unknown) => {
+      const described = describeApiError(error);
+      if (described.toast) enqueueSnackbar(described.message, { variant: 'error' });
+    },
+    [enqueueSnackbar],
+  );
+
+  const downloadFile = useCallback(
+    async (file: SharedFile) => {
+      if (isBusy(fileStates[file.id]?.status ?? 'idle')) return;
+      clearTimeout(timers.current.get(file.id));
+      const source = linkFileSource(linkToken, file, keys);
+      if (!source) {
+        showError(new UserFacingError('key-not-found', DOWNLOAD_PAGE_MESSAGES.keyNotFound(file.original_filename)));
+        finishFile(file.id, 'failed');
+        return;
+      }
+      setFile(file.id, { status: 'starting', percent: null });
+      const controller = new AbortController();
+      aborts.current.add(controller);
+      try {
+        await downloader.file(source, {
+          signal: controller.signal,
+          onProgress: ({ bytes, totalBytes }) =>
+            setFile(file.id, { status: statusForProgress(bytes, totalBytes), percent: progressPercent(bytes, totalBytes) }),
+        });
+        finishFile(file.id, 'done');
+      } catch (error) {
+        showError(error);
+        finishFile(file.id, 'failed');
+      } finally {
+        aborts.current.delete(controller);
+      }
+    },
+    [downloader, fileStates, finishFile, keys, linkToken, setFile, showError],
+  );
+
+  const downloadAll = useCallback(async () => {
+    if (zip.running) return;
+    const { sources, missingKeys } = linkZipSources(linkToken, files, keys);
+    if (files.length === 0) {
+      enqueueSnackbar(DOWNLOAD_PAGE_MESSAGES.noFiles, { variant: 'warning' });
+      return;
+    }
+    let failed = missingKeys.length;
+    if (sources.length > 0) {
+      setZip({ running: true, percent: null });
+      const controller = new AbortController();
+      aborts.current.add(controller);
+      try {
+        const outcome = await downloader.zip(PUBLIC_ZIP_NAME, sources, {
+          signal: controller.signal,
+          onProgress: ({ bytes, totalBytes }) => setZip({ running: true, percent: progressPercent(bytes, totalBytes) }),
+          onFileFailed: () => undefined,
+        });
+        failed += outcome.failedFiles;
+      } catch (error) {
+        // The archive itself failed (no streaming support, cancelled, broken mid-file).
+        const described = describeApiError(error);
+        enqueueSnackbar(described.message, { variant: 'error', autoHideDuration: ZIP_PROBLEM_TOAST_MS });
+        return;
+      } finally {
+        aborts.current.delete(controller);
+        setZip({ running: false, percent: null });
+      }
+    }
+    const notice = zipOutcomeNotice(files.length, failed);
+    enqueueSnackbar(notice.message, { variant: notice.severity, autoHideDuration: notice.autoHideMs });
+  }, [downloader, enqueueSnackbar, files, keys, linkToken, zip.running]);
+
+  const stateOf = useCallback((file: SharedFile): FileDownloadState => fileStates[file.id] ?? IDLE, [fileStates]);
+
+  return { stateOf, downloadFile, zip, downloadAll };
+}

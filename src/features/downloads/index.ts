@@ -1,0 +1,12 @@
+// Streaming decrypt-to-disk downloads (README.md in this folder).
+export { startFileDownload, startZipDownload } from './startDownload.ts';
+export type {
+  DecryptedDownloadSource,
+  DownloadOptions,
+  DownloadProgress,
+  FailedZipFile,
+  ZipDownloadOptions,
+  ZipDownloadOutcome,
+} from './startDownload.ts';
+export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from './downloadErrors.ts';
+export { controllingServiceWorker } from './serviceWorkerBridge.ts';

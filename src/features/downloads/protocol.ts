@@ -1,0 +1,108 @@
+/**
+ * The messages between the page and the service worker for one streaming download. The page
+ * registers a plan (what to fetch and how to name it) with `controller.postMessage(plan, [keyPort,
+ * statusPort])`; the crypto worker posts the file keys into keyPort; the service worker answers on
+ * statusPort. The browser's download manager then fetches DOWNLOAD_PATH_PREFIX/{id}/{name}, which
+ * the service worker serves as a decrypted stream. Nothing secret is in a plan: key ids only name
+ * keys, the keys themselves arrive on keyPort.
+ */
+
+export const DOWNLOAD_PATH_PREFIX = '/downloads/';
+export const PLAN_MESSAGE = 'sealdrop-download:plan';
+export const KEEPALIVE_MESSAGE = 'sealdrop-download:keepalive';
+
+/** One file to fetch, decrypt and write (or put into the ZIP under `name`). */
+export interface PlanEntry {
+  readonly url: string;
+  readonly name: string;
+  readonly plainSize: number;
+  readonly iv: string;
+  /** Id of the file key as the crypto worker sends it on the key port. */
+  readonly keyId: string;
+  /** Response headers the ciphertext must carry (spec section 5: the folder route needs x-encrypted-key). */
+  readonly requiredHeaders: readonly string[];
+}
+
+export interface DownloadPlan {
+  readonly type: typeof PLAN_MESSAGE;
+  readonly id: string;
+  readonly kind: 'file' | 'zip';
+  /** What the download manager saves: the file's name, or the ZIP's name. */
+  readonly fileName: string;
+  readonly entries: readonly PlanEntry[];
+  /**
+   * ZIP only: a file that fails before its first byte is written (HTTP error, header, first record)
+   * is skipped and reported instead of failing the archive. The archive's length is then unknown,
+   * so no Content-Length is sent.
+   */
+  readonly skipFailedFiles: boolean;
+}
+
+export interface KeepaliveMessage {
+  readonly type: typeof KEEPALIVE_MESSAGE;
+}
+
+/** Failure codes that cross from the service worker (see downloadErrors.ts for their meaning). */
+export type WireFailureCode = 'INTEGRITY' | 'HTTP' | 'HEADERS' | 'SIZE_MISMATCH' | 'ABORTED' | 'EXPIRED' | 'KEY_UNAVAILABLE' | 'FAILED';
+
+export interface WireFailure {
+  readonly code: WireFailureCode;
+  readonly message: string;
+}
+
+/** Service worker -> page, on the status port. */
+export type StatusMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'started'; readonly totalBytes: number | null }
+  | { readonly type: 'progress'; readonly bytes: number }
+  | { readonly type: 'file-failed'; readonly name: string; readonly failure: WireFailure }
+  | { readonly type: 'done'; readonly bytes: number }
+  | { readonly type: 'error'; readonly failure: WireFailure };
+
+/** Page -> service worker, on the status port. */
+export type ControlMessage = { readonly type: 'abort' };
+
+/** The URL the download manager fetches; the name is only for the address bar and logs. */
+export function downloadPath(id: string, fileName: string): string {
+  return `${DOWNLOAD_PATH_PREFIX}${encodeURIComponent(id)}/${encodeURIComponent(fileName)}`;
+}
+
+/** The plan id of a download URL's path, or null when the path is not a download. */
+export function downloadIdOfPath(pathname: string): string | null {
+  if (!pathname.startsWith(DOWNLOAD_PATH_PREFIX)) return null;
+  const [id] = pathname.slice(DOWNLOAD_PATH_PREFIX.length).split('/');
+  if (!id) return null;
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return null;
+  }
+}
+
+export function isDownloadPlan(value: unknown): value is DownloadPlan {
+  if (typeof value !== 'object' || value === null) return false;
+  const plan = value as Partial<DownloadPlan>;
+  return (
+    plan.type === PLAN_MESSAGE &&
+    typeof plan.id === 'string' &&
+    (plan.kind === 'file' || plan.kind === 'zip') &&
+    typeof plan.fileName === 'string' &&
+    Array.isArray(plan.entries) &&
+    plan.entries.every(isPlanEntry)
+  );
+}
+
+function isPlanEntry(value: unknown): value is PlanEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<PlanEntry>;
+  return (
+    typeof entry.url === 'string' &&
+    typeof entry.name === 'string' &&
+    typeof entry.plainSize === 'number' &&
+    Number.isSafeInteger(entry.plainSize) &&
+    entry.plainSize >= 0 &&
+    typeof entry.iv === 'string' &&
+    typeof entry.keyId === 'string' &&
+    Array.isArray(entry.requiredHeaders)
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * The service worker's download endpoint (docs/download.md). The page registers a plan and the
+ * crypto worker sends the keys; the browser's download manager then fetches
+ * /downloads/{id}/{name}, which is answered once with the decrypted file or ZIP as a stream.
+ * State is per download, keyed by its id, and forgotten when the stream ends or fails, when the
+ * page aborts, or when the plan is not fetched in time: no keys outlive their download.
+ */
+import { contentDisposition } from '../contentDisposition.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
+import { downloadIdOfPath, type ControlMessage, type DownloadPlan } from '../protocol.ts';
+import { openDecryptedFile } from './decryptedFile.ts';
+import { receiveFileKeys } from './keyInbox.ts';
+import { monitorStream } from './monitoredStream.ts';
+import { StatusReporter, toWireFailure } from './statusReporter.ts';
+import { createZipStream, zipLength } from './zipStream.ts';
+
+export interface DownloadServiceOptions {
+  /** How long a registered plan waits for the browser's request. */
+  readonly planTtlMs?: number;
+  /** How long registration waits for the keys from the crypto worker. */
+  readonly keyTimeoutMs?: number;
+  readonly fetch?: typeof fetch;
+}
+
+interface PendingDownload {
+  readonly plan: DownloadPlan;
+  readonly keys: Map<string, CryptoKey>;
+  readonly status: StatusReporter;
+  readonly statusPort: MessagePort;
+  readonly expiry: ReturnType<typeof setTimeout>;
+}
+
+const DEFAULT_PLAN_TTL_MS = 60_000;
+const DEFAULT_KEY_TIMEOUT_MS = 15_000;
+
+function isControlMessage(value: unknown): value is ControlMessage {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'abort';
+}
+
+function textResponse(status: number, text: string): Response {
+  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+}
+
+export class DownloadService {
+  private readonly pending = new Map<string, PendingDownload>();
+  private running = 0;
+
+  constructor(private readonly options: DownloadServiceOptions = {}) {}
+
+  /** Downloads registered or streaming (the service worker stays alive while this is not 0). */
+  get activeCount(): number {
+    return this.pending.size + this.running;
+  }
+
+  /** A plan from the page, with the key port (from the crypto worker) and the status port. */
+  async register(plan: DownloadPlan, keyPort: MessagePort, statusPort: MessagePort): Promise<void> {
+    const status = new StatusReporter(statusPort);
+    let keys: Map<string, CryptoKey>;
+    try {
+      keys = await receiveFileKeys(keyPort, this.options.keyTimeoutMs ?? DEFAULT_KEY_TIMEOUT_MS);
+    } catch {
+      status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(plan.fileName)));
+      return;
+    }
+    const missing = plan.entries.find((entry) => !keys.has(entry.keyId));
+    if (missing || this.pending.has(plan.id)) {
+      keys.clear();
+      status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(missing?.name ?? plan.fileName)));
+      return;
+    }
+    const expiry = setTimeout(() => this.drop(plan.id, new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired)), this.options.planTtlMs ?? DEFAULT_PLAN_TTL_MS);
+    this.pending.set(plan.id, { plan, keys, status, statusPort, expiry });
+    statusPort.onmessage = (event: MessageEvent<unknown>) => {
+      if (isControlMessage(event.data)) this.drop(plan.id, new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted));
+    };
+    status.post({ type: 'ready' });
+  }
+
+  /** True for requests this service answers (same origin, under /downloads/). */
+  handles(url: URL, origin: string): boolean {
+    return url.origin === origin && downloadIdOfPath(url.pathname) !== null;
+  }
+
+  /** The browser's request for a registered download: answered once, then the plan is gone. */
+  async respond(url: URL): Promise<Response> {
+    const id = downloadIdOfPath(url.pathname);
+    const download = id === null ? undefined : this.pending.get(id);
+    if (!download || id === null) {
+      return textResponse(404, 'This download link has expired. Start the download again from the app.');
+    }
+    this.forget(id);
+    this.running += 1;
+    const { plan, keys, status, statusPort } = download;
+    const abortFetches = new AbortController();
+    const finish = (failed: boolean) => {
+      keys.clear();
+      // A failed or cancelled download stops the ciphertext fetch it may still have open.
+      if (failed) abortFetches.abort();
+      this.running -= 1;
+    };
+
+    let body: ReadableStream<Uint8Array>;
+    let length: number | null;
+    try {
+      if (plan.kind === 'file') {
+        const entry = plan.entries[0];
+        if (!entry || plan.entries.length !== 1) throw new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected('a file download needs one file'));
+        // The ciphertext's status and headers are checked before answering, so a failed fetch
+        // never leaves a bogus file in the download folder.
+        body = await openDecryptedFile(entry, { keys, signal: abortFetches.signal, ...this.fetchOption() });
+        length = entry.plainSize;
+      } else {
+        body = createZipStream(plan.entries, {
+          keys,
+          signal: abortFetches.signal,
+          skipFailedFiles: plan.skipFailedFiles,
+          onFileFailed: (entry, error) => status.post({ type: 'file-failed', name: entry.name, failure: toWireFailure(error) }),
+          ...this.fetchOption(),
+        });
+        length = plan.skipFailedFiles ? null : zipLength(plan.entries);
+      }
+    } catch (error) {
+      finish(true);
+      status.failed(error);
+      return textResponse(502, error instanceof Error ? error.message : 'The download failed.');
+    }
+
+    const monitored = monitorStream(body, {
+      onBytes: (bytes) => status.progress(bytes),
+      onDone: (bytes) => {
+        finish(false);
+        status.done(bytes);
+      },
+      onFailed: (error) => {
+        finish(true);
+        status.failed(error);
+      },
+    });
+    statusPort.onmessage = (event: MessageEvent<unknown>) => {
+      if (isControlMessage(event.data)) monitored.abort(new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted));
+    };
+    status.post({ type: 'started', totalBytes: length });
+
+    const headers = new Headers({
+      'content-type': plan.kind === 'zip' ? 'application/zip' : 'application/octet-stream',
+      'content-disposition': contentDisposition(plan.fileName),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    if (length !== null) headers.set('content-length', String(length));
+    return new Response(monitored.stream, { status: 200, headers });
+  }
+
+  private fetchOption(): { fetch?: typeof fetch } {
+    return this.options.fetch ? { fetch: this.options.fetch } : {};
+  }
+
+  /** Takes a registered download out of the waiting list (it is then started or dropped). */
+  private forget(id: string): PendingDownload | undefined {
+    const download = this.pending.get(id);
+    if (!download) return undefined;
+    clearTimeout(download.expiry);
+    this.pending.delete(id);
+    return download;
+  }
+
+  /** A registered download that will never start: its keys are let go and the page is told why. */
+  private drop(id: string, reason: DownloadError): void {
+    const download = this.forget(id);
+    if (!download) return;
+    download.keys.clear();
+    download.status.failed(reason);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Service worker -> page reports of one download on its status port: ready, started, progress
+ * (at most every PROGRESS_INTERVAL_MS), skipped files, and one final done or error, after which
+ * the port is closed.
+ */
+import { DownloadError, DOWNLOAD_MESSAGES } from '../downloadErrors.ts';
+import type { StatusMessage, WireFailure } from '../protocol.ts';
+
+const PROGRESS_INTERVAL_MS = 200;
+
+export function toWireFailure(error: unknown): WireFailure {
+  if (error instanceof DownloadError) return error.toWire();
+  const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  return { code: 'FAILED', message: DOWNLOAD_MESSAGES.unexpected(detail) };
+}
+
+export class StatusReporter {
+  private lastProgressAt = 0;
+  private finished = false;
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  post(message: StatusMessage): void {
+    if (this.finished) return;
+    try {
+      this.port.postMessage(message);
+    } catch {
+      // The page went away; the download itself carries on for the browser.
+    }
+  }
+
+  progress(bytes: number): void {
+    const now = this.now();
+    if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
+    this.lastProgressAt = now;
+    this.post({ type: 'progress', bytes });
+  }
+
+  done(bytes: number): void {
+    this.post({ type: 'progress', bytes });
+    this.post({ type: 'done', bytes });
+    this.close();
+  }
+
+  failed(error: unknown): void {
+    this.post({ type: 'error', failure: toWireFailure(error) });
+    this.close();
+  }
+
+  private close(): void {
+    this.finished = true;
+    this.port.onmessage = null;
+    this.port.close();
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The streaming-download contract (README.md in this folder): one file, or several files as one
+ * ZIP, fetched, decrypted and written to disk by the service worker and the browser's download
+ * manager, never collected in this page's memory. Both functions resolve when the last byte was
+ * handed to the browser and reject with a DownloadError (fixed `code`) otherwise.
+ */
+import type { FileKeyHandle } from '../../../workers/pool-types.ts';
+import { sharedCryptoPool } from '../keys/sharedCryptoPool.ts';
+import { safeFileName } from './contentDisposition.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { ProgressMeter, type DownloadProgress } from './progressMeter.ts';
+import { PLAN_MESSAGE, type ControlMessage, type DownloadPlan, type StatusMessage } from './protocol.ts';
+import { controllingServiceWorker, keepServiceWorkerAlive, triggerBrowserDownload } from './serviceWorkerBridge.ts';
+
+export type { DownloadProgress } from './progressMeter.ts';
+
+export interface DecryptedDownloadSource {
+  /** Ciphertext URL on our origin, e.g. /api/folders/download/12 or /api/download/{token}/file/12. */
+  url: string;
+  /** The file name for a single download, or the path inside the ZIP ('dir/sub/a.txt'). */
+  name: string;
+  /** Plaintext bytes (x-file-size / file_size). */
+  plainSize: number;
+  /** base64 IV (the x-encryption-iv header value or the file record's encryption_iv). */
+  iv: string;
+  /** A file key held in the crypto pool (workers/pool.ts). */
+  key: FileKeyHandle;
+  /**
+   * Headers the ciphertext response must carry (spec section 5). Default: x-encryption-iv; the
+   * admin route adds x-encrypted-key.
+   */
+  requiredHeaders?: readonly string[];
+}
+
+export interface DownloadOptions {
+  onProgress?(progress: DownloadProgress): void;
+  signal?: AbortSignal;
+}
+
+export interface FailedZipFile {
+  name: string;
+  error: DownloadError;
+}
+
+export interface ZipDownloadOptions extends DownloadOptions {
+  /**
+   * With this, a file that fails before its first byte is written (HTTP error, missing data, a
+   * first record that does not authenticate) is left out and reported here instead of failing the
+   * archive; the archive's size is then not announced to the download manager. A failure in the
+   * middle of a file still fails the whole archive.
+   */
+  onFileFailed?(failed: FailedZipFile): void;
+}
+
+export interface ZipDownloadOutcome {
+  /** Bytes of the archive handed to the browser. */
+  bytes: number;
+  /** Files written into the archive. */
+  files: number;
+  failed: FailedZipFile[];
+}
+
+const DEFAULT_REQUIRED_HEADERS = ['x-encryption-iv'] as const;
+/** From registering a plan until the worker has the keys. */
+const READY_TIMEOUT_MS = 20_000;
+/** From the click until the download manager's request reaches the worker. */
+const START_TIMEOUT_MS = 30_000;
+
+export function startFileDownload(source: DecryptedDownloadSource, options: DownloadOptions = {}): Promise<void> {
+  const fileName = safeFileName(source.name);
+  return runDownload('file', fileName, [source], options, undefined).then(() => undefined);
+}
+
+export async function startZipDownload(zipName: string, sources: readonly DecryptedDownloadSource[], options: ZipDownloadOptions = {}): Promise<ZipDownloadOutcome> {
+  if (sources.length === 0) throw new DownloadError('FAILED', 'No files selected for ZIP download.');
+  const failed: FailedZipFile[] = [];
+  const onFileFailed = options.onFileFailed
+    ? (entry: FailedZipFile) => {
+        failed.push(entry);
+        options.onFileFailed?.(entry);
+      }
+    : undefined;
+  const bytes = await runDownload('zip', safeFileName(zipName), sources, options, onFileFailed);
+  return { bytes, files: sources.length - failed.length, failed };
+}
+
+function aborted(): DownloadError {
+  return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
+}
+
+async function runDownload(
+  kind: 'file' | 'zip',
+  fileName: string,
+  sources: readonly DecryptedDownloadSource[],
+  options: DownloadOptions,
+  onFileFailed: ((failed: FailedZipFile) => void) | undefined,
+): Promise<number> {
+  if (options.signal?.aborted) throw aborted();
+  const worker = await controllingServiceWorker();
+  const plan: DownloadPlan = {
+    type: PLAN_MESSAGE,
+    id: crypto.randomUUID(),
+    kind,
+    fileName,
+    skipFailedFiles: onFileFailed !== undefined,
+    entries: sources.map((source) => ({
+      url: source.url,
+      name: source.name,
+      plainSize: source.plainSize,
+      iv: source.iv,
+      keyId: source.key.id,
+      requiredHeaders: [...(source.requiredHeaders ?? DEFAULT_REQUIRED_HEADERS)],
+    })),
+  };
+  const keyChannel = new MessageChannel();
+  const statusChannel = new MessageChannel();
+  const statusPort = statusChannel.port1;
+  const meter = { current: null as ProgressMeter | null };
+  let stopKeepalive = () => {};
+  let removeTrigger = () => {};
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const outcome = new Promise<number>((resolve, reject) => {
+    const fail = (error: DownloadError) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      stopKeepalive();
+      removeTrigger();
+      statusPort.onmessage = null;
+      statusPort.close();
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      const message: ControlMessage = { type: 'abort' };
+      statusPort.postMessage(message);
+      fail(aborted());
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    timer = setTimeout(() => fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired)), READY_TIMEOUT_MS);
+
+    statusPort.onmessage = (event: MessageEvent<StatusMessage>) => {
+      const message = event.data;
+      switch (message.type) {
+        case 'ready':
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            statusPort.postMessage({ type: 'abort' } satisfies ControlMessage);
+            fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired));
+          }, START_TIMEOUT_MS);
+          stopKeepalive = keepServiceWorkerAlive(worker);
+          removeTrigger = triggerBrowserDownload(plan.id, fileName);
+          break;
+        case 'started':
+          clearTimeout(timer);
+          meter.current = new ProgressMeter(message.totalBytes ?? 0);
+          options.onProgress?.(meter.current.update(0));
+          break;
+        case 'progress':
+          if (meter.current) options.onProgress?.(meter.current.update(message.bytes));
+          break;
+        case 'file-failed':
+          onFileFailed?.({ name: message.name, error: DownloadError.fromWire(message.failure) });
+          break;
+        case 'done':
+          cleanup();
+          resolve(message.bytes);
+          break;
+        case 'error':
+          fail(DownloadError.fromWire(message.failure));
+          break;
+      }
+    };
+  });
+
+  worker.postMessage(plan, [keyChannel.port2, statusChannel.port2]);
+  // The keys go from the crypto worker straight to the service worker, never through this thread.
+  const uniqueKeys = [...new Map(sources.map((source) => [source.key.id, source.key])).values()];
+  try {
+    await sharedCryptoPool().sendFileKeys(uniqueKeys, keyChannel.port1);
+  } catch (error) {
+    keyChannel.port1.close();
+    // The worker then reports KEY_UNAVAILABLE on the status port; this error says why.
+    void outcome.catch(() => undefined);
+    throw error;
+  }
+  return outcome;
+}

@@ -1,0 +1,21 @@
+import { ConfirmDeleteDialog } from '../../app/layout/ConfirmDeleteDialog.tsx';
+import { FILES_MESSAGES } from './filesMessages.ts';
+
+interface DeleteFilesDialogProps {
+  /** Number of files to delete; the dialog is open while this is set. */
+  count: number | null;
+  busy: boolean;
+  onCancel(): void;
+  onConfirm(): void;
+}
+
+export function DeleteFilesDialog({ count, ...actions }: DeleteFilesDialogProps) {
+  return (
+    <ConfirmDeleteDialog
+      open={count !== null}
+      title="Delete files"
+      message={count === null ? '' : FILES_MESSAGES.deleteConfirm(count)}
+      {...actions}
+    />
+  );
+}

@@ -1,0 +1,62 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ActiveDownload } from './useFileDownloads.tsx';
+import { formatBytes, formatDuration } from './filesMessages.ts';
+
+function figures(active: ActiveDownload): string {
+  const { progress } = active;
+  if (!progress) return 'Preparing: unlocking the file keys and starting the download...';
+  const parts = [progress.totalBytes > 0 ? `${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}` : formatBytes(progress.bytes)];
+  if (progress.rateBytesPerSecond > 0) parts.push(`${formatBytes(progress.rateBytesPerSecond)}/s`);
+  if (progress.secondsLeft !== null) parts.push(`${formatDuration(progress.secondsLeft)} left`);
+  return parts.join(' · ');
+}
+
+/** Bytes, rate and time left of the running download (decrypted in the browser, written by its download manager). */
+export function DownloadProgressPanel({ active, onCancel }: { active: ActiveDownload; onCancel(): void }) {
+  const { progress } = active;
+  const percent = progress && progress.totalBytes > 0 ? Math.min(100, (100 * progress.bytes) / progress.totalBytes) : null;
+  return (
+    <Paper variant="outlined" role="status" aria-label="Download progress" sx={{ px: 2.5, py: 2, mb: 2, borderColor: 'secondary.main', bgcolor: '#f2f8f8' }}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', justifyContent: 'space-between', mb: 1 }}>
+            <Typography sx={{ fontWeight: 600, minWidth: 0 }} noWrap title={active.label}>
+              Downloading {active.label}
+              {active.fileCount > 1 && (
+                <Typography component="span" color="text.secondary" sx={{ fontWeight: 400 }}>
+                  {' '}
+                  ({active.fileCount} files)
+                </Typography>
+              )}
+            </Typography>
+            {percent !== null && (
+              <Typography variant="body2" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                {percent.toFixed(0)}%
+              </Typography>
+            )}
+          </Stack>
+          <LinearProgress
+            // Remounted when the size becomes known, so no indeterminate animation lingers on the bar.
+            key={percent === null ? 'waiting' : 'known'}
+            color="secondary"
+            variant={percent === null ? 'indeterminate' : 'determinate'}
+            {...(percent !== null ? { value: percent } : {})}
+            aria-label="Download progress"
+            sx={{ height: 6, borderRadius: 3 }}
+          />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1, fontVariantNumeric: 'tabular-nums' }} data-testid="download-figures">
+            {figures(active)}
+          </Typography>
+        </Box>
+        <Button color="inherit" onClick={onCancel}>
+          Cancel
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

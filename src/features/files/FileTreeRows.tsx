@@ -1,0 +1,185 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { formatDateTime } from '../dashboard/folderDisplay.ts';
+import { ChevronRightIcon, ExpandMoreIcon, FileGlyph, FolderGlyph, FolderOpenGlyph } from './fileIcons.tsx';
+import type { FileSort } from './fileSort.ts';
+import { sortDirectories, sortFiles } from './fileSort.ts';
+import type { DirectoryNode, FileNode } from './fileTree.ts';
+import { FILES_MESSAGES, formatSizeKb } from './filesMessages.ts';
+import { directoryCheckState, isSelectable } from './selection.ts';
+
+export interface TreeActions {
+  selected: ReadonlySet<number>;
+  neverDownloadedOnly: boolean;
+  expanded: ReadonlySet<string>;
+  /** Busy flags disable the list. */
+  disabled: boolean;
+  onToggleExpanded(path: string): void;
+  onToggleFile(fileId: number): void;
+  onToggleDirectory(directory: DirectoryNode): void;
+  onDownloadFile(node: FileNode): void;
+  onDownloadDirectory(directory: DirectoryNode): void;
+}
+
+const INDENT = 3; // theme spacing units per level
+
+function totalSize(directory: DirectoryNode): number {
+  return directory.descendants.reduce((sum, file) => sum + file.file_size, 0);
+}
+
+function countText(directory: DirectoryNode, neverDownloadedOnly: boolean): string {
+  const all = directory.descendants.length;
+  const noun = all === 1 ? 'file' : 'files';
+  if (!neverDownloadedOnly) return `${all} ${noun}`;
+  const matching = directory.descendants.filter((file) => isSelectable(file, true)).length;
+  return `${matching} of ${all} ${noun}`;
+}
+
+function DirectoryRow({ directory, depth, ...actions }: TreeActions & { directory: DirectoryNode; depth: number }) {
+  const open = actions.expanded.has(directory.path);
+  const state = directoryCheckState(directory, actions.selected, actions.neverDownloadedOnly);
+  return (
+    <TableRow hover data-directory={directory.path} sx={{ bgcolor: '#fafbfc' }}>
+      <TableCell padding="checkbox" sx={{ pl: '12px !important' }}>
+        <Checkbox
+          size="small"
+          checked={state === 'checked'}
+          indeterminate={state === 'indeterminate'}
+          disabled={actions.disabled}
+          onChange={() => actions.onToggleDirectory(directory)}
+          slotProps={{ input: { 'aria-label': `Select folder ${directory.path}` } }}
+        />
+      </TableCell>
+      <TableCell colSpan={3}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, pl: depth * INDENT }}>
+          <IconButton
+            size="small"
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${directory.path}`}
+            aria-expanded={open}
+            onClick={() => actions.onToggleExpanded(directory.path)}
+            sx={{ ml: -0.75 }}
+          >
+            {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+          </IconButton>
+          <Box sx={{ color: 'secondary.main', display: 'flex' }}>{open ? <FolderOpenGlyph fontSize="small" /> : <FolderGlyph fontSize="small" />}</Box>
+          <Typography variant="body2" sx={{ fontWeight: 600, cursor: 'pointer', wordBreak: 'break-word' }} onClick={() => actions.onToggleExpanded(directory.path)}>
+            {directory.name}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+            {countText(directory, actions.neverDownloadedOnly)}
+          </Typography>
+        </Box>
+      </TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
+        {formatSizeKb(totalSize(directory))}
+      </TableCell>
+      <TableCell align="right" sx={{ pr: '12px !important' }}>
+        {directory.descendants.length > 0 && (
+          <Button size="small" disabled={actions.disabled} onClick={() => actions.onDownloadDirectory(directory)} aria-label={`Download folder ${directory.path}`}>
+            Download
+          </Button>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; depth: number }) {
+  const { file } = node;
+  const checked = actions.selected.has(file.id);
+  return (
+    <TableRow hover selected={checked} data-file-id={file.id}>
+      <TableCell padding="checkbox" sx={{ pl: '12px !important' }}>
+        <Checkbox
+          size="small"
+          checked={checked}
+          disabled={actions.disabled}
+          onChange={() => actions.onToggleFile(file.id)}
+          slotProps={{ input: { 'aria-label': `Select ${node.directory ? `${node.directory}/` : ''}${node.name}` } }}
+        />
+      </TableCell>
+      <TableCell sx={{ minWidth: 220 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, pl: depth * INDENT + (depth > 0 ? 4 : 0) }}>
+          <Box sx={{ color: 'text.secondary', display: 'flex' }}>
+            <FileGlyph fontSize="small" />
+          </Box>
+          <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
+            {node.name}
+          </Typography>
+          {node.duplicate && (
+            <Tooltip title="Another uploaded file has exactly the same content">
+              <Chip size="small" label={FILES_MESSAGES.duplicate} color="warning" variant="outlined" sx={{ height: 20, fontSize: '0.7rem' }} />
+            </Tooltip>
+          )}
+        </Box>
+      </TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+        <Typography variant="body2">{formatDateTime(file.upload_time)}</Typography>
+      </TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+        {file.last_downloaded_admin === null ? (
+          <Chip size="small" label="Never" color="secondary" variant="outlined" sx={{ height: 20, fontSize: '0.75rem' }} />
+        ) : (
+          <Typography variant="body2">{formatDateTime(file.last_downloaded_admin)}</Typography>
+        )}
+      </TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        {formatSizeKb(file.file_size)}
+      </TableCell>
+      <TableCell align="right" sx={{ pr: '12px !important' }}>
+        <Button size="small" disabled={actions.disabled} onClick={() => actions.onDownloadFile(node)} aria-label={`Download ${node.name}`}>
+          Download
+        </Button>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function EmptyRow({ depth }: { depth: number }) {
+  return (
+    <TableRow>
+      <TableCell />
+      <TableCell colSpan={5}>
+        <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic', pl: depth * INDENT + 4 }}>
+          {FILES_MESSAGES.directoryEmpty}
+        </Typography>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** One directory's children: its directories first, then its files (filtered and sorted). */
+export function TreeLevel({ directory, depth, sort, ...actions }: TreeActions & { directory: DirectoryNode; depth: number; sort: FileSort }) {
+  const files = sortFiles(
+    directory.files.filter((node) => isSelectable(node.file, actions.neverDownloadedOnly)),
+    sort,
+  );
+  const directories = sortDirectories(directory.directories, sort);
+  if (depth > 0 && files.length === 0 && directories.length === 0) return <EmptyRow depth={depth} />;
+  return (
+    <>
+      {directories.map((child) => (
+        <DirectoryBranch key={child.path} directory={child} depth={depth} sort={sort} {...actions} />
+      ))}
+      {files.map((node) => (
+        <FileRow key={node.file.id} node={node} depth={depth} {...actions} />
+      ))}
+    </>
+  );
+}
+
+function DirectoryBranch({ directory, depth, sort, ...actions }: TreeActions & { directory: DirectoryNode; depth: number; sort: FileSort }) {
+  return (
+    <>
+      <DirectoryRow directory={directory} depth={depth} {...actions} />
+      {actions.expanded.has(directory.path) && <TreeLevel directory={directory} depth={depth + 1} sort={sort} {...actions} />}
+    </>
+  );
+}

@@ -1,0 +1,151 @@
+// @vitest-environment jsdom
+// The files screen's states and texts over a fake network (the real server and browser, with
+// downloads, are covered by e2e/files.spec.ts).
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FileRecord } from '../../api/filesApi.ts';
+import type { Folder } from '../../api/types.ts';
+import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
+import { renderAppAt, signedInState } from '../../app/testing/renderWithProviders.tsx';
+import { fileRecord } from './testing/fileRecords.ts';
+
+let restore = () => {};
+afterEach(() => {
+  cleanup();
+  restore();
+  vi.restoreAllMocks();
+});
+
+const folder: Folder = {
+  id: 7,
+  title: 'Client onboarding',
+  description: null,
+  creation_date: '2030-01-01T00:00:00Z',
+  expiration_date: null,
+  last_upload_time: null,
+  is_active: true,
+  has_password: false,
+  require_email_verification: false,
+  allowed_emails: null,
+  perform_mime_check: true,
+  link_token: 'tok',
+  has_undownloaded_files: true,
+};
+
+const downloaded = '2030-02-01T10:00:00Z';
+const files: FileRecord[] = [
+  fileRecord('1/contract.pdf', { id: 1, file_size: 1536 }),
+  fileRecord('2/scans/id-front.jpg', { id: 2, last_downloaded_admin: downloaded }),
+  fileRecord('3/scans/id-back.jpg', { id: 3, last_downloaded_admin: downloaded }),
+];
+
+function open(handlers: Record<string, FakeHandler>) {
+  const api = installFakeApi({
+    'GET /api/folders/7': () => ({ status: 200, body: folder }),
+    'GET /api/folders/7/files': () => ({ status: 200, body: files }),
+    'GET /api/download/links/folder/7': () => ({ status: 200, body: [] }),
+    ...handlers,
+  });
+  restore = api.restore;
+  renderAppAt('/folders/view/7', { preloadedState: signedInState() });
+  return api;
+}
+
+const toolbar = () => screen.getByRole('toolbar', { name: 'File actions' });
+
+describe('Folder files screen', () => {
+  it("shows 'Loading folder contents...', then the title, the toolbar and the tree", async () => {
+    let answer: (value: { status: number; body: unknown }) => void = () => {};
+    open({ 'GET /api/folders/7/files': () => new Promise((resolve) => (answer = resolve)) });
+    expect(await screen.findByText('Loading folder contents...')).toBeTruthy();
+    answer({ status: 200, body: files });
+    expect(await screen.findByRole('heading', { name: 'Files in Folder: Client onboarding' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(within(await screen.findByRole('toolbar', { name: 'File actions' })).getByText('0 / 3 selected')).toBeTruthy();
+    expect(within(toolbar()).getByRole('button', { name: 'Download All (3)' })).toBeTruthy();
+    const rows = within(screen.getByRole('table', { name: 'Files' })).getAllByRole('row');
+    // Header, the directory before the file; the directory's files stay folded away.
+    expect(rows[1]!.textContent).toContain('scans');
+    expect(rows[2]!.textContent).toContain('contract.pdf');
+    expect(rows[2]!.textContent).toContain('1.5 KB');
+    expect(rows).toHaveLength(3);
+  });
+
+  it('shows the mapped error in place of the page when the folder cannot be loaded', async () => {
+    open({ 'GET /api/folders/7': () => ({ status: 404, body: { detail: 'Folder not found' } }) });
+    expect((await screen.findByRole('alert')).textContent).toBe('Folder not found');
+    expect(screen.queryByRole('toolbar')).toBeNull();
+  });
+
+  it("says 'This folder is empty.' and, with the filter, 'No files match ...'", async () => {
+    open({ 'GET /api/folders/7/files': () => ({ status: 200, body: [] }) });
+    expect(await screen.findByText('This folder is empty.')).toBeTruthy();
+    cleanup();
+    restore();
+    open({ 'GET /api/folders/7/files': () => ({ status: 200, body: files.slice(1) }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Never Downloaded' }));
+    expect(await screen.findByText("No files match the 'Never Downloaded' filter.")).toBeTruthy();
+    expect(within(toolbar()).getByText('0 / 0 selected')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show All' }));
+    expect(await screen.findByRole('table', { name: 'Files' })).toBeTruthy();
+  });
+
+  it('the filter counts only never-downloaded files and a directory without any gives an info message', async () => {
+    open({});
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select folder scans' }));
+    expect(within(toolbar()).getByText('2 / 3 selected')).toBeTruthy();
+    fireEvent.click(within(toolbar()).getByRole('button', { name: 'Never Downloaded' }));
+    // The downloaded files left the selection with the filter on; only contract.pdf counts.
+    expect(within(toolbar()).getByText('0 / 1 selected')).toBeTruthy();
+    expect(within(toolbar()).getByRole('button', { name: 'Download All (1)' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Download folder scans' }));
+    expect(await screen.findByText(`No files in "scans" match the 'Never Downloaded' filter.`)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Expand scans' }));
+    expect(await screen.findByText('Empty')).toBeTruthy();
+  });
+
+  it("Download Selected with nothing selected says 'No files selected for ZIP download.'", async () => {
+    open({});
+    fireEvent.click(await within(await screen.findByRole('toolbar', { name: 'File actions' })).findByRole('button', { name: 'Download Selected' }));
+    expect(await screen.findByText('No files selected for ZIP download.')).toBeTruthy();
+  });
+
+  it('Delete Selected confirms with the count and reports partial and total failures', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    let answer = { deleted: 1, errors: [{ file_id: 1, detail: 'File not found' }] };
+    const api = open({ 'POST /api/folders/files/delete': () => ({ status: 200, body: answer }) });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all files' }));
+    expect(within(toolbar()).getByText('3 / 3 selected')).toBeTruthy();
+    fireEvent.click(within(toolbar()).getByRole('button', { name: 'Delete Selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete files' });
+    expect(within(dialog).getByText('Are you sure you want to delete 3 files?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete 1 file(s). See console for details.')).toBeTruthy();
+    expect(JSON.parse(api.requests.find((r) => r.method === 'POST')!.body)).toEqual({ file_ids: [1, 2, 3] });
+    expect(api.requests.find((r) => r.method === 'POST')!.headers.get('content-type')).toContain('application/json');
+    expect(warn).toHaveBeenCalled();
+
+    answer = { deleted: 0, errors: [1, 2, 3].map((file_id) => ({ file_id, detail: 'File not found' })) };
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all files' }));
+    fireEvent.click(within(toolbar()).getByRole('button', { name: 'Delete Selected' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete files' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete any of the selected files.')).toBeTruthy();
+  });
+
+  it('sorting by Uploaded toggles between ascending and descending', async () => {
+    open({
+      'GET /api/folders/7/files': () => ({
+        status: 200,
+        body: [fileRecord('1/old.txt', { id: 11, upload_time: '2030-01-01T00:00:00Z' }), fileRecord('2/new.txt', { id: 12, upload_time: '2030-03-01T00:00:00Z' })],
+      }),
+    });
+    const table = await screen.findByRole('table', { name: 'Files' });
+    const names = () => within(table).getAllByRole('row').slice(1).map((row) => (row.textContent?.includes('old.txt') ? 'old' : 'new'));
+    expect(names()).toEqual(['new', 'old']); // by name
+    fireEvent.click(within(screen.getByRole('columnheader', { name: /Uploaded/ })).getByRole('button'));
+    await waitFor(() => expect(names()).toEqual(['old', 'new']));
+    fireEvent.click(within(screen.getByRole('columnheader', { name: /Uploaded/ })).getByRole('button'));
+    await waitFor(() => expect(names()).toEqual(['new', 'old']));
+    expect(screen.getByRole('columnheader', { name: /Uploaded/ }).getAttribute('aria-sort')).toBe('descending');
+  });
+});

@@ -1,0 +1,105 @@
+// Folder files screen, /folders/view/{folderId} (spec section 2): 'Files in Folder: {title}', the
+// files as a tree with selection, downloads and deletes, and the folder's active download links.
+// The folder, its files and its links load in parallel (three queries started in the same render).
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import type { ReactNode } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import { useListFolderFilesQuery } from '../../api/filesApi.ts';
+import { useGetFolderQuery } from '../../api/foldersApi.ts';
+import { useAppSelector } from '../../app/hooks.ts';
+import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
+import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
+import { PageHeader } from '../../app/layout/PageHeader.tsx';
+import { selectAuthStatus, selectCurrentUser } from '../auth/authSlice.ts';
+import { displayTitle } from '../dashboard/folderDisplay.ts';
+import { InvalidFolderId } from '../folders/InvalidFolderId.tsx';
+import { ActiveDownloadLinksSection, CreateDownloadLinkButton } from '../links/index.ts';
+import { FilesPanel, type LinkActionContext } from './FilesPanel.tsx';
+import { FILES_MESSAGES, formatBytes } from './filesMessages.ts';
+
+function Frame({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} subtitle={subtitle} back={<BackToDashboardLink />} />
+      {children}
+    </>
+  );
+}
+
+function linkAction({ folderId, selectedFiles, requestPrivateKey, disabled }: LinkActionContext, onCreated: () => void) {
+  return <CreateDownloadLinkButton folderId={folderId} files={selectedFiles} requestPrivateKey={requestPrivateKey} onCreated={onCreated} disabled={disabled} />;
+}
+
+function FolderFilesScreen({ folderId }: { folderId: number }) {
+  const folderQuery = useGetFolderQuery(folderId);
+  const filesQuery = useListFolderFilesQuery(folderId, { refetchOnMountOrArgChange: true });
+  const folder = folderQuery.data;
+
+  if (!folder) {
+    if (!folderQuery.error) {
+      return (
+        <Frame title="Files in Folder">
+          <LoadingMessage text={FILES_MESSAGES.loading} />
+          <ActiveDownloadLinksSection folderId={folderId} />
+        </Frame>
+      );
+    }
+    // Spec section 8: a load failure with no folder shows the mapped error in place of the page.
+    return (
+      <Frame title="Files in Folder">
+        <Alert severity="error" role="alert">
+          {describeApiError(folderQuery.error).message}
+        </Alert>
+      </Frame>
+    );
+  }
+
+  const files = filesQuery.data;
+  const totalBytes = files?.reduce((sum, file) => sum + file.file_size, 0) ?? 0;
+  const subtitle = files ? `${files.length === 1 ? '1 file' : `${files.length} files`} · ${formatBytes(totalBytes)}` : undefined;
+
+  let content: ReactNode;
+  if (files) {
+    content = <FilesPanel folder={folder} files={files} renderLinkAction={(context) => linkAction(context, () => void filesQuery.refetch())} />;
+  } else if (filesQuery.error) {
+    content = (
+      <Alert severity="error" role="alert">
+        Error: {describeApiError(filesQuery.error).message}
+      </Alert>
+    );
+  } else {
+    content = <LoadingMessage text={FILES_MESSAGES.loading} />;
+  }
+
+  return (
+    <Frame title={`Files in Folder: ${displayTitle(folder.title)}`} subtitle={subtitle}>
+      <Stack spacing={4}>
+        <Box>{content}</Box>
+        <ActiveDownloadLinksSection folderId={folderId} />
+      </Stack>
+    </Frame>
+  );
+}
+
+export function FolderFilesPage({ folderId }: { folderId: number | null }) {
+  const status = useAppSelector(selectAuthStatus);
+  const user = useAppSelector(selectCurrentUser);
+  if (status === 'checking') return <LoadingMessage text={FILES_MESSAGES.loading} />;
+  if (!user) {
+    return (
+      <Frame title="Files in Folder">
+        <Alert severity="error">{FILES_MESSAGES.notAuthenticated}</Alert>
+      </Frame>
+    );
+  }
+  if (folderId === null) {
+    return (
+      <Frame title="Files in Folder">
+        <InvalidFolderId />
+      </Frame>
+    );
+  }
+  return <FolderFilesScreen folderId={folderId} />;
+}

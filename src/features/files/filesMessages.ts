@@ -1,0 +1,46 @@
+// Every user-facing text of the admin files screen (spec sections 2, 5 and 8), in one place.
+
+export const FILES_MESSAGES = {
+  notAuthenticated: 'Not authenticated.',
+  loading: 'Loading folder contents...',
+  folderEmpty: 'This folder is empty.',
+  filterEmpty: "No files match the 'Never Downloaded' filter.",
+  directoryEmpty: 'Empty',
+  duplicate: '(Dup)',
+  noSelection: 'No files selected for ZIP download.',
+  deleteNoSelection: 'Select the files to delete first.',
+  deleteConfirm: (count: number) => `Are you sure you want to delete ${count} files?`,
+  deletePartial: (count: number) => `Failed to delete ${count} file(s). See console for details.`,
+  deleteNone: 'Failed to delete any of the selected files.',
+  deleted: (count: number) => (count === 1 ? '1 file deleted.' : `${count} files deleted.`),
+  downloadFailed: (message: string) => `Download failed: ${message}`,
+  downloadCancelled: 'Download cancelled.',
+  downloadDone: (name: string) => `Downloaded ${name}.`,
+  directoryNoMatch: (directory: string) => `No files in "${directory}" match the 'Never Downloaded' filter.`,
+} as const;
+
+/** Spec section 2: sizes in KB with one decimal. */
+export function formatSizeKb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** Progress figures: bytes in the largest fitting binary unit, one decimal. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 1) return 'less than a second';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

@@ -1,0 +1,109 @@
+/**
+ * The files screen's downloads: the 'Login Password Required' dialog first when no private key is
+ * unlocked (then the pending download runs), progress while the service worker streams, and the
+ * spec's outcome texts. A crypto error clears the cached private key (spec section 8); a finished
+ * download reloads the list, whose last_downloaded_admin changed.
+ */
+import { useSnackbar } from 'notistack';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import { filesDownloaded, type FileRecord } from '../../api/filesApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { isCryptoError } from '../../crypto/errors.ts';
+import { isDownloadError, type DownloadProgress } from '../downloads/index.ts';
+import { keyOperationFailureText } from '../keys/keyMessages.ts';
+import { privateKeyCryptoFailed } from '../keys/keysSlice.ts';
+import { sharedCryptoPool } from '../keys/sharedCryptoPool.ts';
+import { usePrivateKeyUnlock } from '../keys/usePrivateKeyUnlock.tsx';
+import { downloadAdminFiles } from './adminDownload.ts';
+import { FILES_MESSAGES } from './filesMessages.ts';
+
+/** Spec section 9: admin toasts 3-7 s. */
+const SUCCESS_TOAST_MS = 3000;
+const FAILURE_TOAST_MS = 7000;
+
+export interface DownloadTarget {
+  readonly files: readonly FileRecord[];
+  /** null for a single file saved as itself. */
+  readonly zipName: string | null;
+  /** What the progress panel names: the file or the archive. */
+  readonly label: string;
+}
+
+export interface ActiveDownload {
+  readonly label: string;
+  readonly fileCount: number;
+  /** null until the service worker started streaming. */
+  readonly progress: DownloadProgress | null;
+}
+
+export interface FileDownloads {
+  download(target: DownloadTarget): Promise<void>;
+  /** The screen's unlock dialog, for other actions that need the private key (create link). */
+  requestPrivateKey: ReturnType<typeof usePrivateKeyUnlock>['requestPrivateKey'];
+  cancel(): void;
+  active: ActiveDownload | null;
+  unlockDialog: ReactNode;
+}
+
+/** The text of a failed download (spec section 8: 'Download failed: {message}'). */
+export function downloadFailureText(error: unknown): string {
+  if (isDownloadError(error)) {
+    // These already read as a full sentence about the download.
+    if (error.code === 'HTTP' || error.code === 'NO_STREAMING_SUPPORT') return error.message;
+    return FILES_MESSAGES.downloadFailed(error.message);
+  }
+  if (isCryptoError(error)) return FILES_MESSAGES.downloadFailed(keyOperationFailureText(error, (e) => describeApiError(e).message));
+  return FILES_MESSAGES.downloadFailed(describeApiError(error).message);
+}
+
+function isCryptoFailure(error: unknown): boolean {
+  return isCryptoError(error) || isDownloadError(error, 'INTEGRITY');
+}
+
+export function useFileDownloads(folderId: number): FileDownloads {
+  const dispatch = useAppDispatch();
+  const { enqueueSnackbar } = useSnackbar();
+  const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
+  const [active, setActive] = useState<ActiveDownload | null>(null);
+  const running = useRef<AbortController | null>(null);
+
+  const download = useCallback(
+    async (target: DownloadTarget) => {
+      if (running.current || target.files.length === 0) return;
+      const privateKey = await requestPrivateKey();
+      if (!privateKey) return; // the unlock dialog was cancelled
+      const controller = new AbortController();
+      running.current = controller;
+      setActive({ label: target.label, fileCount: target.files.length, progress: null });
+      try {
+        await downloadAdminFiles({
+          files: target.files,
+          zipName: target.zipName,
+          privateKey,
+          pool: sharedCryptoPool(),
+          signal: controller.signal,
+          onProgress: (progress) => setActive({ label: target.label, fileCount: target.files.length, progress }),
+        });
+        enqueueSnackbar(FILES_MESSAGES.downloadDone(target.label), { variant: 'success', autoHideDuration: SUCCESS_TOAST_MS });
+        dispatch(filesDownloaded(folderId));
+      } catch (error) {
+        if (isDownloadError(error, 'ABORTED')) {
+          enqueueSnackbar(FILES_MESSAGES.downloadCancelled, { variant: 'info', autoHideDuration: SUCCESS_TOAST_MS });
+        } else {
+          if (isCryptoFailure(error)) dispatch(privateKeyCryptoFailed());
+          enqueueSnackbar(downloadFailureText(error), { variant: 'error', autoHideDuration: FAILURE_TOAST_MS });
+          console.warn('Download failed', error instanceof Error ? `${error.name}: ${error.message}` : error);
+        }
+      } finally {
+        running.current = null;
+        setActive(null);
+      }
+    },
+    [dispatch, enqueueSnackbar, folderId, requestPrivateKey],
+  );
+
+  const cancel = useCallback(() => running.current?.abort(), []);
+
+  return { download, requestPrivateKey, cancel, active, unlockDialog };
+}

@@ -1,0 +1,76 @@
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useId } from 'react';
+import type { ExpirationMode, FolderFormErrors, FolderFormValues } from './folderForm.ts';
+
+const MODES: ReadonlyArray<{ mode: ExpirationMode; label: string }> = [
+  { mode: 'none', label: 'Never expires' },
+  { mode: 'date', label: 'On a date' },
+  { mode: 'days', label: 'After a number of days' },
+];
+
+interface ExpirationFieldsProps {
+  values: FolderFormValues;
+  errors: FolderFormErrors;
+  disabled: boolean;
+  onModeChange(mode: ExpirationMode): void;
+  onChange(changes: Partial<FolderFormValues>): void;
+}
+
+/** The expiration mode selector (none, date, days) and the one field the chosen mode needs. */
+export function ExpirationFields({ values, errors, disabled, onModeChange, onChange }: ExpirationFieldsProps) {
+  const labelId = useId();
+  return (
+    <Stack spacing={2}>
+      <FormControl disabled={disabled}>
+        <FormLabel id={labelId} sx={{ fontWeight: 600, color: 'text.primary', '&.Mui-focused': { color: 'text.primary' } }}>
+          Expiration
+        </FormLabel>
+        <RadioGroup
+          row
+          aria-labelledby={labelId}
+          name="expiration_mode"
+          value={values.expirationMode}
+          onChange={(event) => onModeChange(event.target.value as ExpirationMode)}
+        >
+          {MODES.map(({ mode, label }) => (
+            <FormControlLabel key={mode} value={mode} control={<Radio />} label={label} />
+          ))}
+        </RadioGroup>
+      </FormControl>
+      {values.expirationMode === 'date' && (
+        <TextField
+          label="Expiration date"
+          name="expiration_date"
+          type="datetime-local"
+          value={values.expirationDate}
+          disabled={disabled}
+          error={Boolean(errors.expirationDate)}
+          helperText={errors.expirationDate ?? 'In your local time. Uploads are refused after this moment.'}
+          onChange={(event) => onChange({ expirationDate: event.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+          sx={{ maxWidth: 320 }}
+        />
+      )}
+      {values.expirationMode === 'days' && (
+        <TextField
+          label="Expires in (days)"
+          name="expires_in_days"
+          type="number"
+          value={values.expiresInDays}
+          disabled={disabled}
+          error={Boolean(errors.expiresInDays)}
+          helperText={errors.expiresInDays ?? 'Counted from when you save.'}
+          onChange={(event) => onChange({ expiresInDays: event.target.value })}
+          slotProps={{ htmlInput: { min: 1, step: 1, inputMode: 'numeric' } }}
+          sx={{ maxWidth: 320 }}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,169 @@
+// The folder form of the create and edit screens (spec section 2 "Folder form fields"). It owns
+// the field state and validation and hands a ready payload to `onSubmit`; a failed save shows the
+// spec's 'An error occurred while saving. Please check details.' with the mapped API error.
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Divider from '@mui/material/Divider';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FolderPayload } from '../../api/types.ts';
+import { ButtonLink } from '../../app/layout/links.tsx';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { AccessFields } from './AccessFields.tsx';
+import { ExpirationFields } from './ExpirationFields.tsx';
+import {
+  validateFolderForm,
+  withExpirationMode,
+  withPassword,
+  type FolderFormErrors,
+  type FolderFormValues,
+} from './folderForm.ts';
+import { buildFolderPayload, type FolderFormMode } from './folderPayload.ts';
+
+export const SAVE_FAILED = 'An error occurred while saving. Please check details.';
+
+interface FolderFormProps {
+  mode: FolderFormMode;
+  initialValues: FolderFormValues;
+  /** Editing a folder whose upload link has a password. */
+  hasExistingPassword?: boolean;
+  submitLabel: string;
+  /** Saves the folder; a rejection is shown on the form. */
+  onSubmit(payload: FolderPayload): Promise<void>;
+}
+
+function FormPart({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h3" component="h2">
+        {title}
+      </Typography>
+      {children}
+    </Stack>
+  );
+}
+
+export function FolderForm({ mode, initialValues, hasExistingPassword = false, submitLabel, onSubmit }: FolderFormProps) {
+  const notify = useNotifier();
+  const [values, setValues] = useState(initialValues);
+  const [errors, setErrors] = useState<FolderFormErrors>({});
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  function change(changes: Partial<FolderFormValues>) {
+    setValues((current) => ({ ...current, ...changes }));
+  }
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problems = validateFolderForm(values);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setSaveError(null);
+    setSaving(true);
+    try {
+      await onSubmit(buildFolderPayload(values, mode));
+    } catch (cause) {
+      setSaveError(notify.error(cause).message);
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Paper
+      component="form"
+      variant="outlined"
+      noValidate
+      onSubmit={handleSubmit}
+      aria-label={mode === 'create' ? 'Create folder' : 'Edit folder'}
+      sx={{ p: { xs: 3, sm: 4 } }}
+    >
+      <Stack spacing={3.5}>
+        <FormPart title="Details">
+          <TextField
+            label="Title"
+            name="title"
+            required
+            autoFocus={mode === 'create'}
+            value={values.title}
+            disabled={saving}
+            error={Boolean(errors.title)}
+            helperText={errors.title ?? 'Uploaders see it on the upload page.'}
+            onChange={(event) => change({ title: event.target.value })}
+            slotProps={{ htmlInput: { maxLength: 255 } }}
+          />
+          <TextField
+            label="Description"
+            name="description"
+            multiline
+            minRows={3}
+            value={values.description}
+            disabled={saving}
+            helperText="Optional. Shown to uploaders under the title."
+            onChange={(event) => change({ description: event.target.value })}
+          />
+        </FormPart>
+        <Divider />
+        <FormPart title="Access">
+          <AccessFields
+            values={values}
+            errors={errors}
+            disabled={saving}
+            hasExistingPassword={hasExistingPassword}
+            onPasswordChange={(password) => setValues((current) => withPassword(current, password))}
+            onChange={change}
+          />
+        </FormPart>
+        <Divider />
+        <ExpirationFields
+          values={values}
+          errors={errors}
+          disabled={saving}
+          onModeChange={(expirationMode) => setValues((current) => withExpirationMode(current, expirationMode))}
+          onChange={change}
+        />
+        {mode === 'update' && (
+          <>
+            <Divider />
+            <div>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    name="is_active"
+                    checked={values.isActive}
+                    disabled={saving}
+                    onChange={(event) => change({ isActive: event.target.checked })}
+                  />
+                }
+                label="Folder is active"
+              />
+              <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
+                An inactive folder's upload link accepts no uploads.
+              </Typography>
+            </div>
+          </>
+        )}
+        {saveError && (
+          <Alert severity="error" role="alert">
+            <AlertTitle>{SAVE_FAILED}</AlertTitle>
+            {saveError}
+          </Alert>
+        )}
+        <Stack direction="row" spacing={1.5}>
+          <Button type="submit" variant="contained" disabled={saving}>
+            {saving ? 'Saving...' : submitLabel}
+          </Button>
+          <ButtonLink to="/dashboard" variant="text" color="inherit" disabled={saving}>
+            Cancel
+          </ButtonLink>
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,5 @@
+import Alert from '@mui/material/Alert';
+
+export function InvalidFolderId() {
+  return <Alert severity="error">Invalid Folder ID</Alert>;
+}

@@ -1,0 +1,135 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useId, useState, type FormEvent } from 'react';
+import { useVerifyPasswordMutation } from '../../api/authApi.ts';
+import { describeApiError } from '../../api/errors.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { FormFeedback, type Feedback } from '../profile/FormFeedback.tsx';
+import { generationFailedMessage, KEY_MESSAGES, KeyError, keyOperationFailureText } from './keyMessages.ts';
+import { keyOperations, type GeneratedKeyPairData } from './keyOperations.ts';
+
+type Stage = 'idle' | 'verifying' | 'generating';
+
+const STAGE_LABEL: Record<Stage, string> = {
+  idle: 'Generate New Key Pair',
+  verifying: 'Verifying password...',
+  generating: 'Generating and encrypting keys...',
+};
+
+/**
+ * Key generation (spec sections 4 and 5): password required, a confirmation that old files need
+ * the old backup, then password verification, generation and encryption with the login password
+ * in the worker pool; the caller then opens the three-step modal.
+ */
+export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExistingKey: boolean; onGenerated(pair: GeneratedKeyPairData): void }) {
+  const notify = useNotifier();
+  const confirmTitleId = useId();
+  const [verifyPassword] = useVerifyPasswordMutation();
+  const [password, setPassword] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [stage, setStage] = useState<Stage>('idle');
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!password) {
+      setFeedback({ severity: 'error', message: KEY_MESSAGES.generatePasswordRequired });
+      return;
+    }
+    setFeedback(null);
+    setConfirming(true);
+  }
+
+  function handleCancel() {
+    setConfirming(false);
+    setFeedback({ severity: 'info', message: KEY_MESSAGES.generationCancelled });
+    notify.info(KEY_MESSAGES.generationCancelled);
+  }
+
+  async function handleConfirm() {
+    setConfirming(false);
+    const typed = password;
+    setPassword('');
+    try {
+      setStage('verifying');
+      try {
+        await verifyPassword({ password: typed }).unwrap();
+      } catch (cause) {
+        throw new KeyError('generation-failed', generationFailedMessage(describeApiError(cause).message));
+      }
+      setStage('generating');
+      let pair: GeneratedKeyPairData;
+      try {
+        pair = await (await keyOperations()).generateKeyPair(typed);
+      } catch (cause) {
+        throw new KeyError('generation-failed', generationFailedMessage(keyOperationFailureText(cause, (error) => describeApiError(error).message)));
+      }
+      onGenerated(pair);
+    } catch (failure) {
+      setFeedback({ severity: 'error', message: notify.error(failure).message });
+    } finally {
+      setStage('idle');
+    }
+  }
+
+  const busy = stage !== 'idle';
+
+  return (
+    <Box>
+      <Typography variant="h3" sx={{ mb: 0.5 }}>
+        Generate New Key Pair
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Creates a new RSA key pair in this browser. The private key is encrypted with your login password before it is stored.
+      </Typography>
+      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Generate new key pair">
+        <TextField
+          label="Login Password"
+          name="generate_password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          disabled={busy}
+          helperText="Needed to encrypt the new private key."
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <FormFeedback feedback={feedback} />
+        <Box>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {STAGE_LABEL[stage]}
+          </Button>
+        </Box>
+      </Stack>
+      <Dialog open={confirming} onClose={handleCancel} aria-labelledby={confirmTitleId}>
+        <DialogTitle id={confirmTitleId}>Generate a new key pair?</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: hasExistingKey ? 1.5 : 0 }}>
+            Files already encrypted for your old key cannot be decrypted with the new one. They become inaccessible unless you keep
+            the backup file of your old key.
+          </DialogContentText>
+          {hasExistingKey && (
+            <DialogContentText sx={{ fontWeight: 600, color: 'warning.dark' }}>
+              Your current key will be replaced. Make sure you have its backup file before you continue.
+            </DialogContentText>
+          )}
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button color="inherit" onClick={handleCancel}>
+            Cancel
+          </Button>
+          <Button variant="contained" color="warning" onClick={handleConfirm}>
+            Generate New Keys
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

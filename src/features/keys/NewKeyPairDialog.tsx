@@ -1,0 +1,158 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useId, useState } from 'react';
+import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { sessionConfirmed } from '../auth/authSlice.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { downloadKeyBackup } from './downloadBackup.ts';
+import type { GeneratedKeyPairData } from './keyOperations.ts';
+import { KeyPairStep } from './KeyPairStep.tsx';
+
+export const CLOSE_BLOCKED_TITLE = 'Please complete all steps (upload, save, download) before closing.';
+
+type StepState = 'idle' | 'busy' | 'done';
+
+// A finished step's button stays disabled but reads as a success, not as greyed-out.
+const doneButtonSx = { '&.Mui-disabled': { color: 'success.dark', borderColor: 'success.light', bgcolor: 'rgba(46, 125, 50, 0.06)' } };
+
+interface NewKeyPairDialogProps {
+  /** The generated pair (private key only wrapped); null when no modal is open. */
+  pending: GeneratedKeyPairData | null;
+  username: string;
+  onClose(): void;
+}
+
+/**
+ * 'New Key Pair Generated - Actions Required!' (spec section 2): 1 upload the public key, 2 save
+ * the encrypted key data, 3 download the backup (required). Closing stays blocked until all three
+ * are done. Step 2 follows step 1 because a new public key removes the old pair's stored key data
+ * on the server (docs/api.md, Keys).
+ */
+export function NewKeyPairDialog({ pending, username, onClose }: NewKeyPairDialogProps) {
+  const titleId = useId();
+  return (
+    <Dialog
+      open={pending !== null}
+      aria-labelledby={titleId}
+      maxWidth="sm"
+      // Escape and clicks outside do nothing: the pair would be lost with steps left undone.
+      onClose={() => undefined}
+    >
+      {pending && <NewKeyPairSteps key={pending.publicKeySpki} pending={pending} username={username} titleId={titleId} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+function NewKeyPairSteps({ pending, username, titleId, onClose }: { pending: GeneratedKeyPairData; username: string; titleId: string; onClose(): void }) {
+  const dispatch = useAppDispatch();
+  const notify = useNotifier();
+  const [setPublicKey] = useSetPublicKeyMutation();
+  const [saveEncryptedKey] = useSaveEncryptedKeyMutation();
+  const [upload, setUpload] = useState<StepState>('idle');
+  const [save, setSave] = useState<StepState>('idle');
+  const [downloaded, setDownloaded] = useState(false);
+  const allDone = upload === 'done' && save === 'done' && downloaded;
+
+  async function handleUpload() {
+    setUpload('busy');
+    try {
+      dispatch(sessionConfirmed(await setPublicKey({ public_key_spki: pending.publicKeySpki }).unwrap()));
+      setUpload('done');
+    } catch (cause) {
+      notify.error(cause);
+      setUpload('idle');
+    }
+  }
+
+  async function handleSave() {
+    setSave('busy');
+    try {
+      const { encryptedPrivateKey, kdfSalt } = pending;
+      dispatch(sessionConfirmed(await saveEncryptedKey({ encryptedPrivateKey, kdfSalt }).unwrap()));
+      setSave('done');
+    } catch (cause) {
+      notify.error(cause);
+      setSave('idle');
+    }
+  }
+
+  function handleDownload() {
+    downloadKeyBackup(username, pending);
+    setDownloaded(true);
+  }
+
+  return (
+    <>
+      <DialogTitle id={titleId}>New Key Pair Generated - Actions Required!</DialogTitle>
+      <DialogContent>
+        <Alert severity="warning" sx={{ mb: 2.5 }}>
+          Your new key pair exists only in this window until these steps are done. Complete all three before closing.
+        </Alert>
+        <Box component="ol" sx={{ display: 'grid', gap: 1.5, m: 0, p: 0 }}>
+          <KeyPairStep
+            number={1}
+            title="Upload the public key"
+            done={upload === 'done'}
+            action={
+              <Button
+                variant={upload === 'done' ? 'outlined' : 'contained'}
+                size="small"
+                disabled={upload !== 'idle'}
+                sx={upload === 'done' ? doneButtonSx : undefined}
+                onClick={handleUpload}
+              >
+                {upload === 'busy' ? 'Uploading...' : upload === 'done' ? 'Uploaded ✓' : 'Upload Public Key'}
+              </Button>
+            }
+          >
+            Uploaders' browsers encrypt every file for this key.
+          </KeyPairStep>
+          <KeyPairStep
+            number={2}
+            title="Save the encrypted key data to your profile"
+            done={save === 'done'}
+            action={
+              <Button
+                variant={save === 'done' ? 'outlined' : 'contained'}
+                size="small"
+                disabled={upload !== 'done' || save !== 'idle'}
+                sx={save === 'done' ? doneButtonSx : undefined}
+                onClick={handleSave}
+              >
+                {save === 'busy' ? 'Saving...' : save === 'done' ? 'Saved ✓' : 'Save Key Data'}
+              </Button>
+            }
+          >
+            Your private key, encrypted with your login password, is kept on the server so you can unlock it when you download files.
+          </KeyPairStep>
+          <KeyPairStep
+            number={3}
+            title="Download the backup file"
+            done={downloaded}
+            required
+            action={
+              <Button variant={downloaded ? 'outlined' : 'contained'} size="small" onClick={handleDownload}>
+                {downloaded ? 'Download Again?' : 'Download Backup (.json)'}
+              </Button>
+            }
+          >
+            Keep this file in a safe place. Together with your login password it restores your key if the copy on the server is lost.
+          </KeyPairStep>
+        </Box>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2.5 }}>
+        <span title={allDone ? undefined : CLOSE_BLOCKED_TITLE}>
+          <Button variant="contained" color={allDone ? 'success' : 'primary'} disabled={!allDone} title={allDone ? undefined : CLOSE_BLOCKED_TITLE} onClick={onClose}>
+            {allDone ? 'Done (Close)' : 'Close'}
+          </Button>
+        </span>
+      </DialogActions>
+    </>
+  );
+}

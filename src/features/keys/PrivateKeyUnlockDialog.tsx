@@ -1,0 +1,139 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useSnackbar } from 'notistack';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { KEY_MESSAGES } from './keyMessages.ts';
+import { unlockPrivateKey } from './keyThunks.ts';
+
+/** Spec section 9: key-loaded notice 2 s, key-error notice 5 s. */
+export const KEY_LOADED_NOTICE_MS = 2000;
+export const KEY_ERROR_NOTICE_MS = 5000;
+
+type UnlockState = { step: 'entering' } | { step: 'unlocking' } | { step: 'keyLoaded'; handleId: string } | { step: 'error'; message: string };
+
+interface PrivateKeyUnlockDialogProps {
+  open: boolean;
+  /** After Continue: the pending action runs with the unlocked key. */
+  onContinue(handleId: string): void;
+  onCancel(): void;
+}
+
+/**
+ * 'Login Password Required' (spec section 4, Private-key unlock): entering, then keyLoaded
+ * (Continue) or error (Try Again / Cancel). The password goes to the worker pool and is then
+ * dropped from this component.
+ */
+export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKeyUnlockDialogProps) {
+  const dispatch = useAppDispatch();
+  const { enqueueSnackbar } = useSnackbar();
+  const titleId = useId();
+  const [state, setState] = useState<UnlockState>({ step: 'entering' });
+  const [password, setPassword] = useState('');
+  const [inlineError, setInlineError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (open) {
+      setState({ step: 'entering' });
+      setPassword('');
+      setInlineError(null);
+    }
+  }, [open]);
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!password) {
+      setInlineError(KEY_MESSAGES.unlockPasswordRequired);
+      return;
+    }
+    setInlineError(null);
+    setState({ step: 'unlocking' });
+    try {
+      const handleId = await dispatch(unlockPrivateKey(password));
+      setState({ step: 'keyLoaded', handleId });
+      enqueueSnackbar(KEY_MESSAGES.keyUnlocked, { variant: 'success', autoHideDuration: KEY_LOADED_NOTICE_MS });
+    } catch (error) {
+      const described = describeApiError(error);
+      setState({ step: 'error', message: described.message });
+      if (described.toast) enqueueSnackbar(described.message, { variant: 'error', autoHideDuration: KEY_ERROR_NOTICE_MS });
+    } finally {
+      setPassword('');
+    }
+  }
+
+  const busy = state.step === 'unlocking';
+
+  return (
+    <Dialog open={open} onClose={busy ? undefined : onCancel} aria-labelledby={titleId} maxWidth="xs">
+      <DialogTitle id={titleId}>Login Password Required</DialogTitle>
+      {(state.step === 'entering' || state.step === 'unlocking') && (
+        <Stack component="form" noValidate onSubmit={handleSubmit} aria-label="Unlock private key">
+          <DialogContent sx={{ pt: 0 }}>
+            <DialogContentText sx={{ mb: 2.5 }}>
+              Enter your login password to unlock your private key. It stays unlocked in this browser's memory until you log out.
+            </DialogContentText>
+            <TextField
+              label="Login Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              autoFocus
+              value={password}
+              disabled={busy}
+              error={inlineError !== null}
+              helperText={inlineError ?? ' '}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </DialogContent>
+          <DialogActions sx={{ px: 3, pb: 2 }}>
+            <Button color="inherit" onClick={onCancel} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="contained" disabled={busy}>
+              {busy ? 'Unlocking...' : 'Unlock'}
+            </Button>
+          </DialogActions>
+        </Stack>
+      )}
+      {state.step === 'keyLoaded' && (
+        <>
+          <DialogContent sx={{ pt: 0 }}>
+            <Alert severity="success" role="status">
+              {KEY_MESSAGES.keyUnlocked}
+            </Alert>
+          </DialogContent>
+          <DialogActions sx={{ px: 3, pb: 2 }}>
+            <Button variant="contained" autoFocus onClick={() => onContinue(state.handleId)}>
+              Continue
+            </Button>
+          </DialogActions>
+        </>
+      )}
+      {state.step === 'error' && (
+        <>
+          <DialogContent sx={{ pt: 0 }}>
+            <Alert severity="error" role="alert">
+              {state.message}
+            </Alert>
+          </DialogContent>
+          <DialogActions sx={{ px: 3, pb: 2 }}>
+            <Button color="inherit" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button variant="contained" autoFocus onClick={() => setState({ step: 'entering' })}>
+              Try Again
+            </Button>
+          </DialogActions>
+        </>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,170 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useVerifyPasswordMutation } from '../../api/authApi.ts';
+import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { sessionConfirmed } from '../auth/authSlice.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { FormFeedback, type Feedback } from '../profile/FormFeedback.tsx';
+import { BACKUP_MIME_TYPE } from './backupFile.ts';
+import { isKeyError, KEY_MESSAGES } from './keyMessages.ts';
+import { keyOperations } from './keyOperations.ts';
+import { privateKeyCleared } from './keysSlice.ts';
+import { restoreKeyFromBackup } from './restoreKey.ts';
+import { UsernameMismatchDialog } from './UsernameMismatchDialog.tsx';
+
+/** Set after a successful restore, for this browser tab (spec section 4, Restore). */
+export const KEY_RESTORED_STORAGE_KEY = 'keyRestored';
+
+/** Restore from backup (spec sections 4 and 5): file, current login password, checks, confirmation. */
+export function RestoreKeyPanel({ username, onRestored }: { username: string; onRestored(): void }) {
+  const dispatch = useAppDispatch();
+  const notify = useNotifier();
+  const inputId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [verifyPassword] = useVerifyPasswordMutation();
+  const [setPublicKey] = useSetPublicKeyMutation();
+  const [saveEncryptedKey] = useSaveEncryptedKeyMutation();
+  const [file, setFile] = useState<File | null>(null);
+  const [password, setPassword] = useState('');
+  const [backupPassword, setBackupPassword] = useState('');
+  const [askBackupPassword, setAskBackupPassword] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [mismatch, setMismatch] = useState<{ backupUsername: string | null; answer(restore: boolean): void } | undefined>();
+
+  function handleFile(event: ChangeEvent<HTMLInputElement>) {
+    setFile(event.target.files?.[0] ?? null);
+    setAskBackupPassword(false);
+    setBackupPassword('');
+    setFeedback(null);
+  }
+
+  function reset() {
+    setFile(null);
+    setPassword('');
+    setBackupPassword('');
+    setAskBackupPassword(false);
+    if (fileInput.current) fileInput.current.value = '';
+  }
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (askBackupPassword && !backupPassword) {
+      setFeedback({ severity: 'error', message: KEY_MESSAGES.backupPasswordRequired });
+      return;
+    }
+    setFeedback(null);
+    setBusy(true);
+    try {
+      const user = await restoreKeyFromBackup(
+        { file, password, username, ...(askBackupPassword ? { backupPassword } : {}) },
+        {
+          verifyPassword: (value) => verifyPassword({ password: value }).unwrap(),
+          confirmUsernameMismatch: (backupUsername) =>
+            new Promise<boolean>((resolve) =>
+              setMismatch({
+                backupUsername,
+                answer: (restore) => {
+                  setMismatch(undefined);
+                  resolve(restore);
+                },
+              }),
+            ),
+          operations: await keyOperations(),
+          setPublicKey: (public_key_spki) => setPublicKey({ public_key_spki }).unwrap(),
+          saveEncryptedKey: (data) => saveEncryptedKey(data).unwrap(),
+        },
+      );
+      dispatch(sessionConfirmed(user));
+      sessionStorage.setItem(KEY_RESTORED_STORAGE_KEY, 'true');
+      dispatch(privateKeyCleared({ reason: 'restored' }));
+      reset();
+      setFeedback({ severity: 'success', message: KEY_MESSAGES.keyRestored });
+      notify.success(KEY_MESSAGES.keyRestored);
+      onRestored();
+    } catch (failure) {
+      if (isKeyError(failure, 'restore-wrong-backup-password')) {
+        setAskBackupPassword(true);
+        setFeedback({ severity: 'warning', message: failure.message });
+        return;
+      }
+      if (isKeyError(failure, 'cancelled')) {
+        setFeedback({ severity: 'info', message: failure.message });
+        notify.info(failure.message);
+        return;
+      }
+      setFeedback({ severity: 'error', message: notify.error(failure).message });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Box>
+      <Typography variant="h3" sx={{ mb: 0.5 }}>
+        Restore From Backup
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Puts the key pair of a backup file (.json) back on your profile, for example on a new computer or after generating keys by
+        mistake.
+      </Typography>
+      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Restore key from backup">
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
+          <input
+            ref={fileInput}
+            id={inputId}
+            type="file"
+            accept={`.json,${BACKUP_MIME_TYPE}`}
+            aria-label="Backup file"
+            hidden
+            onChange={handleFile}
+          />
+          <Button component="label" htmlFor={inputId} variant="outlined" disabled={busy}>
+            Choose Backup File
+          </Button>
+          <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'} sx={{ overflowWrap: 'anywhere' }} data-testid="backup-file-name">
+            {file ? file.name : 'No file selected'}
+          </Typography>
+        </Box>
+        <TextField
+          label="Current Login Password"
+          name="restore_password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          disabled={busy}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        {askBackupPassword && (
+          <TextField
+            label="Password When Backup Was Made"
+            name="backup_password"
+            type="password"
+            autoComplete="off"
+            autoFocus
+            value={backupPassword}
+            disabled={busy}
+            helperText="Your login password at the time you downloaded this backup."
+            onChange={(event) => setBackupPassword(event.target.value)}
+          />
+        )}
+        <FormFeedback feedback={feedback} />
+        <Box>
+          <Button type="submit" variant="contained" color="secondary" disabled={busy}>
+            {busy ? 'Restoring...' : 'Restore Key'}
+          </Button>
+        </Box>
+      </Stack>
+      <UsernameMismatchDialog
+        backupUsername={mismatch?.backupUsername}
+        currentUsername={username}
+        onAnswer={(restore) => mismatch?.answer(restore)}
+      />
+    </Box>
+  );
+}

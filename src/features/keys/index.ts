@@ -1,0 +1,12 @@
+// What other features use from the keys feature. The files screen (downloads, link creation):
+//   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
+//   const privateKey = await requestPrivateKey();     // null: the user cancelled
+//   if (privateKey) await sharedCryptoPool().unwrapFileKey(privateKey, file.encrypted_key) ...
+//   on a CryptoError while decrypting: dispatch(privateKeyCryptoFailed())
+export { usePrivateKeyUnlock, type PrivateKeyUnlock } from './usePrivateKeyUnlock.tsx';
+export { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
+export { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKeyHandleId, selectPrivateKeyUnlocked } from './keysSlice.ts';
+export { requirePrivateKeyHandleId, unlockPrivateKey } from './keyThunks.ts';
+export { privateKeyHandle } from './privateKeyHandle.ts';
+export { sharedCryptoPool } from './sharedCryptoPool.ts';
+export { KEY_MESSAGES, KeyError, isKeyError } from './keyMessages.ts';

@@ -1,0 +1,99 @@
+// Key actions that talk to the server and the worker pool: read the stored key data, unlock the
+// private key for the session, and re-wrap it after a password change. Errors come out as
+// KeyError with the spec's exact texts (section 8, "Keys").
+
+import { describeApiError } from '../../api/errors.ts';
+import { keysApi } from '../../api/keysApi.ts';
+import type { AppDispatch, RootState } from '../../app/store.ts';
+import { sessionConfirmed } from '../auth/authSlice.ts';
+import type { PasswordChangedStep } from '../profile/afterPasswordChanged.ts';
+import type { KeyData } from './backupFile.ts';
+import {
+  KEY_MESSAGES,
+  KeyError,
+  keyOperationFailureText,
+  rewrapFailedMessage,
+  unlockFailedMessage,
+} from './keyMessages.ts';
+import { keyOperations } from './keyOperations.ts';
+import { privateKeyUnlocked, selectPrivateKeyHandleId } from './keysSlice.ts';
+
+export type KeysThunk<R> = (dispatch: AppDispatch, getState: () => RootState) => R;
+
+const describe = (error: unknown) => describeApiError(error).message;
+
+/** The stored key data, or null when the server has none (404); other failures are thrown as they came. */
+export async function fetchStoredKeyData(dispatch: AppDispatch): Promise<KeyData | null> {
+  const result = await dispatch(keysApi.endpoints.getEncryptedKey.initiate(undefined, { forceRefetch: true, subscribe: false }));
+  if (result.data) return { encryptedPrivateKey: result.data.encryptedPrivateKey, kdfSalt: result.data.kdfSalt };
+  if (describeApiError(result.error).status === 404) return null;
+  throw result.error;
+}
+
+/**
+ * 'Login Password Required': fetches the stored key data, opens it in the worker pool with the
+ * login password and caches the handle for the session. Resolves with the handle id.
+ */
+export const unlockPrivateKey =
+  (password: string): KeysThunk<Promise<string>> =>
+  async (dispatch) => {
+    if (!password) throw new KeyError('missing-password-or-key-data', KEY_MESSAGES.missingPasswordOrKeyData);
+    let data: KeyData | null;
+    try {
+      data = await fetchStoredKeyData(dispatch);
+    } catch (error) {
+      throw new KeyError('unlock-failed', unlockFailedMessage(describe(error)));
+    }
+    if (!data) throw new KeyError('key-data-not-found', KEY_MESSAGES.keyDataNotFound);
+    if (!data.encryptedPrivateKey || !data.kdfSalt) throw new KeyError('missing-password-or-key-data', KEY_MESSAGES.missingPasswordOrKeyData);
+    let handleId: string;
+    try {
+      handleId = await (await keyOperations()).unlockPrivateKey(data, password);
+    } catch (error) {
+      throw new KeyError('unlock-failed', unlockFailedMessage(keyOperationFailureText(error, describe)));
+    }
+    dispatch(privateKeyUnlocked({ handleId }));
+    return handleId;
+  };
+
+/** The cached handle id, or KeyError 'Key not loaded.' (callers unlock first). */
+export function requirePrivateKeyHandleId(state: RootState): string {
+  const handleId = selectPrivateKeyHandleId(state);
+  if (!handleId) throw new KeyError('key-not-loaded', KEY_MESSAGES.keyNotLoaded);
+  return handleId;
+}
+
+const rewrapFailed = (reason: string) => new KeyError('rewrap-failed', rewrapFailedMessage(reason));
+
+/**
+ * Spec section 4, Password change, after the server accepted the new password: fetch the stored
+ * key data; none: done; else decrypt with the old password, encrypt with the new one, save it and
+ * update the profile. Any failure is 'rewrap-failed' (the persistent warning of section 8), since
+ * the server may now hold key data that only the old password opens.
+ */
+export const rewrapPrivateKeyStep: PasswordChangedStep = {
+  name: 'rewrap-private-key',
+  async run({ oldPassword, newPassword, dispatch }) {
+    let data: KeyData | null;
+    try {
+      data = await fetchStoredKeyData(dispatch);
+    } catch (error) {
+      throw rewrapFailed(describe(error));
+    }
+    if (!data) return;
+    let rewrapped: KeyData | null = null;
+    try {
+      rewrapped = await (await keyOperations()).rewrapPrivateKey(data, oldPassword, newPassword);
+    } catch (error) {
+      throw rewrapFailed(keyOperationFailureText(error, describe));
+    }
+    try {
+      const user = await dispatch(keysApi.endpoints.saveEncryptedKey.initiate(rewrapped)).unwrap();
+      dispatch(sessionConfirmed(user));
+    } catch (error) {
+      throw rewrapFailed(describe(error));
+    } finally {
+      rewrapped = null;
+    }
+  },
+};

@@ -1,0 +1,104 @@
+// Restore from a backup file (spec section 4: select file, verify password, parse, optional
+// username-mismatch confirmation, save key data; section 5 for every check and message).
+//
+// A backup holds only the wrapped private key, so restoring also re-derives its public key (in the
+// worker) and uploads it: the server then again pairs the public key uploaders encrypt for with the
+// private key it stores. The backup must open with a password: normally the current login password
+// (which is verified with the server first). A backup made before the last password change opens
+// only with the password of that time; then the caller asks for it (code
+// 'restore-wrong-backup-password') and the key is re-wrapped under the current login password, so
+// that unlocking keeps working with the password the admin signs in with.
+
+import { describeApiError } from '../../api/errors.ts';
+import type { User } from '../../api/types.ts';
+import { isCryptoError } from '../../crypto/errors.ts';
+import { backupFileTypeError, isUsernameMismatch, parseBackupFile, type KeyData } from './backupFile.ts';
+import { KEY_MESSAGES, KeyError, keyOperationFailureText, restoreFailedMessage } from './keyMessages.ts';
+import type { KeyOperations } from './keyOperations.ts';
+
+export interface RestoreInput {
+  file: File | null;
+  /** The current login password. */
+  password: string;
+  /** The login password at backup time, when it differs from the current one. */
+  backupPassword?: string;
+  /** The signed-in username. */
+  username: string;
+}
+
+export interface RestoreDependencies {
+  verifyPassword(password: string): Promise<unknown>;
+  confirmUsernameMismatch(backupUsername: string | null): Promise<boolean>;
+  operations: KeyOperations;
+  setPublicKey(publicKeySpki: string): Promise<User>;
+  saveEncryptedKey(data: KeyData): Promise<User>;
+}
+
+export const BACKUP_PASSWORD_NEEDED =
+  'This backup does not open with your current login password. It was probably made before your last password change: ' +
+  'enter the login password you had when it was made.';
+
+const invalid = (message: string) => new KeyError('restore-invalid', message);
+const describe = (error: unknown) => describeApiError(error).message;
+
+async function readBackupText(file: File): Promise<string> {
+  let text: unknown;
+  try {
+    text = await file.text();
+  } catch {
+    throw invalid(KEY_MESSAGES.restoreReadError);
+  }
+  if (typeof text !== 'string') throw invalid(KEY_MESSAGES.restoreReadEmpty);
+  return text;
+}
+
+/** The key data to store: the backup as it is, or re-wrapped from the backup-time password. */
+async function openBackup(keyData: KeyData, input: RestoreInput, operations: KeyOperations): Promise<{ publicKeySpki: string; keyData: KeyData }> {
+  const openingPassword = input.backupPassword || input.password;
+  let publicKeySpki: string;
+  try {
+    publicKeySpki = await operations.publicKeyOf(keyData, openingPassword);
+  } catch (error) {
+    if (isCryptoError(error, 'WRONG_PASSWORD')) {
+      if (!input.backupPassword) throw new KeyError('restore-wrong-backup-password', BACKUP_PASSWORD_NEEDED);
+      throw new KeyError('restore-wrong-backup-password', restoreFailedMessage(KEY_MESSAGES.decryptionFailed));
+    }
+    throw new KeyError('restore-failed', restoreFailedMessage(keyOperationFailureText(error, describe)));
+  }
+  if (openingPassword === input.password) return { publicKeySpki, keyData };
+  try {
+    return { publicKeySpki, keyData: await operations.rewrapPrivateKey(keyData, openingPassword, input.password) };
+  } catch (error) {
+    throw new KeyError('restore-failed', restoreFailedMessage(keyOperationFailureText(error, describe)));
+  }
+}
+
+/** Runs the whole restore; resolves with the updated user. Every failure is a KeyError. */
+export async function restoreKeyFromBackup(input: RestoreInput, deps: RestoreDependencies): Promise<User> {
+  if (!input.file) throw invalid(KEY_MESSAGES.restoreFileRequired);
+  if (!input.password) throw invalid(KEY_MESSAGES.restorePasswordRequired);
+  const typeError = backupFileTypeError(input.file);
+  if (typeError) throw invalid(typeError);
+
+  try {
+    await deps.verifyPassword(input.password);
+  } catch (error) {
+    const described = describeApiError(error);
+    throw invalid(described.code === 'wrong-password' ? KEY_MESSAGES.restorePasswordVerification : described.message);
+  }
+
+  const parsed = parseBackupFile(await readBackupText(input.file));
+  if (!parsed.ok) throw invalid(parsed.message);
+  if (isUsernameMismatch(parsed.username, input.username) && !(await deps.confirmUsernameMismatch(parsed.username))) {
+    throw new KeyError('cancelled', KEY_MESSAGES.restoreUsernameCancelled);
+  }
+
+  const opened = await openBackup(parsed.keyData, input, deps.operations);
+  try {
+    // Public key first: a new public key drops the old pair's wrapped key on the server (docs/api.md).
+    await deps.setPublicKey(opened.publicKeySpki);
+    return await deps.saveEncryptedKey(opened.keyData);
+  } catch (error) {
+    throw new KeyError('restore-failed', restoreFailedMessage(describe(error)));
+  }
+}

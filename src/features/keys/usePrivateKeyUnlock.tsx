@@ -1,0 +1,49 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useAppSelector, useAppStore } from '../../app/hooks.ts';
+import type { PrivateKeyHandle } from '../../../workers/pool-types.ts';
+import { privateKeyHandle as toHandle } from './privateKeyHandle.ts';
+import { selectPrivateKeyHandleId } from './keysSlice.ts';
+import { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
+import { watchPrivateKeyRelease } from './privateKeyRelease.ts';
+
+export interface PrivateKeyUnlock {
+  /**
+   * The session's private key: at once when it is already unlocked, otherwise after the 'Login
+   * Password Required' dialog ends with Continue. null when the user cancels.
+   */
+  requestPrivateKey(): Promise<PrivateKeyHandle | null>;
+  /** Render this once in the screen that calls requestPrivateKey. */
+  unlockDialog: ReactNode;
+}
+
+/**
+ * For the files screen (downloads, link creation): "downloading without a cached private key first
+ * prompts for the login password; after Continue the pending action runs" (spec section 4).
+ */
+export function usePrivateKeyUnlock(): PrivateKeyUnlock {
+  const store = useAppStore();
+  const handleId = useAppSelector(selectPrivateKeyHandleId);
+  const [open, setOpen] = useState(false);
+  const pending = useRef<((handle: PrivateKeyHandle | null) => void) | null>(null);
+
+  useEffect(() => watchPrivateKeyRelease(store), [store]);
+
+  const finish = useCallback((handle: PrivateKeyHandle | null) => {
+    setOpen(false);
+    const resolve = pending.current;
+    pending.current = null;
+    resolve?.(handle);
+  }, []);
+
+  const requestPrivateKey = useCallback((): Promise<PrivateKeyHandle | null> => {
+    if (handleId) return Promise.resolve(toHandle(handleId));
+    pending.current?.(null);
+    return new Promise((resolve) => {
+      pending.current = resolve;
+      setOpen(true);
+    });
+  }, [handleId]);
+
+  const unlockDialog = <PrivateKeyUnlockDialog open={open} onContinue={(id) => finish(toHandle(id))} onCancel={() => finish(null)} />;
+  return { requestPrivateKey, unlockDialog };
+}

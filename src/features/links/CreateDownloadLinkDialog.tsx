@@ -1,0 +1,164 @@
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Collapse from '@mui/material/Collapse';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useId, useState, type FormEvent } from 'react';
+import {
+  createLinkChoices,
+  initialCreateLinkForm,
+  validateCreateLinkForm,
+  type CreateLinkChoices,
+  type CreateLinkFormErrors,
+  type CreateLinkFormValues,
+} from './createLinkForm.ts';
+import { generateLinkPassword } from './linkPassword.ts';
+
+interface CreateDownloadLinkDialogProps {
+  open: boolean;
+  /** Names of the files the link will share. */
+  fileNames: readonly string[];
+  busy: boolean;
+  onCancel(): void;
+  onSubmit(choices: CreateLinkChoices): void;
+}
+
+/** The create-link dialog (spec section 5). Mounted fresh on every open, so defaults are new each time. */
+export function CreateDownloadLinkDialog({ open, fileNames, busy, onCancel, onSubmit }: CreateDownloadLinkDialogProps) {
+  const titleId = useId();
+  return (
+    <Dialog open={open} onClose={busy ? undefined : onCancel} aria-labelledby={titleId} maxWidth="sm">
+      <DialogTitle id={titleId}>Create Download Link</DialogTitle>
+      {open && <CreateLinkForm fileNames={fileNames} busy={busy} onCancel={onCancel} onSubmit={onSubmit} />}
+    </Dialog>
+  );
+}
+
+function summary(fileNames: readonly string[]): string {
+  if (fileNames.length === 1) return `The link will share "${fileNames[0]}".`;
+  const shown = fileNames.slice(0, 3).map((name) => `"${name}"`).join(', ');
+  const more = fileNames.length > 3 ? ` and ${fileNames.length - 3} more` : '';
+  return `The link will share ${fileNames.length} files: ${shown}${more}.`;
+}
+
+function CreateLinkForm({ fileNames, busy, onCancel, onSubmit }: Omit<CreateDownloadLinkDialogProps, 'open'>) {
+  const [values, setValues] = useState<CreateLinkFormValues>(() => initialCreateLinkForm());
+  const [errors, setErrors] = useState<CreateLinkFormErrors>({});
+
+  function change(changes: Partial<CreateLinkFormValues>) {
+    setValues((current) => ({ ...current, ...changes }));
+    setErrors((current) => {
+      const next = { ...current };
+      if ('password' in changes || 'confirmPassword' in changes || 'usePassword' in changes) {
+        delete next.password;
+        delete next.confirmPassword;
+      }
+      if ('expiration' in changes || 'useExpiration' in changes) delete next.expiration;
+      return next;
+    });
+  }
+
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    const found = validateCreateLinkForm(values);
+    setErrors(found);
+    if (Object.keys(found).length === 0) onSubmit(createLinkChoices(values));
+  }
+
+  function newPassword() {
+    const password = generateLinkPassword();
+    change({ password, confirmPassword: password });
+  }
+
+  return (
+    <Stack component="form" noValidate onSubmit={handleSubmit} aria-label="Create download link">
+      <DialogContent sx={{ pt: 0 }}>
+        <DialogContentText sx={{ mb: 2.5 }}>{summary(fileNames)}</DialogContentText>
+        <Stack spacing={1.5}>
+          <div>
+            <FormControlLabel
+              control={<Checkbox name="use_password" checked={values.usePassword} disabled={busy} onChange={(event) => change({ usePassword: event.target.checked })} />}
+              label="Protect with a password"
+            />
+            <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
+              {values.usePassword
+                ? 'The recipient enters this password to unlock the files. It never leaves your browser.'
+                : 'The decryption keys travel inside the link itself: anyone holding the full link can download.'}
+            </Typography>
+          </div>
+          <Collapse in={values.usePassword} unmountOnExit>
+            <Stack spacing={2} sx={{ ml: { sm: 4 }, pt: 1.5 }}>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+                <TextField
+                  label="Link password"
+                  name="link_password"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={values.password}
+                  disabled={busy}
+                  error={Boolean(errors.password)}
+                  helperText={errors.password ?? 'Suggested for you; you may type your own.'}
+                  onChange={(event) => change({ password: event.target.value })}
+                  slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } } }}
+                />
+                <Button variant="outlined" onClick={newPassword} disabled={busy} sx={{ whiteSpace: 'nowrap', mt: { sm: 1 }, flexShrink: 0 }}>
+                  New password
+                </Button>
+              </Stack>
+              <TextField
+                label="Confirm link password"
+                name="confirm_link_password"
+                autoComplete="off"
+                spellCheck={false}
+                value={values.confirmPassword}
+                disabled={busy}
+                error={Boolean(errors.confirmPassword)}
+                helperText={errors.confirmPassword ?? ' '}
+                onChange={(event) => change({ confirmPassword: event.target.value })}
+                slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } } }}
+              />
+            </Stack>
+          </Collapse>
+          <div>
+            <FormControlLabel
+              control={<Checkbox name="use_expiration" checked={values.useExpiration} disabled={busy} onChange={(event) => change({ useExpiration: event.target.checked })} />}
+              label="Link expires"
+            />
+            <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
+              {values.useExpiration ? 'After this date and time (your local time) the link stops working.' : 'The link works until you delete it.'}
+            </Typography>
+          </div>
+          <Collapse in={values.useExpiration} unmountOnExit>
+            <TextField
+              label="Expiration date"
+              name="expiration_date"
+              type="datetime-local"
+              value={values.expiration}
+              disabled={busy}
+              error={Boolean(errors.expiration)}
+              helperText={errors.expiration ?? ' '}
+              onChange={(event) => change({ expiration: event.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+              sx={{ ml: { sm: 4 }, pt: 1.5, maxWidth: { sm: 320 } }}
+            />
+          </Collapse>
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2.5 }}>
+        <Button color="inherit" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="contained" disabled={busy}>
+          {busy ? 'Creating...' : 'Create Link'}
+        </Button>
+      </DialogActions>
+    </Stack>
+  );
+}

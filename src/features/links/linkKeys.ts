@@ -1,0 +1,82 @@
+// Turns the admin's choices into a create-link request (docs/api.md "Download links"; the key
+// scheme is in src/crypto/link-keys.ts). The selected files' keys are unwrapped with the unlocked
+// private key inside the crypto pool, then either
+//   - formatted as 'fileId:base64key,...' for the URL fragment (no password; nothing goes to the
+//     server but the file ids), or
+//   - wrapped under a key derived from the link password, and only the derived VERIFIER and the
+//     wrapped keys are sent; the password itself never leaves this browser.
+// The unwrapped file keys are released from the workers afterwards either way.
+
+import type { LinkFragment } from '../../crypto/branded.ts';
+import type { CryptoPool, FileKeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from '../../../workers/pool.ts';
+import type { CreateDownloadLinkRequest } from '../../api/linksApi.ts';
+import type { CreateLinkChoices } from './createLinkForm.ts';
+
+/** The part of the pool this module uses (a narrow seam, so tests can run it on the crypto core). */
+export type LinkKeyCrypto = Pick<CryptoPool, 'unwrapFileKey' | 'formatLinkFragment' | 'protectLinkKeys' | 'releaseKey'>;
+
+/** What the link needs of a file record (GET /folders/{id}/files). */
+export interface LinkableFile {
+  id: number;
+  original_filename: string;
+  /** The file key wrapped with the admin's public key. */
+  encrypted_key: string;
+}
+
+export interface PreparedDownloadLink {
+  request: CreateDownloadLinkRequest;
+  /** SECRET, links without a password only: append as '#' + fragment to the link's address. */
+  fragment: LinkFragment | null;
+}
+
+const UNWRAP_CONCURRENCY = 8;
+
+async function unwrapAll(pool: LinkKeyCrypto, privateKey: PrivateKeyHandle, files: readonly LinkableFile[], into: FileKeyHandle[]): Promise<LinkFileKeyHandle[]> {
+  const handles: LinkFileKeyHandle[] = new Array(files.length);
+  let next = 0;
+  async function lane(): Promise<void> {
+    while (next < files.length) {
+      const index = next++;
+      const file = files[index]!;
+      const key = await pool.unwrapFileKey(privateKey, file.encrypted_key);
+      into.push(key);
+      handles[index] = { fileId: String(file.id), key };
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(UNWRAP_CONCURRENCY, files.length) }, lane));
+  return handles;
+}
+
+export async function prepareDownloadLink(
+  pool: LinkKeyCrypto,
+  privateKey: PrivateKeyHandle,
+  files: readonly LinkableFile[],
+  choices: CreateLinkChoices,
+): Promise<PreparedDownloadLink> {
+  const unwrapped: FileKeyHandle[] = [];
+  try {
+    const keys = await unwrapAll(pool, privateKey, files, unwrapped);
+    const file_ids = files.map((file) => file.id);
+    if (choices.password === null) {
+      const fragment = await pool.formatLinkFragment(keys);
+      return { request: { file_ids, password: null, expiration_date: choices.expirationDate }, fragment };
+    }
+    const protection = await pool.protectLinkKeys(choices.password, keys);
+    return {
+      request: {
+        file_ids,
+        password: protection.verifier,
+        expiration_date: choices.expirationDate,
+        reencrypted_keys_json: JSON.stringify(protection.reencryptedKeys),
+      },
+      fragment: null,
+    };
+  } finally {
+    await Promise.allSettled(unwrapped.map((key) => pool.releaseKey(key)));
+  }
+}
+
+/** The address shown in 'Download Link Ready': the server's full_url plus, for a keys-in-fragment link, the keys. */
+export function readyLinkUrl(fullUrl: string, fragment: LinkFragment | null): string {
+  return fragment === null ? fullUrl : `${fullUrl.split('#')[0]}#${fragment}`;
+}

@@ -1,0 +1,107 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useState, type FormEvent } from 'react';
+import { useChangePasswordMutation } from '../../api/authApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
+import { isKeyError } from '../keys/keyMessages.ts';
+import { usePersistentWarning } from '../keys/usePersistentWarning.tsx';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { afterPasswordChangedSteps, runAfterPasswordChanged } from './afterPasswordChanged.ts';
+import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, PASSWORD_MISMATCH, passwordChangeError } from './passwordChangeValidation.ts';
+
+export function ChangePasswordSection() {
+  const dispatch = useAppDispatch();
+  const notify = useNotifier();
+  const warnPersistently = usePersistentWarning();
+  const [changePassword] = useChangePasswordMutation();
+  const [oldPassword, setOldPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  const values = { oldPassword, newPassword, confirmPassword };
+  const mismatch = confirmPassword !== '' && newPassword !== confirmPassword;
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = passwordChangeError(values);
+    if (problem) {
+      setFeedback({ severity: 'error', message: problem });
+      return;
+    }
+    setFeedback(null);
+    setBusy(true);
+    try {
+      await changePassword({ old_password: oldPassword, new_password: newPassword }).unwrap();
+      await runAfterPasswordChanged(afterPasswordChangedSteps, { oldPassword, newPassword, dispatch });
+      setOldPassword('');
+      setNewPassword('');
+      setConfirmPassword('');
+      setFeedback({ severity: 'success', message: 'Password changed successfully.' });
+      notify.success('Password changed successfully.');
+    } catch (cause) {
+      if (isKeyError(cause, 'rewrap-failed')) {
+        // The server already has the new password; only the key re-encryption failed (spec section 8).
+        setOldPassword('');
+        setNewPassword('');
+        setConfirmPassword('');
+        setFeedback({ severity: 'warning', message: cause.message });
+        warnPersistently(cause.message);
+        return;
+      }
+      setFeedback({ severity: 'error', message: notify.error(cause).message });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <SettingsSection
+      title="Change Login Password"
+      description="Other signed-in sessions of your account are ended when the password changes."
+    >
+      <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Change Login Password">
+        <TextField
+          label="Old Password"
+          name="old_password"
+          type="password"
+          autoComplete="current-password"
+          value={oldPassword}
+          onChange={(event) => setOldPassword(event.target.value)}
+        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
+          <TextField
+            label="New Password"
+            name="new_password"
+            type="password"
+            autoComplete="new-password"
+            value={newPassword}
+            helperText={`At least ${NEW_PASSWORD_MIN_LENGTH} characters.`}
+            onChange={(event) => setNewPassword(event.target.value)}
+          />
+          <TextField
+            label="Confirm New Password"
+            name="confirm_password"
+            type="password"
+            autoComplete="new-password"
+            value={confirmPassword}
+            error={mismatch}
+            helperText={mismatch ? PASSWORD_MISMATCH : ' '}
+            onChange={(event) => setConfirmPassword(event.target.value)}
+          />
+        </Stack>
+        <FormFeedback feedback={feedback} />
+        <Box>
+          <Button type="submit" variant="contained" disabled={busy || !canSubmitPasswordChange(values)}>
+            {busy ? 'Changing...' : 'Change Password'}
+          </Button>
+        </Box>
+      </Stack>
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,94 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useState, type FormEvent } from 'react';
+import { useUpdateProfileMutation } from '../../api/authApi.ts';
+import { useAppSelector } from '../../app/hooks.ts';
+import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
+import { selectCurrentUser } from '../auth/authSlice.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+import { planProfileUpdate, type ProfileField } from './profileValidation.ts';
+
+export function ProfileInfoSection() {
+  const user = useAppSelector(selectCurrentUser);
+  const notify = useNotifier();
+  const [updateProfile, { isLoading: saving }] = useUpdateProfileMutation();
+  const [username, setUsername] = useState(user?.username ?? '');
+  const [email, setEmail] = useState(user?.email ?? '');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [invalidField, setInvalidField] = useState<ProfileField | null>(null);
+
+  if (!user) return null;
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!user) return;
+    const plan = planProfileUpdate(user, { username, email, currentPassword });
+    if (!plan.ok) {
+      setFeedback({ severity: plan.severity, message: plan.message });
+      setInvalidField(plan.field);
+      return;
+    }
+    setFeedback(null);
+    setInvalidField(null);
+    try {
+      const updated = await updateProfile(plan.request).unwrap();
+      setUsername(updated.username);
+      setEmail(updated.email ?? '');
+      setCurrentPassword('');
+      setFeedback({ severity: 'success', message: 'Profile updated successfully.' });
+      notify.success('Profile updated successfully.');
+    } catch (cause) {
+      const described = notify.error(cause);
+      setFeedback({ severity: 'error', message: described.message });
+      if (described.code === 'wrong-password') setInvalidField('currentPassword');
+    }
+  }
+
+  return (
+    <SettingsSection title="Profile Information" description="Changing your username or e-mail needs your current password.">
+      <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Profile Information">
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            value={username}
+            error={invalidField === 'username'}
+            onChange={(event) => setUsername(event.target.value)}
+            slotProps={{ htmlInput: { required: true, minLength: 3 } }}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            error={invalidField === 'email'}
+            helperText="Optional. Leave empty to remove it."
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </Stack>
+        <TextField
+          label="Current Password"
+          name="current_password"
+          type="password"
+          autoComplete="current-password"
+          value={currentPassword}
+          error={invalidField === 'currentPassword'}
+          onChange={(event) => setCurrentPassword(event.target.value)}
+          slotProps={{ htmlInput: { required: true } }}
+        />
+        <FormFeedback feedback={feedback} />
+        <Box>
+          <Button type="submit" variant="contained" disabled={saving}>
+            {saving ? 'Saving...' : 'Save Changes'}
+          </Button>
+        </Box>
+      </Stack>
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,205 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
+import { renderAppAt, signedInState, testUser } from '../../app/testing/renderWithProviders.tsx';
+
+let restore = () => {};
+afterEach(() => {
+  cleanup();
+  restore();
+});
+
+// The encryption key section checks the key status on every visit (and a password change looks for
+// key data to re-wrap); these tests are about the other sections, so that call answers "none
+// stored" and is left out of the recorded requests. The key section has its own tests.
+const KEY_DATA_PATH = '/api/auth/users/me/encrypted-key';
+
+function withApi(handlers: Record<string, FakeHandler>) {
+  const api = installFakeApi({ [`GET ${KEY_DATA_PATH}`]: () => ({ status: 404, body: { detail: 'Encrypted key data not found' } }), ...handlers });
+  restore = api.restore;
+  return {
+    get requests() {
+      return api.requests.filter((request) => request.path !== KEY_DATA_PATH);
+    },
+  };
+}
+
+async function openSection(name: string, user = testUser) {
+  renderAppAt('/profile', { preloadedState: signedInState(user) });
+  await screen.findByRole('heading', { name: 'My Profile & Settings' });
+  return within(screen.getByRole('region', { name }));
+}
+
+function type(section: ReturnType<typeof within>, label: string, value: string) {
+  fireEvent.change(section.getByLabelText(label), { target: { value } });
+}
+
+describe('Profile page', () => {
+  it('links back to the dashboard and has the four sections', async () => {
+    await openSection('Profile Information');
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    for (const name of ['Profile Information', 'Change Login Password', 'Two-Factor Authentication', 'End-to-End Encryption Key']) {
+      expect(screen.getByRole('region', { name })).toBeTruthy();
+    }
+  });
+});
+
+describe('Profile Information', () => {
+  it("nothing changed: 'No profile changes detected.' and nothing is sent", async () => {
+    const api = withApi({});
+    const section = await openSection('Profile Information');
+    type(section, 'Current Password', 'pw');
+    fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
+    expect(await section.findByText('No profile changes detected.')).toBeTruthy();
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('the current password is required', async () => {
+    const api = withApi({});
+    const section = await openSection('Profile Information');
+    type(section, 'Email', 'other@example.com');
+    fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
+    expect(await section.findByText('Current password is required to save profile changes.')).toBeTruthy();
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('sends only changed fields; a blank e-mail is sent as null; the header user is updated', async () => {
+    const api = withApi({ 'PUT /api/auth/users/me': () => ({ status: 200, body: { ...testUser, email: null } }) });
+    const section = await openSection('Profile Information');
+    type(section, 'Email', '');
+    type(section, 'Current Password', 'correct-horse-1');
+    fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
+    expect(await section.findByText('Profile updated successfully.')).toBeTruthy();
+    expect(JSON.parse(api.requests[0]!.body)).toEqual({ current_password: 'correct-horse-1', email: null });
+    expect((section.getByLabelText('Current Password') as HTMLInputElement).value).toBe('');
+  });
+
+  it("a wrong current password reads 'Incorrect password provided.'", async () => {
+    withApi({ 'PUT /api/auth/users/me': () => ({ status: 401, body: { detail: 'Incorrect password' } }) });
+    const section = await openSection('Profile Information');
+    type(section, 'Username', 'alice2');
+    type(section, 'Current Password', 'wrong');
+    fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
+    expect(await section.findByText('Incorrect password provided.')).toBeTruthy();
+  });
+
+  it('a short username is refused before sending', async () => {
+    const api = withApi({});
+    const section = await openSection('Profile Information');
+    type(section, 'Username', 'al');
+    type(section, 'Current Password', 'pw');
+    fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
+    expect(await section.findByText('Username must be at least 3 characters long.')).toBeTruthy();
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe('Change Login Password', () => {
+  it('submit is disabled until all three are filled and match; a mismatch is named', async () => {
+    withApi({});
+    const section = await openSection('Change Login Password');
+    const submit = section.getByRole('button', { name: 'Change Password' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    type(section, 'Old Password', 'old-pass-1');
+    type(section, 'New Password', 'new-pass-1');
+    type(section, 'Confirm New Password', 'new-pass-2');
+    expect(submit.disabled).toBe(true);
+    expect(section.getByText('New passwords do not match.')).toBeTruthy();
+    type(section, 'Confirm New Password', 'new-pass-1');
+    expect(submit.disabled).toBe(false);
+  });
+
+  it('rules are checked before sending: length and different from old', async () => {
+    const api = withApi({});
+    const section = await openSection('Change Login Password');
+    type(section, 'Old Password', 'old-pass-1');
+    type(section, 'New Password', 'short');
+    type(section, 'Confirm New Password', 'short');
+    fireEvent.click(section.getByRole('button', { name: 'Change Password' }));
+    expect(await section.findByText('New password must be at least 8 characters long.')).toBeTruthy();
+    type(section, 'New Password', 'old-pass-1');
+    type(section, 'Confirm New Password', 'old-pass-1');
+    fireEvent.click(section.getByRole('button', { name: 'Change Password' }));
+    expect(await section.findByText('New password cannot be the same as the old password.')).toBeTruthy();
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('a valid change is sent and the fields are cleared', async () => {
+    const api = withApi({ 'POST /api/auth/change-password': () => ({ status: 200, body: { detail: 'Password changed' } }) });
+    const section = await openSection('Change Login Password');
+    type(section, 'Old Password', 'old-pass-1');
+    type(section, 'New Password', 'new-pass-1');
+    type(section, 'Confirm New Password', 'new-pass-1');
+    fireEvent.click(section.getByRole('button', { name: 'Change Password' }));
+    expect(await section.findByText('Password changed successfully.')).toBeTruthy();
+    expect(JSON.parse(api.requests[0]!.body)).toEqual({ old_password: 'old-pass-1', new_password: 'new-pass-1' });
+    expect((section.getByLabelText('Old Password') as HTMLInputElement).value).toBe('');
+  });
+});
+
+describe('Two-Factor Authentication', () => {
+  const setup = { secret: 'JBSWY3DPEHPK3PXP', otp_uri: 'otpauth://totp/Sealdrop:alice?secret=JBSWY3DPEHPK3PXP&issuer=Sealdrop' };
+
+  it('enable: setup shows the secret and a QR code; verify needs 6 digits; success shows Enabled', async () => {
+    const api = withApi({
+      'POST /api/auth/2fa/setup': () => ({ status: 200, body: setup }),
+      'POST /api/auth/2fa/enable': () => ({ status: 200, body: { ...testUser, is_2fa_enabled: true } }),
+    });
+    const section = await openSection('Two-Factor Authentication');
+    expect(section.getByText('Disabled')).toBeTruthy();
+    fireEvent.click(section.getByRole('button', { name: 'Enable 2FA' }));
+
+    expect((await section.findByLabelText('Two-factor secret')).textContent).toBe(setup.secret);
+    const qr = section.getByTitle('QR code for your authenticator app').closest('svg');
+    expect(qr?.getAttribute('height')).toBe('160');
+    const verify = section.getByRole('button', { name: 'Verify & Enable' }) as HTMLButtonElement;
+    type(section, 'Authentication Code', '12345');
+    expect(verify.disabled).toBe(true);
+    type(section, 'Authentication Code', '123456');
+    expect(verify.disabled).toBe(false);
+    fireEvent.click(verify);
+
+    expect(await section.findByText('Enabled')).toBeTruthy();
+    expect(JSON.parse(api.requests[1]!.body)).toEqual({ code: '123456' });
+    expect(section.queryByLabelText('Two-factor secret')).toBeNull();
+  });
+
+  it("'Cancel Setup' returns to disabled", async () => {
+    withApi({ 'POST /api/auth/2fa/setup': () => ({ status: 200, body: setup }) });
+    const section = await openSection('Two-Factor Authentication');
+    fireEvent.click(section.getByRole('button', { name: 'Enable 2FA' }));
+    fireEvent.click(await section.findByRole('button', { name: 'Cancel Setup' }));
+    expect(section.getByRole('button', { name: 'Enable 2FA' })).toBeTruthy();
+    expect(section.queryByLabelText('Two-factor secret')).toBeNull();
+  });
+
+  it('a wrong code shows the server detail and stays in setup', async () => {
+    withApi({
+      'POST /api/auth/2fa/setup': () => ({ status: 200, body: setup }),
+      'POST /api/auth/2fa/enable': () => ({ status: 401, body: { detail: 'Invalid authentication code' } }),
+    });
+    const section = await openSection('Two-Factor Authentication');
+    fireEvent.click(section.getByRole('button', { name: 'Enable 2FA' }));
+    await section.findByLabelText('Two-factor secret');
+    type(section, 'Authentication Code', '000000');
+    fireEvent.click(section.getByRole('button', { name: 'Verify & Enable' }));
+    expect(await section.findByText('Invalid authentication code')).toBeTruthy();
+    expect(section.getByLabelText('Two-factor secret')).toBeTruthy();
+  });
+
+  it('disable asks for the password and a confirmation', async () => {
+    const api = withApi({ 'POST /api/auth/2fa/disable': () => ({ status: 200, body: testUser }) });
+    const section = await openSection('Two-Factor Authentication', { ...testUser, is_2fa_enabled: true });
+    fireEvent.click(section.getByRole('button', { name: 'Disable 2FA' }));
+    type(section, 'Login Password', 'correct-horse-1');
+    fireEvent.click(section.getByRole('button', { name: 'Disable' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Disable two-factor authentication?' });
+    expect(api.requests).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disable 2FA' }));
+
+    await waitFor(() => expect(section.getByText('Disabled')).toBeTruthy());
+    expect(JSON.parse(api.requests[0]!.body)).toEqual({ password: 'correct-horse-1' });
+  });
+});

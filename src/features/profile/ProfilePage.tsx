@@ -1,0 +1,25 @@
+import Stack from '@mui/material/Stack';
+import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
+import { PageHeader } from '../../app/layout/PageHeader.tsx';
+import { EncryptionKeySection } from '../keys/EncryptionKeySection.tsx';
+import { ChangePasswordSection } from './ChangePasswordSection.tsx';
+import { ProfileInfoSection } from './ProfileInfoSection.tsx';
+import { TwoFactorSection } from './TwoFactorSection.tsx';
+
+export function ProfilePage() {
+  return (
+    <Stack sx={{ maxWidth: 760, mx: 'auto' }}>
+      <PageHeader
+        title="My Profile & Settings"
+        subtitle="Your account details, sign-in security and encryption keys."
+        back={<BackToDashboardLink />}
+      />
+      <Stack spacing={3}>
+        <ProfileInfoSection />
+        <ChangePasswordSection />
+        <TwoFactorSection />
+        <EncryptionKeySection />
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,106 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { useDisableTwoFactorMutation } from '../../api/authApi.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+
+/** Disabling needs the current password and a confirmation (spec sections 4 and 5). */
+export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
+  const notify = useNotifier();
+  const [disable, { isLoading: disabling }] = useDisableTwoFactorMutation();
+  const [prompting, setPrompting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [password, setPassword] = useState('');
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  function reset() {
+    setPrompting(false);
+    setConfirming(false);
+    setPassword('');
+    setFeedback(null);
+  }
+
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!password) {
+      setFeedback({ severity: 'error', message: 'Please enter your current login password.' });
+      return;
+    }
+    setFeedback(null);
+    setConfirming(true);
+  }
+
+  async function handleConfirm() {
+    setConfirming(false);
+    try {
+      await disable({ password }).unwrap();
+      reset();
+      onDisabled();
+    } catch (cause) {
+      setPassword('');
+      setFeedback({ severity: 'error', message: notify.error(cause).message });
+    }
+  }
+
+  if (!prompting) {
+    return (
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
+        <Typography variant="body2" color="text.secondary">
+          Signing in asks for a code from your authenticator app.
+        </Typography>
+        <Button variant="outlined" color="error" onClick={() => setPrompting(true)}>
+          Disable 2FA
+        </Button>
+      </Box>
+    );
+  }
+
+  return (
+    <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Disable two-factor authentication">
+      <Typography variant="body2" color="text.secondary">
+        Enter your login password to turn off two-factor authentication.
+      </Typography>
+      <TextField
+        label="Login Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        autoFocus
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <FormFeedback feedback={feedback} />
+      <Stack direction="row" spacing={1.5}>
+        <Button type="submit" variant="contained" color="error" disabled={disabling}>
+          {disabling ? 'Disabling...' : 'Disable'}
+        </Button>
+        <Button variant="text" color="inherit" onClick={reset} disabled={disabling}>
+          Cancel
+        </Button>
+      </Stack>
+      <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby="disable-2fa-title">
+        <DialogTitle id="disable-2fa-title">Disable two-factor authentication?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>Signing in will then need only your password. You can turn it on again at any time.</DialogContentText>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button color="inherit" onClick={() => setConfirming(false)}>
+            Keep Enabled
+          </Button>
+          <Button variant="contained" color="error" onClick={handleConfirm}>
+            Disable 2FA
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,102 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { QRCodeSVG } from 'qrcode.react';
+import { useState, type FormEvent } from 'react';
+import { useEnableTwoFactorMutation } from '../../api/authApi.ts';
+import type { TwoFactorSetupResponse } from '../../api/types.ts';
+import { useNotifier } from '../notifications/useNotifier.ts';
+import { sanitizeCodeInput, SIX_DIGITS } from '../auth/loginResponse.ts';
+import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+
+interface TwoFactorSetupPanelProps {
+  setup: TwoFactorSetupResponse;
+  onEnabled(): void;
+  onCancel(): void;
+}
+
+export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSetupPanelProps) {
+  const notify = useNotifier();
+  const [enable, { isLoading: verifying }] = useEnableTwoFactorMutation();
+  const [code, setCode] = useState('');
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!SIX_DIGITS.test(code)) return;
+    setFeedback(null);
+    try {
+      await enable({ code }).unwrap();
+      onEnabled();
+    } catch (cause) {
+      setCode('');
+      setFeedback({ severity: 'error', message: notify.error(cause).message });
+    }
+  }
+
+  return (
+    <Stack spacing={3}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: { sm: 'center' } }}>
+        <Box sx={{ p: 1.5, bgcolor: '#fff', border: 1, borderColor: 'divider', borderRadius: 2, alignSelf: { xs: 'center', sm: 'auto' }, lineHeight: 0 }}>
+          <QRCodeSVG value={setup.otp_uri} size={160} level="M" title="QR code for your authenticator app" />
+        </Box>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="h3" sx={{ mb: 0.75 }}>
+            1. Scan the QR code
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+            Open your authenticator app and scan the code. If you cannot scan it, enter this secret instead:
+          </Typography>
+          <Box
+            component="code"
+            aria-label="Two-factor secret"
+            sx={{
+              display: 'inline-block',
+              px: 1.5,
+              py: 0.75,
+              bgcolor: 'grey.100',
+              border: 1,
+              borderColor: 'divider',
+              borderRadius: 1.5,
+              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+              fontSize: '0.95rem',
+              letterSpacing: '0.08em',
+              wordBreak: 'break-all',
+              userSelect: 'all',
+            }}
+          >
+            {setup.secret}
+          </Box>
+        </Box>
+      </Stack>
+      <Box component="form" noValidate onSubmit={handleSubmit} aria-label="Verify two-factor code">
+        <Typography variant="h3" sx={{ mb: 0.75 }}>
+          2. Enter the code
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          Type the 6-digit code your app shows to finish the setup.
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+          <TextField
+            label="Authentication Code"
+            name="code"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(event) => setCode(sanitizeCodeInput(event.target.value))}
+            sx={{ maxWidth: { sm: 220 } }}
+            slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]{6}', maxLength: 6, style: { letterSpacing: '0.25em' } } }}
+          />
+          <Button type="submit" variant="contained" size="large" disabled={verifying || !SIX_DIGITS.test(code)} sx={{ height: 56 }}>
+            {verifying ? 'Verifying...' : 'Verify & Enable'}
+          </Button>
+          <Button variant="text" color="inherit" size="large" onClick={onCancel} disabled={verifying} sx={{ height: 56 }}>
+            Cancel Setup
+          </Button>
+        </Stack>
+      </Box>
+      <FormFeedback feedback={feedback} />
+    </Stack>
+  );
+}

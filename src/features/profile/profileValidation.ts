@@ -1,0 +1,45 @@
+// Profile Information rules (spec section 5, Profile): only changed fields are sent; a blank e-mail
+// is sent as null (removes it); nothing changed means nothing is sent.
+
+import type { ProfileUpdateRequest, User } from '../../api/types.ts';
+
+export interface ProfileFormValues {
+  username: string;
+  email: string;
+  currentPassword: string;
+}
+
+export type ProfileField = 'username' | 'email' | 'currentPassword';
+
+export type ProfileUpdatePlan =
+  | { ok: true; request: ProfileUpdateRequest }
+  | { ok: false; message: string; field: ProfileField | null; severity: 'error' | 'info' };
+
+export const USERNAME_MIN_LENGTH = 3;
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function planProfileUpdate(user: Pick<User, 'username' | 'email'>, values: ProfileFormValues): ProfileUpdatePlan {
+  const username = values.username.trim();
+  const email = values.email.trim() === '' ? null : values.email.trim();
+
+  if (!username) return { ok: false, message: 'Username is required.', field: 'username', severity: 'error' };
+  if (username.length < USERNAME_MIN_LENGTH) {
+    return { ok: false, message: `Username must be at least ${USERNAME_MIN_LENGTH} characters long.`, field: 'username', severity: 'error' };
+  }
+  if (email !== null && !EMAIL_SHAPE.test(email)) {
+    return { ok: false, message: 'Please enter a valid e-mail address.', field: 'email', severity: 'error' };
+  }
+
+  const changes: Omit<ProfileUpdateRequest, 'current_password'> = {};
+  if (username !== user.username) changes.username = username;
+  if (email !== (user.email ?? null)) changes.email = email;
+  if (Object.keys(changes).length === 0) {
+    return { ok: false, message: 'No profile changes detected.', field: null, severity: 'info' };
+  }
+
+  if (!values.currentPassword) {
+    return { ok: false, message: 'Current password is required to save profile changes.', field: 'currentPassword', severity: 'error' };
+  }
+  return { ok: true, request: { current_password: values.currentPassword, ...changes } };
+}

@@ -1,0 +1,115 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState, type FormEvent } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import { useRequestUploadCodeMutation, useVerifyUploadCodeMutation } from '../../api/uploadApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { codeFailureMessage, codeResentMessage, errorSendingCodeMessage, GATE_MESSAGES, isSixDigitCode } from './gateMessages.ts';
+import type { UploadNotifier } from './uploadController.ts';
+import { changeEmailRequested, codeAccepted, codeRejected } from './uploadStepSlice.ts';
+
+/** Spec section 9: the resend confirmation clears after 3 s. */
+export const RESEND_NOTICE_MS = 3000;
+
+interface CodeGateProps {
+  linkToken: string;
+  email: string;
+  notifier: UploadNotifier;
+}
+
+/** Step 3: the 6-digit code sent to the uploader's address. */
+export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
+  const dispatch = useAppDispatch();
+  const [verifyCode, verifying] = useVerifyUploadCodeMutation();
+  const [requestCode, resending] = useRequestUploadCodeMutation();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (resent === null) return;
+    const timer = setTimeout(() => setResent(null), RESEND_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [resent]);
+
+  function changeCode(value: string) {
+    setCode(value);
+    setError(value === '' || /^\d{0,6}$/.test(value) ? null : GATE_MESSAGES.codeFormat);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!isSixDigitCode(code)) {
+      setError(GATE_MESSAGES.codeFormat);
+      return;
+    }
+    setError(null);
+    const result = await verifyCode({ linkToken, uploader_email: email, verification_code: code });
+    if ('error' in result) {
+      const message = codeFailureMessage(result.error);
+      setError(message);
+      notifier.show('error', message);
+      dispatch(codeRejected());
+      return;
+    }
+    dispatch(codeAccepted());
+  }
+
+  async function resend() {
+    setResent(null);
+    const result = await requestCode({ linkToken, uploader_email: email });
+    if ('error' in result) {
+      const message = errorSendingCodeMessage(describeApiError(result.error).message);
+      setError(message);
+      notifier.show('error', message);
+      return;
+    }
+    setError(null);
+    setResent(codeResentMessage(email));
+  }
+
+  return (
+    <Stack component="form" spacing={2.5} noValidate onSubmit={submit} aria-label="Verification code">
+      <Typography color="text.secondary">
+        We sent a 6-digit code to <strong>{email}</strong>. It is valid for 10 minutes.
+      </Typography>
+      <TextField
+        label="Verification code"
+        name="verification_code"
+        autoFocus
+        autoComplete="one-time-code"
+        placeholder="123456"
+        value={code}
+        error={error !== null}
+        onChange={(event) => changeCode(event.target.value.trim())}
+        slotProps={{
+          htmlInput: { required: true, inputMode: 'numeric', maxLength: 6, style: { letterSpacing: '0.3em', fontSize: '1.25rem' } },
+        }}
+      />
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      {resent && (
+        <Alert severity="success" role="status">
+          {resent}
+        </Alert>
+      )}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+        <Button type="submit" variant="contained" size="large" disabled={code.length !== 6 || verifying.isLoading}>
+          {verifying.isLoading ? 'Verifying...' : 'Verify Code'}
+        </Button>
+        <Button variant="outlined" onClick={() => dispatch(changeEmailRequested())}>
+          Go Back (Change Email)
+        </Button>
+        <Button onClick={() => void resend()} disabled={resending.isLoading}>
+          {resending.isLoading ? 'Sending...' : 'Resend Code'}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,73 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import { useRequestUploadCodeMutation } from '../../api/uploadApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { GATE_MESSAGES, isValidEmail } from './gateMessages.ts';
+import type { UploadNotifier } from './uploadController.ts';
+import { codeSendFailed, codeSent } from './uploadStepSlice.ts';
+
+interface EmailGateProps {
+  linkToken: string;
+  hasAllowedEmailsList: boolean;
+  initialEmail: string | null;
+  notifier: UploadNotifier;
+}
+
+/** Step 2: the uploader's e-mail address, to which a 6-digit code is sent. */
+export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notifier }: EmailGateProps) {
+  const dispatch = useAppDispatch();
+  const [requestCode, { isLoading }] = useRequestUploadCodeMutation();
+  const [email, setEmail] = useState(initialEmail ?? '');
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const address = email.trim();
+    if (!isValidEmail(address)) {
+      setError(GATE_MESSAGES.invalidEmail);
+      return;
+    }
+    setError(null);
+    const result = await requestCode({ linkToken, uploader_email: address });
+    if ('error' in result) {
+      const described = describeApiError(result.error);
+      setError(described.message);
+      if (described.toast) notifier.show('error', described.message);
+      dispatch(codeSendFailed());
+      return;
+    }
+    notifier.show('success', result.data.message);
+    dispatch(codeSent({ email: address }));
+  }
+
+  return (
+    <Stack component="form" spacing={2.5} noValidate onSubmit={submit} aria-label="E-mail verification">
+      <Typography color="text.secondary">Confirm your e-mail address: we will send you a 6-digit code to enter on the next step.</Typography>
+      {hasAllowedEmailsList && <Alert severity="info">{GATE_MESSAGES.allowedListNote}</Alert>}
+      <TextField
+        label="Your e-mail address"
+        name="uploader_email"
+        type="email"
+        autoFocus
+        autoComplete="email"
+        value={email}
+        error={error !== null}
+        onChange={(event) => setEmail(event.target.value)}
+        slotProps={{ htmlInput: { required: true } }}
+      />
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      <Button type="submit" variant="contained" size="large" disabled={isLoading} sx={{ alignSelf: 'flex-start' }}>
+        {isLoading ? 'Sending...' : 'Send Code'}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,64 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import { useVerifyUploadPasswordMutation } from '../../api/uploadApi.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { GATE_MESSAGES } from './gateMessages.ts';
+import type { UploadNotifier } from './uploadController.ts';
+import { passwordAccepted, passwordRejected } from './uploadStepSlice.ts';
+
+/** Step 1: the link password. */
+export function PasswordGate({ linkToken, notifier }: { linkToken: string; notifier: UploadNotifier }) {
+  const dispatch = useAppDispatch();
+  const [verify, { isLoading }] = useVerifyUploadPasswordMutation();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (password === '') {
+      setError(GATE_MESSAGES.passwordRequired);
+      return;
+    }
+    setError(null);
+    const result = await verify({ linkToken, link_password: password });
+    if ('error' in result) {
+      const described = describeApiError(result.error);
+      setError(described.message);
+      if (described.toast) notifier.show('error', described.message);
+      dispatch(passwordRejected());
+      return;
+    }
+    setPassword('');
+    dispatch(passwordAccepted());
+  }
+
+  return (
+    <Stack component="form" spacing={2.5} noValidate onSubmit={submit} aria-label="Link password">
+      <Typography color="text.secondary">This upload link is protected. Enter the password you were given to continue.</Typography>
+      <TextField
+        label="Link password"
+        name="link_password"
+        type="password"
+        autoFocus
+        autoComplete="off"
+        value={password}
+        error={error !== null}
+        onChange={(event) => setPassword(event.target.value)}
+        slotProps={{ htmlInput: { required: true } }}
+      />
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      <Button type="submit" variant="contained" size="large" disabled={isLoading} sx={{ alignSelf: 'flex-start' }}>
+        {isLoading ? 'Checking...' : 'Continue'}
+      </Button>
+    </Stack>
+  );
+}

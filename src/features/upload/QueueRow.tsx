@@ -1,0 +1,119 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { memo } from 'react';
+import { useAppSelector } from '../../app/hooks.ts';
+import { formatBytes, transferLine } from './formatTransfer.ts';
+import { CloseIcon, DoneIcon, ErrorIcon, FileIcon, OfflineIcon, RetryIcon } from './uploadIcons.tsx';
+import { selectQueuedFileById, type QueuedFile, type QueuedFileStatus } from './uploadQueueSlice.ts';
+
+export const QUEUE_ROW_HEIGHT = 64;
+
+const STATUS_LABEL: Record<QueuedFileStatus, string> = {
+  pending: 'Pending',
+  hashing: 'Hashing',
+  encrypting: 'Encrypting',
+  uploading: 'Uploading',
+  success: 'Uploaded',
+  error: 'Failed',
+};
+
+const STATUS_COLOR: Record<QueuedFileStatus, 'default' | 'info' | 'secondary' | 'primary' | 'success' | 'error'> = {
+  pending: 'default',
+  hashing: 'info',
+  encrypting: 'info',
+  uploading: 'primary',
+  success: 'success',
+  error: 'error',
+};
+
+function detail(file: QueuedFile): { text: string; tone: 'secondary' | 'error' | 'warning' } {
+  const location = file.relativePath === '.' ? '' : `${file.relativePath} · `;
+  if (file.status === 'error') return { text: file.error ?? 'Failed', tone: 'error' };
+  if (file.waitingForNetwork) return { text: 'Connection lost: continuing automatically when it is back', tone: 'warning' };
+  if (file.status === 'uploading') return { text: location + transferLine(file.bytesSent, file.size, file.bytesPerSecond, file.secondsLeft), tone: 'secondary' };
+  return { text: location + formatBytes(file.size), tone: 'secondary' };
+}
+
+function StatusIcon({ file }: { file: QueuedFile }) {
+  if (file.status === 'success') return <DoneIcon color="success" fontSize="small" />;
+  if (file.status === 'error') return <ErrorIcon color="error" fontSize="small" />;
+  if (file.waitingForNetwork) return <OfflineIcon color="warning" fontSize="small" />;
+  return <FileIcon fontSize="small" sx={{ color: 'text.secondary' }} />;
+}
+
+interface QueueRowProps {
+  id: string;
+  /** Removing and retrying single files is possible only while no upload runs. */
+  idle: boolean;
+  onRemove(id: string): void;
+  onRetry(id: string): void;
+}
+
+export const QueueRow = memo(function QueueRow({ id, idle, onRemove, onRetry }: QueueRowProps) {
+  const file = useAppSelector((state) => selectQueuedFileById(state, id));
+  if (!file) return null;
+  const { text, tone } = detail(file);
+  const active = file.status === 'hashing' || file.status === 'encrypting' || file.status === 'uploading';
+  const removable = idle && (file.status === 'pending' || file.status === 'error');
+  return (
+    <Box
+      role="listitem"
+      aria-label={file.name}
+      data-status={file.status}
+      sx={{ height: QUEUE_ROW_HEIGHT, px: 2, display: 'flex', alignItems: 'center', gap: 1.5, position: 'relative', borderBottom: 1, borderColor: 'divider' }}
+    >
+      <StatusIcon file={file} />
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="body2" noWrap title={file.name} sx={{ fontWeight: 600 }}>
+          {file.name}
+        </Typography>
+        <Typography
+          variant="caption"
+          noWrap
+          component="div"
+          title={text}
+          color={tone === 'secondary' ? 'text.secondary' : `${tone}.main`}
+          data-testid="queue-row-detail"
+        >
+          {text}
+        </Typography>
+      </Box>
+      <Chip
+        size="small"
+        variant={file.status === 'pending' ? 'outlined' : 'filled'}
+        color={STATUS_COLOR[file.status]}
+        label={file.status === 'uploading' ? `${STATUS_LABEL.uploading} ${file.progress}%` : STATUS_LABEL[file.status]}
+        sx={{ minWidth: 88 }}
+      />
+      <Box sx={{ width: 72, display: 'flex', justifyContent: 'flex-end' }}>
+        {idle && file.status === 'error' && (
+          <Tooltip title="Retry this file">
+            <IconButton size="small" aria-label={`Retry ${file.name}`} onClick={() => onRetry(file.id)}>
+              <RetryIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+        {removable && (
+          <Tooltip title="Remove from the list">
+            <IconButton size="small" aria-label={`Remove ${file.name}`} onClick={() => onRemove(file.id)}>
+              <CloseIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+      </Box>
+      {(active || file.status === 'success') && (
+        <LinearProgress
+          variant={file.status === 'uploading' || file.status === 'success' ? 'determinate' : 'indeterminate'}
+          value={file.status === 'success' ? 100 : file.progress}
+          color={file.status === 'success' ? 'success' : 'secondary'}
+          aria-label={`Progress of ${file.name}`}
+          sx={{ position: 'absolute', left: 0, right: 0, bottom: 0, height: 3 }}
+        />
+      )}
+    </Box>
+  );
+});

@@ -1,0 +1,87 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useAppSelector } from '../../app/hooks.ts';
+import { DropArea } from './DropArea.tsx';
+import { OverallProgress } from './OverallProgress.tsx';
+import { QueueList } from './QueueList.tsx';
+import { selectQueueSummary } from './queueSummary.ts';
+import type { UploadController } from './uploadController.ts';
+import { DownloadIcon, RetryIcon } from './uploadIcons.tsx';
+import { canDropFiles, isUploadRunning, UploadStep } from './uploadSteps.ts';
+import { selectUploadStepState } from './uploadStepSlice.ts';
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Steps 4 to 7 and 9: adding files, the queue, the run's progress and its outcome. */
+export function UploadWorkspace({ controller }: { controller: UploadController }) {
+  const { step, runError, keyError } = useAppSelector(selectUploadStepState);
+  const summary = useAppSelector(selectQueueSummary);
+  const running = isUploadRunning(step);
+  const idle = !running;
+  const inProgress = summary.hashing + summary.encrypting + summary.uploading;
+
+  return (
+    <Stack spacing={3}>
+      <DropArea disabled={!canDropFiles(step)} onFiles={(files) => controller.addFiles(files)} />
+      {step === UploadStep.keyFailed && keyError && (
+        <Alert severity="error" role="alert">
+          {keyError}
+        </Alert>
+      )}
+      {step === UploadStep.finishedWithErrors && runError && (
+        <Alert severity="warning" role="alert">
+          {runError}
+        </Alert>
+      )}
+      {summary.total > 0 && (
+        <Box>
+          <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', mb: 1, gap: 2, flexWrap: 'wrap' }}>
+            <Typography variant="h2">Files ({summary.total})</Typography>
+            <Typography variant="body2" color="text.secondary" data-testid="queue-summary">
+              {[
+                summary.pending > 0 && `${summary.pending} pending`,
+                inProgress > 0 && `${inProgress} in progress`,
+                summary.success > 0 && `${summary.success} uploaded`,
+                summary.error > 0 && `${summary.error} failed`,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </Typography>
+          </Box>
+          <QueueList idle={idle} onRemove={(id) => controller.removeFile(id)} onRetry={(id) => controller.retryFailed(id)} />
+        </Box>
+      )}
+      <OverallProgress running={running} />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+        <Button
+          variant="contained"
+          size="large"
+          disabled={running || summary.pending === 0}
+          onClick={() => void controller.startUpload()}
+        >
+          {step === UploadStep.processing
+            ? 'Preparing...'
+            : step === UploadStep.uploading
+              ? 'Uploading...'
+              : summary.pending > 0
+                ? `Upload ${plural(summary.pending, 'file')}`
+                : 'Upload Files'}
+        </Button>
+        {summary.error > 0 && (
+          <Button variant="outlined" size="large" startIcon={<RetryIcon />} disabled={running} onClick={() => controller.retryFailed()}>
+            Retry Failed ({summary.error})
+          </Button>
+        )}
+        <Box sx={{ flexGrow: 1 }} />
+        <Button size="large" startIcon={<DownloadIcon />} onClick={() => controller.downloadReceipt()}>
+          Download Receipt
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { codeFailureMessage, isSixDigitCode, isValidEmail } from './gateMessages.ts';
+
+describe('gate rules', () => {
+  it('checks e-mail addresses and 6-digit codes', () => {
+    expect(isValidEmail('uploader@example.com')).toBe(true);
+    expect(isValidEmail('uploader@')).toBe(false);
+    expect(isValidEmail('no at sign')).toBe(false);
+    expect(isSixDigitCode('012345')).toBe(true);
+    expect(isSixDigitCode('12345')).toBe(false);
+    expect(isSixDigitCode('12345a')).toBe(false);
+  });
+
+  it('shows server messages about invalid or expired codes as the fixed text', () => {
+    expect(codeFailureMessage({ status: 400, data: { detail: 'Invalid or expired verification code.' } })).toBe('Invalid or expired verification code.');
+    expect(codeFailureMessage({ status: 400, data: { detail: 'The code has expired' } })).toBe('Invalid or expired verification code.');
+  });
+
+  it('shows other failures as the server said them', () => {
+    expect(codeFailureMessage({ status: 403, data: { detail: 'This e-mail address is not allowed to upload to this link.' } })).toBe(
+      'This e-mail address is not allowed to upload to this link.',
+    );
+    expect(codeFailureMessage({ status: 429, data: { detail: 'Too many invalid verification codes. Try again in 15 minutes.' } })).toBe(
+      'Too many invalid verification codes. Try again in 15 minutes.',
+    );
+    expect(codeFailureMessage({ status: 'FETCH_ERROR', error: 'x' })).toBe('Network Error: Could not connect to the server.');
+  });
+});

@@ -1,0 +1,36 @@
+// Texts of the upload page's gate forms (spec section 5, "Upload page", and section 8).
+import { describeApiError } from '../../api/errors.ts';
+
+export const GATE_MESSAGES = {
+  passwordRequired: 'Link password required.',
+  invalidEmail: 'Enter a valid e-mail address.',
+  allowedListNote: 'Only specific email addresses are allowed for this link.',
+  codeFormat: 'Verification code must be exactly 6 digits.',
+  invalidOrExpiredCode: 'Invalid or expired verification code.',
+  codeVerificationFailed: 'Code verification failed.',
+} as const;
+
+export const errorSendingCodeMessage = (reason: string) => `Error sending code: ${reason}`;
+export const codeResentMessage = (email: string) => `A new code was sent to ${email}.`;
+
+// What browsers accept as type="email" (WHATWG), so the page refuses what the server would.
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+export function isValidEmail(value: string): boolean {
+  return EMAIL.test(value.trim());
+}
+
+export function isSixDigitCode(value: string): boolean {
+  return /^\d{6}$/.test(value);
+}
+
+/**
+ * A failed verify-code call: a message saying 'invalid' or 'expired' becomes the spec's fixed text,
+ * anything else is shown as the server said it (or 'Code verification failed.'). Rate limiting
+ * (429 'Too many invalid verification codes. ...') keeps its own text: it tells the uploader to wait.
+ */
+export function codeFailureMessage(error: unknown): string {
+  const described = describeApiError(error);
+  if (described.status !== 429 && /invalid|expired/i.test(described.message)) return GATE_MESSAGES.invalidOrExpiredCode;
+  return described.message || GATE_MESSAGES.codeVerificationFailed;
+}

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProgressReporter } from './progressReporter.ts';
+import { RateMeter, secondsLeft } from './rateMeter.ts';
+import type { OverallProgress, QueuePatch } from './uploadQueueSlice.ts';
+
+describe('RateMeter', () => {
+  it('measures bytes per second over its window and restarts when the value goes back', () => {
+    const meter = new RateMeter(4000);
+    meter.add(0, 0);
+    expect(meter.rate()).toBeNull();
+    meter.add(1000, 10_000_000);
+    meter.add(2000, 20_000_000);
+    expect(meter.rate()).toBe(10_000_000);
+    meter.add(3000, 5_000_000);
+    expect(meter.rate()).toBeNull();
+  });
+
+  it('gives the time left at the current rate', () => {
+    expect(secondsLeft(100, 50)).toBe(2);
+    expect(secondsLeft(0, null)).toBe(0);
+    expect(secondsLeft(100, null)).toBeNull();
+  });
+});
+
+describe('ProgressReporter', () => {
+  let clock = 0;
+  let flushes: Array<{ patches: QueuePatch[]; overall: OverallProgress }> = [];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    clock = 0;
+    flushes = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const reporter = () =>
+    new ProgressReporter(
+      [
+        { id: 'a', size: 1000 },
+        { id: 'b', size: 3000 },
+      ],
+      (patches, overall) => flushes.push({ patches, overall }),
+      () => clock,
+    );
+
+  it('passes many events to the store as a few batches', () => {
+    const r = reporter();
+    for (let i = 1; i <= 100; i++) {
+      clock = i * 10; // 100 events over one second
+      r.progress('b', i / 100);
+    }
+    expect(flushes.length).toBeLessThanOrEqual(5);
+    vi.advanceTimersByTime(300);
+    const last = flushes[flushes.length - 1]!;
+    expect(last.patches.find((p) => p.id === 'b')!.changes).toMatchObject({ progress: 100, bytesSent: 3000 });
+  });
+
+  it('keeps the last state through a trailing flush', () => {
+    const r = reporter();
+    r.change('a', { status: 'uploading' });
+    clock = 100;
+    r.progress('a', 0.5);
+    expect(flushes).toHaveLength(1);
+    vi.advanceTimersByTime(250);
+    expect(flushes).toHaveLength(2);
+    expect(flushes[1]!.patches[0]!.changes).toMatchObject({ progress: 50, bytesSent: 500 });
+  });
+
+  it('counts stored files as sent and leaves failed ones out of the total', () => {
+    const r = reporter();
+    r.finish('a', { status: 'success' }, true);
+    r.finish('b', { status: 'error', error: 'x' }, false);
+    r.flush();
+    const last = flushes[flushes.length - 1]!;
+    expect(last.overall).toMatchObject({ filesTotal: 2, filesDone: 2, bytesTotal: 1000, bytesSent: 1000 });
+    const changesOfA = Object.assign({}, ...flushes.flatMap((f) => f.patches.filter((p) => p.id === 'a').map((p) => p.changes)));
+    expect(changesOfA).toMatchObject({ status: 'success', progress: 100 });
+  });
+});

@@ -1,0 +1,74 @@
+// tus-js-client reads what it sends through a "file reader"; ours serves ciphertext, produced on
+// demand by the crypto pool for any byte range (EncryptionSession.read). While one chunk is on the
+// wire the next is already being encrypted (one chunk of read-ahead), so encryption and sending
+// overlap instead of taking turns. After a resume tus asks for a range that starts wherever the
+// server's offset is; the read-ahead is then dropped and the pool re-encrypts from the record
+// holding that byte (deterministically: same key, IV and counter, so the same bytes).
+//
+// Memory: at most two chunks of ciphertext per file on this thread (the one being sent and the
+// one read ahead).
+
+export interface CiphertextRange {
+  readonly encryptedLength: number;
+  read(start: number, end: number): Promise<Uint8Array>;
+}
+
+/** A failure to produce the bytes (the file changed, a worker died), as opposed to sending them. */
+export class SourceReadError extends Error {
+  override readonly name = 'SourceReadError';
+  readonly code = 'SOURCE_READ_FAILED';
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/** What tus-js-client needs of a chunk: a body for XMLHttpRequest.send and its `size`. */
+export type SizedBody = Uint8Array & { readonly size: number };
+
+function sized(bytes: Uint8Array): SizedBody {
+  // tus-js-client measures a chunk by `.size` (as of a Blob); a typed array is sent as it is,
+  // without copying it into a Blob first.
+  return Object.defineProperty(bytes, 'size', { value: bytes.byteLength }) as SizedBody;
+}
+
+interface ReadAhead {
+  start: number;
+  end: number;
+  bytes: Promise<Uint8Array>;
+}
+
+export class ReadAheadCiphertextSource {
+  private ahead: ReadAhead | null = null;
+
+  constructor(private readonly range: CiphertextRange) {}
+
+  get size(): number {
+    return this.range.encryptedLength;
+  }
+
+  async slice(start: number, end: number): Promise<{ value: SizedBody; done: boolean }> {
+    const stop = Math.min(end, this.size);
+    const ahead = this.ahead;
+    this.ahead = null;
+    const pending = ahead && ahead.start === start && ahead.end === stop ? ahead.bytes : this.read(start, stop);
+    const bytes = await pending;
+    if (stop < this.size) {
+      const nextEnd = Math.min(this.size, stop + (stop - start));
+      const next = this.read(stop, nextEnd);
+      // A read-ahead nobody asks for (tus resumed elsewhere) must not surface as an unhandled rejection.
+      next.catch(() => undefined);
+      this.ahead = { start: stop, end: nextEnd, bytes: next };
+    }
+    return { value: sized(bytes), done: stop >= this.size };
+  }
+
+  close(): void {
+    this.ahead = null;
+  }
+
+  private read(start: number, end: number): Promise<Uint8Array> {
+    return this.range.read(start, end).catch((error: unknown) => {
+      throw new SourceReadError(error);
+    });
+  }
+}

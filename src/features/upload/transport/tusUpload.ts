@@ -1,0 +1,120 @@
+// Large files go through tus 1.0 (docs/api.md "Resumable: tus 1.0") with tus-js-client, whose
+// browser build sends each chunk with XMLHttpRequest. One PATCH per chunk; when a request fails
+// the retry budget decides whether and when to go on, and tus then asks the server for its offset
+// (HEAD) and continues from there: after a dropped connection, a sleeping laptop or a server
+// restart, only the unacknowledged part of one chunk is sent again.
+
+import { DetailedError, Upload, type HttpRequest } from 'tus-js-client';
+import { CSRF_HEADER, readCsrfToken } from '../../../api/csrf.ts';
+import { ReadAheadCiphertextSource, SourceReadError, type CiphertextRange } from './ciphertextSource.ts';
+import { RetryBudget } from './retryBudget.ts';
+import { TransportError } from './transportError.ts';
+import { uploadUrl } from './xhrRequest.ts';
+
+/** Bytes per PATCH (chosen by measurement, docs/upload.md): large enough that per-request costs vanish, small enough that a lost connection costs little. */
+export const TUS_CHUNK_BYTES = 16 * 1024 * 1024;
+
+export interface TusMetadata {
+  filename: string;
+  relativePath: string;
+  encryptedKey: string;
+  iv: string;
+  plainSize: number;
+}
+
+export interface TusSendOptions {
+  linkToken: string;
+  range: CiphertextRange;
+  metadata: TusMetadata;
+  chunkBytes?: number;
+  signal: AbortSignal;
+  /** Ciphertext bytes sent so far (may go back after a resume) and the total. */
+  onProgress: (sent: number, total: number) => void;
+  onWaiting: (waiting: boolean) => void;
+  /** The upload exists on the server (its URL), e.g. to cancel it after a reload. */
+  onCreated?: (url: string) => void;
+}
+
+export interface TusSent {
+  url: string;
+  uploadId: string;
+}
+
+function asFailure(error: unknown): TransportError | SourceReadError {
+  if (error instanceof DetailedError) {
+    if (error.causingError instanceof SourceReadError) return error.causingError;
+    const response = error.originalResponse;
+    if (response) return TransportError.http(response.getStatus(), '', response.getBody() ?? '');
+    return TransportError.network();
+  }
+  if (error instanceof SourceReadError) return error;
+  // tus-js-client's own checks (e.g. a source shorter than announced) are programming errors here.
+  return new SourceReadError(error);
+}
+
+export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
+  const { signal } = options;
+  const budget = new RetryBudget();
+  return new Promise<TusSent>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(TransportError.aborted());
+      return;
+    }
+    const metadata = options.metadata;
+    const upload: Upload = new Upload(
+      // tus-js-client wants an input to hand to the file reader; ours ignores it.
+      new Blob(),
+      {
+        endpoint: uploadUrl(options.linkToken, '/tus'),
+        uploadSize: options.range.encryptedLength,
+        chunkSize: options.chunkBytes ?? TUS_CHUNK_BYTES,
+        metadata: {
+          filename: metadata.filename,
+          relativePath: metadata.relativePath,
+          encryptedKey: metadata.encryptedKey,
+          iv: metadata.iv,
+          plainSize: String(metadata.plainSize),
+        },
+        // Retries are ours (retryBudget.ts), so that offline waits and server restarts are handled alike.
+        retryDelays: null,
+        // A reload cannot resume (the file key is gone with the old page): see staleUploads.ts.
+        storeFingerprintForResuming: false,
+        fileReader: { openFile: async () => new ReadAheadCiphertextSource(options.range) },
+        onBeforeRequest: (request: HttpRequest) => {
+          const token = readCsrfToken();
+          if (token) request.setHeader(CSRF_HEADER, token);
+        },
+        onUploadUrlAvailable: () => {
+          if (upload.url) options.onCreated?.(upload.url);
+        },
+        onProgress: (sent, total) => options.onProgress(sent, total),
+        onChunkComplete: () => budget.progressMade(),
+        onSuccess: () => {
+          signal.removeEventListener('abort', onAbort);
+          const url = upload.url ?? '';
+          resolve({ url, uploadId: url.slice(url.lastIndexOf('/') + 1) });
+        },
+        onError: (error) => {
+          const failure = asFailure(error);
+          const retry = failure instanceof TransportError ? budget.beforeRetry(failure, signal, options.onWaiting) : Promise.resolve(false);
+          retry.then(
+            (again) => {
+              if (again) upload.start();
+              else {
+                signal.removeEventListener('abort', onAbort);
+                reject(failure);
+              }
+            },
+            (abortError: unknown) => reject(abortError),
+          );
+        },
+      },
+    );
+    const onAbort = () => {
+      void upload.abort();
+      reject(TransportError.aborted());
+    };
+    signal.addEventListener('abort', onAbort);
+    upload.start();
+  });
+}

@@ -1,0 +1,301 @@
+/**
+ * The upload page's actions (add, remove, upload, retry, receipt) and the glue between the store,
+ * the notifications and one upload run (uploadPipeline.ts). Plain TypeScript: the page creates one
+ * per mounted page (useUploadController) and calls its methods from buttons and the drop area.
+ */
+import { describeApiError } from '../../api/errors.ts';
+import { uploadApi } from '../../api/uploadApi.ts';
+import type { AppDispatch, RootState } from '../../app/store.ts';
+import { fileOf, forgetFile, registerFile } from './fileRegistry.ts';
+import { otherRejectedMessage, selectFiles, tooLargeMessage, type CandidateFile } from './fileSelection.ts';
+import { ProgressReporter } from './progressReporter.ts';
+import { receiptEntriesOf, type StoredFile } from './receiptEntries.ts';
+import { downloadReceipt } from './receipt.ts';
+import {
+  emptyRunCounts,
+  processingFailedToast,
+  RUN_MESSAGES,
+  runOutcome,
+  type RunCounts,
+  type ToastVariant,
+} from './runOutcome.ts';
+import { UploadPipeline, type EncryptorPool, type FinalOutcome, type PipelineFile, type UploadTransport } from './uploadPipeline.ts';
+import {
+  failedFilesReset,
+  fileRemoved,
+  filesConfirmed,
+  filesQueued,
+  pendingFilesFailed,
+  queueUpdated,
+  selectQueuedFiles,
+  selectReceipt,
+  uploadedFilesCleared,
+} from './uploadQueueSlice.ts';
+import { canDropFiles, canStartUpload, isUploadRunning } from './uploadSteps.ts';
+import { keyFailed, keyLoaded, runFinished, selectUploadStepState, sendingStarted } from './uploadStepSlice.ts';
+
+export const UPLOADED_ENTRY_LINGER_MS = 5000;
+export const RETRY_DELAY_MS = 100;
+/** Per-file processing failures toasted per run; the rest show in their rows only. */
+const PROCESSING_TOASTS_PER_RUN = 3;
+
+export const PAGE_MESSAGES = {
+  alreadyRunning: 'An upload is already in progress.',
+  nothingPending: 'No new files are pending for upload.',
+  nothingToRetry: 'No files to retry.',
+  noReceipt: 'No files have been successfully uploaded yet to generate a receipt.',
+  unexpectedStep: 'An unexpected error occurred. Please refresh the page.',
+  keyMissing: 'Recipient public key is missing or not configured.',
+  keyLoaded: 'Encryption key loaded.',
+} as const;
+
+export const keyLoadFailedMessage = (reason: string) => `Failed to load encryption key: ${reason}`;
+
+/** Spec section 9: upload-page notifications 4 s, key-loaded notice 2 s, key-error notice 5 s. */
+export const NOTICE_MS = { page: 4000, keyLoaded: 2000, keyError: 5000 } as const;
+
+export interface UploadNotifier {
+  show(variant: ToastVariant, message: string, durationMs?: number): void;
+}
+
+export interface UploadControllerDeps {
+  dispatch: AppDispatch;
+  getState: () => RootState;
+  notifier: UploadNotifier;
+  pool: () => EncryptorPool;
+  transport: UploadTransport;
+}
+
+export class UploadController {
+  private run: AbortController | null = null;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly deps: UploadControllerDeps) {}
+
+  get running(): boolean {
+    return this.run !== null;
+  }
+
+  /** Files picked or dropped; only in the steps where dropping is allowed. */
+  addFiles(candidates: readonly CandidateFile[]): void {
+    const { dispatch, getState, notifier } = this.deps;
+    if (!canDropFiles(selectUploadStepState(getState()).step)) return;
+    const queued = selectQueuedFiles(getState());
+    const selection = selectFiles(candidates, queued);
+    if (selection.tooLarge.length > 0) notifier.show('error', tooLargeMessage(selection.tooLarge), NOTICE_MS.page);
+    if (selection.rejected.length > 0) notifier.show('error', otherRejectedMessage(selection.rejected), NOTICE_MS.page);
+    if (selection.accepted.length === 0) return;
+    dispatch(
+      filesQueued(
+        selection.accepted.map(({ file, relativePath }) => ({
+          id: registerFile(file),
+          name: file.name,
+          relativePath,
+          size: file.size,
+          lastModified: file.lastModified,
+        })),
+      ),
+    );
+  }
+
+  removeFile(id: string): void {
+    if (this.running || isUploadRunning(selectUploadStepState(this.deps.getState()).step)) return;
+    this.deps.dispatch(fileRemoved({ id }));
+    if (!selectQueuedFiles(this.deps.getState()).some((file) => file.id === id)) forgetFile(id);
+  }
+
+  /** Failed files (all, or one) go back to pending; processing restarts after 0.1 s. */
+  retryFailed(id?: string): void {
+    const { dispatch, getState, notifier } = this.deps;
+    if (this.running) {
+      notifier.show('warning', PAGE_MESSAGES.alreadyRunning, NOTICE_MS.page);
+      return;
+    }
+    if (!selectQueuedFiles(getState()).some((file) => file.status === 'error' && (id === undefined || file.id === id))) {
+      notifier.show('info', PAGE_MESSAGES.nothingToRetry, NOTICE_MS.page);
+      return;
+    }
+    dispatch(failedFilesReset(id === undefined ? undefined : { ids: [id] }));
+    this.later(RETRY_DELAY_MS, () => void this.startUpload());
+  }
+
+  downloadReceipt(): void {
+    const state = this.deps.getState();
+    const receipt = selectReceipt(state);
+    if (receipt.length === 0) {
+      this.deps.notifier.show('info', PAGE_MESSAGES.noReceipt, NOTICE_MS.page);
+      return;
+    }
+    downloadReceipt(receipt, selectUploadStepState(state).link?.title ?? null);
+  }
+
+  /** Stops a running upload and pending timers (the page is going away). */
+  stop(): void {
+    this.run?.abort();
+    this.run = null;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  async startUpload(): Promise<void> {
+    const { dispatch, getState, notifier } = this.deps;
+    if (this.running) {
+      notifier.show('warning', PAGE_MESSAGES.alreadyRunning, NOTICE_MS.page);
+      return;
+    }
+    const stepState = selectUploadStepState(getState());
+    if (!canStartUpload(stepState.step) || stepState.linkToken === null || stepState.link === null) {
+      notifier.show('error', PAGE_MESSAGES.unexpectedStep, NOTICE_MS.page);
+      return;
+    }
+    const pending = selectQueuedFiles(getState()).filter((file) => file.status === 'pending' && fileOf(file.id));
+    if (pending.length === 0) {
+      notifier.show('info', PAGE_MESSAGES.nothingPending, NOTICE_MS.page);
+      return;
+    }
+    const linkToken = stepState.linkToken;
+    const abort = new AbortController();
+    this.run = abort;
+    try {
+      const key = await this.loadRecipientKey(linkToken);
+      if (abort.signal.aborted) return;
+      if (key === null) return;
+      dispatch(keyLoaded());
+      notifier.show('info', PAGE_MESSAGES.keyLoaded, NOTICE_MS.keyLoaded);
+      const files: PipelineFile[] = pending.map((entry) => ({
+        id: entry.id,
+        file: fileOf(entry.id)!,
+        name: entry.name,
+        relativePath: entry.relativePath,
+        size: entry.size,
+        lastModified: entry.lastModified,
+      }));
+      const counts = await this.runPipeline(files, linkToken, key, stepState.link.performMimeCheck, abort.signal);
+      if (abort.signal.aborted) return;
+      const outcome = runOutcome(counts.counts);
+      for (const toast of outcome.toasts) notifier.show(toast.variant, toast.message, NOTICE_MS.page);
+      dispatch(filesConfirmed({ receipt: receiptEntriesOf(counts.stored) }));
+      dispatch(runFinished({ errorMessage: outcome.stepError }));
+      const storedIds = counts.stored.map((file) => file.id);
+      if (storedIds.length > 0) {
+        this.later(UPLOADED_ENTRY_LINGER_MS, () => {
+          dispatch(uploadedFilesCleared({ ids: storedIds }));
+          for (const id of storedIds) forgetFile(id);
+        });
+      }
+    } finally {
+      if (this.run === abort) this.run = null;
+    }
+  }
+
+  /** The recipient's public key, or null after moving the page to step 9. */
+  private async loadRecipientKey(linkToken: string): Promise<string | null> {
+    const { dispatch, notifier } = this.deps;
+    const result = await dispatch(uploadApi.endpoints.getUploadPublicKey.initiate(linkToken, { subscribe: false, forceRefetch: true }));
+    const key = result.data?.public_key_spki;
+    if (typeof key === 'string' && key !== '') return key;
+    const described = result.error ? describeApiError(result.error) : null;
+    const message =
+      described === null || (described.status === 404 && described.message === PAGE_MESSAGES.keyMissing)
+        ? PAGE_MESSAGES.keyMissing
+        : keyLoadFailedMessage(described.message);
+    dispatch(keyFailed({ message }));
+    dispatch(pendingFilesFailed({ error: RUN_MESSAGES.encryptionKeyMissing }));
+    notifier.show('error', message, NOTICE_MS.keyError);
+    return null;
+  }
+
+  private async runPipeline(
+    files: PipelineFile[],
+    linkToken: string,
+    recipientPublicKey: string,
+    performMimeCheck: boolean,
+    signal: AbortSignal,
+  ): Promise<{ counts: RunCounts; stored: StoredFile[] }> {
+    const { dispatch, notifier } = this.deps;
+    const counts = emptyRunCounts(files.length);
+    const stored: StoredFile[] = [];
+    const byId = new Map(files.map((file) => [file.id, file]));
+    const reporter = new ProgressReporter(files, (patches, overall) => dispatch(queueUpdated({ patches, overall })));
+    let processedOk = 0;
+    let toastedFailures = 0;
+    let warnedPartial = false;
+    const warnPartial = () => {
+      if (warnedPartial || counts.processingFailed === 0 || processedOk === 0) return;
+      warnedPartial = true;
+      notifier.show('warning', RUN_MESSAGES.someProcessingFailed, NOTICE_MS.page);
+    };
+    const finished = (id: string, outcome: FinalOutcome) => {
+      const file = byId.get(id)!;
+      switch (outcome.kind) {
+        case 'stored':
+          counts.stored++;
+          stored.push({ id, name: file.name, relativePath: file.relativePath, size: file.size, uploadedAt: new Date().toISOString() });
+          reporter.finish(id, { status: 'success', error: null, fileHash: outcome.sha256, serverId: outcome.serverId }, true);
+          return;
+        case 'server-failed':
+          counts.serverFailed++;
+          reporter.finish(id, { status: 'error', error: outcome.error }, false);
+          return;
+        case 'unreported':
+          counts.unreported++;
+          reporter.finish(id, { status: 'error', error: outcome.error }, false);
+          return;
+        case 'request-failed':
+          counts.requestFailed++;
+          counts.requestFailureReason ??= outcome.reason;
+          reporter.finish(id, { status: 'error', error: RUN_MESSAGES.requestFailedFile }, false);
+          return;
+        case 'processing-failed':
+          counts.processingFailed++;
+          reporter.finish(id, { status: 'error', error: outcome.error }, false);
+          if (toastedFailures++ < PROCESSING_TOASTS_PER_RUN) notifier.show('error', processingFailedToast(file.name, outcome.reason), NOTICE_MS.page);
+          warnPartial();
+          return;
+      }
+    };
+    reporter.flush();
+    const pipeline = new UploadPipeline(
+      {
+        linkToken,
+        recipientPublicKey,
+        performMimeCheck,
+        pool: this.deps.pool(),
+        transport: this.deps.transport,
+        describeError: (error) => describeApiError(error).message,
+        signal,
+      },
+      {
+        statusChanged: (id, status) => {
+          if (status === 'pending') {
+            processedOk++;
+            warnPartial();
+          }
+          reporter.change(id, { status });
+        },
+        progressed: (id, fraction) => reporter.progress(id, fraction),
+        waiting: (id, waiting) => reporter.change(id, { waitingForNetwork: waiting }),
+        finished,
+        sendingStarted: () => dispatch(sendingStarted()),
+        emptyResponse: () => {
+          counts.emptyResponse = true;
+        },
+      },
+    );
+    try {
+      await pipeline.run(files);
+    } finally {
+      reporter.flush();
+      reporter.dispose();
+    }
+    return { counts, stored };
+  }
+
+  private later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, ms);
+    this.timers.add(timer);
+  }
+}

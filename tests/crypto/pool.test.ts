@@ -1,0 +1,159 @@
+/**
+ * CryptoPool logic in node, with in-process "workers" (the worker API exposed over a
+ * MessageChannel with Comlink, as crypto.worker.ts does): errors arrive as CryptoError with their
+ * code, keys move between workers, one large file's hashing goes to the other worker, streams
+ * encrypt and decrypt with node:crypto's results, and a tampered stream errors without plaintext.
+ */
+import { createHash } from 'node:crypto';
+import { expose } from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CryptoError, ONE_SHOT_DIGEST_MAX_BYTES } from '../../src/crypto/index.ts';
+import { decryptBuffer, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
+import { createCryptoWorkerApi } from '../../workers/crypto-worker-api.ts';
+import { CryptoPool } from '../../workers/pool.ts';
+import { installCryptoErrorTransfer } from '../../workers/wire-errors.ts';
+import { bytes, deterministicBytes, expectCryptoError } from './helpers.ts';
+
+function inProcessWorker(): Worker {
+  installCryptoErrorTransfer();
+  const { port1, port2 } = new MessageChannel();
+  expose(createCryptoWorkerApi(), port1);
+  return Object.assign(port2, {
+    terminate: () => {
+      port1.close();
+      port2.close();
+    },
+  }) as unknown as Worker;
+}
+
+async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return Buffer.concat(parts);
+    parts.push(value);
+  }
+}
+
+function pieces(data: Buffer, size: number): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= data.length) return controller.close();
+      controller.enqueue(new Uint8Array(data.subarray(offset, offset + size)));
+      offset += size;
+    },
+  });
+}
+
+let pool: CryptoPool | undefined;
+afterEach(() => pool?.terminate());
+
+describe('CryptoPool', () => {
+  it('encrypts a large file on two workers (hash on the other one) exactly as node:crypto, and decrypts it', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const admin = generateRsaKeyPair();
+    const plain = deterministicBytes(ONE_SHOT_DIGEST_MAX_BYTES + 1_000_000, 1);
+    const session = await pool.openEncryption(new Blob([bytes(plain)]), { recipientPublicKey: admin.publicKeySpki });
+    // Both workers are busy with this one file: encryption on one, hashing on the other.
+    expect(pool.loads.every((load) => load > 0)).toBe(true);
+    const sealed = await collect(session.stream());
+    expect(sealed.length).toBe(session.encryptedLength);
+    expect(await session.sha256()).toBe(createHash('sha256').update(plain).digest('hex'));
+    const rawKey = unwrapFileKey(admin.privateKey, session.wrappedKey!);
+    const iv = Buffer.from(session.iv, 'base64');
+    expect(sealed.equals(encryptBuffer(rawKey, iv, plain))).toBe(true);
+    await session.close();
+    expect(pool.loads).toEqual([0, 0]);
+
+    const decrypted = await collect(pool.decrypt(session.key, session.iv, pieces(sealed, 65_536)));
+    expect(decrypted.equals(plain)).toBe(true);
+  });
+
+  it('streams from any offset (a resumed upload) with the same bytes', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const plain = deterministicBytes(3_000_000, 2);
+    const session = await pool.openEncryption(new Blob([bytes(plain)]));
+    const whole = await collect(session.stream());
+    const tail = await collect(session.stream(1_234_567));
+    expect(tail.equals(whole.subarray(1_234_567))).toBe(true);
+    expect(Buffer.from(await session.read(10, 300_000)).equals(whole.subarray(10, 300_000))).toBe(true);
+    await session.close();
+  });
+
+  it('a tampered download errors the stream with CryptoError INTEGRITY', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const raw = deterministicBytes(32, 3);
+    const iv = deterministicBytes(12, 4);
+    const plain = deterministicBytes(2_000_000, 5);
+    const sealed = encryptBuffer(raw, iv, plain);
+    sealed[1_500_000] = sealed[1_500_000]! ^ 1;
+    const key = await pool.importRawFileKey(new Uint8Array(raw));
+    const error = await collect(pool.decrypt(key, iv.toString('base64'), pieces(sealed, 100_000))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CryptoError);
+    expect((error as CryptoError).code).toBe('INTEGRITY');
+    await expectCryptoError(collect(pool.decrypt(key, iv.toString('base64'), pieces(sealed.subarray(0, 1_000_000), 100_000))), 'INTEGRITY');
+    expect(decryptBuffer(raw, iv, encryptBuffer(raw, iv, plain)).equals(plain)).toBe(true);
+  });
+
+  it('unlocks the private key in one worker and decrypts in another (keys move worker to worker)', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const admin = generateRsaKeyPair();
+    const keyData = wrapPrivateKey(admin.privateKey, 'login password');
+    const privateKey = await pool.unlockPrivateKey(keyData, 'login password');
+    await expectCryptoError(pool.unlockPrivateKey(keyData, 'wrong'), 'WRONG_PASSWORD');
+
+    const plain = deterministicBytes(ONE_SHOT_DIGEST_MAX_BYTES + 10, 6);
+    const upload = await pool.openEncryption(new Blob([bytes(plain)]), { recipientPublicKey: admin.publicKeySpki });
+    const sealed = await collect(upload.stream());
+    await upload.close();
+    await pool.releaseKey(upload.key);
+
+    const fileKey = await pool.unwrapFileKey(privateKey, upload.wrappedKey!);
+    expect(pool.keyLocations(fileKey)).toEqual(pool.keyLocations(privateKey));
+    // Keep the holder busy so the decryption lands on the other worker and needs the key there.
+    const [holder] = pool.keyLocations(fileKey);
+    const busy = await pool.openEncryption(new Blob([bytes(deterministicBytes(40_000_000, 7))]), { hashPlacement: 'same-worker' });
+    expect(pool.loads[holder!]).toBeGreaterThan(0);
+    const decrypted = await collect(pool.decrypt(fileKey, upload.iv, pieces(sealed, 300_000)));
+    expect(decrypted.equals(plain)).toBe(true);
+    expect(pool.keyLocations(fileKey)).toEqual([0, 1]);
+    await busy.close();
+
+    await pool.releaseKey(fileKey);
+    await expectCryptoError(collect(pool.decrypt(fileKey, upload.iv, pieces(sealed, 300_000))), 'UNKNOWN_KEY');
+  });
+
+  it('link keys: fragment and password protection through the pool', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const a = await pool.importRawFileKey(new Uint8Array(32).fill(1));
+    const b = await pool.importRawFileKey(new Uint8Array(32).fill(2));
+    const fragment = await pool.formatLinkFragment([{ fileId: '1', key: a }, { fileId: '2', key: b }]);
+    expect(fragment).toBe(`1:${Buffer.alloc(32, 1).toString('base64')},2:${Buffer.alloc(32, 2).toString('base64')}`);
+    const protection = await pool.protectLinkKeys('link password', [{ fileId: '1', key: a }]);
+    const opened = await pool.openLinkKeys('link password', protection.reencryptedKeys);
+    expect(await pool.formatLinkFragment([{ fileId: '1', key: opened.get('1')! }])).toBe(fragment.split(',')[0]);
+    expect(await pool.deriveLinkPasswordVerifier('link password', protection.kdfParams)).toBe(protection.verifier);
+    await expectCryptoError(pool.openLinkKeys('other', protection.reencryptedKeys), 'WRONG_PASSWORD');
+    await expectCryptoError(pool.parseLinkFragment('1:short'), 'MALFORMED');
+  });
+
+  it('a bad recipient public key fails the open with MALFORMED and leaves nothing behind', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const file = new Blob([bytes(deterministicBytes(ONE_SHOT_DIGEST_MAX_BYTES + 5, 8))]);
+    await expectCryptoError(pool.openEncryption(file, { recipientPublicKey: 'AAAA' }), 'MALFORMED');
+    expect(pool.loads).toEqual([0, 0]);
+  });
+
+  it('several files spread over the workers', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const files = [1, 2, 3, 4].map((seed) => deterministicBytes(ONE_SHOT_DIGEST_MAX_BYTES + seed, seed));
+    const sessions = await Promise.all(files.map((f) => pool!.openEncryption(new Blob([bytes(f)]))));
+    const loads = pool.loads;
+    expect(Math.min(...loads) / Math.max(...loads)).toBeGreaterThan(0.5);
+    const hashes = await Promise.all(sessions.map(async (s) => (await collect(s.stream()), s.sha256())));
+    expect(hashes).toEqual(files.map((f) => createHash('sha256').update(f).digest('hex')));
+    await Promise.all(sessions.map((s) => s.close()));
+  });
+});

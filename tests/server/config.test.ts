@@ -1,0 +1,103 @@
+// Configuration from environment variables: defaults, and a clear one-line refusal of bad values.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+
+const cwd = '/srv/sealdrop';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({}, cwd);
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.dataDir).toBe('/srv/sealdrop/data');
+    expect(config.database).toEqual({ kind: 'sqlite', file: '/srv/sealdrop/data/sealdrop.db' });
+    expect(config.staticDir).toBe('/srv/sealdrop/dist');
+    expect(config.sessionTtlMs).toBe(12 * 3_600_000);
+    expect(config.cookieSecure).toBe(false);
+    expect(config.trustProxy).toBe(false);
+    expect(config.rateLimit).toEqual({ accountMaxFailures: 10, ipMaxFailures: 50, windowMs: 15 * 60_000 });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '9000',
+        HOST: '0.0.0.0',
+        DATA_DIR: '/var/lib/sealdrop',
+        DATABASE_URL: 'postgres://app@db/sealdrop',
+        DATABASE_SCHEMA: 'tenant_1',
+        STATIC_DIR: 'build',
+        SESSION_TTL_HOURS: '1.5',
+        COOKIE_SECURE: 'true',
+        LOG_LEVEL: 'warn',
+        TRUST_PROXY: '1',
+        RATE_LIMIT_ACCOUNT_FAILURES: '5',
+        RATE_LIMIT_IP_FAILURES: '20',
+        RATE_LIMIT_WINDOW_MINUTES: '30',
+      },
+      cwd,
+    );
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/sealdrop',
+      database: { kind: 'postgres', url: 'postgres://app@db/sealdrop', schema: 'tenant_1' },
+      staticDir: '/srv/sealdrop/build',
+      sessionTtlMs: 5_400_000,
+      cookieSecure: true,
+      logLevel: 'warn',
+      trustProxy: 1,
+      rateLimit: { accountMaxFailures: 5, ipMaxFailures: 20, windowMs: 30 * 60_000 },
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }, cwd).port).toBe(8080);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', 'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT', 'Invalid configuration: PORT must be at most 65535 (got "70000")'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', undefined],
+    [{ DATABASE_SCHEMA: 'x' }, 'DATABASE_SCHEMA', undefined],
+    [{ DATABASE_URL: 'postgres://h/d', DATABASE_SCHEMA: 'Bad-Name' }, 'DATABASE_SCHEMA', undefined],
+    [{ SESSION_TTL_HOURS: '0' }, 'SESSION_TTL_HOURS', undefined],
+    [{ COOKIE_SECURE: 'yes' }, 'COOKIE_SECURE', undefined],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', undefined],
+    [{ RATE_LIMIT_WINDOW_MINUTES: '-1' }, 'RATE_LIMIT_WINDOW_MINUTES', undefined],
+  ])('refuses %o naming %s', (env, variable, message) => {
+    const error = configError(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).not.toContain('\n');
+    if (message) expect(error.message).toBe(message);
+  });
+});
+
+describe('server start-up with a bad value', () => {
+  it('exits with status 1 and one line naming the variable', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'eighty', DATABASE_URL: '', DATABASE_SCHEMA: '' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "eighty")',
+    );
+  });
+});

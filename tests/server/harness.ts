@@ -1,0 +1,106 @@
+// Starts the real server for a test file: the real Fastify app on a random port over real HTTP,
+// with a fresh temporary DATA_DIR and SQLite database, or, when DATABASE_URL is set, a fresh
+// PostgreSQL schema that is dropped at close. Time comes from a manual clock the test can move.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { createUser } from '../../server/auth/user-admin.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import type { User } from '../../server/db/repositories/index.ts';
+import { TestClient } from './http-client.ts';
+
+export const usingPostgres = Boolean(process.env.DATABASE_URL);
+
+export class ManualClock {
+  constructor(public current = Date.now()) {}
+  now = (): number => this.current;
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface TestServer {
+  baseUrl: string;
+  app: FastifyInstance;
+  config: Config;
+  clock: ManualClock;
+  /** The environment the server was configured from (for spawning the CLI against the same data). */
+  env: Record<string, string>;
+  client(): TestClient;
+  createUser(username: string, password: string, email?: string | null): Promise<User>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra environment variables (e.g. RATE_LIMIT_ACCOUNT_FAILURES, STATIC_DIR). */
+  env?: Record<string, string>;
+  /** Runs before the server listens (e.g. to add a route that fails). */
+  setup?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-test-'));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-app-build'),
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  };
+  const databaseUrl = process.env.DATABASE_URL;
+  const schema = databaseUrl ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  if (databaseUrl && schema) {
+    env.DATABASE_URL = databaseUrl;
+    env.DATABASE_SCHEMA = schema;
+  }
+  const config = loadConfig(env);
+  const clock = new ManualClock();
+  const app = await buildApp(config, { clock: clock.now });
+  await options.setup?.(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+
+  return {
+    baseUrl,
+    app,
+    config,
+    clock,
+    env,
+    client: () => new TestClient(baseUrl),
+    createUser: (username, password, email = null) =>
+      createUser(app.repos, { username, password, email, now: clock.now() }),
+    async close() {
+      await app.close();
+      if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A client signed in as a new user (without 2FA). */
+export async function signedInClient(
+  server: TestServer,
+  username = 'alice',
+  password = 'correct horse',
+): Promise<{ client: TestClient; user: User; password: string }> {
+  const user = await server.createUser(username, password);
+  const client = server.client();
+  const response = await client.login(username, password);
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { client, user, password };
+}

@@ -1,0 +1,176 @@
+// POST /api/auth/token, GET /api/auth/users/me, POST /api/auth/logout: the password step, the
+// session cookie, expiry and logout, over real HTTP against the real database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sha256Hex } from '../../server/auth/tokens.ts';
+import { cookieAttributes } from './http-client.ts';
+import { startServer, usingPostgres, type TestServer } from './harness.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+  await server.createUser('Alice', 'correct horse', 'alice@example.com');
+});
+afterAll(() => server.close());
+
+describe('POST /api/auth/token', () => {
+  it('signs in with form fields and returns the user with session and csrf cookies', async () => {
+    const client = server.client();
+    await client.primeCsrf();
+    const before = client.csrfToken;
+    const response = await client.request('POST', '/api/auth/token', {
+      form: { username: 'Alice', password: 'correct horse' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      user: { id: expect.any(Number), username: 'Alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null },
+    });
+    const session = cookieAttributes(response.setCookies, 'sealdrop_session');
+    expect(session?.has('httponly')).toBe(true);
+    expect(session?.get('samesite')?.toLowerCase()).toBe('lax');
+    expect(session?.get('path')).toBe('/');
+    // The cookie outlives the 12 h session by a day, so an expired session is reported as such.
+    expect(session?.get('max-age')).toBe(String(36 * 3600));
+    expect(client.sessionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const csrf = cookieAttributes(response.setCookies, 'csrftoken');
+    expect(csrf?.has('httponly')).toBe(false);
+    expect(client.csrfToken).not.toBe(before);
+
+    const me = await client.get('/api/auth/users/me');
+    expect(me.status).toBe(200);
+    expect(me.body.username).toBe('Alice');
+  });
+
+  it('matches the username case-insensitively', async () => {
+    const response = await server.client().login('aLiCe', 'correct horse');
+    expect(response.status).toBe(200);
+    expect(response.body.user.username).toBe('Alice');
+  });
+
+  it('also accepts a JSON body', async () => {
+    const client = server.client();
+    await client.primeCsrf();
+    const response = await client.post('/api/auth/token', { username: 'Alice', password: 'correct horse' });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers 401 "Incorrect username or password" for a wrong password, without a session', async () => {
+    const client = server.client();
+    const response = await client.login('Alice', 'wrong horse');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'Incorrect username or password' });
+    expect(client.sessionToken).toBeUndefined();
+  });
+
+  it('answers the same 401 for an unknown user', async () => {
+    const response = await server.client().login('nobody', 'correct horse');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'Incorrect username or password' });
+  });
+
+  it('answers 422 with the field list when a field is missing', async () => {
+    const client = server.client();
+    await client.primeCsrf();
+    const response = await client.request('POST', '/api/auth/token', { form: { username: 'Alice' } });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ detail: [{ loc: ['body', 'password'], msg: 'Field required' }] });
+
+    const empty = await client.request('POST', '/api/auth/token', { form: { username: '', password: '' } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail.map((issue: { loc: string[] }) => issue.loc)).toEqual([
+      ['body', 'username'],
+      ['body', 'password'],
+    ]);
+
+    const none = await client.post('/api/auth/token');
+    expect(none.status).toBe(422);
+  });
+
+  it('rotates the session at login: the previous session token stops working', async () => {
+    const client = server.client();
+    await client.login('Alice', 'correct horse');
+    const first = client.sessionToken!;
+    await client.login('Alice', 'correct horse');
+    expect(client.sessionToken).not.toBe(first);
+
+    const stale = server.client();
+    stale.cookies.set('sealdrop_session', first);
+    const me = await stale.get('/api/auth/users/me');
+    expect(me.status).toBe(401);
+    expect(me.body).toEqual({ detail: 'Session expired' });
+  });
+});
+
+describe('what is stored', () => {
+  it('uses the configured database (SQLite file in DATA_DIR, or PostgreSQL when DATABASE_URL is set)', () => {
+    expect(server.config.database.kind).toBe(usingPostgres ? 'postgres' : 'sqlite');
+    if (!usingPostgres) expect(fs.existsSync(path.join(server.config.dataDir, 'sealdrop.db'))).toBe(true);
+  });
+
+  it('stores an argon2id hash of the password, and only the SHA-256 of the session token', async () => {
+    const user = await server.app.repos.users.findByUsername('alice');
+    expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const client = server.client();
+    await client.login('Alice', 'correct horse');
+    const token = client.sessionToken!;
+    expect(await server.app.repos.sessions.findByTokenHash(token)).toBeUndefined();
+    expect((await server.app.repos.sessions.findByTokenHash(sha256Hex(token)))?.userId).toBe(user?.id);
+  });
+});
+
+describe('GET /api/auth/users/me', () => {
+  it('answers 401 "Not authenticated" without a session cookie, and sets a csrftoken cookie', async () => {
+    const client = server.client();
+    const response = await client.get('/api/auth/users/me');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'Not authenticated' });
+    expect(client.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('answers 401 "Session expired" for an unknown session token', async () => {
+    const client = server.client();
+    client.cookies.set('sealdrop_session', 'A'.repeat(43));
+    const response = await client.get('/api/auth/users/me');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'Session expired' });
+  });
+
+  it('answers 401 "Session expired" once the session outlived SESSION_TTL_HOURS', async () => {
+    const client = server.client();
+    await client.login('Alice', 'correct horse');
+    server.clock.advance(server.config.sessionTtlMs - 1000);
+    expect((await client.get('/api/auth/users/me')).status).toBe(200);
+    server.clock.advance(2000);
+    const response = await client.get('/api/auth/users/me');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'Session expired' });
+  });
+});
+
+describe('POST /api/auth/logout', () => {
+  it('deletes the session and clears the cookie', async () => {
+    const client = server.client();
+    await client.login('Alice', 'correct horse');
+    const token = client.sessionToken!;
+    const response = await client.post('/api/auth/logout');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ detail: 'Logged out' });
+    expect(client.sessionToken).toBeUndefined();
+    expect((await client.get('/api/auth/users/me')).body).toEqual({ detail: 'Not authenticated' });
+
+    // The old token is dead on the server too, not only forgotten by this browser.
+    const replay = server.client();
+    replay.cookies.set('sealdrop_session', token);
+    expect((await replay.get('/api/auth/users/me')).body).toEqual({ detail: 'Session expired' });
+  });
+
+  it('works without a session', async () => {
+    const client = server.client();
+    await client.primeCsrf();
+    const response = await client.post('/api/auth/logout');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ detail: 'Logged out' });
+  });
+});

@@ -1,0 +1,54 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+// The app, the service worker (workers/sw.ts, Workbox precache via injectManifest) and the
+// Vitest settings live here. The API runs on the same origin in production (npm start);
+// in `npm run dev` Vite proxies /api to the server on 8080.
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'workers',
+      filename: 'sw.ts',
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      manifest: {
+        name: 'Sealdrop',
+        short_name: 'Sealdrop',
+        description: 'End-to-end encrypted file exchange',
+        theme_color: '#1e3a5f',
+        background_color: '#f5f7fa',
+        display: 'standalone',
+        start_url: '/',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm}'],
+        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  worker: { format: 'es' },
+  build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
+  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+  test: {
+    include: [
+      'src/**/*.test.{ts,tsx}',
+      'workers/**/*.test.ts',
+      'server/**/*.test.ts',
+      'tests/**/*.test.{ts,tsx}',
+    ],
+    exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

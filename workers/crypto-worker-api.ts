@@ -1,0 +1,256 @@
+/**
+ * What one crypto worker offers over Comlink. Keys stay in this worker's KeyStore and are named by
+ * id; byte arrays coming back are transferred, not copied. Every method is small: the work is in
+ * src/crypto (formats and keys) and in the job classes beside this file.
+ */
+import { transfer } from 'comlink';
+import { asCipherBytes } from '../src/crypto/branded.ts';
+import type {
+  FileIvBase64,
+  LinkFragment,
+  LinkPasswordVerifier,
+  PublicKeySpki,
+  Sha256Hex,
+  WrappedFileKey,
+} from '../src/crypto/branded.ts';
+import type { Bytes } from '../src/crypto/bytes.ts';
+import { CryptoError } from '../src/crypto/errors.ts';
+import {
+  encodeFileIv,
+  generateFileIv,
+  generateFileKey,
+  importRawFileKey,
+  parseFileIv,
+  unwrapFileKey,
+  wrapFileKey,
+} from '../src/crypto/file-key.ts';
+import { exportPublicKeySpki, generateKeyPair, importPublicKeySpki } from '../src/crypto/key-pair.ts';
+import {
+  deriveLinkPasswordVerifier,
+  formatLinkFragment,
+  openLinkKeys,
+  parseLinkFragment,
+  protectLinkKeys,
+  type LinkPasswordProtection,
+} from '../src/crypto/link-keys.ts';
+import { rewrapPrivateKey, unwrapPrivateKey, wrapPrivateKey, type WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
+import { RecordDecryptor } from '../src/crypto/record-decryptor.ts';
+import { DEFAULT_RECORD_SIZE, assertRecordSize } from '../src/crypto/record-format.ts';
+import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
+import { BlobRecordReader } from './blob-record-reader.ts';
+import { EncryptionJob } from './encryption-job.ts';
+import { LocalHashSink, PortHashSink, serveHashPort } from './hash-sinks.ts';
+import { KeyStore } from './key-store.ts';
+import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
+import type { FileKeysMessage } from './pool-types.ts';
+
+export interface StoredKeyData {
+  readonly encryptedPrivateKey: string;
+  readonly kdfSalt: string;
+}
+
+export interface GeneratedKeyPair extends WrappedPrivateKey {
+  readonly publicKeySpki: PublicKeySpki;
+}
+
+export interface OpenEncryptionOptions {
+  /** base64 SPKI: the result then carries the file key wrapped for this recipient. */
+  readonly recipientPublicKey?: string;
+  /** Reuse a file key (and its IV) held by this worker, e.g. to reopen a closed job. */
+  readonly keyId?: string;
+  readonly iv?: string;
+  readonly recordSize?: number;
+  /** Hash on another worker: the pool passes one end of a channel to that worker's serveHashPort. */
+  readonly hashPort?: MessagePort;
+}
+
+export interface OpenedEncryption {
+  readonly jobId: string;
+  readonly keyId: string;
+  readonly iv: FileIvBase64;
+  readonly wrappedKey: WrappedFileKey | undefined;
+  readonly plainLength: number;
+  readonly encryptedLength: number;
+  readonly recordSize: number;
+}
+
+export interface LinkKeyRef {
+  readonly fileId: string;
+  readonly keyId: string;
+}
+
+function transferViews<T extends Uint8Array>(views: T[]): T[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const view of views) buffers.add(view.buffer as ArrayBuffer);
+  return transfer(views, [...buffers]);
+}
+
+export function createCryptoWorkerApi() {
+  const keys = new KeyStore();
+  const encryptions = new Map<string, EncryptionJob>();
+  const decryptions = new Map<string, RecordDecryptor>();
+
+  function job<T>(jobs: Map<string, T>, id: string): T {
+    const found = jobs.get(id);
+    if (!found) throw new CryptoError('WORKER_FAILED', 'no such job in this worker (closed or never opened)');
+    return found;
+  }
+
+  return {
+    // ---- keys ----
+    releaseKey(keyId: string): void {
+      keys.delete(keyId);
+    },
+    hasKey(keyId: string): boolean {
+      return keys.has(keyId);
+    },
+    sendKey(keyId: string, port: MessagePort): void {
+      keys.send(keyId, port);
+    },
+    receiveKey(port: MessagePort): Promise<void> {
+      return keys.receive(port);
+    },
+    /**
+     * Posts file keys to another context (the service worker streaming a download) as one
+     * FileKeysMessage, then closes the port: the keys go worker to service worker, never through
+     * the page's thread.
+     */
+    sendFileKeys(keyIds: readonly string[], port: MessagePort): void {
+      const message: FileKeysMessage = { keys: keyIds.map((id) => ({ id, key: keys.get(id, 'file') })) };
+      port.postMessage(message);
+      port.close();
+    },
+    async importRawFileKey(raw: Bytes): Promise<string> {
+      return keys.add('file', await importRawFileKey(raw));
+    },
+    async wrapFileKey(keyId: string, recipientPublicKey: string): Promise<WrappedFileKey> {
+      return wrapFileKey(keys.get(keyId, 'file'), await importPublicKeySpki(recipientPublicKey));
+    },
+    async unwrapFileKey(privateKeyId: string, wrapped: string): Promise<string> {
+      return keys.add('file', await unwrapFileKey(wrapped, keys.get(privateKeyId, 'private')));
+    },
+    async generateWrappedKeyPair(password: string): Promise<GeneratedKeyPair> {
+      const pair = await generateKeyPair();
+      const wrapped = await wrapPrivateKey(pair.privateKey, password);
+      return { ...wrapped, publicKeySpki: await exportPublicKeySpki(pair.publicKey) };
+    },
+    async unlockPrivateKey(data: StoredKeyData, password: string): Promise<string> {
+      return keys.add('private', await unwrapPrivateKey(data, password));
+    },
+    rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string): Promise<WrappedPrivateKey> {
+      return rewrapPrivateKey(data, oldPassword, newPassword);
+    },
+    /** Restore: the public key of a backup's wrapped private key (workers/key-operations.ts). */
+    publicKeyOfWrappedPrivateKey(data: StoredKeyData, password: string): Promise<PublicKeySpki> {
+      return publicKeyOfWrappedPrivateKey(data, password);
+    },
+    formatLinkFragment(files: readonly LinkKeyRef[]): Promise<LinkFragment> {
+      return formatLinkFragment(files.map(({ fileId, keyId }) => ({ fileId, key: keys.get(keyId, 'file') })));
+    },
+    async parseLinkFragment(fragment: string): Promise<Record<string, string>> {
+      const parsed = await parseLinkFragment(fragment);
+      return Object.fromEntries([...parsed].map(([fileId, key]) => [fileId, keys.add('file', key)]));
+    },
+    protectLinkKeys(password: string, files: readonly LinkKeyRef[]): Promise<LinkPasswordProtection> {
+      return protectLinkKeys(password, files.map(({ fileId, keyId }) => ({ fileId, key: keys.get(keyId, 'file') })));
+    },
+    async openLinkKeys(password: string, reencryptedKeys: Record<string, string>): Promise<Record<string, string>> {
+      const opened = await openLinkKeys(password, reencryptedKeys);
+      return Object.fromEntries([...opened].map(([fileId, key]) => [fileId, keys.add('file', key)]));
+    },
+    deriveLinkPasswordVerifier(password: string, kdfParams: string): Promise<LinkPasswordVerifier> {
+      return deriveLinkPasswordVerifier(password, kdfParams);
+    },
+
+    // ---- hashing ----
+    /** SHA-256 of a whole Blob, read once: one-shot digest when small, hash-wasm otherwise. */
+    async hashBlob(blob: Blob): Promise<Sha256Hex> {
+      if (blob.size <= ONE_SHOT_DIGEST_MAX_BYTES) return sha256OneShot(new Uint8Array(await blob.arrayBuffer()));
+      const hasher = await createIncrementalSha256();
+      const reader = new BlobRecordReader(blob, DEFAULT_RECORD_SIZE);
+      try {
+        for (let record = await reader.next(); record; record = await reader.next()) {
+          hasher.update(record.bytes);
+          reader.recycle(record.bytes.buffer);
+        }
+      } finally {
+        await reader.close();
+      }
+      return hasher.digestHex();
+    },
+    /** This worker hashes what another worker's encryption job sends over `port`. */
+    serveHashPort(port: MessagePort): Promise<void> {
+      return serveHashPort(port);
+    },
+
+    // ---- encryption ----
+    async openEncryption(source: Blob, options: OpenEncryptionOptions = {}): Promise<OpenedEncryption> {
+      const recordSize = options.recordSize ?? DEFAULT_RECORD_SIZE;
+      assertRecordSize(recordSize);
+      if ((options.keyId === undefined) !== (options.iv === undefined)) {
+        throw new CryptoError('MALFORMED', 'an existing key must be reopened together with its IV');
+      }
+      // A bad recipient key fails here, before any key is made or any byte is read.
+      const recipient = options.recipientPublicKey !== undefined ? await importPublicKeySpki(options.recipientPublicKey) : undefined;
+      const keyId = options.keyId ?? keys.add('file', await generateFileKey());
+      try {
+        const key = keys.get(keyId, 'file');
+        const iv = options.iv !== undefined ? parseFileIv(options.iv) : generateFileIv();
+        const wrappedKey = recipient ? await wrapFileKey(key, recipient) : undefined;
+        const hashSink = options.hashPort ? new PortHashSink(options.hashPort) : await LocalHashSink.create();
+        const opened = await EncryptionJob.open({ source, key, iv, recordSize, hashSink });
+        const jobId = crypto.randomUUID();
+        encryptions.set(jobId, opened);
+        return {
+          jobId,
+          keyId,
+          iv: encodeFileIv(iv),
+          wrappedKey,
+          plainLength: opened.plainLength,
+          encryptedLength: opened.encryptedLength,
+          recordSize: opened.recordSize,
+        };
+      } catch (error) {
+        if (options.keyId === undefined) keys.delete(keyId);
+        options.hashPort?.close();
+        throw error;
+      }
+    },
+    async readCiphertext(jobId: string, start: number, end: number): Promise<Uint8Array[]> {
+      return transferViews(await job(encryptions, jobId).read(start, end));
+    },
+    encryptionSha256(jobId: string): Promise<Sha256Hex> {
+      return job(encryptions, jobId).sha256();
+    },
+    async closeEncryption(jobId: string): Promise<void> {
+      const found = encryptions.get(jobId);
+      encryptions.delete(jobId);
+      await found?.close();
+    },
+
+    // ---- decryption ----
+    openDecryption(keyId: string, iv: string): string {
+      const jobId = crypto.randomUUID();
+      decryptions.set(jobId, new RecordDecryptor(keys.get(keyId, 'file'), parseFileIv(iv)));
+      return jobId;
+    },
+    async pushCiphertext(jobId: string, chunk: Bytes): Promise<Uint8Array[]> {
+      try {
+        return transferViews(await job(decryptions, jobId).push(asCipherBytes(chunk)));
+      } catch (error) {
+        decryptions.delete(jobId);
+        throw error;
+      }
+    },
+    async finishDecryption(jobId: string): Promise<Uint8Array[]> {
+      const decryptor = job(decryptions, jobId);
+      decryptions.delete(jobId);
+      return transferViews(await decryptor.finish());
+    },
+    abortDecryption(jobId: string): void {
+      decryptions.delete(jobId);
+    },
+  };
+}
+
+export type CryptoWorkerApi = ReturnType<typeof createCryptoWorkerApi>;

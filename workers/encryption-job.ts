@@ -1,0 +1,289 @@
+/**
+ * Ciphertext of one file, produced on demand for any byte range, with bounded memory.
+ *
+ * A producer reads the file record by record, starts each record's AES-GCM encryption and keeps at
+ * most READAHEAD_RECORDS encrypted records queued for the reader; when the queue is full it waits
+ * (backpressure: the consumer's pace decides how much is read). Reads that continue where the last
+ * one ended are served from the queue; a read anywhere else (an upload resuming from the server's
+ * offset) restarts the producer at the record holding that byte, so nothing before it is re-read.
+ * Encryption is deterministic for a given key, IV and record index, so re-produced records are
+ * byte-identical to the first attempt.
+ *
+ * Records pass the hash sink in file order while production runs sequentially; `sha256()` hashes
+ * whatever part the producer has not fed (after a jump, or if the reader stopped early), reading
+ * only that part again. Small files (up to ONE_SHOT_DIGEST_MAX_BYTES) are read into memory once
+ * and hashed with a single crypto.subtle.digest call instead.
+ */
+import type { CipherBytes, Sha256Hex } from '../src/crypto/branded.ts';
+import type { Bytes } from '../src/crypto/bytes.ts';
+import { CryptoError } from '../src/crypto/errors.ts';
+import { encryptRecord, type RecordContext } from '../src/crypto/record-cipher.ts';
+import {
+  encodeHeader,
+  encryptedLength,
+  HEADER_LENGTH,
+  recordCount,
+  recordsForCipherRange,
+  recordSpan,
+} from '../src/crypto/record-format.ts';
+import { ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
+import { BlobRecordReader, type PlainRecord } from './blob-record-reader.ts';
+import type { HashSink } from './hash-sinks.ts';
+
+/** Encrypted records kept ready ahead of the reader (2 MiB at the default record size). */
+export const READAHEAD_RECORDS = 8;
+
+interface RecordSource {
+  next(): Promise<PlainRecord | undefined>;
+  recycle(buffer: ArrayBuffer): void;
+  close(): Promise<void>;
+}
+
+/** Small files: the whole plaintext is already in memory; records are views into it. */
+class MemoryRecordSource implements RecordSource {
+  constructor(
+    private readonly plaintext: Bytes,
+    private readonly recordSize: number,
+    private nextIndex: number,
+  ) {}
+
+  async next(): Promise<PlainRecord | undefined> {
+    if (this.nextIndex >= recordCount(this.plaintext.byteLength, this.recordSize)) return undefined;
+    const span = recordSpan(this.nextIndex++, this.plaintext.byteLength, this.recordSize);
+    return { index: span.index, last: span.last, bytes: this.plaintext.subarray(span.plainStart, span.plainEnd) };
+  }
+
+  recycle(): void {}
+  async close(): Promise<void> {}
+}
+
+interface QueuedRecord {
+  readonly index: number;
+  readonly ciphertext: Promise<CipherBytes>;
+}
+
+export interface EncryptionJobInit {
+  readonly source: Blob;
+  readonly key: CryptoKey;
+  readonly iv: Bytes;
+  readonly recordSize: number;
+  /** Where large files are hashed; ignored for small files (one-shot digest). */
+  readonly hashSink: HashSink | undefined;
+}
+
+export class EncryptionJob {
+  readonly plainLength: number;
+  readonly encryptedLength: number;
+  readonly recordSize: number;
+  private readonly count: number;
+  private readonly context: RecordContext;
+  private readonly source: Blob;
+  private readonly hashSink: HashSink | undefined;
+  private plaintext: Bytes | undefined;
+
+  private queue: QueuedRecord[] = [];
+  private lastTaken: { readonly index: number; readonly bytes: CipherBytes } | undefined;
+  private generation = 0;
+  private producerNext = 0;
+  private producerRunning = false;
+  private producerError: unknown;
+  private wakeProducer: (() => void) | undefined;
+  private wakeConsumer: (() => void) | undefined;
+
+  private hashNext = 0;
+  private hashCatchUp = false;
+  private digest: Promise<Sha256Hex> | undefined;
+  private closed = false;
+  private reads: Promise<unknown> = Promise.resolve();
+
+  private constructor(init: EncryptionJobInit, plaintext: Bytes | undefined) {
+    this.source = init.source;
+    this.recordSize = init.recordSize;
+    this.plainLength = init.source.size;
+    this.encryptedLength = encryptedLength(this.plainLength, init.recordSize);
+    this.count = recordCount(this.plainLength, init.recordSize);
+    this.context = { key: init.key, iv: init.iv, header: encodeHeader(init.recordSize) };
+    this.plaintext = plaintext;
+    this.hashSink = plaintext ? undefined : init.hashSink;
+    if (plaintext) init.hashSink?.abort();
+  }
+
+  static async open(init: EncryptionJobInit): Promise<EncryptionJob> {
+    const small = init.source.size <= ONE_SHOT_DIGEST_MAX_BYTES;
+    const plaintext = small ? new Uint8Array(await init.source.arrayBuffer()) : undefined;
+    if (plaintext && plaintext.byteLength !== init.source.size) {
+      throw new CryptoError('SOURCE_CHANGED', 'the file changed while being read');
+    }
+    return new EncryptionJob(init, plaintext);
+  }
+
+  /**
+   * Ciphertext bytes [start, end) as views in file order; their lengths add up to end - start
+   * (end is clamped to the encrypted length). Concurrent calls are served one after another.
+   */
+  read(start: number, end: number): Promise<CipherBytes[]> {
+    const result = this.reads.then(() => this.readNow(start, end));
+    this.reads = result.catch(() => undefined);
+    return result;
+  }
+
+  private async readNow(start: number, end: number): Promise<CipherBytes[]> {
+    this.assertOpen();
+    const clampedEnd = Math.min(end, this.encryptedLength);
+    const mapping = recordsForCipherRange(start, clampedEnd, this.plainLength, this.recordSize);
+    const out: CipherBytes[] = [];
+    if (mapping.includesHeader) out.push(this.context.header.bytes.slice(start, Math.min(clampedEnd, HEADER_LENGTH)) as CipherBytes);
+    for (let index = mapping.firstRecord; index < mapping.endRecord; index++) {
+      const ciphertext = await this.recordCiphertext(index);
+      const span = recordSpan(index, this.plainLength, this.recordSize);
+      const from = Math.max(start, span.cipherStart) - span.cipherStart;
+      const to = Math.min(clampedEnd, span.cipherEnd) - span.cipherStart;
+      if (to < ciphertext.byteLength) {
+        // The read ends inside this record: hand out a copy and keep the record for the next read
+        // (what is handed out gets transferred, i.e. detached from this worker).
+        out.push(ciphertext.slice(from, to) as CipherBytes);
+      } else {
+        out.push(from === 0 ? ciphertext : (ciphertext.subarray(from) as CipherBytes));
+      }
+    }
+    return out;
+  }
+
+  /** SHA-256 hex of the plaintext; cheap once the ciphertext has been read to the end in order. */
+  sha256(): Promise<Sha256Hex> {
+    this.assertOpen();
+    this.digest ??= this.finishHash();
+    return this.digest;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopProducer();
+    this.notifyConsumer();
+    this.queue = [];
+    this.lastTaken = undefined;
+    this.plaintext = undefined;
+    if (!this.digest) this.hashSink?.abort();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new CryptoError('WORKER_FAILED', 'encryption job is closed');
+  }
+
+  private async recordCiphertext(index: number): Promise<CipherBytes> {
+    for (;;) {
+      this.assertOpen();
+      // A failed read of the file (e.g. SOURCE_CHANGED) breaks the job for good: no silent retry.
+      if (this.producerError !== undefined) throw this.producerError;
+      // Consecutive reads rarely end on a record boundary: the next read starts inside the record
+      // the previous one ended in, so that record is kept instead of re-reading the file for it.
+      // (A record whose buffer was already transferred out is detached: byteLength 0.)
+      if (this.lastTaken?.index === index && this.lastTaken.bytes.buffer.byteLength > 0) return this.lastTaken.bytes;
+      while (this.queue.length > 0 && this.queue[0]!.index < index) this.takeQueued();
+      const head = this.queue[0];
+      if (head?.index === index) {
+        const bytes = await this.takeQueued().ciphertext;
+        this.lastTaken = { index, bytes };
+        return bytes;
+      }
+      const coming = this.producerRunning && head === undefined && this.producerNext === index;
+      if (!coming) this.startProducer(index);
+      await new Promise<void>((resolve) => (this.wakeConsumer = resolve));
+    }
+  }
+
+  private takeQueued(): QueuedRecord {
+    const item = this.queue.shift()!;
+    this.wakeProducer?.();
+    this.wakeProducer = undefined;
+    return item;
+  }
+
+  private startProducer(from: number): void {
+    this.stopProducer();
+    const generation = ++this.generation;
+    this.producerNext = from;
+    this.producerRunning = true;
+    this.producerError = undefined;
+    const source: RecordSource = this.plaintext
+      ? new MemoryRecordSource(this.plaintext, this.recordSize, from)
+      : new BlobRecordReader(this.source, this.recordSize, from);
+    void this.produce(generation, source);
+  }
+
+  private stopProducer(): void {
+    this.generation++;
+    this.producerRunning = false;
+    this.queue = [];
+    this.wakeProducer?.();
+    this.wakeProducer = undefined;
+  }
+
+  private async produce(generation: number, source: RecordSource): Promise<void> {
+    const current = () => generation === this.generation;
+    try {
+      while (current()) {
+        while (this.queue.length >= READAHEAD_RECORDS && current()) {
+          await new Promise<void>((resolve) => (this.wakeProducer = resolve));
+        }
+        if (!current()) break;
+        const record = await source.next();
+        if (!record || !current()) break;
+        // encryptRecord copies the plaintext synchronously (WebCrypto semantics), so the buffer may
+        // be handed to the hasher or reused as soon as the call returns.
+        const ciphertext = encryptRecord(this.context, record.index, record.last, record.bytes);
+        ciphertext.catch(() => undefined);
+        this.queue.push({ index: record.index, ciphertext });
+        this.producerNext = record.index + 1;
+        this.notifyConsumer();
+        await this.feedHash(record, source);
+      }
+    } catch (error) {
+      if (current()) {
+        this.producerError = error;
+        this.notifyConsumer();
+      }
+    } finally {
+      if (current()) this.producerRunning = false;
+      this.notifyConsumer();
+      await source.close();
+    }
+  }
+
+  private async feedHash(record: PlainRecord, source: RecordSource): Promise<void> {
+    const sink = this.hashSink;
+    if (!sink || this.hashCatchUp || record.index !== this.hashNext) {
+      source.recycle(record.bytes.buffer);
+      return;
+    }
+    this.hashNext++;
+    await sink.update(record.bytes.buffer, record.bytes.byteLength, (buffer) => source.recycle(buffer));
+  }
+
+  private notifyConsumer(): void {
+    this.wakeConsumer?.();
+    this.wakeConsumer = undefined;
+  }
+
+  private async finishHash(): Promise<Sha256Hex> {
+    if (this.plaintext) return sha256OneShot(this.plaintext);
+    const sink = this.hashSink;
+    if (!sink) throw new CryptoError('WORKER_FAILED', 'encryption job has no hash sink');
+    if (this.hashNext < this.count) {
+      // Take over from the producer: from here on only this loop feeds the hash.
+      this.hashCatchUp = true;
+      const reader = new BlobRecordReader(this.source, this.recordSize, this.hashNext);
+      try {
+        for (let record = await reader.next(); record; record = await reader.next()) {
+          this.assertOpen();
+          this.hashNext++;
+          await sink.update(record.bytes.buffer, record.bytes.byteLength, (buffer) => reader.recycle(buffer));
+        }
+      } finally {
+        await reader.close();
+      }
+    }
+    return sink.digest();
+  }
+}

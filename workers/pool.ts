@@ -1,0 +1,391 @@
+/**
+ * CryptoPool: the only way the app does cryptography (style rule 1). One module worker per core
+ * (capped at MAX_POOL_SIZE), Comlink-wrapped; work goes to the least busy worker, where "busy" is
+ * the estimated seconds of work already assigned (hashing costs ~4.5x encryption per byte).
+ *
+ *   const pool = CryptoPool.create();
+ *   // upload
+ *   const session = await pool.openEncryption(file, { recipientPublicKey });
+ *   session.encryptedLength; session.iv; session.wrappedKey;   // known before any byte is encrypted
+ *   session.stream() / session.read(start, end)                 // ciphertext, in order or from any offset
+ *   await session.sha256(); await session.close();
+ *   // download
+ *   const privateKey = await pool.unlockPrivateKey(keyData, password);
+ *   const fileKey = await pool.unwrapFileKey(privateKey, encryptedKey);
+ *   const plaintext = pool.decrypt(fileKey, iv, response.body);  // ReadableStream<Uint8Array>
+ *
+ * Placement: a large file's encryption and its SHA-256 may go to two different workers (the
+ * encrypting one reads the file once and transfers each record to the hashing one), so one big
+ * file uses two cores; several files spread over all workers. Small files stay on one worker.
+ * Keys are created inside a worker and named by handles; when an operation needs a key on another
+ * worker, the key moves worker-to-worker over a MessageChannel, never through this thread.
+ * Full API notes: workers/README.md.
+ */
+import { transfer, wrap, type Remote } from 'comlink';
+import type {
+  LinkFragment,
+  LinkPasswordVerifier,
+  PublicKeySpki,
+  Sha256Hex,
+  WrappedFileKey,
+} from '../src/crypto/branded.ts';
+import type { Bytes } from '../src/crypto/bytes.ts';
+import { CryptoError } from '../src/crypto/errors.ts';
+import type { LinkPasswordProtection } from '../src/crypto/link-keys.ts';
+import type { WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
+import { ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
+import type { CryptoWorkerApi, GeneratedKeyPair, StoredKeyData } from './crypto-worker-api.ts';
+import { createDecryptStream } from './decrypt-stream.ts';
+import { EncryptionSession } from './encryption-session.ts';
+import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
+import { installCryptoErrorTransfer } from './wire-errors.ts';
+
+export type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
+export type { FileKeysMessage } from './pool-types.ts';
+export { EncryptionSession } from './encryption-session.ts';
+
+export const MAX_POOL_SIZE = 8;
+/** Per-core rates measured in headless Chromium on the reference machine; only their ratio matters. */
+const SHA256_BYTES_PER_SECOND = 190e6;
+const AES_GCM_BYTES_PER_SECOND = 850e6;
+const KEY_OPERATION_SECONDS = 0.01;
+const KDF_SECONDS = 0.25;
+
+export interface CryptoPoolOptions {
+  /** Number of workers; default navigator.hardwareConcurrency, capped at MAX_POOL_SIZE. */
+  readonly size?: number;
+  /** For tests and harnesses; the default creates workers/crypto.worker.ts as a module worker. */
+  readonly createWorker?: () => Worker;
+}
+
+export interface OpenEncryptionOptions {
+  /** base64 SPKI of the recipient: the session then carries the wrapped file key. */
+  readonly recipientPublicKey?: PublicKeySpki | string;
+  /** Record size for this file (default: the format's DEFAULT_RECORD_SIZE). */
+  readonly recordSize?: number;
+  /** Force where SHA-256 runs ('auto' lets the pool decide); for measurements. */
+  readonly hashPlacement?: 'auto' | 'same-worker' | 'other-worker';
+}
+
+interface PoolWorker {
+  readonly index: number;
+  readonly worker: Worker;
+  readonly api: Remote<CryptoWorkerApi>;
+  load: number;
+  failure: Error | undefined;
+}
+
+function defaultWorker(): Worker {
+  return new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'sealdrop-crypto' });
+}
+
+export class CryptoPool {
+  private readonly workers: PoolWorker[];
+  private readonly keyHolders = new Map<string, Set<number>>();
+  private terminated = false;
+
+  private constructor(workers: PoolWorker[]) {
+    this.workers = workers;
+  }
+
+  static create(options: CryptoPoolOptions = {}): CryptoPool {
+    installCryptoErrorTransfer();
+    const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2;
+    const size = Math.max(1, Math.min(MAX_POOL_SIZE, options.size ?? cores));
+    const create = options.createWorker ?? defaultWorker;
+    const workers = Array.from({ length: size }, (_, index): PoolWorker => {
+      const worker = create();
+      const entry: PoolWorker = { index, worker, api: wrap<CryptoWorkerApi>(worker), load: 0, failure: undefined };
+      worker.addEventListener('error', (event) => {
+        entry.failure = new CryptoError('WORKER_FAILED', `crypto worker ${index} failed: ${event.message}`);
+      });
+      return entry;
+    });
+    return new CryptoPool(workers);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Estimated seconds of work queued per worker (for diagnostics and benchmarks). */
+  get loads(): number[] {
+    return this.workers.map((w) => w.load);
+  }
+
+  /** Which workers hold a key (diagnostics and tests). */
+  keyLocations(handle: KeyHandle<'file' | 'private'>): number[] {
+    return [...(this.keyHolders.get(handle.id) ?? [])].sort();
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    for (const { worker } of this.workers) worker.terminate();
+    this.keyHolders.clear();
+  }
+
+  // ---------------------------------------------------------------- encryption (upload)
+
+  async openEncryption(file: Blob, options: OpenEncryptionOptions = {}): Promise<EncryptionSession> {
+    const encryptCost = file.size / AES_GCM_BYTES_PER_SECOND;
+    const hashCost = file.size / SHA256_BYTES_PER_SECOND;
+    const small = file.size <= ONE_SHOT_DIGEST_MAX_BYTES;
+    const [encryptor, hasher] = this.placeEncryption(encryptCost, hashCost, small ? 'same-worker' : options.hashPlacement ?? 'auto');
+    encryptor.load += encryptCost;
+    hasher.load += hashCost;
+    let hashReleased = false;
+    const releaseHash = () => {
+      if (!hashReleased) {
+        hashReleased = true;
+        hasher.load -= hashCost;
+      }
+    };
+    let closed = false;
+    const release = () => {
+      if (!closed) {
+        closed = true;
+        encryptor.load -= encryptCost;
+        releaseHash();
+      }
+    };
+    try {
+      let hashPort: MessagePort | undefined;
+      if (hasher !== encryptor) {
+        const channel = new MessageChannel();
+        await hasher.api.serveHashPort(transfer(channel.port1, [channel.port1]));
+        hashPort = channel.port2;
+      }
+      const openOptions = {
+        ...(options.recordSize !== undefined ? { recordSize: options.recordSize } : {}),
+        ...(options.recipientPublicKey !== undefined ? { recipientPublicKey: options.recipientPublicKey } : {}),
+        ...(hashPort ? { hashPort } : {}),
+      };
+      const opened = await encryptor.api.openEncryption(file, hashPort ? transfer(openOptions, [hashPort]) : openOptions);
+      const key = this.adoptKey<'file'>(opened.keyId, 'file', encryptor);
+      return new EncryptionSession({ api: encryptor.api, opened, key, onClose: release, onHashed: releaseHash });
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** SHA-256 of a file without encrypting it (e.g. when only the hash is missing after a reload). */
+  hashFile(file: Blob): Promise<Sha256Hex> {
+    return this.run(this.leastBusy(), file.size / SHA256_BYTES_PER_SECOND, (w) => w.api.hashBlob(file));
+  }
+
+  // ---------------------------------------------------------------- decryption (download)
+
+  /** Plaintext of an encrypted file as a stream; errors with CryptoError('INTEGRITY') on tampering. */
+  decrypt(key: FileKeyHandle, iv: string, ciphertext: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    const worker = this.leastBusy();
+    const cost = 1;
+    worker.load += cost;
+    let released = false;
+    return createDecryptStream({
+      api: worker.api,
+      source: ciphertext,
+      open: async () => {
+        await this.ensureKeyOn(key, worker);
+        return worker.api.openDecryption(key.id, iv);
+      },
+      onDone: () => {
+        if (!released) {
+          released = true;
+          worker.load -= cost;
+        }
+      },
+    });
+  }
+
+  // ---------------------------------------------------------------- the admin's key pair
+
+  /** New RSA-OAEP key pair; the private key comes back only wrapped under the login password. */
+  generateWrappedKeyPair(password: string): Promise<GeneratedKeyPair> {
+    return this.run(this.leastBusy(), KDF_SECONDS + 0.5, (w) => w.api.generateWrappedKeyPair(password));
+  }
+
+  /** Opens stored key data (or a backup); throws CryptoError('WRONG_PASSWORD') for a wrong password. */
+  unlockPrivateKey(data: StoredKeyData, password: string): Promise<PrivateKeyHandle> {
+    const worker = this.leastBusy();
+    return this.run(worker, KDF_SECONDS, async (w) =>
+      this.adoptKey<'private'>(await w.api.unlockPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password), 'private', w),
+    );
+  }
+
+  /** Password change: the same private key under the new password (fresh salt and IV). */
+  rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string): Promise<WrappedPrivateKey> {
+    return this.run(this.leastBusy(), 2 * KDF_SECONDS, (w) =>
+      w.api.rewrapPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, oldPassword, newPassword),
+    );
+  }
+
+  /** Restore: the public key belonging to a wrapped private key (a backup holds no public key). */
+  publicKeyOfWrappedPrivateKey(data: StoredKeyData, password: string): Promise<PublicKeySpki> {
+    return this.run(this.leastBusy(), KDF_SECONDS, (w) =>
+      w.api.publicKeyOfWrappedPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password),
+    );
+  }
+
+  /** Opens a file's encrypted key with the unlocked private key; WRONG_KEY if it was not wrapped for it. */
+  async unwrapFileKey(privateKey: PrivateKeyHandle, encryptedKey: string): Promise<FileKeyHandle> {
+    const worker = this.holderOf(privateKey);
+    return this.run(worker, KEY_OPERATION_SECONDS, async (w) => this.adoptKey<'file'>(await w.api.unwrapFileKey(privateKey.id, encryptedKey), 'file', w));
+  }
+
+  /** Re-wraps a file key for another recipient public key (base64 SPKI). */
+  async wrapFileKey(key: FileKeyHandle, recipientPublicKey: PublicKeySpki | string): Promise<WrappedFileKey> {
+    return this.run(this.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKey(key.id, recipientPublicKey));
+  }
+
+  /** A raw 32-byte key (tests, offline tools). The app itself never handles raw keys on this thread. */
+  importRawFileKey(raw: Uint8Array): Promise<FileKeyHandle> {
+    const copy = new Uint8Array(raw) as Bytes;
+    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
+      this.adoptKey<'file'>(await w.api.importRawFileKey(transfer(copy, [copy.buffer])), 'file', w),
+    );
+  }
+
+  /**
+   * Sends file keys from the worker holding them straight to another context over `port` (the
+   * service worker streaming a download; see src/features/downloads). The receiver gets one
+   * FileKeysMessage ({ keys: [{ id, key }] }) and the port is closed. The keys stay in the pool
+   * too: release them when the download is over.
+   */
+  async sendFileKeys(keys: readonly FileKeyHandle[], port: MessagePort): Promise<void> {
+    const worker = await this.gatherKeys(keys);
+    await this.run(worker, KEY_OPERATION_SECONDS, (w) => w.api.sendFileKeys(keys.map((key) => key.id), transfer(port, [port])));
+  }
+
+  /** Forgets a key in every worker holding it (logout, key errors, finished downloads). */
+  async releaseKey(handle: KeyHandle<'file' | 'private'>): Promise<void> {
+    const holders = this.keyHolders.get(handle.id);
+    this.keyHolders.delete(handle.id);
+    if (!holders) return;
+    await Promise.all([...holders].map((index) => this.workers[index]!.api.releaseKey(handle.id)));
+  }
+
+  // ---------------------------------------------------------------- download links
+
+  /** SECRET result ('fileId:base64key,...'): put it only in the URL fragment. */
+  async formatLinkFragment(files: readonly LinkFileKeyHandle[]): Promise<LinkFragment> {
+    const worker = await this.gatherKeys(files.map((f) => f.key));
+    return this.run(worker, KEY_OPERATION_SECONDS, (w) => w.api.formatLinkFragment(files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
+  }
+
+  /** Keys from an opened link's fragment; MALFORMED if any pair is damaged. */
+  async parseLinkFragment(fragment: string): Promise<Map<string, FileKeyHandle>> {
+    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, async (w) => this.adoptKeyMap(await w.api.parseLinkFragment(fragment), w));
+  }
+
+  /** Wraps the selected files' keys for a password-protected link (see docs/format.md). */
+  async protectLinkKeys(password: string, files: readonly LinkFileKeyHandle[]): Promise<LinkPasswordProtection> {
+    const worker = await this.gatherKeys(files.map((f) => f.key));
+    return this.run(worker, KDF_SECONDS, (w) => w.api.protectLinkKeys(password, files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
+  }
+
+  /** Opens reencrypted_keys from the server; WRONG_PASSWORD for a wrong link password. */
+  async openLinkKeys(password: string, reencryptedKeys: Record<string, string>): Promise<Map<string, FileKeyHandle>> {
+    return this.run(this.leastBusy(), KDF_SECONDS, async (w) => this.adoptKeyMap(await w.api.openLinkKeys(password, reencryptedKeys), w));
+  }
+
+  /** The value a recipient proves the link password with; the server stores only a hash of it. */
+  deriveLinkPasswordVerifier(password: string, kdfParams: string): Promise<LinkPasswordVerifier> {
+    return this.run(this.leastBusy(), KDF_SECONDS, (w) => w.api.deriveLinkPasswordVerifier(password, kdfParams));
+  }
+
+  // ---------------------------------------------------------------- placement and key movement
+
+  private live(): PoolWorker[] {
+    if (this.terminated) throw new CryptoError('WORKER_FAILED', 'the crypto pool was terminated');
+    const live = this.workers.filter((w) => !w.failure);
+    if (live.length === 0) throw this.workers[0]?.failure ?? new CryptoError('WORKER_FAILED', 'no crypto worker is running');
+    return live;
+  }
+
+  private leastBusy(): PoolWorker {
+    return this.live().reduce((best, w) => (w.load < best.load ? w : best));
+  }
+
+  /**
+   * Chooses the encrypting and the hashing worker for one file: the pair that keeps the busiest
+   * worker least busy; on a tie, one worker for both (no records cross between workers).
+   */
+  private placeEncryption(encryptCost: number, hashCost: number, placement: 'auto' | 'same-worker' | 'other-worker'): [PoolWorker, PoolWorker] {
+    const live = this.live();
+    let best: [PoolWorker, PoolWorker] = [live[0]!, live[0]!];
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const e of live) {
+      for (const h of live) {
+        if (placement === 'same-worker' && e !== h) continue;
+        if (placement === 'other-worker' && e === h && live.length > 1) continue;
+        const loads = live.map((w) => w.load + (w === e ? encryptCost : 0) + (w === h ? hashCost : 0));
+        const score = Math.max(...loads) + (e === h ? 0 : 1e-9);
+        if (score < bestScore - 1e-12) {
+          bestScore = score;
+          best = [e, h];
+        }
+      }
+    }
+    return best;
+  }
+
+  private async run<T>(worker: PoolWorker, cost: number, task: (w: PoolWorker) => Promise<T>): Promise<T> {
+    if (worker.failure) throw worker.failure;
+    worker.load += cost;
+    try {
+      return await task(worker);
+    } finally {
+      worker.load -= cost;
+    }
+  }
+
+  private adoptKey<Kind extends 'file' | 'private'>(id: string, kind: Kind, holder: PoolWorker): KeyHandle<Kind> {
+    this.keyHolders.set(id, new Set([holder.index]));
+    return { id, kind } as KeyHandle<Kind>;
+  }
+
+  private adoptKeyMap(ids: Record<string, string>, holder: PoolWorker): Map<string, FileKeyHandle> {
+    return new Map(Object.entries(ids).map(([fileId, id]) => [fileId, this.adoptKey<'file'>(id, 'file', holder)]));
+  }
+
+  private holderOf(handle: KeyHandle<'file' | 'private'>): PoolWorker {
+    const holders = this.keyHolders.get(handle.id);
+    if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
+    const live = [...holders].map((index) => this.workers[index]!).filter((w) => !w.failure);
+    if (live.length === 0) throw new CryptoError('WORKER_FAILED', 'the worker holding this key failed');
+    return live.reduce((best, w) => (w.load < best.load ? w : best));
+  }
+
+  /** Copies a key to `target` (worker to worker over a MessageChannel) unless it is already there. */
+  private async ensureKeyOn(handle: KeyHandle<'file' | 'private'>, target: PoolWorker): Promise<void> {
+    const holders = this.keyHolders.get(handle.id);
+    if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
+    if (holders.has(target.index)) return;
+    const source = this.holderOf(handle);
+    const channel = new MessageChannel();
+    const received = target.api.receiveKey(transfer(channel.port2, [channel.port2]));
+    await source.api.sendKey(handle.id, transfer(channel.port1, [channel.port1]));
+    await received;
+    holders.add(target.index);
+  }
+
+  /** The worker holding most of these keys, after copying the rest to it. */
+  private async gatherKeys(keys: readonly FileKeyHandle[]): Promise<PoolWorker> {
+    if (keys.length === 0) throw new CryptoError('MALFORMED', 'a link needs at least one file key');
+    const counts = new Map<number, number>();
+    for (const key of keys) {
+      for (const index of this.keyHolders.get(key.id) ?? []) counts.set(index, (counts.get(index) ?? 0) + 1);
+    }
+    let target = this.leastBusy();
+    let most = -1;
+    for (const [index, count] of counts) {
+      if (count > most && !this.workers[index]!.failure) {
+        most = count;
+        target = this.workers[index]!;
+      }
+    }
+    for (const key of keys) await this.ensureKeyOn(key, target);
+    return target;
+  }
+}

@@ -1,0 +1,47 @@
+/// <reference lib="webworker" />
+// The service worker: precaches the built shell (Workbox injects the manifest at build time) and
+// answers page navigations with index.html, so the installed app opens offline. API calls are never
+// answered from a cache.
+//
+// It also streams downloads (src/features/downloads/service-worker, docs/download.md): the page
+// registers a download plan by message, the crypto worker sends the file keys over a port, and the
+// browser's download manager fetches /downloads/{id}/{name}, answered with the decrypted file or
+// ZIP as it is fetched. Its listeners come first, so Workbox never sees those requests.
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { DownloadService } from '../src/features/downloads/service-worker/downloadService.ts';
+import { isDownloadPlan, KEEPALIVE_MESSAGE } from '../src/features/downloads/protocol.ts';
+
+declare const self: ServiceWorkerGlobalScope;
+
+const downloads = new DownloadService();
+
+self.addEventListener('message', (event) => {
+  const data: unknown = event.data;
+  if (isDownloadPlan(data)) {
+    const [keyPort, statusPort] = event.ports;
+    if (keyPort && statusPort) event.waitUntil(downloads.register(data, keyPort, statusPort));
+    return;
+  }
+  // The page pings while a download runs: each message event keeps this worker from being
+  // stopped as idle, which would cut the stream the download manager is reading.
+  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === KEEPALIVE_MESSAGE) {
+    event.waitUntil(Promise.resolve());
+  }
+});
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method === 'GET' && downloads.handles(url, self.location.origin)) {
+    event.respondWith(downloads.respond(url));
+  }
+});
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api(\/|$)/, /^\/downloads\//] }));
+
+void self.skipWaiting();
+clientsClaim();
