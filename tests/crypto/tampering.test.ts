@@ -37,11 +37,11 @@ function reassemble(sealed: Buffer, parts: Buffer[]): Buffer {
 }
 
 /**
- * Behind an intact magic, a changed version byte reads as a format this code does not know;
- * everything else is an integrity failure.
+ * Behind an intact magic in a complete header, a changed version byte reads as a format this code
+ * does not know; everything else (a header cut short included) is an integrity failure.
  */
 function expectedCodes(original: Buffer, mutated: Buffer): CryptoErrorCode[] {
-  const magicIntact = mutated.length > 4 && mutated.subarray(0, 4).equals(original.subarray(0, 4));
+  const magicIntact = mutated.length >= HEADER_LENGTH && mutated.subarray(0, 4).equals(original.subarray(0, 4));
   return magicIntact && mutated[4] !== original[4] ? ['UNSUPPORTED_VERSION'] : ['INTEGRITY'];
 }
 
@@ -107,6 +107,13 @@ function applyByteMutation(sealed: Buffer, m: ByteMutation): Buffer {
 }
 
 describe('tampering is always rejected', () => {
+  it('a header cut short after a changed version byte is a truncation, not an unknown version', async () => {
+    const s = await sample(1323365852, 0);
+    const mutated = applyByteMutation(s.sealed, { kind: 'delete', at: 4, length: 18 });
+    expect(mutated.length).toBeLessThan(HEADER_LENGTH);
+    await expectRejectedByBoth(s, mutated);
+  });
+
   it('random byte-level mutations of valid ciphertexts are never accepted', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 400 }), fc.integer(), byteMutations, async (size, seed, mutation) => {

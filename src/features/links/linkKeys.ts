@@ -31,19 +31,31 @@ export interface PreparedDownloadLink {
 
 const UNWRAP_CONCURRENCY = 8;
 
+/**
+ * Unwraps with a few keys in flight. On a failure no further key is started, and the call rejects
+ * only once every key in flight has settled, so `into` holds every handle that needs releasing.
+ */
 async function unwrapAll(pool: LinkKeyCrypto, privateKey: PrivateKeyHandle, files: readonly LinkableFile[], into: FileKeyHandle[]): Promise<LinkFileKeyHandle[]> {
   const handles: LinkFileKeyHandle[] = new Array(files.length);
   let next = 0;
+  let failed = false;
   async function lane(): Promise<void> {
-    while (next < files.length) {
+    while (!failed && next < files.length) {
       const index = next++;
       const file = files[index]!;
-      const key = await pool.unwrapFileKey(privateKey, file.encrypted_key);
-      into.push(key);
-      handles[index] = { fileId: String(file.id), key };
+      try {
+        const key = await pool.unwrapFileKey(privateKey, file.encrypted_key);
+        into.push(key);
+        handles[index] = { fileId: String(file.id), key };
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(UNWRAP_CONCURRENCY, files.length) }, lane));
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(UNWRAP_CONCURRENCY, files.length) }, lane));
+  const rejection = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  if (rejection) throw rejection.reason;
   return handles;
 }
 
