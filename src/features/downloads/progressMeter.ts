@@ -3,6 +3,7 @@
  * reports. The rate is measured over a sliding window (a few seconds), so it follows the disk and
  * the network without jumping on every report.
  */
+import { RateMeter, secondsLeft } from '../../lib/transferRate.ts';
 
 export interface DownloadProgress {
   bytes: number;
@@ -16,29 +17,23 @@ export interface DownloadProgress {
 const WINDOW_MS = 3000;
 
 export class ProgressMeter {
-  private readonly samples: Array<{ at: number; bytes: number }> = [];
+  private readonly meter = new RateMeter(WINDOW_MS);
 
   constructor(
     private readonly totalBytes: number,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.samples.push({ at: now(), bytes: 0 });
+    this.meter.add(now(), 0);
   }
 
   update(bytes: number): DownloadProgress {
-    const at = this.now();
-    this.samples.push({ at, bytes });
-    // Keep one sample older than the window so the rate always spans at least the window.
-    while (this.samples.length > 2 && this.samples[1]!.at <= at - WINDOW_MS) this.samples.shift();
-    const first = this.samples[0]!;
-    const elapsed = (at - first.at) / 1000;
-    const rate = elapsed > 0 ? Math.max(0, (bytes - first.bytes) / elapsed) : 0;
-    const remaining = Math.max(0, this.totalBytes - bytes);
+    this.meter.add(this.now(), bytes);
+    const rate = this.meter.rate();
     return {
       bytes,
       totalBytes: this.totalBytes,
-      rateBytesPerSecond: rate,
-      secondsLeft: this.totalBytes > 0 && rate > 0 ? remaining / rate : null,
+      rateBytesPerSecond: rate ?? 0,
+      secondsLeft: this.totalBytes > 0 ? secondsLeft(this.totalBytes - bytes, rate) : null,
     };
   }
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProgressReporter } from './progressReporter.ts';
-import { RateMeter, secondsLeft } from './rateMeter.ts';
+import { RateMeter, secondsLeft } from '../../lib/transferRate.ts';
 import type { OverallProgress, QueuePatch } from './uploadQueueSlice.ts';
 
 describe('RateMeter', () => {
@@ -12,6 +12,23 @@ describe('RateMeter', () => {
     meter.add(2000, 20_000_000);
     expect(meter.rate()).toBe(10_000_000);
     meter.add(3000, 5_000_000);
+    expect(meter.rate()).toBeNull();
+  });
+
+  it('gives no rate in the first second, when a pipeline still filling would predict hours', () => {
+    const meter = new RateMeter(4000);
+    meter.add(0, 0);
+    meter.add(300, 1_000);
+    meter.add(900, 2_000);
+    expect(meter.rate()).toBeNull();
+    meter.add(1000, 3_000_000);
+    expect(meter.rate()).toBe(3_000_000);
+  });
+
+  it('gives no rate while nothing has moved', () => {
+    const meter = new RateMeter(4000);
+    meter.add(0, 500);
+    meter.add(2000, 500);
     expect(meter.rate()).toBeNull();
   });
 

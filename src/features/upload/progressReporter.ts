@@ -5,7 +5,7 @@
 // timer only delivers the trailing flush, so a background tab that stretches timers slows the
 // display, never the upload.
 
-import { RateMeter, secondsLeft } from './rateMeter.ts';
+import { RateMeter, secondsLeft } from '../../lib/transferRate.ts';
 import type { OverallProgress, QueuedFileChanges, QueuePatch } from './uploadQueueSlice.ts';
 
 export const FLUSH_INTERVAL_MS = 250;

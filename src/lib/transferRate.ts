@@ -1,7 +1,14 @@
-// Transfer rate over a sliding window of recent samples, and the time left at that rate. A value
-// that goes back (a resumed upload re-sends part of a chunk) restarts the window.
+// Transfer rate over a sliding window of recent samples, and the time left at that rate (uploads
+// and downloads both show them). A value that goes back (a resumed upload re-sends part of a
+// chunk) restarts the window.
 
 export const RATE_WINDOW_MS = 4000;
+/**
+ * No rate (so no time left) before this much history: in the first moments the pipeline is still
+ * filling (hashing, the first records encrypting) and a rate measured then predicts hundreds of
+ * hours for a file that takes a minute.
+ */
+export const MIN_RATE_SPAN_MS = 1000;
 
 export class RateMeter {
   private samples: Array<{ at: number; bytes: number }> = [];
@@ -19,7 +26,7 @@ export class RateMeter {
   rate(): number | null {
     const first = this.samples[0];
     const last = this.samples[this.samples.length - 1];
-    if (!first || !last || last.at - first.at < 200) return null;
+    if (!first || !last || last.at - first.at < MIN_RATE_SPAN_MS || last.bytes <= first.bytes) return null;
     return ((last.bytes - first.bytes) * 1000) / (last.at - first.at);
   }
 }
