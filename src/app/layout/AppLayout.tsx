@@ -4,7 +4,7 @@ import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
 import { Link, Outlet } from '@tanstack/react-router';
-import { ShieldIcon } from './icons.tsx';
+import { ShieldIcon } from '../icons.tsx';
 import { SealdropLogo } from './SealdropLogo.tsx';
 
 /**

@@ -1,4 +1,4 @@
-import { ArrowBackIcon } from './icons.tsx';
+import { ArrowBackIcon } from '../icons.tsx';
 import { TextLink } from './links.tsx';
 
 export function BackToDashboardLink() {

@@ -1,6 +1,6 @@
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { HomeIcon } from './icons.tsx';
+import { HomeIcon } from '../icons.tsx';
 import { ButtonLink } from './links.tsx';
 
 export function NotFoundPage() {

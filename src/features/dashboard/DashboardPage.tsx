@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
-import { LogoutIcon, PersonIcon } from '../../app/layout/icons.tsx';
+import { LogoutIcon, PersonIcon } from '../../app/icons.tsx';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { selectCurrentUser } from '../auth/authSlice.ts';

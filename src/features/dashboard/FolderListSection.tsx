@@ -11,7 +11,7 @@ import { useDeleteFolderMutation, useListFoldersQuery } from '../../api/foldersA
 import { describeApiError } from '../../api/errors.ts';
 import type { Folder, FolderListParams } from '../../api/types.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
-import { FolderIcon } from '../../app/layout/icons.tsx';
+import { FolderIcon } from '../../app/icons.tsx';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { useNotifier } from '../notifications/useNotifier.ts';
 import { DeleteFolderDialog } from './DeleteFolderDialog.tsx';

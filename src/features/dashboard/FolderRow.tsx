@@ -8,9 +8,9 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Folder } from '../../api/types.ts';
 import { ButtonLink, TextLink } from '../../app/layout/links.tsx';
-import { LockIcon, MailIcon, PublicIcon } from '../folders/folderIcons.tsx';
+import { LockIcon, MailIcon, PublicIcon } from '../../app/icons.tsx';
 import { folderStatus, type FolderStatus } from '../folders/folderStatus.ts';
-import { CopyLinkButton } from './CopyLinkButton.tsx';
+import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
 import { displayTitle, formatDateTime, formatExpiry, uploadLink } from './folderDisplay.ts';
 
 const STATUS_COLOR: Record<FolderStatus, 'success' | 'default' | 'warning'> = {
@@ -106,7 +106,7 @@ export function FolderRow({ folder, now, origin, onDelete }: FolderRowProps) {
       </TableCell>
       <TableCell align="right">
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
-          <CopyLinkButton text={uploadLink(origin, folder.link_token)} />
+          <CopyTextButton text={uploadLink(origin, folder.link_token)} label="Copy Link" failureMessage="Failed to copy link to clipboard." />
           <ButtonLink to="/folders/edit/$folderId" params={{ folderId: folder.id }} size="small" sx={{ px: 1.25, minWidth: 0 }}>
             Edit
           </ButtonLink>

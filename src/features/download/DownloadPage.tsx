@@ -3,7 +3,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ShieldIcon } from '../../app/layout/icons.tsx';
+import { ShieldIcon } from '../../app/icons.tsx';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 import type { LinkDownloader } from './linkDownloader.ts';
 import { PasswordStep } from './PasswordStep.tsx';

@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { LockIcon } from '../folders/folderIcons.tsx';
+import { LockIcon } from '../../app/icons.tsx';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 
 interface PasswordStepProps {

@@ -8,7 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { formatDateTime } from '../dashboard/folderDisplay.ts';
-import { ChevronRightIcon, ExpandMoreIcon, FileGlyph, FolderGlyph, FolderOpenGlyph } from './fileIcons.tsx';
+import { ChevronRightIcon, DescriptionIcon, ExpandMoreIcon, FolderIcon, FolderOpenIcon } from '../../app/icons.tsx';
 import type { FileSort } from './fileSort.ts';
 import { sortDirectories, sortFiles } from './fileSort.ts';
 import type { DirectoryNode, FileNode } from './fileTree.ts';
@@ -68,7 +68,7 @@ function DirectoryRow({ directory, depth, ...actions }: TreeActions & { director
           >
             {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
           </IconButton>
-          <Box sx={{ color: 'secondary.main', display: 'flex' }}>{open ? <FolderOpenGlyph fontSize="small" /> : <FolderGlyph fontSize="small" />}</Box>
+          <Box sx={{ color: 'secondary.main', display: 'flex' }}>{open ? <FolderOpenIcon fontSize="small" /> : <FolderIcon fontSize="small" />}</Box>
           <Typography variant="body2" sx={{ fontWeight: 600, cursor: 'pointer', wordBreak: 'break-word' }} onClick={() => actions.onToggleExpanded(directory.path)}>
             {directory.name}
           </Typography>
@@ -108,7 +108,7 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
       <TableCell sx={{ minWidth: 220 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, pl: depth * INDENT + (depth > 0 ? 4 : 0) }}>
           <Box sx={{ color: 'text.secondary', display: 'flex' }}>
-            <FileGlyph fontSize="small" />
+            <DescriptionIcon fontSize="small" />
           </Box>
           <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
             {node.name}

@@ -12,7 +12,7 @@ import { useNotifier } from '../notifications/useNotifier.ts';
 import { DeleteFilesDialog } from './DeleteFilesDialog.tsx';
 import { DownloadProgressPanel } from './DownloadProgressPanel.tsx';
 import { directoryZipName, folderZipName } from './downloadNames.ts';
-import { FolderGlyph } from './fileIcons.tsx';
+import { FolderIcon } from '../../app/icons.tsx';
 import { DEFAULT_FILE_SORT, type FileSort } from './fileSort.ts';
 import { buildFileTree, type DirectoryNode, type FileNode } from './fileTree.ts';
 import { FileTreeTable } from './FileTreeTable.tsx';
@@ -44,7 +44,7 @@ function EmptyState({ filtered }: { filtered: boolean }) {
   return (
     <Box sx={{ py: 7, textAlign: 'center', borderTop: 1, borderColor: 'divider' }}>
       <Box sx={{ color: 'secondary.main', mb: 1, '& svg': { fontSize: 40 } }}>
-        <FolderGlyph />
+        <FolderIcon />
       </Box>
       <Typography color="text.secondary">{filtered ? FILES_MESSAGES.filterEmpty : FILES_MESSAGES.folderEmpty}</Typography>
     </Box>

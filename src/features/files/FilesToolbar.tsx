@@ -5,7 +5,7 @@ import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { DownloadIcon, FilterIcon } from './fileIcons.tsx';
+import { DownloadIcon, FilterIcon } from '../../app/icons.tsx';
 import type { CheckState } from './selection.ts';
 
 interface FilesToolbarProps {

@@ -4,7 +4,7 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { KeyIcon } from '../../app/layout/icons.tsx';
+import { KeyIcon } from '../../app/icons.tsx';
 import type { KeyStorageStatus } from './keyStatus.ts';
 
 const TEXT: Record<KeyStorageStatus, { headline: string; detail: string }> = {

@@ -8,7 +8,7 @@ import { useNotifier } from '../notifications/useNotifier.ts';
 import { CREATE_LINK_MESSAGES, type CreateLinkChoices } from './createLinkForm.ts';
 import { CreateDownloadLinkDialog } from './CreateDownloadLinkDialog.tsx';
 import { DownloadLinkReadyDialog, type ReadyLink } from './DownloadLinkReadyDialog.tsx';
-import { LinkIcon } from './linkIcons.tsx';
+import { LinkIcon } from '../../app/icons.tsx';
 import { prepareDownloadLink, readyLinkUrl, type LinkableFile } from './linkKeys.ts';
 
 export interface CreateDownloadLinkButtonProps {

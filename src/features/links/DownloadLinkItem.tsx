@@ -4,8 +4,8 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { DownloadLink } from '../../api/linksApi.ts';
-import { LockIcon } from '../folders/folderIcons.tsx';
-import { CopyTextButton } from './CopyTextButton.tsx';
+import { LockIcon } from '../../app/icons.tsx';
+import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
 import { describeLink, downloadLinkAddress, LINK_LABELS } from './linkDisplay.ts';
 
 interface DownloadLinkItemProps {

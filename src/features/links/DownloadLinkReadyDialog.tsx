@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { CREATE_LINK_MESSAGES } from './createLinkForm.ts';
-import { CopyTextButton } from './CopyTextButton.tsx';
+import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
 
 export interface ReadyLink {
   /** The address to share; for a link without password it carries the keys in its fragment. */

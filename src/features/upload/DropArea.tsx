@@ -3,10 +3,9 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { FolderIcon } from '../../app/layout/icons.tsx';
+import { CloudUploadIcon, FileIcon, FolderIcon } from '../../app/icons.tsx';
 import { collectDroppedFiles, entriesOf, filesFromInput } from './dropTraversal.ts';
 import type { CandidateFile } from './fileSelection.ts';
-import { CloudUploadIcon, FileIcon } from './uploadIcons.tsx';
 
 interface DropAreaProps {
   disabled: boolean;

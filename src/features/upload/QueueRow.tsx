@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { formatBytes, transferLine } from './formatTransfer.ts';
-import { CloseIcon, DoneIcon, ErrorIcon, FileIcon, OfflineIcon, RetryIcon } from './uploadIcons.tsx';
+import { CloseIcon, DoneIcon, ErrorIcon, FileIcon, OfflineIcon, RetryIcon } from '../../app/icons.tsx';
 import { selectQueuedFileById, type QueuedFile, type QueuedFileStatus } from './uploadQueueSlice.ts';
 
 export const QUEUE_ROW_HEIGHT = 64;

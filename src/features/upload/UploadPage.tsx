@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { ShieldIcon } from '../../app/layout/icons.tsx';
+import { ShieldIcon } from '../../app/icons.tsx';
 import { useAppSelector } from '../../app/hooks.ts';
 import { CodeGate } from './CodeGate.tsx';
 import { EmailGate } from './EmailGate.tsx';

@@ -9,7 +9,7 @@ import { OverallProgress } from './OverallProgress.tsx';
 import { QueueList } from './QueueList.tsx';
 import { selectQueueSummary } from './queueSummary.ts';
 import type { UploadController } from './uploadController.ts';
-import { DownloadIcon, RetryIcon } from './uploadIcons.tsx';
+import { DownloadIcon, RetryIcon } from '../../app/icons.tsx';
 import { canDropFiles, isUploadRunning, UploadStep } from './uploadSteps.ts';
 import { selectUploadStepState } from './uploadStepSlice.ts';
 

@@ -1,9 +1,11 @@
 import Button from '@mui/material/Button';
 import { useEffect, useRef, useState } from 'react';
 import { UserFacingError } from '../../lib/userFacingError.ts';
-import { COPIED_INDICATOR_MS } from '../dashboard/CopyLinkButton.tsx';
-import { CheckIcon, CopyIcon } from '../folders/folderIcons.tsx';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../features/notifications/useNotifier.ts';
+import { CheckIcon, CopyIcon } from '../icons.tsx';
+
+/** How long 'Copied!' stays after a copy (spec section 9). */
+export const COPIED_INDICATOR_MS = 2000;
 
 interface CopyTextButtonProps {
   text: string;
