@@ -2,11 +2,11 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { describeApiError } from '../../api/errors.ts';
 import { useRequestUploadCodeMutation, useVerifyUploadCodeMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { GateForm, GateSubmitButton } from './GateForm.tsx';
 import { codeFailureMessage, codeResentMessage, errorSendingCodeMessage, GATE_MESSAGES, isSixDigitCode } from './gateMessages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { changeEmailRequested, codeAccepted, codeRejected } from './uploadStepSlice.ts';
@@ -40,8 +40,7 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
     setError(value === '' || /^\d{0,6}$/.test(value) ? null : GATE_MESSAGES.codeFormat);
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     if (!isSixDigitCode(code)) {
       setError(GATE_MESSAGES.codeFormat);
       return;
@@ -72,10 +71,34 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
   }
 
   return (
-    <Stack component="form" spacing={2.5} noValidate onSubmit={submit} aria-label="Verification code">
-      <Typography color="text.secondary">
-        We sent a 6-digit code to <strong>{email}</strong>. It is valid for 10 minutes.
-      </Typography>
+    <GateForm
+      label="Verification code"
+      intro={
+        <>
+          We sent a 6-digit code to <strong>{email}</strong>. It is valid for 10 minutes.
+        </>
+      }
+      error={error}
+      onSubmit={() => void submit()}
+      notice={
+        resent && (
+          <Alert severity="success" role="status">
+            {resent}
+          </Alert>
+        )
+      }
+      actions={
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+          <GateSubmitButton busy={verifying.isLoading} disabled={code.length !== 6} label="Verify Code" busyLabel="Verifying..." />
+          <Button variant="outlined" onClick={() => dispatch(changeEmailRequested())}>
+            Go Back (Change Email)
+          </Button>
+          <Button onClick={() => void resend()} disabled={resending.isLoading}>
+            {resending.isLoading ? 'Sending...' : 'Resend Code'}
+          </Button>
+        </Stack>
+      }
+    >
       <TextField
         label="Verification code"
         name="verification_code"
@@ -89,27 +112,6 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
           htmlInput: { required: true, inputMode: 'numeric', maxLength: 6, style: { letterSpacing: '0.3em', fontSize: '1.25rem' } },
         }}
       />
-      {error && (
-        <Alert severity="error" role="alert">
-          {error}
-        </Alert>
-      )}
-      {resent && (
-        <Alert severity="success" role="status">
-          {resent}
-        </Alert>
-      )}
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
-        <Button type="submit" variant="contained" size="large" disabled={code.length !== 6 || verifying.isLoading}>
-          {verifying.isLoading ? 'Verifying...' : 'Verify Code'}
-        </Button>
-        <Button variant="outlined" onClick={() => dispatch(changeEmailRequested())}>
-          Go Back (Change Email)
-        </Button>
-        <Button onClick={() => void resend()} disabled={resending.isLoading}>
-          {resending.isLoading ? 'Sending...' : 'Resend Code'}
-        </Button>
-      </Stack>
-    </Stack>
+    </GateForm>
   );
 }

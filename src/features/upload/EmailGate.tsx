@@ -1,12 +1,10 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { describeApiError } from '../../api/errors.ts';
 import { useRequestUploadCodeMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { GateForm, GateSubmitButton } from './GateForm.tsx';
 import { GATE_MESSAGES, isValidEmail } from './gateMessages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { codeSendFailed, codeSent } from './uploadStepSlice.ts';
@@ -25,8 +23,7 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
   const [email, setEmail] = useState(initialEmail ?? '');
   const [error, setError] = useState<string | null>(null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     const address = email.trim();
     if (!isValidEmail(address)) {
       setError(GATE_MESSAGES.invalidEmail);
@@ -46,8 +43,13 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
   }
 
   return (
-    <Stack component="form" spacing={2.5} noValidate onSubmit={submit} aria-label="E-mail verification">
-      <Typography color="text.secondary">Confirm your e-mail address: we will send you a 6-digit code to enter on the next step.</Typography>
+    <GateForm
+      label="E-mail verification"
+      intro="Confirm your e-mail address: we will send you a 6-digit code to enter on the next step."
+      error={error}
+      onSubmit={() => void submit()}
+      actions={<GateSubmitButton busy={isLoading} label="Send Code" busyLabel="Sending..." />}
+    >
       {hasAllowedEmailsList && <Alert severity="info">{GATE_MESSAGES.allowedListNote}</Alert>}
       <TextField
         label="Your e-mail address"
@@ -60,14 +62,6 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
         onChange={(event) => setEmail(event.target.value)}
         slotProps={{ htmlInput: { required: true } }}
       />
-      {error && (
-        <Alert severity="error" role="alert">
-          {error}
-        </Alert>
-      )}
-      <Button type="submit" variant="contained" size="large" disabled={isLoading} sx={{ alignSelf: 'flex-start' }}>
-        {isLoading ? 'Sending...' : 'Send Code'}
-      </Button>
-    </Stack>
+    </GateForm>
   );
 }

@@ -1,12 +1,9 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { describeApiError } from '../../api/errors.ts';
 import { useVerifyUploadPasswordMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { GateForm, GateSubmitButton } from './GateForm.tsx';
 import { GATE_MESSAGES } from './gateMessages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { passwordAccepted, passwordRejected } from './uploadStepSlice.ts';
@@ -18,8 +15,7 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     if (password === '') {
       setError(GATE_MESSAGES.passwordRequired);
       return;
@@ -38,8 +34,13 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
   }
 
   return (
-    <Stack component="form" spacing={2.5} noValidate onSubmit={submit} aria-label="Link password">
-      <Typography color="text.secondary">This upload link is protected. Enter the password you were given to continue.</Typography>
+    <GateForm
+      label="Link password"
+      intro="This upload link is protected. Enter the password you were given to continue."
+      error={error}
+      onSubmit={() => void submit()}
+      actions={<GateSubmitButton busy={isLoading} label="Continue" busyLabel="Checking..." />}
+    >
       <TextField
         label="Link password"
         name="link_password"
@@ -51,14 +52,6 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
         onChange={(event) => setPassword(event.target.value)}
         slotProps={{ htmlInput: { required: true } }}
       />
-      {error && (
-        <Alert severity="error" role="alert">
-          {error}
-        </Alert>
-      )}
-      <Button type="submit" variant="contained" size="large" disabled={isLoading} sx={{ alignSelf: 'flex-start' }}>
-        {isLoading ? 'Checking...' : 'Continue'}
-      </Button>
-    </Stack>
+    </GateForm>
   );
 }
