@@ -17,31 +17,35 @@ export const API_ERRORS = {
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
-export class ApiError extends Error {
-  readonly statusCode: number;
-  readonly detail: string;
-  constructor(readonly code: ApiErrorCode) {
-    super(API_ERRORS[code].detail);
-    this.name = 'ApiError';
-    this.statusCode = API_ERRORS[code].status;
-    this.detail = API_ERRORS[code].detail;
+/**
+ * An error that becomes an HTTP answer: a fixed code to branch on, the status, and the detail the
+ * client reads (the error handler sends it as {detail}). Each concern's errors extend this.
+ */
+export class HttpError<Code extends string = string> extends Error {
+  constructor(
+    readonly code: Code,
+    readonly statusCode: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class ApiError extends HttpError<ApiErrorCode> {
+  constructor(code: ApiErrorCode) {
+    super(code, API_ERRORS[code].status, API_ERRORS[code].detail);
   }
 }
 
 /** 429: too many failures of one kind; `retryAfterSeconds` goes into the retry-after header. */
-export class RateLimitedError extends Error {
-  readonly code = 'RATE_LIMITED';
-  readonly statusCode = 429;
-  readonly detail: string;
+export class RateLimitedError extends HttpError<'RATE_LIMITED'> {
   constructor(
     what: string,
     readonly retryAfterSeconds: number,
   ) {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    const detail = `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-    super(detail);
-    this.name = 'RateLimitedError';
-    this.detail = detail;
+    super('RATE_LIMITED', 429, `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   }
 }
 

@@ -1,41 +1,30 @@
 // Errors of the download-link routes. Each has a fixed code and status; the detail texts are the
 // contract of docs/api.md ("This link has expired." is shown by the download page as it is).
 // The error handler turns any 4xx error into {detail: message}.
+import { HttpError } from '../errors.ts';
 
 /** Unknown or deleted token, or another admin's link: the same answer, so tokens reveal nothing. */
-export class LinkNotFoundError extends Error {
-  readonly code = 'LINK_NOT_FOUND';
-  readonly statusCode = 404;
+export class LinkNotFoundError extends HttpError<'LINK_NOT_FOUND'> {
   constructor() {
-    super('Download link not found.');
-    this.name = 'LinkNotFoundError';
+    super('LINK_NOT_FOUND', 404, 'Download link not found.');
   }
 }
 
-export class LinkExpiredError extends Error {
-  readonly code = 'LINK_EXPIRED';
-  readonly statusCode = 410;
+export class LinkExpiredError extends HttpError<'LINK_EXPIRED'> {
   constructor() {
-    super('This link has expired.');
-    this.name = 'LinkExpiredError';
+    super('LINK_EXPIRED', 410, 'This link has expired.');
   }
 }
 
 /** A file of a password-protected link requested without a grant from verify-password. */
-export class LinkPasswordRequiredError extends Error {
-  readonly code = 'LINK_PASSWORD_REQUIRED';
-  readonly statusCode = 401;
+export class LinkPasswordRequiredError extends HttpError<'LINK_PASSWORD_REQUIRED'> {
   constructor() {
-    super('Password required');
-    this.name = 'LinkPasswordRequiredError';
+    super('LINK_PASSWORD_REQUIRED', 401, 'Password required');
   }
 }
 
-export class LinkWithoutPasswordError extends Error {
-  readonly code = 'LINK_WITHOUT_PASSWORD';
-  readonly statusCode = 400;
+export class LinkWithoutPasswordError extends HttpError<'LINK_WITHOUT_PASSWORD'> {
   constructor() {
-    super('This link is not password protected.');
-    this.name = 'LinkWithoutPasswordError';
+    super('LINK_WITHOUT_PASSWORD', 400, 'This link is not password protected.');
   }
 }

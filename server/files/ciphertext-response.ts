@@ -9,6 +9,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../auth/tokens.ts';
+import { HttpError } from '../errors.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import { resolveRange } from './byte-range.ts';
 import { attachmentDisposition } from './content-disposition.ts';
@@ -23,12 +24,9 @@ export interface CiphertextDownload {
   onCompleted?: () => Promise<void>;
 }
 
-export class RangeNotSatisfiableError extends Error {
-  readonly code = 'RANGE_NOT_SATISFIABLE';
-  readonly statusCode = 416;
+export class RangeNotSatisfiableError extends HttpError<'RANGE_NOT_SATISFIABLE'> {
   constructor() {
-    super('Requested range not satisfiable');
-    this.name = 'RangeNotSatisfiableError';
+    super('RANGE_NOT_SATISFIABLE', 416, 'Requested range not satisfiable');
   }
 }
 

@@ -3,16 +3,16 @@
 // other client errors raised by Fastify keep their status and message; anything else is logged
 // and answered as a bare 500, never with internals.
 import type { FastifyError } from 'fastify';
-import { API_ERRORS, ApiError, RateLimitedError, RequestValidationError } from '../errors.ts';
+import { API_ERRORS, HttpError, RateLimitedError, RequestValidationError } from '../errors.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    if (error instanceof ApiError) {
-      return reply.code(error.statusCode).send({ detail: error.detail });
-    }
     if (error instanceof RateLimitedError) {
       return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ detail: error.detail });
+    }
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send({ detail: error.detail });
     }
     if (error instanceof RequestValidationError) {
       return reply.code(422).send({ detail: error.issues });

@@ -1,6 +1,8 @@
 // Errors of the anonymous upload routes. Each has a fixed `code`; the status and the detail the
 // client sees come from this table (the texts are the contract in docs/api.md; some are the
 // spec's exact strings). The app's error handler turns any 4xx error into {detail: message}.
+import { HttpError } from '../errors.ts';
+
 export const UPLOAD_ERRORS = {
   /** Unknown, inactive or expired link: the same answer on every route, so a token reveals nothing. */
   LINK_INVALID: { status: 404, detail: 'Link invalid/expired.' },
@@ -20,22 +22,16 @@ export const UPLOAD_ERRORS = {
 
 export type UploadErrorCode = keyof typeof UPLOAD_ERRORS;
 
-export class UploadError extends Error {
-  readonly statusCode: number;
-  constructor(readonly code: UploadErrorCode) {
-    super(UPLOAD_ERRORS[code].detail);
-    this.name = 'UploadError';
-    this.statusCode = UPLOAD_ERRORS[code].status;
+export class UploadError extends HttpError<UploadErrorCode> {
+  constructor(code: UploadErrorCode) {
+    super(code, UPLOAD_ERRORS[code].status, UPLOAD_ERRORS[code].detail);
   }
 }
 
 /** 413: a file is larger than the limit. The detail names the limit the way the page does. */
-export class FileTooLargeError extends Error {
-  readonly code = 'FILE_TOO_LARGE';
-  readonly statusCode = 413;
+export class FileTooLargeError extends HttpError<'FILE_TOO_LARGE'> {
   constructor(maxFileBytes: number) {
-    super(fileTooLargeDetail(maxFileBytes));
-    this.name = 'FileTooLargeError';
+    super('FILE_TOO_LARGE', 413, fileTooLargeDetail(maxFileBytes));
   }
 }
 
