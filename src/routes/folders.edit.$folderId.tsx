@@ -1,7 +1,9 @@
-import { createRoute } from '@tanstack/react-router';
-import { EditFolderPage } from '../features/folders/EditFolderPage.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
 import { parseFolderId } from './routeParams.ts';
+
+/** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
+const EditFolderPage = lazyRouteComponent(() => import('../features/folders/EditFolderPage.tsx'), 'EditFolderPage');
 
 export const Route = createRoute({
   getParentRoute: () => authenticatedRoute,

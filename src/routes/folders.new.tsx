@@ -1,6 +1,8 @@
-import { createRoute } from '@tanstack/react-router';
-import { CreateFolderPage } from '../features/folders/CreateFolderPage.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
+
+/** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
+const CreateFolderPage = lazyRouteComponent(() => import('../features/folders/CreateFolderPage.tsx'), 'CreateFolderPage');
 
 export const Route = createRoute({
   getParentRoute: () => authenticatedRoute,

@@ -1,7 +1,9 @@
-import { createRoute } from '@tanstack/react-router';
-import { FolderFilesPage } from '../features/folders/FolderFilesPage.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
 import { parseFolderId } from './routeParams.ts';
+
+/** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
+const FolderFilesPage = lazyRouteComponent(() => import('../features/folders/FolderFilesPage.tsx'), 'FolderFilesPage');
 
 export const Route = createRoute({
   getParentRoute: () => authenticatedRoute,

@@ -1,6 +1,8 @@
-import { createRoute } from '@tanstack/react-router';
-import { ProfilePage } from '../features/profile/ProfilePage.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
+
+/** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
+const ProfilePage = lazyRouteComponent(() => import('../features/profile/ProfilePage.tsx'), 'ProfilePage');
 
 export const Route = createRoute({
   getParentRoute: () => authenticatedRoute,

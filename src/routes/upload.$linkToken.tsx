@@ -1,7 +1,9 @@
-import { createRoute } from '@tanstack/react-router';
-import { UploadPage } from '../features/upload/UploadPage.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as rootRoute } from './__root.tsx';
 import { parseLinkToken } from './routeParams.ts';
+
+/** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
+const UploadPage = lazyRouteComponent(() => import('../features/upload/UploadPage.tsx'), 'UploadPage');
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
