@@ -107,15 +107,14 @@ async function waitForRecords(admin: AdminClient, folderId: number, count: numbe
 interface Rig {
   server: ServerProcess;
   admin: AdminClient;
-  browser: BenchBrowser;
-  browserMemory: PeakMemory;
   serverMemory: PeakMemory;
 }
 
 /**
- * One measured phase, REPEAT times: `prepare` opens a page and picks the input (automation
- * attached), `start` presses the button (then the automation disconnects), and the run ends when
- * the server has all the records.
+ * One measured phase, in a browser of its own (so what an earlier phase left in memory does not
+ * count), REPEAT times: `prepare` opens a page and picks the input (automation attached), `start`
+ * presses the button (then the automation disconnects), and the run ends when the server has all
+ * the records.
  */
 async function phase(
   rig: Rig,
@@ -125,6 +124,23 @@ async function phase(
   prepare: (page: Page, linkToken: string) => Promise<void>,
   start: (page: Page, linkToken: string) => Promise<void>,
   repeat = REPEAT,
+): Promise<PhaseResult> {
+  const browser = await BenchBrowser.launch();
+  try {
+    return await measurePhase({ ...rig, browser, browserMemory: new PeakMemory(browser.pid) }, name, files, bytes, prepare, start, repeat);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function measurePhase(
+  rig: Rig & { browser: BenchBrowser; browserMemory: PeakMemory },
+  name: string,
+  files: number,
+  bytes: number,
+  prepare: (page: Page, linkToken: string) => Promise<void>,
+  start: (page: Page, linkToken: string) => Promise<void>,
+  repeat: number,
 ): Promise<PhaseResult> {
   const runs: PhaseRun[] = [];
   let browserCpu = 0;
@@ -251,13 +267,13 @@ async function main(): Promise<void> {
 
   const server = new ServerProcess({ port: PORT, dataDir: root('.tmp/bench-upload-data'), env: { LOG_LEVEL: 'warn', UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
   await server.start();
-  const browser = await BenchBrowser.launch();
   try {
     const { admin } = await AdminClient.create(server.url, server.dataDir, 'bench');
-    const rig: Rig = { server, admin, browser, browserMemory: new PeakMemory(browser.pid), serverMemory: new PeakMemory(server.pid!) };
-    console.log(`Chromium (own process, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median)\n`);
+    const rig: Rig = { server, admin, serverMemory: new PeakMemory(server.pid!) };
+    console.log(`Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median)\n`);
 
-    const crypto = await measureCryptoLimit(browser, big);
+    const limitBrowser = await BenchBrowser.launch();
+    const crypto = await measureCryptoLimit(limitBrowser, big).finally(() => limitBrowser.close());
     const cryptoLimit = crypto.sha256MBps;
     console.log(
       `Crypto limit: SHA-256 ${cryptoLimit} MB/s on one core (AES-256-GCM ${crypto.aesEncryptMBps} MB/s); ` +
@@ -333,11 +349,7 @@ async function main(): Promise<void> {
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nwritten ${out}`);
   } finally {
-    try {
-      await browser.close();
-    } finally {
-      await server.stop();
-    }
+    await server.stop();
   }
 }
 

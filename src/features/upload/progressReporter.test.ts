@@ -92,4 +92,35 @@ describe('ProgressReporter', () => {
     const changesOfA = Object.assign({}, ...flushes.flatMap((f) => f.patches.filter((p) => p.id === 'a').map((p) => p.changes)));
     expect(changesOfA).toMatchObject({ status: 'success', progress: 100 });
   });
+
+  it('shows no rate or time left while a file waits for the network, for the row and overall', () => {
+    const r = reporter();
+    for (let i = 1; i <= 20; i++) {
+      clock = i * 100;
+      r.progress('b', i / 40);
+    }
+    r.flush();
+    expect(flushes[flushes.length - 1]!.overall.bytesPerSecond).toBeGreaterThan(0);
+    const seen = flushes.length;
+    clock = 2500;
+    r.change('b', { waitingForNetwork: true });
+    r.flush();
+    const changesOfB = Object.assign({}, ...flushes.slice(seen).flatMap((f) => f.patches.filter((p) => p.id === 'b').map((p) => p.changes)));
+    expect(changesOfB).toMatchObject({ waitingForNetwork: true, bytesPerSecond: null, secondsLeft: null });
+    expect(flushes[flushes.length - 1]!.overall).toMatchObject({ bytesPerSecond: null, secondsLeft: null });
+  });
+
+  it('lowers the rate when progress stalls, without waiting for the next progress event', () => {
+    const r = reporter();
+    for (let i = 1; i <= 20; i++) {
+      clock = i * 100;
+      r.progress('b', i / 40);
+    }
+    r.flush();
+    const before = flushes[flushes.length - 1]!.patches.find((p) => p.id === 'b')!.changes.bytesPerSecond!;
+    clock = 5000;
+    r.flush();
+    const after = flushes[flushes.length - 1]!.patches.find((p) => p.id === 'b')!.changes.bytesPerSecond!;
+    expect(after).toBeLessThan(before / 2);
+  });
 });

@@ -15,6 +15,8 @@ interface Tracked {
   bytes: number;
   done: boolean;
   failed: boolean;
+  /** Waiting for the network to come back: no rate and no time left are shown meanwhile. */
+  waiting: boolean;
   meter: RateMeter;
 }
 
@@ -35,11 +37,13 @@ export class ProgressReporter {
     private readonly sink: ProgressSink,
     private readonly now: () => number = () => performance.now(),
   ) {
-    for (const file of files) this.files.set(file.id, { size: file.size, bytes: 0, done: false, failed: false, meter: new RateMeter() });
+    for (const file of files) this.files.set(file.id, { size: file.size, bytes: 0, done: false, failed: false, waiting: false, meter: new RateMeter() });
   }
 
   /** Any change of a file's row other than progress. */
   change(id: string, changes: QueuedFileChanges): void {
+    const file = this.files.get(id);
+    if (file && changes.waitingForNetwork !== undefined) file.waiting = changes.waitingForNetwork;
     this.merge(id, changes);
     this.schedule();
   }
@@ -73,7 +77,9 @@ export class ProgressReporter {
     const at = this.lastFlush;
     for (const [id, file] of this.files) {
       if (file.done || file.bytes === 0) continue;
-      const rate = file.meter.rate();
+      // A sample at every flush, not only at progress events, so a stall lowers the rate.
+      file.meter.add(at, file.bytes);
+      const rate = file.waiting ? null : file.meter.rate();
       this.merge(id, {
         progress: file.size > 0 ? Math.floor((file.bytes / file.size) * 100) : 0,
         bytesSent: file.bytes,
@@ -95,14 +101,16 @@ export class ProgressReporter {
     let bytesTotal = 0;
     let bytesSent = 0;
     let filesDone = 0;
+    let moving = false;
     for (const file of this.files.values()) {
       if (file.done) filesDone++;
+      else if (file.bytes > 0 && !file.waiting) moving = true;
       if (file.failed) continue;
       bytesTotal += file.size;
       bytesSent += file.bytes;
     }
     this.overallMeter.add(at, bytesSent);
-    const rate = this.overallMeter.rate();
+    const rate = moving ? this.overallMeter.rate() : null;
     return { filesTotal: this.files.size, filesDone, bytesTotal, bytesSent, bytesPerSecond: rate, secondsLeft: secondsLeft(bytesTotal - bytesSent, rate) };
   }
 
