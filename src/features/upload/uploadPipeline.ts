@@ -223,9 +223,9 @@ export class UploadPipeline {
       if (this.aborted) return;
       const ready = await this.prepareSmall(file);
       if (!ready) return;
-      if (batch.length > 0 && batchBytes + ready.encrypted.ciphertext.size > MAX_BATCH_BYTES) await dispatch();
+      if (batch.length > 0 && batchBytes + ready.encrypted.cipherSize > MAX_BATCH_BYTES) await dispatch();
       batch.push(ready);
-      batchBytes += ready.encrypted.ciphertext.size;
+      batchBytes += ready.encrypted.cipherSize;
       if (batch.length >= MAX_BATCH_FILES) await dispatch();
     });
     if (batch.length > 0) await dispatch();
@@ -259,7 +259,8 @@ export class UploadPipeline {
             name: file.name,
             relativePath: file.relativePath,
             plainSize: file.size,
-            ciphertext: new Blob(chunks as BlobPart[]),
+            ciphertext: chunks,
+            cipherSize: session.encryptedLength,
             encryptedKey: session.wrappedKey ?? '',
             iv: session.iv,
             sha256,

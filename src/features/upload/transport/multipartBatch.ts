@@ -13,7 +13,10 @@ export interface EncryptedFile {
   name: string;
   relativePath: string;
   plainSize: number;
-  ciphertext: Blob;
+  /** The encrypted file, as the records came from the pool. */
+  ciphertext: readonly Uint8Array[];
+  /** Bytes of `ciphertext`. */
+  cipherSize: number;
   encryptedKey: string;
   iv: string;
   sha256: string;
@@ -26,26 +29,70 @@ export interface SendHooks {
   onWaiting: (waiting: boolean) => void;
 }
 
-export function multipartBody(files: readonly EncryptedFile[]): FormData {
-  const form = new FormData();
+export interface MultipartBody {
+  body: Blob;
+  contentType: string;
+}
+
+/** Field names and file names as browsers write them in multipart/form-data (HTML's encoding). */
+function escapeName(name: string): string {
+  return name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Field values with line breaks normalised to CRLF, as FormData does. */
+function normaliseValue(value: string): string {
+  return value.replace(/\r\n|\r|\n/g, '\r\n');
+}
+
+function randomBoundary(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `----SealdropBatch${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * The request body, written here rather than with FormData: FormData needs a Blob per file, and
+ * each Blob costs Chromium a fraction of a millisecond to register; for a folder of thousands of
+ * small files that alone kept the page's main thread busy for seconds (measured: 2,000 per-file
+ * Blobs of 32 KiB ~0.75 s against ~0.15 s for one Blob per batch of 100). One Blob per batch holds
+ * every part. The encoding is HTML's multipart/form-data (RFC 7578): per file its `files` part,
+ * then its wrapped key, IV, relative path, SHA-256 and plaintext size.
+ */
+export function multipartBody(files: readonly EncryptedFile[]): MultipartBody {
+  const boundary = randomBoundary();
+  const parts: BlobPart[] = [];
+  const field = (name: string, value: string) => {
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`);
+  };
   for (const file of files) {
-    form.append('files', file.ciphertext, file.name);
-    form.append('encrypted_keys', file.encryptedKey);
-    form.append('encryption_ivs', file.iv);
-    form.append('relative_paths', file.relativePath);
-    form.append('file_hashes', file.sha256);
-    form.append('file_sizes', String(file.plainSize));
+    parts.push(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${escapeName(file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    for (const chunk of file.ciphertext) parts.push(chunk as Uint8Array<ArrayBuffer>);
+    parts.push('\r\n');
+    field('encrypted_keys', file.encryptedKey);
+    field('encryption_ivs', file.iv);
+    field('relative_paths', file.relativePath);
+    field('file_hashes', file.sha256);
+    field('file_sizes', String(file.plainSize));
   }
-  return form;
+  parts.push(`--${boundary}--\r\n`);
+  return { body: new Blob(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** Sends one batch, retrying as the budget allows; resolves with the response body (an Upload result, unchecked). */
 export async function sendMultipartBatch(linkToken: string, files: readonly EncryptedFile[], hooks: SendHooks): Promise<unknown> {
   const budget = new RetryBudget();
-  const body = multipartBody(files);
+  const { body, contentType } = multipartBody(files);
   for (;;) {
     try {
-      const response = await sendXhr({ method: 'POST', url: uploadUrl(linkToken), body, signal: hooks.signal, onUploadProgress: hooks.onProgress });
+      const response = await sendXhr({
+        method: 'POST',
+        url: uploadUrl(linkToken),
+        body,
+        headers: { 'Content-Type': contentType },
+        signal: hooks.signal,
+        onUploadProgress: hooks.onProgress,
+      });
       return jsonBody(response);
     } catch (error) {
       if (!isTransportError(error) || !(await budget.beforeRetry(error, hooks.signal, hooks.onWaiting))) throw error;

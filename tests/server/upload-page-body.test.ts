@@ -1,0 +1,69 @@
+// The upload page writes its multipart bodies itself (src/features/upload/transport/multipartBatch.ts,
+// one Blob per batch instead of FormData). Here those exact bytes go to the real server over HTTP,
+// which must read every file, name, path and field as it reads a browser's FormData.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartBody, type EncryptedFile } from '../../src/features/upload/transport/multipartBatch.ts';
+import { startServer, type TestServer } from './harness.ts';
+import { createUploadFolder, fakeCiphertext, SAMPLE_IV, SAMPLE_KEY, sendRaw, sha256, uploadPath } from './upload-helpers.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+async function readBlob(key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await server.app.blobs.get(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A file as the pipeline hands it over: ciphertext in record-sized pieces. */
+function encrypted(name: string, relativePath: string, plainSize: number): { file: EncryptedFile; data: Buffer } {
+  const data = fakeCiphertext(server, plainSize);
+  const pieces: Uint8Array[] = [];
+  for (let offset = 0; offset < data.length; offset += 70_000) pieces.push(new Uint8Array(data.subarray(offset, offset + 70_000)));
+  return {
+    data,
+    file: { name, relativePath, plainSize, ciphertext: pieces, cipherSize: data.length, encryptedKey: SAMPLE_KEY, iv: SAMPLE_IV, sha256: sha256(data) },
+  };
+}
+
+describe("the upload page's multipart body", () => {
+  it('is read by the server exactly like a browser FormData: files, names, paths, hashes and sizes', async () => {
+    const folder = await createUploadFolder(server);
+    const sent = [
+      encrypted('readme.txt', '.', 5),
+      encrypted('Grüße "quoted" ☃.txt', 'Project/Ünïcode "dir"', 300_000),
+      encrypted("it's.bin", 'Project/deep/er', 0),
+      encrypted('line\nbreak.txt', 'Project', 1_000),
+    ];
+    const { body, contentType } = multipartBody(sent.map((entry) => entry.file));
+    expect(contentType).toMatch(/^multipart\/form-data; boundary=----SealdropBatch[0-9a-f]{32}$/);
+    const response = await sendRaw(server.client(), 'POST', uploadPath(folder), Buffer.from(await body.arrayBuffer()), { 'content-type': contentType });
+    expect(response.status).toBe(200);
+    expect(response.body.failed_files).toEqual([]);
+    expect(response.body.successful_files.map((file: { filename: string; path: string; size: number }) => [file.filename, file.path, file.size])).toEqual([
+      ['readme.txt', '.', 5],
+      ['Grüße "quoted" ☃.txt', 'Project/Ünïcode "dir"', 300_000],
+      ["it's.bin", 'Project/deep/er', 0],
+      // A line break in a name is escaped on the wire and dropped from the stored name, as for FormData.
+      [expect.stringMatching(/^line.*break\.txt$/), 'Project', 1_000],
+    ]);
+
+    const records = await server.app.repos.files.listForFolder(folder.id);
+    expect(records).toHaveLength(sent.length);
+    for (const [index, record] of records.entries()) {
+      expect(record.fileHash).toBe(sent[index]!.file.sha256);
+      expect(record.fileSize).toBe(sent[index]!.file.plainSize);
+      expect((await readBlob(record.blobKey)).equals(sent[index]!.data)).toBe(true);
+    }
+  });
+
+  it('uses a fresh boundary per body', () => {
+    const one = multipartBody([encrypted('a', '.', 1).file]).contentType;
+    const two = multipartBody([encrypted('a', '.', 1).file]).contentType;
+    expect(one).not.toBe(two);
+  });
+});
