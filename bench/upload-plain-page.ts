@@ -19,10 +19,10 @@ window.benchPlainUpload = (linkToken, inputId) => {
   const signal = new AbortController().signal;
   const range = {
     encryptedLength: cipherBytes,
-    async read(start: number, end: number): Promise<Uint8Array> {
+    async readChunks(start: number, end: number): Promise<Uint8Array[]> {
       const out = new Uint8Array(end - start);
       if (start < file.size) out.set(new Uint8Array(await file.slice(start, Math.min(end, file.size)).arrayBuffer()));
-      return out;
+      return [out];
     },
   };
   void sendWithTus({

@@ -10,7 +10,8 @@
 
 export interface CiphertextRange {
   readonly encryptedLength: number;
-  read(start: number, end: number): Promise<Uint8Array>;
+  /** The ciphertext bytes [start, end) in pieces (records as the pool made them, not joined). */
+  readChunks(start: number, end: number): Promise<readonly Uint8Array[]>;
 }
 
 /** A failure to produce the bytes (the file changed, a worker died), as opposed to sending them. */
@@ -23,19 +24,19 @@ export class SourceReadError extends Error {
 }
 
 /**
- * The chunk as tus-js-client sends it: a Blob. Chromium 156 here sends a typed-array request body
- * at about 15 MB/s (XMLHttpRequest and fetch alike, 4-64 MiB bodies), and the same bytes wrapped
- * in a Blob at about 130 MB/s (measured in headless Chromium against a local sink; docs/upload.md).
- * The one extra copy into the Blob costs far less than that.
+ * The chunk as tus-js-client sends it: a Blob of the pool's pieces (one copy, no joining first).
+ * Chromium 156 here sends a typed-array request body at about 15 MB/s (XMLHttpRequest and fetch
+ * alike, 4-64 MiB bodies), and the same bytes in a Blob at about 130 MB/s (measured in headless
+ * Chromium against a local sink; docs/upload.md).
  */
-function asBody(bytes: Uint8Array): Blob {
-  return new Blob([bytes as Uint8Array<ArrayBuffer>]);
+function asBody(chunks: readonly Uint8Array[]): Blob {
+  return new Blob(chunks as Uint8Array<ArrayBuffer>[]);
 }
 
 interface ReadAhead {
   start: number;
   end: number;
-  bytes: Promise<Uint8Array>;
+  bytes: Promise<readonly Uint8Array[]>;
 }
 
 export class ReadAheadCiphertextSource {
@@ -67,8 +68,8 @@ export class ReadAheadCiphertextSource {
     this.ahead = null;
   }
 
-  private read(start: number, end: number): Promise<Uint8Array> {
-    return this.range.read(start, end).catch((error: unknown) => {
+  private read(start: number, end: number): Promise<readonly Uint8Array[]> {
+    return this.range.readChunks(start, end).catch((error: unknown) => {
       throw new SourceReadError(error);
     });
   }
