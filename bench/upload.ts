@@ -95,13 +95,16 @@ async function plainUploadScript(): Promise<string> {
 
 /** Polls until the folder has `count` records; the run ends at the newest record's upload_time. */
 async function waitForRecords(admin: AdminClient, folderId: number, count: number, pollMs: number): Promise<StoredFileRecord[]> {
-  const deadline = Date.now() + 60 * 60_000;
+  // Far longer than any run here takes (a 5 GiB file at 20 MB/s is ~4.5 min); a run that never
+  // completes (a file failed in the page) ends the benchmark with an error instead of hanging.
+  const deadline = Date.now() + 15 * 60_000;
   while (Date.now() < deadline) {
     const files = await admin.listFiles(folderId);
     if (files.length >= count) return files;
     await sleep(pollMs);
   }
-  throw new Error(`timed out waiting for ${count} file records`);
+  const stored = (await admin.listFiles(folderId)).length;
+  throw new Error(`timed out waiting for ${count} file records (${stored} stored): a file failed in the page`);
 }
 
 interface Rig {

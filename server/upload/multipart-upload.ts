@@ -79,6 +79,7 @@ export async function receiveMultipartUpload(
   };
   const gateFields: Partial<Record<GateField, string>> = {};
   const stored: StoredPart[] = [];
+  const persisting: Promise<void>[] = [];
   let authorized = false;
 
   const authorize = async () => {
@@ -118,16 +119,27 @@ export async function receiveMultipartUpload(
       // The gates are checked before the first byte of the first file is stored.
       await authorize();
       const uuid = randomUUID();
-      const blobKey = `files/${uuid}`;
-      try {
-        const info = await blobs.put(blobKey, part.file, { maxBytes: maxCipherBytes });
-        stored.push({ uuid, blobKey, rawName: part.filename, cipherSize: info.size });
-        if (part.file.truncated) throw new FileTooLargeError(maxFileBytes);
-      } catch (error) {
-        if (error instanceof BlobStoreError && error.code === 'BLOB_TOO_LARGE') throw new FileTooLargeError(maxFileBytes);
-        throw error;
-      }
+      const entry: StoredPart = { uuid, blobKey: `files/${uuid}`, rawName: part.filename, cipherSize: 0 };
+      stored.push(entry);
+      const file = part.file;
+      // Not awaited: the next part is parsed as soon as this one's bytes are written, while this
+      // blob is still being made durable (an fsync of the file and of its directory, ~1.5 ms on a
+      // small file here, which for a batch of small files would otherwise run one after another).
+      const persisted = blobs.put(entry.blobKey, file, { maxBytes: maxCipherBytes }).then(
+        (info) => {
+          entry.cipherSize = info.size;
+          if (file.truncated) throw new FileTooLargeError(maxFileBytes);
+        },
+        (error: unknown) => {
+          if (error instanceof BlobStoreError && error.code === 'BLOB_TOO_LARGE') throw new FileTooLargeError(maxFileBytes);
+          throw error;
+        },
+      );
+      // Handled below (allSettled); this keeps an early failure from being reported as unhandled.
+      persisted.catch(() => undefined);
+      persisting.push(persisted);
     }
+    await throwFirstFailure(persisting);
     await authorize();
     if (stored.length === 0) throw new UploadError('NO_FILES');
     const n = stored.length;
@@ -143,9 +155,18 @@ export async function receiveMultipartUpload(
     }
     return await recordFiles(stored, arrays, folder, deps);
   } catch (error) {
+    // Only once no put is still writing can its blob be deleted for good.
+    await Promise.allSettled(persisting);
     await Promise.all(stored.map((part) => blobs.delete(part.blobKey).catch(() => undefined)));
     throw asRequestError(error);
   }
+}
+
+/** Waits for every promise to settle, then rejects with the first failure, if any. */
+async function throwFirstFailure(promises: readonly Promise<void>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(promises);
+  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /**

@@ -115,9 +115,11 @@ describe('multipart upload', () => {
     const folder = await createUploadFolder(server);
     const limit = server.app.uploads.sizes.encryptedLength(1024 * 1024);
     const before = blobFiles();
+    // Files after the oversized one too: the refusal must not wait on parts that follow it.
     const body = new MultipartBody().files([
       { name: 'small.txt', data: fakeCiphertext(server, 10) },
       { name: 'huge.bin', data: Buffer.alloc(limit + 1) },
+      { name: 'after.txt', data: fakeCiphertext(server, 20) },
     ]);
     const response = await postMultipart(server.client(), uploadPath(folder), body);
     expect(response.status).toBe(413);
