@@ -24,7 +24,7 @@ import type { DecryptRunResult, EncryptRunOptions, EncryptRunResult, HarnessErro
 import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import { encryptFileWithNode, ensurePlainFile } from '../e2e/crypto-harness/test-files.ts';
 import { PeakMemory, sampleTree, schedulerTimes } from './process-tree.ts';
-import { BenchBrowser } from './upload-browser.ts';
+import { BenchBrowser } from './bench-browser.ts';
 import { analyse, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
 
 const MiB = 1024 * 1024;

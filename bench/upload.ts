@@ -29,7 +29,7 @@ import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import { AdminClient, type StoredFileRecord } from '../e2e/support/api-client.ts';
 import { ServerProcess } from '../e2e/support/server-process.ts';
 import { PeakMemory, sampleTree } from './process-tree.ts';
-import { BenchBrowser } from './upload-browser.ts';
+import { BenchBrowser } from './bench-browser.ts';
 import { ensurePlainFile, ensureSmallFiles } from './upload-files.ts';
 
 const MiB = 1024 * 1024;

@@ -1,10 +1,9 @@
 import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { describeApiError } from '../../api/errors.ts';
 import { useRequestUploadCodeMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
-import { GateForm, GateSubmitButton } from './GateForm.tsx';
+import { GateForm, GateSubmitButton, showGateFailure } from './GateForm.tsx';
 import { GATE_MESSAGES, isValidEmail } from './gateMessages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { codeSendFailed, codeSent } from './uploadStepSlice.ts';
@@ -32,9 +31,7 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
     setError(null);
     const result = await requestCode({ linkToken, uploader_email: address });
     if ('error' in result) {
-      const described = describeApiError(result.error);
-      setError(described.message);
-      if (described.toast) notifier.show('error', described.message);
+      showGateFailure(result.error, setError, notifier);
       dispatch(codeSendFailed());
       return;
     }

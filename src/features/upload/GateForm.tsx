@@ -5,6 +5,8 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { FormEvent, ReactNode } from 'react';
+import { describeApiError } from '../../api/errors.ts';
+import type { UploadNotifier } from './uploadController.ts';
 
 interface GateFormProps {
   /** Accessible name of the form. */
@@ -46,4 +48,14 @@ export function GateSubmitButton({ busy, label, busyLabel, disabled = false }: {
       {busy ? busyLabel : label}
     </Button>
   );
+}
+
+/**
+ * A gate request the server refused: the message goes under the field, and also into a
+ * notification when describeApiError says it warrants one.
+ */
+export function showGateFailure(error: unknown, setError: (message: string) => void, notifier: UploadNotifier): void {
+  const described = describeApiError(error);
+  setError(described.message);
+  if (described.toast) notifier.show('error', described.message);
 }

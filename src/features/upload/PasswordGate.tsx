@@ -1,9 +1,8 @@
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { describeApiError } from '../../api/errors.ts';
 import { useVerifyUploadPasswordMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
-import { GateForm, GateSubmitButton } from './GateForm.tsx';
+import { GateForm, GateSubmitButton, showGateFailure } from './GateForm.tsx';
 import { GATE_MESSAGES } from './gateMessages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { passwordAccepted, passwordRejected } from './uploadStepSlice.ts';
@@ -23,9 +22,7 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
     setError(null);
     const result = await verify({ linkToken, link_password: password });
     if ('error' in result) {
-      const described = describeApiError(result.error);
-      setError(described.message);
-      if (described.toast) notifier.show('error', described.message);
+      showGateFailure(result.error, setError, notifier);
       dispatch(passwordRejected());
       return;
     }

@@ -1,4 +1,5 @@
-// Chromium for the upload benchmark, started by us (not by Playwright) with a DevTools port.
+// Chromium for the upload and crypto benchmarks, started by us (not by Playwright) with a
+// DevTools port.
 // Playwright connects over CDP only to open a page, pick files and press a button, and then
 // disconnects, so that nothing of the automation (its network tracking copies every request body
 // to node) runs while the upload is measured. Launched without --disable-dev-shm-usage.
