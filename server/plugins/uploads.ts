@@ -7,7 +7,6 @@ import type { CiphertextSize } from '../upload/ciphertext-size.ts';
 import { recordFormatSize } from '../upload/format-size.ts';
 import { createTusServer, TUS_BLOB_PREFIX } from '../upload/tus-server.ts';
 import { createUploadAccess, type UploadAccess } from '../upload/upload-access.ts';
-import { createUploadLimits } from '../upload/upload-limits.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 export interface UploadServices {
@@ -31,8 +30,7 @@ export const uploadsPlugin = globalPlugin('uploads', async (app) => {
   const now = () => app.now();
   const blobRoot = path.join(config.dataDir, 'blobs');
   const sizes = recordFormatSize;
-  const limits = createUploadLimits(repos.failureCounters, config, now);
-  const access = createUploadAccess({ repos, config, now, mailer, limits, log: app.log });
+  const access = createUploadAccess({ repos, config, now, mailer, attempts: app.attempts, log: app.log });
   const tus = await createTusServer({
     blobRoot,
     repos,

@@ -7,6 +7,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { newToken, sha256Hex } from '../auth/tokens.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import type { Config } from '../config.ts';
+import type { AttemptLimiter } from '../limits/attempt-limiter.ts';
+import type { AttemptRules } from '../limits/attempt-rules.ts';
 import type { UploadLinkFolder, Repositories } from '../db/repositories/index.ts';
 import type { UploadGrant } from '../db/repositories/upload-grants.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -21,7 +23,6 @@ import {
   requiresPassword,
   type PassedGates,
 } from './gates.ts';
-import type { UploadLimits } from './upload-limits.ts';
 import {
   CODE_MAX_ATTEMPTS,
   CODE_TTL_MS,
@@ -36,7 +37,7 @@ export interface UploadAccessDeps {
   config: Pick<Config, 'upload'>;
   now: () => number;
   mailer: Mailer;
-  limits: UploadLimits;
+  attempts: { limiter: AttemptLimiter; rules: AttemptRules };
   log: FastifyBaseLogger;
 }
 
@@ -57,31 +58,24 @@ export interface GrantUpdate {
 export type UploadAccess = ReturnType<typeof createUploadAccess>;
 
 export function createUploadAccess(deps: UploadAccessDeps) {
-  const { repos, config, now, mailer, limits, log } = deps;
+  const { repos, config, now, mailer, log } = deps;
+  const { limiter, rules } = deps.attempts;
 
   async function checkPassword(folder: UploadLinkFolder, password: string, ip: string): Promise<void> {
-    const subject = { folderId: folder.id, ip };
-    await limits.check('link-password', subject);
+    const attempt = await limiter.reserve(rules.uploadLinkPassword(folder.id, ip));
     if (folder.linkPasswordHash === null) return;
-    if (!(await verifyPassword(folder.linkPasswordHash, password))) {
-      await limits.count('link-password', subject);
-      throw new UploadError('INCORRECT_LINK_PASSWORD');
-    }
-    await limits.clear('link-password', subject);
+    if (!(await verifyPassword(folder.linkPasswordHash, password))) throw new UploadError('INCORRECT_LINK_PASSWORD');
+    await attempt.succeeded();
   }
 
   /** Verifies a pending code (single use); throws INVALID_CODE for a wrong, used or expired one. */
   async function checkPendingCode(folder: UploadLinkFolder, email: string, code: string, ip: string): Promise<void> {
-    const subject = { folderId: folder.id, ip, email };
-    await limits.check('verification-code', subject);
-    const pending = await repos.verificationCodes.findPending(folder.id, email, now(), CODE_MAX_ATTEMPTS);
-    if (!pending || !codeMatches(code, pending.salt, pending.codeHash)) {
-      if (pending) await repos.verificationCodes.countFailedAttempt(pending.id);
-      await limits.count('verification-code', subject);
-      throw new UploadError('INVALID_CODE');
-    }
+    const attempt = await limiter.reserve(rules.uploadVerificationCode(folder.id, email, ip));
+    // The code's own tries are reserved the same way: counted before the comparison.
+    const pending = await repos.verificationCodes.reserveAttempt(folder.id, email, now(), CODE_MAX_ATTEMPTS);
+    if (!pending || !codeMatches(code, pending.salt, pending.codeHash)) throw new UploadError('INVALID_CODE');
     if (!(await repos.verificationCodes.markVerified(pending.id, now()))) throw new UploadError('INVALID_CODE');
-    await limits.clear('verification-code', subject);
+    await attempt.succeeded();
   }
 
   async function passedBy(folder: UploadLinkFolder, grantToken: string | undefined): Promise<UploadGrant | undefined> {
@@ -138,9 +132,7 @@ export function createUploadAccess(deps: UploadAccessDeps) {
       const grant = await passedBy(folder, grantToken);
       if (!passwordPassed(folder, gatesOf(grant))) throw new UploadError('LINK_PASSWORD_REQUIRED');
       if (!emailAllowed(folder, email)) throw new UploadError('EMAIL_NOT_ALLOWED');
-      const subject = { folderId: folder.id, ip, email };
-      await limits.check('code-request', subject);
-      await limits.count('code-request', subject);
+      await limiter.reserve(rules.uploadCodeRequest(folder.id, email, ip));
       const code = newVerificationCode();
       const salt = newCodeSalt();
       await repos.verificationCodes.replacePending({

@@ -1,5 +1,6 @@
-// Fixed-window failure counters behind the login rate limits. They live in the database so that
-// every server process sees the same counts.
+// Fixed-window attempt counters behind every limit on guesses (server/limits/attempt-limiter.ts).
+// They live in the database so that every server process sees the same counts, and each change
+// is one statement, so parallel requests and processes never lose or double an update.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
@@ -21,7 +22,10 @@ export function createFailureCountersRepository(db: Kysely<Database>) {
       return row && { failures: row.failures, resetAt: row.reset_at };
     },
 
-    /** Adds one failure, starting a new window of `windowMs` when the old one has passed. */
+    /**
+     * Adds one attempt in one atomic upsert, starting a new window of `windowMs` when the old one
+     * has passed, and returns the count including this attempt.
+     */
     async increment(key: string, now: number, windowMs: number): Promise<FailureCount> {
       const row = await db
         .insertInto('failure_counters')
@@ -45,6 +49,20 @@ export function createFailureCountersRepository(db: Kysely<Database>) {
         .returning(['failures', 'reset_at'])
         .executeTakeFirstOrThrow();
       return { failures: row.failures, resetAt: row.reset_at };
+    },
+
+    /**
+     * Gives back one attempt counted by `increment`, only in the window it was counted in (a
+     * window that has started over since owes nothing back).
+     */
+    async decrement(key: string, resetAt: number): Promise<void> {
+      await db
+        .updateTable('failure_counters')
+        .set((eb) => ({ failures: eb('failures', '-', sql.lit(1)) }))
+        .where('key', '=', key)
+        .where('reset_at', '=', resetAt)
+        .where('failures', '>', 0)
+        .execute();
     },
 
     async clear(key: string): Promise<void> {

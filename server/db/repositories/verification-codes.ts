@@ -66,17 +66,27 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
       });
     },
 
-    /** The newest code for the folder and address that is unverified, unexpired and has tries left. */
-    async findPending(folderId: number, email: string, now: number, maxAttempts: number) {
-      const row = await db
+    /**
+     * Uses up one try of the newest code for the folder and address that is unverified, unexpired
+     * and has tries left, and returns it; undefined when there is none. One atomic update, so
+     * parallel guesses never compare against a code more than `maxAttempts` times.
+     */
+    async reserveAttempt(folderId: number, email: string, now: number, maxAttempts: number) {
+      const newestPending = db
         .selectFrom('verification_codes')
-        .selectAll()
+        .select('id')
         .where('folder_id', '=', folderId)
         .where('email', '=', email)
         .where('verified_at', 'is', null)
         .where('expires_at', '>', now)
-        .where('attempts', '<', maxAttempts)
         .orderBy('id', 'desc')
+        .limit(1);
+      const row = await db
+        .updateTable('verification_codes')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', newestPending)
+        .where('attempts', '<', maxAttempts)
+        .returningAll()
         .executeTakeFirst();
       return row && toCode(row);
     },
@@ -92,14 +102,6 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
         .orderBy('id', 'desc')
         .execute();
       return rows.map(toCode);
-    },
-
-    async countFailedAttempt(id: number): Promise<void> {
-      await db
-        .updateTable('verification_codes')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', id)
-        .execute();
     },
 
     /** Marks a pending code verified; false when it was already used (two requests raced). */

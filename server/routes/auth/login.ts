@@ -18,21 +18,19 @@ const USED_STEP_RETENTION_MS = 10 * 60_000;
 
 export async function loginRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { repos, failureLimits } = app;
+  const { repos } = app;
+  const { limiter, rules } = app.attempts;
 
   routes.post(
     '/token',
     { schema: { body: loginBody, response: { 200: loginResponse } } },
     async (request, reply) => {
       const { username, password } = request.body;
-      await failureLimits.check('login', username, request.ip);
+      const attempt = await limiter.reserve(rules.account('login', username, request.ip));
       const user = await repos.users.findByUsername(username);
       const passwordMatches = await verifyPassword(user?.passwordHash, password);
-      if (!user || !passwordMatches) {
-        await failureLimits.fail('login', username, request.ip);
-        throw new ApiError('INCORRECT_CREDENTIALS');
-      }
-      await failureLimits.succeed('login', username);
+      if (!user || !passwordMatches) throw new ApiError('INCORRECT_CREDENTIALS');
+      await attempt.succeeded();
 
       if (user.is2faEnabled) {
         const now = app.now();
@@ -50,7 +48,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: loginCodeBody, response: { 200: signedInResponse } } },
     async (request, reply) => {
       const { username, code } = request.body;
-      await failureLimits.check('code', username, request.ip);
+      const attempt = await limiter.reserve(rules.account('code', username, request.ip));
       const now = app.now();
       const browserHash = sha256Hex(request.csrfToken);
       const user = await repos.users.findByUsername(username);
@@ -58,11 +56,8 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const pending = user !== undefined && secret !== null && (await repos.pendingLogins.isPending(user.id, browserHash, now));
       const step = pending && secret !== null ? matchTotpStep(secret, code, now) : null;
       const accepted = user !== undefined && step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
-      if (!user || !accepted) {
-        await failureLimits.fail('code', username, request.ip);
-        throw new ApiError('INVALID_TOTP_CODE');
-      }
-      await failureLimits.succeed('code', username);
+      if (!user || !accepted) throw new ApiError('INVALID_TOTP_CODE');
+      await attempt.succeeded();
       await repos.pendingLogins.remove(user.id, browserHash);
       await repos.totpSteps.deleteUsedBefore(now - USED_STEP_RETENTION_MS);
       await app.startSession(request, reply, user);

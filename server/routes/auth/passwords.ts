@@ -9,19 +9,17 @@ import { changePasswordBody, detailResponse, passwordBody, verifiedResponse } fr
 
 export async function passwordRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { repos, failureLimits } = app;
+  const { repos } = app;
+  const { limiter, rules } = app.attempts;
 
   routes.post(
     '/verify-password',
     { onRequest: app.requireUser, schema: { body: passwordBody, response: { 200: verifiedResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const account = accountLimitKey(user);
-      await failureLimits.check('password', account, request.ip);
-      if (!(await verifyPassword(user.passwordHash, request.body.password))) {
-        await failureLimits.fail('password', account, request.ip);
-        throw new ApiError('INCORRECT_PASSWORD');
-      }
+      const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw new ApiError('INCORRECT_PASSWORD');
+      await attempt.succeeded();
       return { verified: true as const };
     },
   );
@@ -31,12 +29,9 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     { onRequest: app.requireUser, schema: { body: changePasswordBody, response: { 200: detailResponse } } },
     async (request) => {
       const { user, session } = signedIn(request);
-      const account = accountLimitKey(user);
-      await failureLimits.check('password', account, request.ip);
-      if (!(await verifyPassword(user.passwordHash, request.body.old_password))) {
-        await failureLimits.fail('password', account, request.ip);
-        throw new ApiError('INCORRECT_PASSWORD');
-      }
+      const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
+      if (!(await verifyPassword(user.passwordHash, request.body.old_password))) throw new ApiError('INCORRECT_PASSWORD');
+      await attempt.succeeded();
       await repos.users.setPasswordHash(user.id, await hashPassword(request.body.new_password));
       // Whoever else knew the old password is signed out everywhere; this browser stays in.
       await repos.sessions.deleteForUser(user.id, session.id);

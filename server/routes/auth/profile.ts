@@ -11,7 +11,8 @@ import { accountLimitKey } from './limit-keys.ts';
 
 export async function profileRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { repos, failureLimits } = app;
+  const { repos } = app;
+  const { limiter, rules } = app.attempts;
 
   routes.get(
     '/users/me',
@@ -25,12 +26,9 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { user } = signedIn(request);
       const { current_password, username, email } = request.body;
-      const account = accountLimitKey(user);
-      await failureLimits.check('password', account, request.ip);
-      if (!(await verifyPassword(user.passwordHash, current_password))) {
-        await failureLimits.fail('password', account, request.ip);
-        throw new ApiError('INCORRECT_PASSWORD');
-      }
+      const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
+      if (!(await verifyPassword(user.passwordHash, current_password))) throw new ApiError('INCORRECT_PASSWORD');
+      await attempt.succeeded();
       try {
         await repos.users.updateProfile(user.id, {
           ...(username !== undefined ? { username } : {}),

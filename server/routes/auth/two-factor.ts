@@ -12,7 +12,8 @@ import { toUserResponse } from './user-response.ts';
 
 export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { repos, failureLimits } = app;
+  const { repos } = app;
+  const { limiter, rules } = app.attempts;
 
   async function reloadedUser(id: number) {
     const user = await repos.users.findById(id);
@@ -39,16 +40,12 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
       const { user } = signedIn(request);
       if (user.is2faEnabled) throw new ApiError('TWO_FACTOR_ALREADY_ENABLED');
       if (user.totpSecret === null) throw new ApiError('TWO_FACTOR_NOT_STARTED');
-      const account = accountLimitKey(user);
-      await failureLimits.check('code', account, request.ip);
+      const attempt = await limiter.reserve(rules.account('code', accountLimitKey(user), request.ip));
       const now = app.now();
       const step = matchTotpStep(user.totpSecret, request.body.code, now);
       const accepted = step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
-      if (!accepted) {
-        await failureLimits.fail('code', account, request.ip);
-        throw new ApiError('INVALID_TOTP_CODE');
-      }
-      await failureLimits.succeed('code', account);
+      if (!accepted) throw new ApiError('INVALID_TOTP_CODE');
+      await attempt.succeeded();
       await repos.users.setTotp(user.id, user.totpSecret, true);
       return reloadedUser(user.id);
     },
@@ -59,12 +56,9 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
     { onRequest: app.requireUser, schema: { body: passwordBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const account = accountLimitKey(user);
-      await failureLimits.check('password', account, request.ip);
-      if (!(await verifyPassword(user.passwordHash, request.body.password))) {
-        await failureLimits.fail('password', account, request.ip);
-        throw new ApiError('INCORRECT_PASSWORD');
-      }
+      const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw new ApiError('INCORRECT_PASSWORD');
+      await attempt.succeeded();
       await repos.users.setTotp(user.id, null, false);
       await repos.pendingLogins.deleteForUser(user.id);
       // Forget accepted steps too, so a code of a new secret is never mistaken for a replay.

@@ -8,7 +8,6 @@ import { verifyPassword } from '../../auth/passwords.ts';
 import { LinkWithoutPasswordError } from '../../download-links/errors.ts';
 import { activeLink, issueGrant, requireGrant } from '../../download-links/link-access.ts';
 import { keysForFiles, linkKdfParams } from '../../download-links/link-keys.ts';
-import { createLinkPasswordLimits } from '../../download-links/password-limits.ts';
 import { ApiError } from '../../errors.ts';
 import { ciphertextHeaders } from '../../files/ciphertext-headers.ts';
 import { sendCiphertext } from '../../files/ciphertext-response.ts';
@@ -25,7 +24,7 @@ import {
 export async function publicLinkRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos, blobs } = app;
-  const limits = createLinkPasswordLimits(repos.failureCounters, app.config.rateLimit, app.now);
+  const { limiter, rules } = app.attempts;
 
   routes.get(
     '/:link_token/status',
@@ -54,12 +53,9 @@ export async function publicLinkRoutes(app: FastifyInstance): Promise<void> {
       const now = app.now();
       const link = await activeLink(repos, request.params.link_token, now);
       if (link.verifierHash === null || link.reencryptedKeysJson === null) throw new LinkWithoutPasswordError();
-      await limits.check(link.id, request.ip);
-      if (!(await verifyPassword(link.verifierHash, request.body.password))) {
-        await limits.fail(link.id, request.ip);
-        throw new ApiError('INCORRECT_PASSWORD');
-      }
-      await limits.succeed(link.id, request.ip);
+      const attempt = await limiter.reserve(rules.downloadLinkPassword(link.id, request.ip));
+      if (!(await verifyPassword(link.verifierHash, request.body.password))) throw new ApiError('INCORRECT_PASSWORD');
+      await attempt.succeeded();
       const files = await repos.downloadLinks.listFiles(link.id);
       await issueGrant(repos, reply, link, { now, secure: app.config.cookieSecure });
       return { reencrypted_keys: keysForFiles(link.reencryptedKeysJson, files.map((file) => file.id)) };

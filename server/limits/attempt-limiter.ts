@@ -1,0 +1,84 @@
+// The one limiter behind every limit on guesses (passwords, authentication and e-mail codes) and
+// on costly requests (sending a code by mail).
+//
+// An attempt is counted before the expensive check, not after it: `reserve` adds one to every
+// counter the attempt is charged to, each in one atomic statement in the shared database, and lets
+// the attempt through only when no counter went past its limit. A refused attempt gives its
+// counts back at once. A passed attempt keeps its counts while it is being checked, so however
+// many requests run at once, in however many server processes, at most `max` attempts per counter
+// and window are ever evaluated. After the check the caller says how it went: a wrong guess stays
+// counted; a right one is given back (`succeeded`), and the counters marked `clearOnSuccess` are
+// forgotten. A request that dies between the two leaves its attempt counted (fail closed).
+import type { FailureCountersRepository } from '../db/repositories/failure-counters.ts';
+import { RateLimitedError } from '../errors.ts';
+
+export interface AttemptBudget {
+  /** The counter, e.g. `login:account:alice` or `login:ip:203.0.113.7`. */
+  key: string;
+  /** Attempts allowed per window on this counter. */
+  max: number;
+  /** A successful attempt forgets this counter (e.g. the account's), instead of only not counting. */
+  clearOnSuccess?: boolean;
+}
+
+export interface AttemptRule {
+  /** Completes "Too many … Try again in N minutes." */
+  what: string;
+  budgets: readonly AttemptBudget[];
+}
+
+export interface ReservedAttempt {
+  /** The guess was right: the attempt is not counted, and `clearOnSuccess` counters are forgotten. */
+  succeeded(): Promise<void>;
+}
+
+export interface AttemptLimiter {
+  /** Counts one attempt on every budget of the rule; throws RateLimitedError when any is spent. */
+  reserve(rule: AttemptRule): Promise<ReservedAttempt>;
+}
+
+interface Charged {
+  budget: AttemptBudget;
+  failures: number;
+  resetAt: number;
+}
+
+export function createAttemptLimiter(
+  counters: FailureCountersRepository,
+  options: { windowMs: number; now: () => number },
+): AttemptLimiter {
+  const giveBack = (charged: readonly Charged[]) =>
+    Promise.all(charged.map((c) => counters.decrement(c.budget.key, c.resetAt)));
+
+  return {
+    async reserve(rule) {
+      const at = options.now();
+      const charged: Charged[] = [];
+      try {
+        for (const budget of rule.budgets) {
+          const count = await counters.increment(budget.key, at, options.windowMs);
+          charged.push({ budget, ...count });
+        }
+      } catch (error) {
+        await giveBack(charged);
+        throw error;
+      }
+      const spent = charged.filter((c) => c.failures > c.budget.max);
+      if (spent.length > 0) {
+        await giveBack(charged);
+        const blockedUntil = Math.max(...spent.map((c) => c.resetAt));
+        throw new RateLimitedError(rule.what, Math.ceil((blockedUntil - at) / 1000));
+      }
+      await counters.deleteExpired(at);
+      return {
+        async succeeded() {
+          await Promise.all(
+            charged.map((c) =>
+              c.budget.clearOnSuccess ? counters.clear(c.budget.key) : counters.decrement(c.budget.key, c.resetAt),
+            ),
+          );
+        },
+      };
+    },
+  };
+}
