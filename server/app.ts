@@ -2,7 +2,7 @@
 // origin. One plugin per concern, registered in dependency order.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { loggerOptions } from './logging.ts';
+import { loggerOptions, type LogDestination } from './logging.ts';
 import { appContextPlugin } from './plugins/app-context.ts';
 import { attemptLimitsPlugin } from './plugins/attempt-limits.ts';
 import { blobStorePlugin } from './plugins/blob-store.ts';
@@ -21,6 +21,8 @@ import { apiRoutes } from './routes/index.ts';
 export interface AppOptions {
   /** Current time in epoch milliseconds; tests pass a controllable clock. */
   clock?: () => number;
+  /** Where log lines go (default standard output); tests capture them to check what is logged. */
+  logStream?: LogDestination;
 }
 
 // A hop count trusts that many proxies in front of us (Fastify's types only know the other forms).
@@ -30,7 +32,7 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });

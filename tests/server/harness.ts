@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { createUser } from '../../server/auth/user-admin.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
+import type { LogDestination } from '../../server/logging.ts';
 import type { User } from '../../server/db/repositories/index.ts';
 import { TestClient } from './http-client.ts';
 
@@ -40,6 +41,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Runs before the server listens (e.g. to add a route that fails). */
   setup?: (app: FastifyInstance) => void | Promise<void>;
+  /** Receives every log line the server writes (set LOG_LEVEL in env to see any). */
+  logStream?: LogDestination;
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {
@@ -68,7 +71,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   }
   const config = loadConfig(env);
   const clock = new ManualClock();
-  const app = await buildApp(config, { clock: clock.now });
+  const app = await buildApp(config, { clock: clock.now, logStream: options.logStream });
   await options.setup?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
