@@ -354,6 +354,28 @@ describe('e-mail verification', () => {
     expect(mail.messages.length).toBe(before + 1);
   });
 
+  it('trims the address the uploader typed: an allowed address with spaces around it is that address', async () => {
+    const folder = await emailFolder({ allowedEmails: ['Boss@Example.com'] });
+    const client = freshClient();
+    await client.primeCsrf();
+    const sent = await client.post(uploadPath(folder, '/request-code'), { uploader_email: '  Boss@Example.com ' });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({ message: 'Verification code sent to boss@example.com.' });
+    const code = mail.lastCodeFor('boss@example.com');
+    const verified = await client.post(uploadPath(folder, '/verify-code'), { uploader_email: '\tboss@example.com\n', verification_code: code });
+    expect(verified.status).toBe(200);
+    // An API client sends the same address (spaces and all) with its upload.
+    const apiClient = freshClient();
+    const upload = await postMultipart(
+      apiClient,
+      uploadPath(folder),
+      new MultipartBody().field('uploader_email', ' boss@example.com ').field('verification_code', code).files([
+        { name: 'a.txt', data: fakeCiphertext(server, 10) },
+      ]),
+    );
+    expect(upload.status).toBe(200);
+  });
+
   it('re-checks the list at upload time', async () => {
     const folder = await emailFolder({ allowedEmails: ['ann@example.com'] });
     const client = freshClient();

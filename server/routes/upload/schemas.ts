@@ -7,9 +7,11 @@ import { normalizeEmail } from '../../upload/verification-code.ts';
 export const linkParams = z.object({ link_token: z.string() });
 export const tusUploadParams = z.object({ link_token: z.string(), upload_id: z.string() });
 
+// Trimmed before the format check: an allowed address typed with a space around it is that address.
 const uploaderEmail = z
-  .email({ error: 'Enter a valid e-mail address' })
-  .max(320, 'E-mail must be at most 320 characters')
+  .string({ error: 'Enter a valid e-mail address' })
+  .trim()
+  .pipe(z.email({ error: 'Enter a valid e-mail address' }).max(320, 'E-mail must be at most 320 characters'))
   .transform(normalizeEmail);
 
 export const requestCodeBody = z.object({ uploader_email: uploaderEmail });
