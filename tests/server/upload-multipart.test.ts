@@ -164,6 +164,33 @@ describe('multipart upload', () => {
     expect(swept.orphanBlobs).toBe(0);
   });
 
+  it('echoes a filename with separators raw, and stores it as one safe name', async () => {
+    const folder = await createUploadFolder(server);
+    const response = await postMultipart(
+      server.client(),
+      uploadPath(folder),
+      new MultipartBody().files([
+        { name: 'a/b\\c.txt', data: fakeCiphertext(server, 3) },
+        { name: '../../etc/passwd', data: fakeCiphertext(server, 4), relativePath: 'docs' },
+        { name: '..', data: fakeCiphertext(server, 5) },
+      ]),
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.successful_files).toEqual([
+      { filename: 'a_b_c.txt', original_raw_name_from_client: 'a/b\\c.txt', path: '.', size: 3, id: expect.any(Number) },
+      { filename: '.._.._etc_passwd', original_raw_name_from_client: '../../etc/passwd', path: 'docs', size: 4, id: expect.any(Number) },
+    ]);
+    expect(response.body.failed_files).toEqual([
+      { filename: '..', original_raw_name_from_client: '..', path: '.', size: 5, error: 'Invalid file name' },
+    ]);
+    // The stored names have no separator of their own: "<uuid>/<directories>/<name>" stays parseable.
+    const records = await server.app.repos.files.listForFolder(folder.id);
+    expect(records.map((record) => record.storedFilename.split('/').slice(1).join('/'))).toEqual([
+      'a_b_c.txt',
+      'docs/.._.._etc_passwd',
+    ]);
+  });
+
   it('accepts declared plaintext sizes and checks them against the stored bytes', async () => {
     const folder = await createUploadFolder(server);
     const data = fakeCiphertext(server, 1000);

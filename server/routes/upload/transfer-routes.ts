@@ -17,7 +17,10 @@ export async function transferRoutes(app: FastifyInstance): Promise<void> {
   const { access, sizes, tus } = app.uploads;
 
   // Parts are consumed as streams by the handler (limits are set per request there).
-  await app.register(multipart, { throwFileSizeLimit: true });
+  // preservePath: busboy would otherwise cut a filename at its last slash or backslash, and the spec's
+  // original_raw_name_from_client is the name exactly as the client sent it; the stored name is
+  // made safe by sanitizeFileName (file-names.ts), which replaces separators itself.
+  await app.register(multipart, { throwFileSizeLimit: true, preservePath: true });
 
   // Uploads can stream for minutes. On shutdown they are cut off instead of waited for: what a
   // tus PATCH has written so far stays (the client resumes from it after the restart), and a cut
