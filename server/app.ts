@@ -8,7 +8,7 @@ import { attemptLimitsPlugin } from './plugins/attempt-limits.ts';
 import { blobStorePlugin } from './plugins/blob-store.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { databasePlugin } from './plugins/database.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { answerClientError, answerRouterError, errorHandlerPlugin } from './plugins/error-handler.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
@@ -35,6 +35,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // One spelling per route: no case folding, no `//` or trailing-slash aliases, and `;` stays
+    // part of the path (Fastify 5's default useSemicolonDelimiter: false), so odd spellings find
+    // no route. Tokens in paths are 43 characters; a longer parameter is refused with 414 before
+    // any route runs. Checks do not depend on this: they run in the /api routes' scope.
+    routerOptions: {
+      caseSensitive: true,
+      ignoreTrailingSlash: false,
+      ignoreDuplicateSlashes: false,
+      maxParamLength: 100,
+    },
+    frameworkErrors: answerRouterError,
+    clientErrorHandler: answerClientError,
   });
   useZodSchemas(app);
   await app.register(appContextPlugin, { config, clock: options.clock ?? Date.now });

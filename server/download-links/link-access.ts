@@ -14,6 +14,14 @@ export const GRANT_COOKIE = 'sealdrop_link_grant';
 export const GRANT_MAX_AGE_MS = 24 * 3_600_000;
 // Tokens we issue are 43 characters; anything much longer is not worth a database lookup.
 const MAX_TOKEN_LENGTH = 128;
+// Link tokens are base64url. Anything else names no link, and must not reach a query: the router
+// decodes %00 into the parameter, and PostgreSQL refuses a NUL in text (a 500, not a 404).
+const LINK_TOKEN = /^[A-Za-z0-9_-]+$/;
+
+/** Whether `value` could be a link token at all (worth a database lookup). */
+export function isLinkTokenShaped(value: string): boolean {
+  return value.length <= MAX_TOKEN_LENGTH && LINK_TOKEN.test(value);
+}
 
 export function isExpired(link: DownloadLink, now: number): boolean {
   return link.expirationDate !== null && link.expirationDate <= now;
@@ -21,7 +29,7 @@ export function isExpired(link: DownloadLink, now: number): boolean {
 
 /** The live link behind `linkToken`, or LinkNotFoundError / LinkExpiredError. */
 export async function activeLink(repos: Repositories, linkToken: string, now: number): Promise<DownloadLink> {
-  if (linkToken.length === 0 || linkToken.length > MAX_TOKEN_LENGTH) throw new LinkNotFoundError();
+  if (!isLinkTokenShaped(linkToken)) throw new LinkNotFoundError();
   const link = await repos.downloadLinks.findByToken(linkToken);
   if (!link) throw new LinkNotFoundError();
   if (isExpired(link, now)) throw new LinkExpiredError();

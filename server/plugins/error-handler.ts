@@ -1,8 +1,13 @@
 // The one error handler: every error becomes {detail} JSON with the right status. Typed API
 // errors carry their own status and text; validation failures answer 422 with the field list;
 // other client errors raised by Fastify keep their status and message; anything else is logged
-// and answered as a bare 500, never with internals.
-import type { FastifyError } from 'fastify';
+// and answered as a bare 500, never with internals. Requests that fail before routing (a URL the
+// router cannot decode, a path parameter over maxParamLength, or what Node's HTTP parser refuses:
+// oversized headers, a malformed request line or Content-Length) get the same {detail} shape from
+// the two server options below.
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, HttpError, RateLimitedError, RequestValidationError } from '../errors.ts';
 import { globalPlugin } from './global-plugin.ts';
 
@@ -25,3 +30,40 @@ export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
     return reply.code(500).send({ detail: API_ERRORS.INTERNAL.detail });
   });
 });
+
+function statusText(status: number): string {
+  return STATUS_CODES[status] ?? 'Bad Request';
+}
+
+/** Fastify's `frameworkErrors` option: the router refused the URL (400) or a parameter's length (414). */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  if (status === 500) request.log.error({ err: error }, 'request failed before routing');
+  // The detail never echoes the path: it can hold a link token.
+  const detail = status === 500 ? API_ERRORS.INTERNAL.detail : statusText(status);
+  void reply.code(status).header('cache-control', 'no-store').send({ detail });
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: Node's HTTP parser refused the request (header overflow
+ * 431, a request that took too long 408, anything malformed 400) before Fastify saw it, so the
+ * answer is written to the socket by hand, and the connection closed as Node does.
+ */
+export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  this.log.debug({ code: error.code }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ detail: statusText(status) });
+    socket.write(
+      `HTTP/1.1 ${status} ${statusText(status)}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Cache-Control: no-store\r\n' +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
+}

@@ -33,5 +33,8 @@ export const securityHeadersPlugin = globalPlugin('security-headers', async (app
     strictTransportSecurity: https ? { maxAge: 15_552_000, includeSubDomains: false } : false,
     // The API is same-origin only.
     crossOriginResourcePolicy: { policy: 'same-origin' },
+    // Never framed, as frame-ancestors 'none' says (helmet's default SAMEORIGIN would contradict it
+    // for browsers that only read X-Frame-Options).
+    xFrameOptions: { action: 'deny' },
   });
 });

@@ -1,4 +1,5 @@
-// Sessions and CSRF protection for everything under /api.
+// Sessions and CSRF protection for everything under /api (the checks run in the /api scope, see
+// api-access.ts, so they follow the matched route, not the spelling of the URL).
 //
 // Session: cookie `sealdrop_session` holds a 256-bit random token; the database keeps only its
 // SHA-256 (a leaked database does not leak live sessions). CSRF: double-submit cookie `csrftoken`
@@ -38,8 +39,11 @@ declare module 'fastify' {
     csrfToken: string;
   }
   interface FastifyInstance {
-    /** onRequest hook for protected routes: 401 unless signed in. */
-    requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * Sets `request.auth` and `request.csrfToken` (issuing the csrftoken cookie when missing) and
+     * refuses a mutating request without a valid CSRF header (403).
+     */
+    readSessionAndCheckCsrf(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /** Signs the user in: ends the request's old session, creates a new one, sets both cookies. */
     startSession(request: FastifyRequest, reply: FastifyReply, user: User): Promise<void>;
     /** Ends the request's session (if any) and clears the session cookie; issues a fresh CSRF token. */
@@ -47,16 +51,12 @@ declare module 'fastify' {
   }
 }
 
-/** The signed-in user of a request that passed `requireUser`. */
+/** The signed-in user of a request to a route that is not public (api-access.ts checked it). */
 export function signedIn(request: FastifyRequest): SignedIn {
   if (request.auth.state !== 'signed-in') {
     throw new ApiError(request.auth.state === 'expired' ? 'SESSION_EXPIRED' : 'NOT_AUTHENTICATED');
   }
   return { session: request.auth.session, user: request.auth.user };
-}
-
-function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
 
 function wellFormedToken(value: string | undefined): string | undefined {
@@ -99,12 +99,11 @@ export const sessionsPlugin = globalPlugin('sessions', async (app) => {
     return { state: 'signed-in', session, user };
   }
 
-  // Set by the onRequest hook below for every /api request (null elsewhere).
+  // Set for every request to an /api route (null elsewhere).
   app.decorateRequest('auth', null as never);
   app.decorateRequest('csrfToken', '');
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isApiPath(request.url)) return;
+  app.decorate('readSessionAndCheckCsrf', async (request: FastifyRequest, reply: FastifyReply) => {
     request.auth = await resolveAuth(request);
 
     const cookieToken = wellFormedToken(request.cookies[CSRF_COOKIE]);
@@ -120,11 +119,6 @@ export const sessionsPlugin = globalPlugin('sessions', async (app) => {
       tokensEqual(header, cookieToken) &&
       (boundToken === undefined || tokensEqual(header, boundToken));
     if (!valid) throw new ApiError('CSRF_FAILED');
-  });
-
-  app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.auth.state === 'expired') reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    signedIn(request);
   });
 
   app.decorate('startSession', async (request: FastifyRequest, reply: FastifyReply, user: User) => {

@@ -15,14 +15,35 @@ import { globalPlugin } from './global-plugin.ts';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+/**
+ * Whether a path names something under /api however it is spelled: percent-encoded (even twice),
+ * upper-case, with empty, `.` or `..` segments, backslashes, `;parameters` or trailing dots.
+ * API routes live in their own scope (api-access.ts); this only keeps such a path from being
+ * answered with a file or the app page, so it gets the API's JSON 404 instead.
+ */
+export function looksLikeApiPath(url: string): boolean {
+  let path = url.split(/[?#]/, 1)[0] ?? '';
+  for (let round = 0; round < 3 && path.includes('%'); round += 1) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      break;
+    }
+  }
+  const segments: string[] = [];
+  for (const segment of path.toLowerCase().split(/[/\\]/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  const first = segments[0]?.replace(/;.*$/s, '').replace(/[.\s\0]+$/, '');
+  return first === 'api';
 }
 
 /** A page navigation the SPA should handle: GET/HEAD of a path whose last segment has no extension. */
 function isAppRoute(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  if (isApiPath(request.url)) return false;
+  if (looksLikeApiPath(request.url)) return false;
   const pathname = request.url.split('?')[0] ?? '/';
   const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
   return !lastSegment.includes('.');
@@ -50,11 +71,17 @@ export const staticAppPlugin = globalPlugin('static-app', async (app) => {
     index: ['index.html'],
     cacheControl: false,
     dotfiles: 'ignore',
-    allowedPath: (pathName) => !isApiPath(pathName),
+    allowedPath: (pathName) => !looksLikeApiPath(pathName),
     setHeaders: (reply, filePath) => {
       const relative = path.relative(root, filePath).split(path.sep).join('/');
       reply.header('cache-control', relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE);
     },
+  });
+
+  // A path that spells /api some other way (`//api/x`, `/API/x`, `/x/../api`) never reaches the
+  // file lookup, which would answer it with a 403 for an odd spelling or with the app page.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url === '/*' && looksLikeApiPath(request.url)) return notFound(reply);
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,6 +1,7 @@
-// Every API route, mounted under /api. Later features (folders, files, upload, download links)
-// register their route modules here with their own prefix.
+// Every API route, mounted under /api, each feature's route module with its own prefix. The
+// scope's checks (api-access.ts) come first: a route needs a signed-in user unless it is public.
 import type { FastifyInstance } from 'fastify';
+import { guardApiScope, publicRoutes } from '../plugins/api-access.ts';
 import { authRoutes } from './auth/index.ts';
 import { downloadLinkRoutes } from './download-links/index.ts';
 import { fileRoutes } from './files/index.ts';
@@ -8,10 +9,12 @@ import { folderRoutes } from './folders/index.ts';
 import { uploadRoutes } from './upload/index.ts';
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
+  guardApiScope(app);
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(folderRoutes, { prefix: '/folders' });
   // Admin file routes share the /folders prefix (spec: /folders/{id}/files, /folders/download/{fileId}).
   await app.register(fileRoutes, { prefix: '/folders' });
   await app.register(downloadLinkRoutes, { prefix: '/download' });
-  await app.register(uploadRoutes, { prefix: '/upload' });
+  // The upload link is the capability: no account (spec: "Upload (anonymous)").
+  await app.register(publicRoutes(uploadRoutes), { prefix: '/upload' });
 }

@@ -23,7 +23,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/token',
-    { schema: { body: loginBody, response: { 200: loginResponse } } },
+    { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponse } } },
     async (request, reply) => {
       const { username, password } = request.body;
       const attempt = await limiter.reserve(rules.account('login', username, request.ip));
@@ -45,7 +45,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/token/2fa',
-    { schema: { body: loginCodeBody, response: { 200: signedInResponse } } },
+    { config: { public: true }, schema: { body: loginCodeBody, response: { 200: signedInResponse } } },
     async (request, reply) => {
       const { username, code } = request.body;
       const attempt = await limiter.reserve(rules.account('code', username, request.ip));
@@ -65,8 +65,12 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  routes.post('/logout', { schema: { response: { 200: detailResponse } } }, async (request, reply) => {
-    await app.endSession(request, reply);
-    return { detail: 'Logged out' };
-  });
+  routes.post(
+    '/logout',
+    { config: { public: true }, schema: { response: { 200: detailResponse } } },
+    async (request, reply) => {
+      await app.endSession(request, reply);
+      return { detail: 'Logged out' };
+    },
+  );
 }

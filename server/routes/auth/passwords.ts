@@ -14,7 +14,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/verify-password',
-    { onRequest: app.requireUser, schema: { body: passwordBody, response: { 200: verifiedResponse } } },
+    { schema: { body: passwordBody, response: { 200: verifiedResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
@@ -26,7 +26,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/change-password',
-    { onRequest: app.requireUser, schema: { body: changePasswordBody, response: { 200: detailResponse } } },
+    { schema: { body: changePasswordBody, response: { 200: detailResponse } } },
     async (request) => {
       const { user, session } = signedIn(request);
       const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));

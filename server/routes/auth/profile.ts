@@ -16,13 +16,13 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/users/me',
-    { onRequest: app.requireUser, schema: { response: { 200: userResponse } } },
+    { schema: { response: { 200: userResponse } } },
     async (request) => toUserResponse(signedIn(request).user),
   );
 
   routes.put(
     '/users/me',
-    { onRequest: app.requireUser, schema: { body: profileUpdateBody, response: { 200: userResponse } } },
+    { schema: { body: profileUpdateBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       const { current_password, username, email } = request.body;

@@ -23,7 +23,7 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/2fa/setup',
-    { onRequest: app.requireUser, schema: { response: { 200: totpSetupResponse } } },
+    { schema: { response: { 200: totpSetupResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       if (user.is2faEnabled) throw new ApiError('TWO_FACTOR_ALREADY_ENABLED');
@@ -35,7 +35,7 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/2fa/enable',
-    { onRequest: app.requireUser, schema: { body: codeBody, response: { 200: userResponse } } },
+    { schema: { body: codeBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       if (user.is2faEnabled) throw new ApiError('TWO_FACTOR_ALREADY_ENABLED');
@@ -53,7 +53,7 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/2fa/disable',
-    { onRequest: app.requireUser, schema: { body: passwordBody, response: { 200: userResponse } } },
+    { schema: { body: passwordBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));

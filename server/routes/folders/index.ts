@@ -14,9 +14,6 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos, blobs } = app;
 
-  // Every folder route needs a session, checked before the body or params are validated.
-  app.addHook('onRequest', app.requireUser);
-
   async function ownedFolder(ownerId: number, id: number) {
     const folder = await repos.folders.findOwned(ownerId, id);
     if (!folder) throw new FolderNotFoundError();

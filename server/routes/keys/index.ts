@@ -22,7 +22,7 @@ export async function keyRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put(
     '/public-key',
-    { onRequest: app.requireUser, schema: { body: publicKeyBody, response: { 200: userResponse } } },
+    { schema: { body: publicKeyBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       await repos.users.setPublicKey(user.id, request.body.public_key_spki);
@@ -32,7 +32,7 @@ export async function keyRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/public-key',
-    { onRequest: app.requireUser, schema: { response: { 200: publicKeyResponse } } },
+    { schema: { response: { 200: publicKeyResponse } } },
     async (request) => {
       const keys = await repos.users.findKeyData(signedIn(request).user.id);
       if (!keys?.publicKeySpki) throw new KeyNotFoundError('PUBLIC_KEY_NOT_FOUND');
@@ -42,7 +42,7 @@ export async function keyRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/users/me/encrypted-key',
-    { onRequest: app.requireUser, schema: { response: { 200: encryptedKeyResponse } } },
+    { schema: { response: { 200: encryptedKeyResponse } } },
     async (request, reply) => {
       const keys = await repos.users.findKeyData(signedIn(request).user.id);
       // Only ever for its owner, and never kept by a browser cache or a proxy.
@@ -54,7 +54,7 @@ export async function keyRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put(
     '/users/me/encrypted-key',
-    { onRequest: app.requireUser, schema: { body: encryptedKeyBody, response: { 200: userResponse } } },
+    { schema: { body: encryptedKeyBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       const { encryptedPrivateKey, kdfSalt } = request.body;
