@@ -1,9 +1,18 @@
 // Random tokens and their digests.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A 256-bit random token, base64url (43 characters). */
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The CSRF token bound to a session: derived from the session token (HMAC, keyed by it), so that
+ * nothing stored lets anyone compute it, and a browser holding the session can always be given
+ * it again. base64url, 43 characters like every other token.
+ */
+export function csrfTokenForSession(sessionToken: string): string {
+  return createHmac('sha256', sessionToken).update('sealdrop/csrf/v1').digest('base64url');
 }
 
 export function sha256Hex(value: string): string {

@@ -23,8 +23,6 @@ export interface SessionsTable {
   /** SHA-256 (hex) of the cookie token; the token itself is never stored. */
   token_hash: string;
   user_id: number;
-  /** The CSRF token bound to this session (it is also in a page-readable cookie, so not a secret). */
-  csrf_token: string;
   expires_at: number;
   created_at: number;
 }

@@ -10,7 +10,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Session, User } from '../db/repositories/index.ts';
 import { ApiError } from '../errors.ts';
-import { newToken, sha256Hex, tokensEqual } from '../auth/tokens.ts';
+import { csrfTokenForSession, newToken, sha256Hex, tokensEqual } from '../auth/tokens.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 export const SESSION_COOKIE = 'sealdrop_session';
@@ -107,7 +107,9 @@ export const sessionsPlugin = globalPlugin('sessions', async (app) => {
     request.auth = await resolveAuth(request);
 
     const cookieToken = wellFormedToken(request.cookies[CSRF_COOKIE]);
-    const boundToken = request.auth.state === 'signed-in' ? request.auth.session.csrfToken : undefined;
+    const sessionToken = request.cookies[SESSION_COOKIE];
+    const boundToken =
+      request.auth.state === 'signed-in' && sessionToken !== undefined ? csrfTokenForSession(sessionToken) : undefined;
     if (cookieToken !== undefined) request.csrfToken = cookieToken;
     else setCsrfCookie(request, reply, boundToken ?? newToken());
 
@@ -126,17 +128,15 @@ export const sessionsPlugin = globalPlugin('sessions', async (app) => {
     if (request.auth.state === 'signed-in') await repos.sessions.deleteById(request.auth.session.id);
     await repos.sessions.deleteExpired(now);
     const token = newToken();
-    const csrfToken = newToken();
     const session = await repos.sessions.create({
       tokenHash: sha256Hex(token),
       userId: user.id,
-      csrfToken,
       expiresAt: now + app.config.sessionTtlMs,
       now,
     });
     request.auth = { state: 'signed-in', session, user };
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions);
-    setCsrfCookie(request, reply, csrfToken);
+    setCsrfCookie(request, reply, csrfTokenForSession(token));
   });
 
   app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {

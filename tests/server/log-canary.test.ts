@@ -101,11 +101,11 @@ function databaseFiles(): string[] {
 
 /**
  * Link tokens are in the database by design: the admin lists them again (spec: Folder.link_token,
- * the download-link list's link_token), so the server must be able to give them back. The CSRF
- * token is stored with its session (schema.ts: page-readable, so not treated as a secret there);
- * both are reported as open points rather than asserted here.
+ * the download-link list's link_token), so the server must be able to give them back
+ * (docs/security.md, "Weaknesses we keep"). Everything else, the CSRF token included (it is derived
+ * from the session token, never stored), must not be there.
  */
-const DATABASE_KINDS = ALL_KINDS.filter((kind) => !['uploadLinkToken', 'downloadLinkToken', 'csrfToken'].includes(kind));
+const DATABASE_KINDS = ALL_KINDS.filter((kind) => !['uploadLinkToken', 'downloadLinkToken'].includes(kind));
 
 async function postgresRows(): Promise<string> {
   const client = new pg.Client({ connectionString: server.env.DATABASE_URL });

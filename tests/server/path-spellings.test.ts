@@ -13,7 +13,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken, sha256Hex } from '../../server/auth/tokens.ts';
+import { csrfTokenForSession, newToken, sha256Hex } from '../../server/auth/tokens.ts';
 import type { Folder, User } from '../../server/db/repositories/index.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { fakeCiphertext, MultipartBody } from './upload-helpers.ts';
@@ -90,9 +90,9 @@ interface Caller {
 /** A live session made through the repository (one per request: logout ends it). */
 async function sessionHeaders(csrfHeader: boolean): Promise<Record<string, string>> {
   const token = newToken();
-  const csrf = newToken();
+  const csrf = csrfTokenForSession(token);
   const now = server.clock.now();
-  await server.app.repos.sessions.create({ tokenHash: sha256Hex(token), userId: admin.id, csrfToken: csrf, expiresAt: now + 3_600_000, now });
+  await server.app.repos.sessions.create({ tokenHash: sha256Hex(token), userId: admin.id, expiresAt: now + 3_600_000, now });
   return { cookie: `sealdrop_session=${token}; csrftoken=${csrf}`, ...(csrfHeader ? { 'x-csrftoken': csrf } : {}) };
 }
 

@@ -6,10 +6,12 @@ import { usersAndSessions } from './0001-users-and-sessions.ts';
 import { foldersAndFiles } from './0002-folders-and-files.ts';
 import { uploads } from './0003-uploads.ts';
 import { downloadLinks } from './0004-download-links.ts';
+import { csrfTokensDerived } from './0005-csrf-tokens-derived.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
   ['0002-folders-and-files', foldersAndFiles],
   ['0003-uploads', uploads],
   ['0004-download-links', downloadLinks],
+  ['0005-csrf-tokens-derived', csrfTokensDerived],
 ];

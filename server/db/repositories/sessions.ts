@@ -5,12 +5,11 @@ import type { Database, SessionRow } from '../schema.ts';
 export interface Session {
   id: number;
   userId: number;
-  csrfToken: string;
   expiresAt: number;
 }
 
 function toSession(row: SessionRow): Session {
-  return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, expiresAt: row.expires_at };
+  return { id: row.id, userId: row.user_id, expiresAt: row.expires_at };
 }
 
 export function createSessionsRepository(db: Kysely<Database>) {
@@ -18,7 +17,6 @@ export function createSessionsRepository(db: Kysely<Database>) {
     async create(input: {
       tokenHash: string;
       userId: number;
-      csrfToken: string;
       expiresAt: number;
       now: number;
     }): Promise<Session> {
@@ -27,7 +25,6 @@ export function createSessionsRepository(db: Kysely<Database>) {
         .values({
           token_hash: input.tokenHash,
           user_id: input.userId,
-          csrf_token: input.csrfToken,
           expires_at: input.expiresAt,
           created_at: input.now,
         })
