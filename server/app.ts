@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
+import { refuseApiRoutesOutsideTheScope } from './plugins/api-access.ts';
 import { appContextPlugin } from './plugins/app-context.ts';
 import { attemptLimitsPlugin } from './plugins/attempt-limits.ts';
 import { blobStorePlugin } from './plugins/blob-store.ts';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(mailPlugin);
   await app.register(uploadsPlugin);
   await app.register(uploadSweepPlugin);
+  refuseApiRoutesOutsideTheScope(app);
   await app.register(apiRoutes, { prefix: '/api' });
   await app.register(staticAppPlugin);
   return app;

@@ -8,7 +8,9 @@
 //   (one route: `config: { public: true }`; a whole module: `publicRoutes(plugin)`);
 // - no API answer may be cached (`Cache-Control: no-store` unless the route set its own);
 // - a path under /api that names no route answers the JSON 404 (a catch-all route in the scope),
-//   after the CSRF check, like every other API request.
+//   after the CSRF check, like every other API request;
+// - a route with an /api path registered anywhere else stops the server at start
+//   (`refuseApiRoutesOutsideTheScope`), so no route can miss these checks by where it was added.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { SESSION_COOKIE } from './sessions.ts';
@@ -17,7 +19,30 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers without a signed-in user (session and CSRF are still checked). */
     public?: boolean;
+    /** Set on every route registered in the guarded API scope. */
+    apiScope?: boolean;
   }
+}
+
+/** An /api route registered outside the guarded scope: it would answer without the checks. */
+export class UnguardedApiRouteError extends Error {
+  readonly code = 'UNGUARDED_API_ROUTE';
+  constructor(readonly route: string) {
+    super(`${route} is an /api route registered outside the API scope; register it in server/routes/`);
+    this.name = 'UnguardedApiRouteError';
+  }
+}
+
+/** Call on the root instance before any route: start-up fails if an /api route skips the scope. */
+export function refuseApiRoutesOutsideTheScope(app: FastifyInstance): void {
+  const apiRoutes: Array<{ url: string; method: string | string[]; config?: { apiScope?: boolean } }> = [];
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/api' || route.url.startsWith('/api/')) apiRoutes.push(route);
+  });
+  app.addHook('onReady', async () => {
+    const unguarded = apiRoutes.find((route) => route.config?.apiScope !== true);
+    if (unguarded) throw new UnguardedApiRouteError(`${String(unguarded.method)} ${unguarded.url}`);
+  });
 }
 
 async function requireUserUnlessPublic(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -35,6 +60,9 @@ async function notFound(): Promise<never> {
 
 /** Installs the checks in the scope of the API routes; call before registering any of them. */
 export function guardApiScope(api: FastifyInstance): void {
+  api.addHook('onRoute', (route) => {
+    route.config = { ...route.config, apiScope: true };
+  });
   api.addHook('onRequest', api.readSessionAndCheckCsrf);
   api.addHook('onRequest', requireUserUnlessPublic);
   api.addHook('onSend', async (_request, reply, payload) => {

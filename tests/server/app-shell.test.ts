@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnguardedApiRouteError } from '../../server/plugins/api-access.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -18,7 +19,7 @@ beforeAll(async () => {
   server = await startServer({
     env: { STATIC_DIR: staticDir },
     setup: (app) => {
-      app.get('/api/test/failure', async () => {
+      app.get('/test/failure', async () => {
         throw new Error('database password is hunter2');
       });
     },
@@ -78,8 +79,17 @@ describe('API edges', () => {
     expect(post.body).toEqual({ detail: 'Not Found' });
   });
 
+  it('refuses to start with an /api route registered outside the guarded API scope', async () => {
+    const start = startServer({
+      setup: (app) => {
+        app.get('/api/sneaky', async () => ({ secret: 'no session needed' }));
+      },
+    });
+    await expect(start).rejects.toThrow(UnguardedApiRouteError);
+  });
+
   it('hides the details of a server error', async () => {
-    const response = await server.client().get('/api/test/failure');
+    const response = await server.client().get('/test/failure');
     expect(response.status).toBe(500);
     expect(response.body).toEqual({ detail: 'Internal Server Error' });
   });
