@@ -14,6 +14,10 @@ import { readNewPassword } from './cli-password.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { createRepositories, type Repositories } from './db/repositories/index.ts';
+import { writeExportDirectory } from './export/directory-export.ts';
+import { ExportFolderNotFoundError } from './export/errors.ts';
+import { planExport } from './export/export-plan.ts';
+import { openBlobStore } from './storage/open-blob-store.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -25,14 +29,40 @@ Commands:
       Set a new password and sign the user out everywhere.
   disable-2fa <username>
       Turn off two-factor authentication (for a lost authenticator).
+  export-folder <folderId> <dir>
+      Write the folder's encrypted files and a manifest into <dir> (new or
+      empty), for recovery without the server (npm run recover).
 
 Environment: DATA_DIR, DATABASE_URL, ... as for the server (see docs/operations.md).`;
 
-interface Invocation {
-  command: string;
+interface UserInvocation {
+  command: 'create-user' | 'reset-password' | 'disable-2fa';
   username: string;
   email: string | undefined;
   passwordStdin: boolean;
+}
+
+interface ExportInvocation {
+  command: 'export-folder';
+  folderId: number;
+  directory: string;
+}
+
+type Invocation = UserInvocation | ExportInvocation;
+
+const USER_COMMANDS = ['create-user', 'reset-password', 'disable-2fa'] as const;
+
+function isUserCommand(command: string): command is UserInvocation['command'] {
+  return (USER_COMMANDS as readonly string[]).includes(command);
+}
+
+function parseExportInvocation(positionals: string[], options: { email?: string; 'password-stdin'?: boolean }): ExportInvocation {
+  const [folderId, directory, ...extra] = positionals;
+  if (folderId === undefined || directory === undefined) throw new CliUsageError('export-folder needs a folder id and a directory.');
+  if (!/^\d{1,15}$/.test(folderId) || Number(folderId) === 0) throw new CliUsageError(`Invalid folder id "${folderId}".`);
+  if (extra.length > 0) throw new CliUsageError(`Unexpected argument "${extra[0]}".`);
+  if (options.email !== undefined || options['password-stdin']) throw new CliUsageError('export-folder takes no options.');
+  return { command: 'export-folder', folderId: Number(folderId), directory };
 }
 
 function parseInvocation(argv: string[]): Invocation {
@@ -53,9 +83,8 @@ function parseInvocation(argv: string[]): Invocation {
   const [command, username, ...extra] = parsed.positionals;
   if (parsed.values.help || command === 'help') throw new CliUsageError('');
   if (command === undefined) throw new CliUsageError('Missing command.');
-  if (!['create-user', 'reset-password', 'disable-2fa'].includes(command)) {
-    throw new CliUsageError(`Unknown command "${command}".`);
-  }
+  if (command === 'export-folder') return parseExportInvocation(parsed.positionals.slice(1), parsed.values);
+  if (!isUserCommand(command)) throw new CliUsageError(`Unknown command "${command}".`);
   if (username === undefined) throw new CliUsageError(`${command} needs a username.`);
   if (extra.length > 0) throw new CliUsageError(`Unexpected argument "${extra[0]}".`);
   if (parsed.values.email !== undefined && command !== 'create-user') {
@@ -69,7 +98,18 @@ function parseInvocation(argv: string[]): Invocation {
   };
 }
 
-async function run(invocation: Invocation, repos: Repositories): Promise<string> {
+async function exportFolder(invocation: ExportInvocation, repos: Repositories, dataDir: string): Promise<string> {
+  const folder = await repos.folders.findForOperator(invocation.folderId);
+  if (!folder) throw new ExportFolderNotFoundError(invocation.folderId);
+  const blobs = await openBlobStore(dataDir);
+  const plan = await planExport(blobs, folder, await repos.files.listForFolder(folder.id), Date.now());
+  const summary = await writeExportDirectory(invocation.directory, plan, blobs);
+  const files = summary.files === 1 ? '1 file' : `${summary.files} files`;
+  return `Exported folder ${folder.id} "${folder.title}" to ${invocation.directory}: ${files}, ${summary.bytes} bytes.`;
+}
+
+async function run(invocation: Invocation, repos: Repositories, dataDir: string): Promise<string> {
+  if (invocation.command === 'export-folder') return exportFolder(invocation, repos, dataDir);
   const { command, username } = invocation;
   switch (command) {
     case 'create-user': {
@@ -88,8 +128,6 @@ async function run(invocation: Invocation, repos: Repositories): Promise<string>
       const user = await disableTwoFactor(repos, username);
       return `Two-factor authentication is now off for "${user.username}".`;
     }
-    default:
-      throw new CliUsageError(`Unknown command "${command}".`);
   }
 }
 
@@ -109,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase(config.database);
   try {
-    console.log(await run(invocation, createRepositories(database.db)));
+    console.log(await run(invocation, createRepositories(database.db), config.dataDir));
     return 0;
   } finally {
     await database.close();

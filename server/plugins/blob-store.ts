@@ -1,9 +1,8 @@
-// The store for encrypted file contents, as `app.blobs`: a DiskBlobStore under DATA_DIR/blobs.
-// Routes use only the BlobStore interface, so an S3-compatible store can replace it here.
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
+// The store for encrypted file contents, as `app.blobs`: a DiskBlobStore under DATA_DIR/blobs,
+// opened by storage/open-blob-store.ts, which the admin CLI shares. Routes use only the BlobStore
+// interface, so an S3-compatible store can replace the disk store there.
 import type { BlobStore } from '../storage/blob-store.ts';
-import { DiskBlobStore } from '../storage/disk-blob-store.ts';
+import { openBlobStore } from '../storage/open-blob-store.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 declare module 'fastify' {
@@ -13,7 +12,5 @@ declare module 'fastify' {
 }
 
 export const blobStorePlugin = globalPlugin('blob-store', async (app) => {
-  const root = path.join(app.config.dataDir, 'blobs');
-  await mkdir(root, { recursive: true });
-  app.decorate('blobs', new DiskBlobStore(root));
+  app.decorate('blobs', await openBlobStore(app.config.dataDir));
 });

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { guardApiScope, publicRoutes } from '../plugins/api-access.ts';
 import { authRoutes } from './auth/index.ts';
 import { downloadLinkRoutes } from './download-links/index.ts';
+import { exportRoutes } from './files/export.ts';
 import { fileRoutes } from './files/index.ts';
 import { folderRoutes } from './folders/index.ts';
 import { uploadRoutes } from './upload/index.ts';
@@ -14,6 +15,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(folderRoutes, { prefix: '/folders' });
   // Admin file routes share the /folders prefix (spec: /folders/{id}/files, /folders/download/{fileId}).
   await app.register(fileRoutes, { prefix: '/folders' });
+  await app.register(exportRoutes, { prefix: '/folders' });
   await app.register(downloadLinkRoutes, { prefix: '/download' });
   // The upload link is the capability: no account (spec: "Upload (anonymous)").
   await app.register(publicRoutes(uploadRoutes), { prefix: '/upload' });

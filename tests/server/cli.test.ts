@@ -1,8 +1,11 @@
 // The admin CLI, run as a real process against the same data as a running server.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './harness.ts';
+import { createFolder, seedFile } from './files-fixtures.ts';
+import { signedInClient, startServer, type TestServer } from './harness.ts';
 import { totpAt } from './totp-reference.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -113,5 +116,73 @@ describe('npm run admin', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Unknown command "frobnicate"');
     expect(result.stderr).toContain('Usage: npm run admin');
+  });
+});
+
+describe('npm run admin -- export-folder', () => {
+  const exportsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-cli-export-'));
+  afterAll(() => fs.rmSync(exportsRoot, { recursive: true, force: true }));
+
+  it('writes files/<id>.sdrp and manifest.json for every file of the folder and prints a summary', async () => {
+    const { client } = await signedInClient(server, 'exporter');
+    const folder = await createFolder(client, 'Archiv «2025»');
+    const files = [
+      await seedFile(server, folder.id, { name: 'readme.txt' }),
+      await seedFile(server, folder.id, { relativePath: 'docs/2024', name: 'Grüße 🌊.pdf' }),
+    ];
+    const target = path.join(exportsRoot, 'new', 'archive');
+
+    const result = await runCli(['export-folder', String(folder.id), target]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const bytes = files.reduce((sum, file) => sum + file.content.length, 0);
+    expect(result.stdout.trim()).toBe(`Exported folder ${folder.id} "Archiv «2025»" to ${target}: 2 files, ${bytes} bytes.`);
+
+    expect(fs.readdirSync(target).sort()).toEqual(['files', 'manifest.json']);
+    expect(fs.readdirSync(path.join(target, 'files')).sort()).toEqual(files.map((file) => `${file.id}.sdrp`).sort());
+    const listed = (await client.get(`/api/folders/${folder.id}/files`)).body as Array<Record<string, any>>;
+    const manifest = JSON.parse(fs.readFileSync(path.join(target, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ format: 'sealdrop-export', format_version: 1, folder: { id: folder.id, title: 'Archiv «2025»' } });
+    expect(Number.isNaN(Date.parse(manifest.exported_at))).toBe(false);
+    expect(manifest.files).toEqual(
+      listed.map((file) => ({
+        id: file.id,
+        blob: `files/${file.id}.sdrp`,
+        relative_path: file.relative_path,
+        name: file.original_filename,
+        size: file.file_size,
+        sha256: file.file_hash,
+        encrypted_key: file.encrypted_key,
+        iv: file.encryption_iv,
+        upload_time: file.upload_time,
+      })),
+    );
+    for (const file of files) {
+      const exported = fs.readFileSync(path.join(target, 'files', `${file.id}.sdrp`));
+      const stored = fs.readFileSync(path.join(server.config.dataDir, 'blobs', file.blobKey));
+      expect(exported.equals(stored)).toBe(true);
+      expect(exported.equals(file.content)).toBe(true);
+    }
+
+    const again = await runCli(['export-folder', String(folder.id), target]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toBe(`Error: ${target} is not empty; export into a new or empty directory.\n`);
+  });
+
+  it('refuses an unknown folder (1) and a malformed call (2) without creating the directory', async () => {
+    const target = path.join(exportsRoot, 'never');
+    const unknown = await runCli(['export-folder', '999999', target]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('Error: No folder with id 999999.\n');
+
+    const badId = await runCli(['export-folder', 'abc', target]);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('Invalid folder id "abc".');
+
+    const missingDir = await runCli(['export-folder', '1']);
+    expect(missingDir.code).toBe(2);
+    expect(missingDir.stderr).toContain('export-folder needs a folder id and a directory.');
+    expect(fs.existsSync(target)).toBe(false);
   });
 });

@@ -196,6 +196,15 @@ export function createFoldersRepository(db: Kysely<Database>) {
       return row && toFolderRecord(row);
     },
 
+    /**
+     * The folder `id`, whoever owns it: for the operator's command line (export-folder), which runs
+     * with access to the whole data directory anyway. Routes always go through findOwned.
+     */
+    async findForOperator(id: number): Promise<UploadLinkFolder | undefined> {
+      const row = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toFolderRecord(row);
+    },
+
     async create(input: NewFolder): Promise<Folder> {
       const { id } = await db
         .insertInto('folders')

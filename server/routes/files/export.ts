@@ -1,0 +1,43 @@
+// GET /api/folders/{id}/export: the signed-in admin's folder, or some of its files, as an export
+// ZIP (docs/format.md, "Exports"): the stored ciphertext and a manifest, streamed from the blob
+// store. Nothing is decrypted and no key is needed; the browser's download manager saves it.
+import type { FastifyInstance } from 'fastify';
+import { planExport, selectExportFiles } from '../../export/export-plan.ts';
+import { createExportZip } from '../../export/zip-export.ts';
+import { attachmentDisposition } from '../../files/content-disposition.ts';
+import { FolderNotFoundError } from '../../folders/errors.ts';
+import { signedIn } from '../../plugins/sessions.ts';
+import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
+import { folderIdParams } from '../folders/schemas.ts';
+import { exportQuery } from './export-schemas.ts';
+
+/** '<folder title>-export.zip', path separators replaced (the browser would do it less readably). */
+export function exportZipName(folderTitle: string): string {
+  return `${folderTitle.replace(/[/\\]/g, '_')}-export.zip`;
+}
+
+export async function exportRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { repos, blobs } = app;
+
+  // GET only: an automatic HEAD route would build the whole ZIP just to discard it.
+  routes.get(
+    '/:id/export',
+    { exposeHeadRoute: false, schema: { params: folderIdParams, querystring: exportQuery } },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      const folder = await repos.folders.findOwned(user.id, request.params.id);
+      if (!folder) throw new FolderNotFoundError();
+      const files = selectExportFiles(await repos.files.listForFolder(folder.id), request.query.file_ids);
+      const plan = await planExport(blobs, folder, files, app.now());
+      const zip = await createExportZip(plan, blobs);
+      zip.stream.once('error', (error) => request.log.error({ err: error }, 'export ZIP failed while streaming'));
+      reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', attachmentDisposition(exportZipName(folder.title)))
+        .header('cache-control', 'no-store');
+      if (zip.size >= 0) reply.header('content-length', String(zip.size));
+      return reply.send(zip.stream);
+    },
+  );
+}
