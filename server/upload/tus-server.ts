@@ -81,6 +81,10 @@ function contextOf(req: unknown): TusRequestContext {
   return context;
 }
 
+function withoutNul<T extends string | undefined>(value: T): T {
+  return (value === undefined ? value : value.replace(/\u0000/g, '')) as T;
+}
+
 function metadataValue(upload: Upload, key: string): string | undefined {
   const value = upload.metadata?.[key];
   return value === null || value === undefined ? undefined : value;
@@ -130,8 +134,10 @@ export async function createTusServer(deps: TusServerDeps): Promise<Server> {
       if (sizes.encryptedLength(plainSize) !== upload.size) {
         throw tusError(400, 'Upload-Length is not the encrypted size of plainSize');
       }
-      const filename = metadataValue(upload, 'filename') ?? '';
-      const relativePath = metadataValue(upload, 'relativePath');
+      // Kept as sent, to be echoed at completion, less NUL bytes: PostgreSQL text cannot hold them,
+      // and the checks below drop them from the stored name and path anyway (as for multipart).
+      const filename = withoutNul(metadataValue(upload, 'filename') ?? '');
+      const relativePath = withoutNul(metadataValue(upload, 'relativePath'));
       const encryptedKey = metadataValue(upload, 'encryptedKey');
       const encryptionIv = metadataValue(upload, 'iv');
       const checked = checkFileFields({ rawName: filename, rawPath: relativePath, encryptedKey, encryptionIv });

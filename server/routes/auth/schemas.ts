@@ -8,6 +8,7 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
 } from '../../auth/usernames.ts';
+import { withoutNul } from '../stored-values.ts';
 
 // Login accepts any name up to this length and answers "Incorrect username or password" for
 // names that cannot exist, rather than revealing the naming rule.
@@ -36,13 +37,17 @@ const emailOrNull = z.union([
   z.email({ error: 'Enter a valid e-mail address' }).max(320, 'E-mail must be at most 320 characters'),
 ]);
 
+// The typed name is looked up and keys the login failure counter: a NUL, which PostgreSQL text
+// cannot hold, is refused here (422) instead of failing those queries.
+const loginName = withoutNul(requiredText('Username', LOGIN_NAME_MAX_LENGTH), 'Username');
+
 export const loginBody = z.object({
-  username: requiredText('Username', LOGIN_NAME_MAX_LENGTH),
+  username: loginName,
   password: password('Password'),
 });
 
 export const loginCodeBody = z.object({
-  username: requiredText('Username', LOGIN_NAME_MAX_LENGTH),
+  username: loginName,
   code: totpCode,
 });
 

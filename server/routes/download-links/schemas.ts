@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/passwords.ts';
 import { parseLinkKeys } from '../../download-links/link-keys.ts';
 import { fileId } from '../files/schemas.ts';
+import { rowIdParam } from '../stored-values.ts';
 
 /** Most files one link may share. */
 export const MAX_LINK_FILES = 10_000;
@@ -91,12 +92,7 @@ export const linkSummaryResponse = z.object({
 
 export const linkListResponse = z.array(linkSummaryResponse);
 
-export const folderIdParams = z.object({
-  folderId: z
-    .string()
-    .regex(/^\d{1,15}$/, 'Folder id must be a positive whole number')
-    .transform(Number),
-});
+export const folderIdParams = z.object({ folderId: rowIdParam('Folder') });
 
 /** DELETE /links/{id}: the id is the link's token (the admin screen knows links by token). */
 export const linkIdParams = z.object({ id: z.string() });
@@ -105,10 +101,7 @@ export const linkTokenParams = z.object({ link_token: z.string() });
 
 export const linkFileParams = z.object({
   link_token: z.string(),
-  fileId: z
-    .string()
-    .regex(/^\d{1,15}$/, 'File id must be a positive whole number')
-    .transform(Number),
+  fileId: rowIdParam('File'),
 });
 
 export const linkStatusResponse = z.object({

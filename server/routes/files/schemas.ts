@@ -1,21 +1,13 @@
 // Request and response schemas of the admin file routes (docs/api.md, "Files").
 import { z } from 'zod';
+import { rowId, rowIdParam } from '../stored-values.ts';
 
 /** Most ids one delete request may name. */
 export const MAX_DELETE_IDS = 10_000;
 
-export const fileId = z
-  .number({ error: 'File id must be a number' })
-  .int('File id must be a positive whole number')
-  .positive('File id must be a positive whole number')
-  .max(Number.MAX_SAFE_INTEGER, 'File id must be a positive whole number');
+export const fileId = rowId('File');
 
-export const fileIdParams = z.object({
-  fileId: z
-    .string()
-    .regex(/^\d{1,15}$/, 'File id must be a positive whole number')
-    .transform(Number),
-});
+export const fileIdParams = z.object({ fileId: rowIdParam('File') });
 
 export const fileResponse = z.object({
   id: z.number(),

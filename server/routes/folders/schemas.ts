@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../../auth/passwords.ts';
 import { FOLDER_SORT_KEYS } from '../../db/repositories/index.ts';
+import { rowIdParam, withoutNul } from '../stored-values.ts';
 
 export const TITLE_MAX_LENGTH = 255;
 export const DESCRIPTION_MAX_LENGTH = 5000;
@@ -52,20 +53,23 @@ const allowedEmails = z
     if (bad !== undefined) context.addIssue({ code: 'custom', message: `Invalid e-mail address: ${bad}` });
   });
 
-const description = z
-  .string({ error: 'Description must be text' })
-  .max(DESCRIPTION_MAX_LENGTH, `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`)
-  .transform((value) => (value.trim() === '' ? null : value));
+const description = withoutNul(
+  z.string({ error: 'Description must be text' }).max(DESCRIPTION_MAX_LENGTH, `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`),
+  'Description',
+).transform((value) => (value.trim() === '' ? null : value));
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
 
 /** The create/update payload of spec section 3. Update has the same shape (title included). */
 export const folderPayload = z.object({
-  title: z
-    .string({ error: 'Title must be text' })
-    .trim()
-    .min(1, 'Title is required')
-    .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
+  title: withoutNul(
+    z
+      .string({ error: 'Title must be text' })
+      .trim()
+      .min(1, 'Title is required')
+      .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
+    'Title',
+  ),
   description: description.nullable().optional(),
   require_email_verification: flag('Require e-mail verification').optional(),
   allowed_emails: allowedEmails.nullable().optional(),
@@ -85,12 +89,7 @@ export const folderPayload = z.object({
   is_active: flag('Active').optional(),
 });
 
-export const folderIdParams = z.object({
-  id: z
-    .string()
-    .regex(/^\d{1,15}$/, 'Folder id must be a positive whole number')
-    .transform(Number),
-});
+export const folderIdParams = z.object({ id: rowIdParam('Folder') });
 
 export const folderListQuery = z.object({
   sort_by: z
