@@ -11,6 +11,7 @@ import { displayTitle } from '../dashboard/folderDisplay.ts';
 import { useNotifier } from '../notifications/useNotifier.ts';
 import { DeleteFilesDialog } from './DeleteFilesDialog.tsx';
 import { DownloadProgressPanel } from './DownloadProgressPanel.tsx';
+import { ExportEncryptedButton } from './ExportEncryptedButton.tsx';
 import { directoryZipName, folderZipName } from './downloadNames.ts';
 import { FolderIcon } from '../../app/icons.tsx';
 import { DEFAULT_FILE_SORT, type FileSort } from './fileSort.ts';
@@ -122,6 +123,15 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
       onDownloadSelected={downloadSelected}
       onDownloadAll={() => downloadFiles(selectable, folderZipName(folder.title))}
       onDeleteSelected={() => deletion.request([...selected])}
+      exportAction={
+        <ExportEncryptedButton
+          folderId={folder.id}
+          files={files}
+          chosen={selected.size > 0 ? selectedFiles(files, selected, neverDownloadedOnly) : selectable}
+          hasSelection={selected.size > 0}
+          disabled={busy}
+        />
+      }
       linkAction={renderLinkAction?.({
         folderId: folder.id,
         selectedFiles: selectedFiles(files, selected, neverDownloadedOnly),

@@ -22,6 +22,8 @@ interface FilesToolbarProps {
   onDeleteSelected(): void;
   /** The download-links feature's 'Create Download Link...' button (src/features/links). */
   linkAction?: ReactNode;
+  /** The 'Export Encrypted' button (ExportEncryptedButton). */
+  exportAction?: ReactNode;
 }
 
 /** Spec section 2: select-all with 'n / total selected', the filter toggle and the bulk actions. */
@@ -76,6 +78,7 @@ export function FilesToolbar(props: FilesToolbarProps) {
         <Button size="small" variant="contained" startIcon={<DownloadIcon />} onClick={props.onDownloadAll} disabled={disabled || selectableCount === 0}>
           Download All ({selectableCount})
         </Button>
+        {props.exportAction}
         <Button size="small" variant="outlined" color="error" onClick={props.onDeleteSelected} disabled={disabled || selectedCount === 0}>
           Delete Selected
         </Button>

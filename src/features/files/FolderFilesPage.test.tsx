@@ -110,6 +110,21 @@ describe('Folder files screen', () => {
     expect(await screen.findByText('No files selected for ZIP download.')).toBeTruthy();
   });
 
+  it("'Export Encrypted' saves the export ZIP of the selection, or of the whole folder, through the browser", async () => {
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(`${this.getAttribute('href')} download=${this.hasAttribute('download')}`);
+    });
+    open({});
+    fireEvent.click(await within(await screen.findByRole('toolbar', { name: 'File actions' })).findByRole('button', { name: 'Export Encrypted' }));
+    expect(clicked).toEqual(['/api/folders/7/export download=true']);
+    expect(await screen.findByText('Exporting 3 files encrypted: your browser saves the ZIP (ciphertext and manifest).')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select folder scans' }));
+    fireEvent.click(within(toolbar()).getByRole('button', { name: 'Export Encrypted (2 selected)' }));
+    expect(clicked[1]).toBe('/api/folders/7/export?file_ids=2,3 download=true');
+  });
+
   it('Delete Selected confirms with the count and reports partial and total failures', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     let answer = { deleted: 1, errors: [{ file_id: 1, detail: 'File not found' }] };

@@ -17,6 +17,10 @@ export const FILES_MESSAGES = {
   downloadCancelled: 'Download cancelled.',
   downloadDone: (name: string) => `Downloaded ${name}.`,
   directoryNoMatch: (directory: string) => `No files in "${directory}" match the 'Never Downloaded' filter.`,
+  exportStarted: (count: number) =>
+    `Exporting ${count === 1 ? '1 file' : `${count} files`} encrypted: your browser saves the ZIP (ciphertext and manifest).`,
+  exportTooMany: (count: number, max: number) =>
+    `${count} files selected: an encrypted export takes at most ${max} selected files, or the whole folder with nothing selected.`,
 } as const;
 
 /** Spec section 2: sizes in KB with one decimal. */
