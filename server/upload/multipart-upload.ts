@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type {} from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { UploadLinkFolder, NewFileRecord, Repositories } from '../db/repositories/index.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import type { CiphertextSize } from './ciphertext-size.ts';
@@ -48,12 +49,46 @@ function isGateField(name: string): name is GateField {
   return (GATE_FIELDS as readonly string[]).includes(name);
 }
 
+const emailAddress = z.email().max(320);
+
+/**
+ * The uploader_email field as the gate sees it: trimmed and lower-cased, and only if it is an
+ * address at all. The JSON routes refuse anything else (422) before a code can be mailed or
+ * verified, so no code exists for it; presenting it would only send it into the code lookup
+ * (a NUL byte there failed the query on PostgreSQL). Not presented, the gate answers as for a
+ * request without an address.
+ */
+function presentedEmail(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const email = normalizeEmail(value);
+  return emailAddress.safeParse(email).success ? email : undefined;
+}
+
+/**
+ * A failure of the server's own side while the body is being read: the gate check or the database.
+ * Wrapped so that it is not taken for a fault of the body (a database error carries neither an
+ * HTTP status nor a syscall, and was answered 400 "Malformed multipart request.").
+ */
+class ServerSideFailure {
+  constructor(readonly error: unknown) {}
+}
+
+async function serverSide<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new ServerSideFailure(error);
+  }
+}
+
 /**
  * Errors of the request body itself (busboy's parse errors, a body cut short) become 400
  * "Malformed"; errors that carry an HTTP status pass through; failures of our own storage (system
- * errors name a syscall, e.g. ENOSPC) stay server errors.
+ * errors name a syscall, e.g. ENOSPC) and of the server's own side (ServerSideFailure) stay as
+ * they are, so an unexpected one is a 500.
  */
 function asRequestError(error: unknown): unknown {
+  if (error instanceof ServerSideFailure) return error.error;
   if (!(error instanceof Error)) return error;
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number') return error;
@@ -84,12 +119,13 @@ export async function receiveMultipartUpload(
 
   const authorize = async () => {
     if (authorized) return;
-    const email = gateFields.uploader_email;
-    await access.authorize(folder, grantToken, request.ip, {
-      linkPassword: gateFields.link_password,
-      uploaderEmail: email === undefined ? undefined : normalizeEmail(email),
-      verificationCode: gateFields.verification_code,
-    });
+    await serverSide(
+      access.authorize(folder, grantToken, request.ip, {
+        linkPassword: gateFields.link_password,
+        uploaderEmail: presentedEmail(gateFields.uploader_email),
+        verificationCode: gateFields.verification_code,
+      }),
+    );
     authorized = true;
   };
 
@@ -153,7 +189,7 @@ export async function receiveMultipartUpload(
     ) {
       throw new UploadError('ARRAY_LENGTH_MISMATCH');
     }
-    return await recordFiles(stored, arrays, folder, deps);
+    return await serverSide(recordFiles(stored, arrays, folder, deps));
   } catch (error) {
     // Only once no put is still writing can its blob be deleted for good.
     await Promise.allSettled(persisting);

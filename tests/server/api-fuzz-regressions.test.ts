@@ -1,11 +1,13 @@
-// Defects the API fuzzer (api-fuzz.test.ts) found, each pinned by its shrunk counterexample. All
+// Defects the API fuzzer (api-fuzz.test.ts) found, each pinned by its shrunk counterexample. Most
 // were 500s on PostgreSQL only, whose text cannot hold a NUL byte and whose integer ids stop at
 // 2147483647 (SQLite takes both): the server suite runs against both databases, so these fail on
 // the one that broke.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient, startServer, type TestServer } from './harness.ts';
 import { seedFile } from './files-fixtures.ts';
-import { createUploadFolder, fakeCiphertext, sha256, tusCreate, tusPatch, uploadPath } from './upload-helpers.ts';
+import { createUploadFolder, fakeCiphertext, MultipartBody, postMultipart, sha256, tusCreate, tusPatch, uploadPath } from './upload-helpers.ts';
 
 let server: TestServer;
 
@@ -100,5 +102,45 @@ describe('ids past the database integer range the API fuzzer sent', () => {
     // The largest id still reads as "not found".
     expect((await client.get('/api/folders/2147483647')).status).toBe(404);
     expect((await client.get('/api/folders/download/2147483647')).status).toBe(404);
+  });
+});
+
+describe('multipart failures the API fuzzer sent', () => {
+  function multipartBlobs(): string[] {
+    const dir = path.join(server.config.dataDir, 'blobs', 'files');
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  }
+
+  it('does not present an uploader_email that is not an address to the gate: 401, not a failed code lookup', async () => {
+    const folder = await createUploadFolder(server, { requireEmail: true });
+    const client = server.client();
+    const before = multipartBlobs();
+    // Was 400 "Malformed multipart request." on PostgreSQL (the NUL failed the code lookup).
+    const body = new MultipartBody()
+      .field('uploader_email', 'a\u0000@example.com')
+      .field('verification_code', '123456')
+      .files([{ name: 'x.bin', data: fakeCiphertext(server, 10) }]);
+    const response = await postMultipart(client, uploadPath(folder), body);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'E-mail verification required.' });
+    expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
+    expect(multipartBlobs()).toEqual(before);
+  });
+
+  it('answers a failure of the database while recording an upload with 500, not "Malformed multipart request.", and keeps no blob', async () => {
+    const folder = await createUploadFolder(server);
+    const client = server.client();
+    const before = multipartBlobs();
+    const files = server.app.repos.files;
+    const createMany = files.createMany;
+    files.createMany = () => Promise.reject(new Error('the database went away'));
+    try {
+      const response = await postMultipart(client, uploadPath(folder), new MultipartBody().files([{ name: 'x.bin', data: fakeCiphertext(server, 10) }]));
+      expect(response.status).toBe(500);
+      expect(response.body).toEqual({ detail: 'Internal Server Error' });
+    } finally {
+      files.createMany = createMany;
+    }
+    expect(multipartBlobs()).toEqual(before);
   });
 });
