@@ -212,14 +212,15 @@ export function paramValue(url: string, name: string): fc.Arbitrary<Filled> {
 
 // ---- query strings ----
 
-const QUERY_KEYS = ['sort_by', 'sort_order', '__proto__', 'constructor', 'prototype', 'a[b]', '__proto__[polluted]', 'sort_by[]'];
+const QUERY_KEYS = ['sort_by', 'sort_order', 'file_ids', '__proto__', 'constructor', 'prototype', 'a[b]', '__proto__[polluted]', 'sort_by[]'];
+const QUERY_VALUES = ['1', '1,2', '1,,2', '0', '-1', '2147483648', '1,2147483648', `${'1,'.repeat(600)}1`];
 
 export const queryString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
   {
     weight: 5,
     arbitrary: fc
-      .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), hostileString), fuzzString), { maxLength: 4 })
+      .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), hostileString), fc.oneof(fuzzString, fc.constantFrom(...QUERY_VALUES))), { maxLength: 4 })
       .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&')}`)),
   },
   // Shapes the query parser itself has to survive: bare keys, empty pairs, stray and broken escapes.

@@ -148,7 +148,8 @@ export class FuzzWorld {
       expirationDate: null,
       creationDate: server.clock.now(),
     });
-    const file = await seedFile(server, folder.id);
+    // A name that tests Content-Disposition: quotes, a backslash, a semicolon, %22, emoji, a bidi override.
+    const file = await seedFile(server, folder.id, { name: 'répört "q" \\;%22 😀 \u202Etxt.exe' });
     const link = (verifierHash: string | null, keys: string | null) =>
       repos.downloadLinks.create({
         linkToken: newToken(),

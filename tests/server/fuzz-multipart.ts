@@ -109,14 +109,21 @@ export const uploadBatch: fc.Arbitrary<UploadBatch> = fc.integer({ min: 0, max: 
     hashes: perFile(n, hashValue),
     relativePaths: fc.oneof(fc.constant<string[]>([]), perFile(n, hostilePath)),
     fileSizes: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: perFile(n, fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), hostileString)) }),
-    gateFields: fc.array(
-      fc.tuple(fc.constantFrom('link_password', 'uploader_email', 'verification_code'), fc.oneof(hostileString, fc.constantFrom('a@example.com', 'a\u0000@example.com', '123456', 'link password 1'))),
-      { maxLength: 3 },
-    ),
+    gateFields: fc
+      .record(
+        {
+          link_password: fc.oneof(fc.constantFrom('link password 1', 'wrong password'), hostileString),
+          uploader_email: fc.oneof(fc.constantFrom('a@example.com', ' A@Example.com ', 'a\u0000@example.com', 'not an address'), hostileString),
+          verification_code: fc.oneof(fc.constantFrom('123456', '12\u00003456'), hostileString),
+        },
+        { requiredKeys: [] },
+      )
+      .map((fields) => Object.entries(fields) as Array<[string, string]>),
     order: fc.constantFrom('files-first', 'fields-first', 'interleaved'),
     link: fc.oneof(
-      { weight: 8, arbitrary: fc.constant('uploadToken' as const) },
-      { weight: 1, arbitrary: fc.constantFrom('gatedUploadToken' as const, 'emailUploadToken' as const) },
+      { weight: 6, arbitrary: fc.constant('uploadToken' as const) },
+      { weight: 1, arbitrary: fc.constant('gatedUploadToken' as const) },
+      { weight: 2, arbitrary: fc.constant('emailUploadToken' as const) },
     ),
   }),
 );
