@@ -9,7 +9,7 @@ import { attemptLimitsPlugin } from './plugins/attempt-limits.ts';
 import { blobStorePlugin } from './plugins/blob-store.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { databasePlugin } from './plugins/database.ts';
-import { answerClientError, answerRouterError, errorHandlerPlugin } from './plugins/error-handler.ts';
+import { answerClientError, answerRouterError, answerUnmetExpectation, errorHandlerPlugin } from './plugins/error-handler.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
@@ -49,6 +49,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: answerRouterError,
     clientErrorHandler: answerClientError,
   });
+  app.server.on('checkExpectation', answerUnmetExpectation);
   useZodSchemas(app);
   await app.register(appContextPlugin, { config, clock: options.clock ?? Date.now });
   await app.register(errorHandlerPlugin);

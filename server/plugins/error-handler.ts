@@ -5,7 +5,7 @@
 // router cannot decode, a path parameter over maxParamLength, or what Node's HTTP parser refuses:
 // oversized headers, a malformed request line or Content-Length) get the same {detail} shape from
 // the two server options below.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, HttpError, RateLimitedError, RequestValidationError } from '../errors.ts';
@@ -42,6 +42,23 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
   // The detail never echoes the path: it can hold a link token.
   const detail = status === 500 ? API_ERRORS.INTERNAL.detail : statusText(status);
   void reply.code(status).header('cache-control', 'no-store').send({ detail });
+}
+
+/**
+ * Node answers an `Expect` header other than 100-continue with a bare 417 before Fastify sees the
+ * request, unless the server listens for 'checkExpectation': then the answer is ours, in the
+ * {detail} shape like every other error.
+ */
+export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify({ detail: statusText(417) });
+  response.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  });
+  response.end(body);
 }
 
 /**

@@ -480,6 +480,14 @@ describe('answers around the routes', () => {
     expect(url.body).toEqual({ detail: 'Request Header Fields Too Large' });
   });
 
+  it('answers an Expect header it cannot meet with 417 {detail}', async () => {
+    const answer = parseRawAnswer(
+      await sendBytes('GET /api/auth/users/me HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\n\r\n'),
+    );
+    expect(answer.status).toBe(417);
+    expect(answer.body).toEqual({ detail: 'Expectation Failed' });
+  });
+
   it('answers what the HTTP parser refuses (bad Content-Length, a malformed request line) with 400 {detail}', async () => {
     const badLength = parseRawAnswer(
       await sendBytes('POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}'),
