@@ -1,6 +1,7 @@
 // Errors that become HTTP answers. Each has a fixed `code`; the status and the client-visible
 // detail come from this table (the texts are the contract of docs/api.md and the spec's
-// section 8), so handlers throw by code and nothing matches on message text.
+// section 8), so handlers throw by code and nothing matches on message text. Every error answer
+// carries both: {detail, code} (errorBody below), the client branching on the code.
 export const API_ERRORS = {
   NOT_AUTHENTICATED: { status: 401, detail: 'Not authenticated' },
   SESSION_EXPIRED: { status: 401, detail: 'Session expired' },
@@ -18,8 +19,50 @@ export const API_ERRORS = {
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
 /**
+ * Codes of refusals that no typed error of ours raises: Fastify (body parsing, body limit, the
+ * router), Node's HTTP parser and plugins answer with a status and their own text. One code per
+ * status, so a client branches on it as on any other code; the detail stays the status text or
+ * the framework's message.
+ */
+export const PROTOCOL_ERROR_CODES = {
+  400: 'BAD_REQUEST',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  408: 'REQUEST_TIMEOUT',
+  411: 'LENGTH_REQUIRED',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
+  417: 'EXPECTATION_FAILED',
+  431: 'HEADERS_TOO_LARGE',
+} as const satisfies Record<number, string>;
+
+/** Any other 4xx status a framework error may carry (none is known to occur). */
+export const OTHER_CLIENT_ERROR_CODE = 'CLIENT_ERROR';
+
+/** The code of a framework refusal with this status: 5xx are INTERNAL (their detail is hidden too). */
+export function protocolErrorCode(status: number): string {
+  if (status >= 500) return 'INTERNAL';
+  return (PROTOCOL_ERROR_CODES as Record<number, string>)[status] ?? OTHER_CLIENT_ERROR_CODE;
+}
+
+/** The JSON body of every error answer: the detail the client shows and the code it branches on. */
+export interface ErrorBody {
+  detail: string | ValidationIssue[];
+  code: string;
+}
+
+export function errorBody(code: string, detail: string | ValidationIssue[]): ErrorBody {
+  return { detail, code };
+}
+
+/**
  * An error that becomes an HTTP answer: a fixed code to branch on, the status, and the detail the
- * client reads (the error handler sends it as {detail}). Each concern's errors extend this.
+ * client reads (the error handler sends {detail, code}). Each concern's errors extend this.
  */
 export class HttpError<Code extends string = string> extends Error {
   constructor(

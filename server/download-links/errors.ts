@@ -1,6 +1,6 @@
 // Errors of the download-link routes. Each has a fixed code and status; the detail texts are the
 // contract of docs/api.md ("This link has expired." is shown by the download page as it is).
-// The error handler turns any 4xx error into {detail: message}.
+// The error handler answers each as {detail, code}.
 import { HttpError } from '../errors.ts';
 
 /** Unknown or deleted token, or another admin's link: the same answer, so tokens reveal nothing. */

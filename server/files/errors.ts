@@ -1,6 +1,6 @@
 // The one answer for a file the caller may not see: 404 "File not found", the same for a file that
 // does not exist, one in another admin's folder and one outside a download link, so ids reveal
-// nothing. The error handler turns any 4xx error into {detail: message}.
+// nothing. The error handler answers it as {detail, code}.
 import { HttpError } from '../errors.ts';
 
 export class FileNotFoundError extends HttpError<'FILE_NOT_FOUND'> {

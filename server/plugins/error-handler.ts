@@ -1,33 +1,37 @@
-// The one error handler: every error becomes {detail} JSON with the right status. Typed API
-// errors carry their own status and text; validation failures answer 422 with the field list;
-// other client errors raised by Fastify keep their status and message; anything else is logged
-// and answered as a bare 500, never with internals. Requests that fail before routing (a URL the
-// router cannot decode, a path parameter over maxParamLength, or what Node's HTTP parser refuses:
-// oversized headers, a malformed request line or Content-Length) get the same {detail} shape from
-// the two server options below.
+// The one error handler: every error becomes {detail, code} JSON with the right status. Typed API
+// errors carry their own status, code and text; validation failures answer 422 VALIDATION_FAILED
+// with the field list; other client errors raised by Fastify keep their status and message, with
+// the code of their status (PROTOCOL_ERROR_CODES); anything else is logged and answered as a bare
+// 500 INTERNAL, never with internals. Requests that fail before routing (a URL the router cannot
+// decode, a path parameter over maxParamLength, or what Node's HTTP parser refuses: oversized
+// headers, a malformed request line or Content-Length) get the same shape from the two server
+// options below.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_ERRORS, HttpError, RateLimitedError, RequestValidationError } from '../errors.ts';
+import { API_ERRORS, errorBody, HttpError, protocolErrorCode, RateLimitedError, RequestValidationError } from '../errors.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof RateLimitedError) {
-      return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ detail: error.detail });
+      return reply
+        .code(429)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send(errorBody(error.code, error.detail));
     }
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send({ detail: error.detail });
+      return reply.code(error.statusCode).send(errorBody(error.code, error.detail));
     }
     if (error instanceof RequestValidationError) {
-      return reply.code(422).send({ detail: error.issues });
+      return reply.code(422).send(errorBody(error.code, error.issues));
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ detail: error.message });
+      return reply.code(status).send(errorBody(protocolErrorCode(status), error.message));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ detail: API_ERRORS.INTERNAL.detail });
+    return reply.code(500).send(errorBody('INTERNAL', API_ERRORS.INTERNAL.detail));
   });
 });
 
@@ -41,16 +45,16 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
   if (status === 500) request.log.error({ err: error }, 'request failed before routing');
   // The detail never echoes the path: it can hold a link token.
   const detail = status === 500 ? API_ERRORS.INTERNAL.detail : statusText(status);
-  void reply.code(status).header('cache-control', 'no-store').send({ detail });
+  void reply.code(status).header('cache-control', 'no-store').send(errorBody(protocolErrorCode(status), detail));
 }
 
 /**
  * Node answers an `Expect` header other than 100-continue with a bare 417 before Fastify sees the
  * request, unless the server listens for 'checkExpectation': then the answer is ours, in the
- * {detail} shape like every other error.
+ * {detail, code} shape like every other error.
  */
 export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
-  const body = JSON.stringify({ detail: statusText(417) });
+  const body = JSON.stringify(errorBody(protocolErrorCode(417), statusText(417)));
   response.writeHead(417, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
@@ -71,7 +75,7 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   this.log.debug({ code: error.code }, 'client error');
   if (socket.writable) {
-    const body = JSON.stringify({ detail: statusText(status) });
+    const body = JSON.stringify(errorBody(protocolErrorCode(status), statusText(status)));
     socket.write(
       `HTTP/1.1 ${status} ${statusText(status)}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +

@@ -1,6 +1,7 @@
 // Route schemas are zod schemas: they validate bodies, params and queries at the edge (a failure
-// becomes 422 {detail: [{loc, msg}]}), give handlers typed input through ZodTypeProvider, and
-// filter responses to the declared fields (so a row's password hash can never leak into JSON).
+// becomes 422 {detail: [{loc, msg}], code: "VALIDATION_FAILED"}), give handlers typed input through
+// ZodTypeProvider, and filter responses to the declared fields (so a row's password hash can never
+// leak into JSON).
 import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // Errors of the anonymous upload routes. Each has a fixed `code`; the status and the detail the
 // client sees come from this table (the texts are the contract in docs/api.md; some are the
-// spec's exact strings). The app's error handler turns any 4xx error into {detail: message}.
+// spec's exact strings). The app's error handler answers each as {detail, code}.
 import { HttpError } from '../errors.ts';
 
 export const UPLOAD_ERRORS = {

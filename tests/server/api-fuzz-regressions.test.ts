@@ -76,7 +76,7 @@ describe('ids past the database integer range the API fuzzer sent', () => {
     const file = await seedFile(server, folder.body.id);
     const link = await client.post('/api/download/links', { file_ids: [file.id] });
     expect(link.status).toBe(201);
-    const outOfRange = (where: string, name: string, what: string) => ({ detail: [{ loc: [where, name], msg: `${what} id is out of range` }] });
+    const outOfRange = (where: string, name: string, what: string) => ({ detail: [{ loc: [where, name], msg: `${what} id is out of range` }], code: 'VALIDATION_FAILED' });
 
     // The shrunk counterexample: GET /api/folders/download/2147483648.
     const download = await client.get(`/api/folders/download/${tooBig}`);
@@ -95,7 +95,7 @@ describe('ids past the database integer range the API fuzzer sent', () => {
     expect((await client.get(`/api/download/links/folder/${tooBig}`)).body).toEqual(outOfRange('params', 'folderId', 'Folder'));
     expect((await client.get(`/api/download/${link.body.link_token}/file/${tooBig}`)).body).toEqual(outOfRange('params', 'fileId', 'File'));
     const deleted = await client.post('/api/folders/files/delete', { file_ids: [tooBig] });
-    expect(deleted.body).toEqual({ detail: [{ loc: ['body', 'file_ids', 0], msg: 'File id is out of range' }] });
+    expect(deleted.body).toEqual({ detail: [{ loc: ['body', 'file_ids', 0], msg: 'File id is out of range' }], code: 'VALIDATION_FAILED' });
     const linked = await client.post('/api/download/links', { file_ids: [file.id, tooBig] });
     expect(linked.status).toBe(422);
 
@@ -122,7 +122,7 @@ describe('multipart failures the API fuzzer sent', () => {
       .files([{ name: 'x.bin', data: fakeCiphertext(server, 10) }]);
     const response = await postMultipart(client, uploadPath(folder), body);
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'E-mail verification required.' });
+    expect(response.body).toEqual({ detail: 'E-mail verification required.', code: 'EMAIL_VERIFICATION_REQUIRED' });
     expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
     expect(multipartBlobs()).toEqual(before);
   });
@@ -137,7 +137,7 @@ describe('multipart failures the API fuzzer sent', () => {
     try {
       const response = await postMultipart(client, uploadPath(folder), new MultipartBody().files([{ name: 'x.bin', data: fakeCiphertext(server, 10) }]));
       expect(response.status).toBe(500);
-      expect(response.body).toEqual({ detail: 'Internal Server Error' });
+      expect(response.body).toEqual({ detail: 'Internal Server Error', code: 'INTERNAL' });
     } finally {
       files.createMany = createMany;
     }

@@ -4,8 +4,8 @@
 // signed-in admin with a valid CSRF token (so requests reach the handlers). The multipart upload
 // gets hostile batches and damaged streams, tus gets bad Upload-Length/Offset/Metadata, and a
 // framing property sends lying Content-Lengths and broken chunking. Every answer must be below
-// 500, every error JSON with `detail`, the server must keep answering, no damaged upload may leave
-// a file record or blob, and nothing may be written outside DATA_DIR.
+// 500, every error JSON with `detail` and `code`, the server must keep answering, no damaged upload
+// may leave a file record or blob, and nothing may be written outside DATA_DIR.
 //
 // Runs are bounded (the suite takes seconds on an idle 2-core machine). A failure prints the
 // command that replays it: FUZZ_SEED (the run), FUZZ_PATH (the shrunk counterexample), FUZZ_ROUTE
@@ -146,7 +146,7 @@ describe('API fuzzing: every route', () => {
     expect(routes).toContainEqual({ method: 'PATCH', url: '/api/upload/:link_token/tus/:upload_id', params: ['link_token', 'upload_id'] });
   });
 
-  it('as an anonymous browser: no 5xx, JSON errors with detail, the server keeps answering', async () => {
+  it('as an anonymous browser: no 5xx, JSON errors with detail and code, the server keeps answering', async () => {
     await fuzzRoutes('anonymous', 10);
   }, TEST_TIMEOUT_MS);
 

@@ -73,10 +73,10 @@ describe('API edges', () => {
     const client = server.client();
     const get = await client.get('/api/nothing/here');
     expect(get.status).toBe(404);
-    expect(get.body).toEqual({ detail: 'Not Found' });
+    expect(get.body).toEqual({ detail: 'Not Found', code: 'NOT_FOUND' });
     const post = await client.post('/api/nothing/here', {});
     expect(post.status).toBe(404);
-    expect(post.body).toEqual({ detail: 'Not Found' });
+    expect(post.body).toEqual({ detail: 'Not Found', code: 'NOT_FOUND' });
   });
 
   it('refuses to start with an /api route registered outside the guarded API scope', async () => {
@@ -91,7 +91,7 @@ describe('API edges', () => {
   it('hides the details of a server error', async () => {
     const response = await server.client().get('/test/failure');
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ detail: 'Internal Server Error' });
+    expect(response.body).toEqual({ detail: 'Internal Server Error', code: 'INTERNAL' });
   });
 
   it('answers malformed JSON with a 400 detail', async () => {
@@ -113,7 +113,9 @@ describe('API edges', () => {
       body: '{"username":',
     });
     expect(bad.status).toBe(400);
-    expect(typeof ((await bad.json()) as { detail: unknown }).detail).toBe('string');
+    const badBody = (await bad.json()) as { detail: unknown; code: unknown };
+    expect(typeof badBody.detail).toBe('string');
+    expect(badBody.code).toBe('BAD_REQUEST');
   });
 });
 
@@ -123,7 +125,7 @@ describe('without a built app', () => {
     try {
       const me = await apiOnly.client().get('/api/auth/users/me');
       expect(me.status).toBe(401);
-      expect(me.body).toEqual({ detail: 'Not authenticated' });
+      expect(me.body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
       expect((await fetch(`${apiOnly.baseUrl}/login`)).status).toBe(404);
     } finally {
       await apiOnly.close();

@@ -90,6 +90,7 @@ async function limitHoldsAgainstABurst(check: LimitedCheck): Promise<void> {
   const refused = responses.find((r) => r.status === 429)!;
   // 15 minutes, or 16 where the window was opened by the other process a moment later on its clock.
   expect(refused.body.detail).toMatch(/^Too many .+\. Try again in 1[56] minutes\.$/);
+  expect(refused.body.code).toBe('RATE_LIMITED');
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
 
   for (const baseUrl of processes()) {

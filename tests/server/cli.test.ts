@@ -86,7 +86,7 @@ describe('npm run admin', () => {
 
     const result = await runCli(['reset-password', 'admin', '--password-stdin'], 'second password\n');
     expect(result.code).toBe(0);
-    expect((await client.get('/api/auth/users/me')).body).toEqual({ detail: 'Session expired' });
+    expect((await client.get('/api/auth/users/me')).body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
     expect((await server.client().login('admin', 'first password')).status).toBe(401);
     expect((await server.client().login('admin', 'second password')).status).toBe(200);
 

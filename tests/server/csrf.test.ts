@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const CSRF_FAILED = { detail: 'CSRF validation failed' };
+const CSRF_FAILED = { detail: 'CSRF validation failed', code: 'CSRF_FAILED' };
 
 describe('CSRF', () => {
   it('sets a csrftoken cookie on an /api response when the request carried none, and keeps it after', async () => {

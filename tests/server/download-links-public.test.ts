@@ -87,7 +87,7 @@ describe('GET /api/download/{link_token}/status', () => {
     for (const token of ['x'.repeat(43), 'short', 'y'.repeat(99)]) {
       const response = await client.get(`/api/download/${token}/status`);
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ detail: 'Download link not found.' });
+      expect(response.body).toEqual({ detail: 'Download link not found.', code: 'LINK_NOT_FOUND' });
     }
   });
 });
@@ -121,7 +121,7 @@ describe('a link without password', () => {
     for (const id of [open.outside.id, other.files[0]!.id, 987654]) {
       const response = await getBytes(client, `/api/download/${open.token}/file/${id}`);
       expect(response.status).toBe(404);
-      expect(JSON.parse(response.body.toString())).toEqual({ detail: 'File not found' });
+      expect(JSON.parse(response.body.toString())).toEqual({ detail: 'File not found', code: 'FILE_NOT_FOUND' });
     }
     expect((await getBytes(client, `/api/download/${open.token}/file/abc`)).status).toBe(422);
   });
@@ -139,7 +139,7 @@ describe('a link without password', () => {
     const open = await share();
     const response = await (await recipient()).post(`/api/download/${open.token}/verify-password`, { password: VERIFIER });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ detail: 'This link is not password protected.' });
+    expect(response.body).toEqual({ detail: 'This link is not password protected.', code: 'LINK_WITHOUT_PASSWORD' });
   });
 });
 
@@ -152,7 +152,7 @@ describe('a password-protected link', () => {
 
     const before = await getBytes(client, `/api/download/${locked.token}/file/${file.id}`);
     expect(before.status).toBe(401);
-    expect(JSON.parse(before.body.toString())).toEqual({ detail: 'Password required' });
+    expect(JSON.parse(before.body.toString())).toEqual({ detail: 'Password required', code: 'LINK_PASSWORD_REQUIRED' });
 
     const response = await client.post(`/api/download/${locked.token}/verify-password`, { password: VERIFIER });
     expect(response.status).toBe(200);
@@ -178,7 +178,7 @@ describe('a password-protected link', () => {
     const client = await recipient();
     const wrong = await client.post(`/api/download/${first.token}/verify-password`, { password: 'not-the-verifier' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: 'Incorrect password' });
+    expect(wrong.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
     expect(wrong.setCookies.some((line) => line.startsWith('sealdrop_link_grant='))).toBe(false);
 
     expect((await client.post(`/api/download/${first.token}/verify-password`, { password: VERIFIER })).status).toBe(200);
@@ -202,7 +202,7 @@ describe('a password-protected link', () => {
     }
     const blocked = await client.post(`/api/download/${locked.token}/verify-password`, { password: VERIFIER });
     expect(blocked.status).toBe(429);
-    expect(blocked.body).toEqual({ detail: 'Too many failed password attempts. Try again in 15 minutes.' });
+    expect(blocked.body).toEqual({ detail: 'Too many failed password attempts. Try again in 15 minutes.', code: 'RATE_LIMITED' });
     expect(Number(blocked.headers.get('retry-after'))).toBe(15 * 60);
 
     // Another link from the same IP is not blocked by this link's count.
@@ -246,7 +246,7 @@ describe('expired, deleted and unknown links', () => {
     expect(Number(grant.get('max-age'))).toBe(3600);
 
     server.clock.advance(3_600_000);
-    const expired = { detail: 'This link has expired.' };
+    const expired = { detail: 'This link has expired.', code: 'LINK_EXPIRED' };
     const status = await client.get(`/api/download/${expiring.token}/status`);
     expect(status.status).toBe(410);
     expect(status.body).toEqual(expired);
@@ -261,7 +261,7 @@ describe('expired, deleted and unknown links', () => {
   it('answers 404 on every route for an unknown token', async () => {
     const client = await recipient();
     const token = 'z'.repeat(43);
-    const notFound = { detail: 'Download link not found.' };
+    const notFound = { detail: 'Download link not found.', code: 'LINK_NOT_FOUND' };
     expect((await client.get(`/api/download/${token}/status`)).body).toEqual(notFound);
     const verify = await client.post(`/api/download/${token}/verify-password`, { password: VERIFIER });
     expect(verify.status).toBe(404);

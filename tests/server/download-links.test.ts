@@ -139,7 +139,7 @@ describe('POST /api/download/links', () => {
     const theirs = await folderWithFiles(bob, 1);
     const foreign = await alice.post('/api/download/links', { file_ids: [mine.files[0]!.id, theirs.files[0]!.id] });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ detail: 'File not found' });
+    expect(foreign.body).toEqual({ detail: 'File not found', code: 'FILE_NOT_FOUND' });
     const missing = await alice.post('/api/download/links', { file_ids: [mine.files[0]!.id, 9_999_999] });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual(foreign.body);
@@ -231,7 +231,7 @@ describe('GET /api/download/links/folder/{folderId}', () => {
     expect((await alice.get(`/api/download/links/folder/${folder.id}`)).body).toEqual([]);
     const foreign = await bob.get(`/api/download/links/folder/${folder.id}`);
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ detail: 'Folder not found' });
+    expect(foreign.body).toEqual({ detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' });
     expect((await bob.get('/api/download/links/folder/987654')).body).toEqual(foreign.body);
     expect((await alice.get('/api/download/links/folder/abc')).status).toBe(422);
     expect((await server.client().get(`/api/download/links/folder/${folder.id}`)).status).toBe(401);
@@ -245,7 +245,7 @@ describe('DELETE /api/download/links/{link_token}', () => {
 
     const foreign = await bob.request('DELETE', `/api/download/links/${token}`);
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ detail: 'Download link not found.' });
+    expect(foreign.body).toEqual({ detail: 'Download link not found.', code: 'LINK_NOT_FOUND' });
     expect((await server.client().get(`/api/download/${token}/status`)).status).toBe(200);
 
     expect((await alice.request('DELETE', `/api/download/links/${token}`, { csrf: false })).status).toBe(403);

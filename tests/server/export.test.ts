@@ -120,11 +120,11 @@ describe('GET /api/folders/{id}/export', () => {
     for (const url of [exportUrl(bobsFolder.id), exportUrl(999_999), exportUrl(bobsFolder.id, '1')]) {
       const response = await alice.get(url);
       expect(response.status, url).toBe(404);
-      expect(response.body, url).toEqual({ detail: 'Folder not found' });
+      expect(response.body, url).toEqual({ detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' });
     }
     const anonymous = await server.client().get(exportUrl(folderId));
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ detail: 'Not authenticated' });
+    expect(anonymous.body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
   });
 
   it('answers 404 naming the ids that are not files of this folder (missing or in another folder)', async () => {
@@ -132,7 +132,7 @@ describe('GET /api/folders/{id}/export', () => {
     const elsewhere = await seedFile(server, other.id);
     const response = await alice.get(exportUrl(folderId, `${seeded[0]!.id},${elsewhere.id},987654`));
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ detail: `Files not found in this folder: ${elsewhere.id}, 987654` });
+    expect(response.body).toEqual({ detail: `Files not found in this folder: ${elsewhere.id}, 987654`, code: 'EXPORT_FILES_NOT_FOUND' });
   });
 
   it('answers 422 for ids that are not a list of positive numbers, and for more than 500 ids', async () => {
@@ -170,7 +170,7 @@ describe('GET /api/folders/{id}/export', () => {
     await server.app.blobs.delete(lost.blobKey);
     const response = await alice.get(exportUrl(broken.id));
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ detail: `The stored data of these files is missing: ${lost.id}` });
+    expect(response.body).toEqual({ detail: `The stored data of these files is missing: ${lost.id}`, code: 'EXPORT_BLOB_MISSING' });
     // The files whose blobs are there can still be exported.
     expect((await getBytes(alice, exportUrl(broken.id, String(kept.id)))).status).toBe(200);
   });

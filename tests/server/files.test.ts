@@ -63,7 +63,7 @@ describe('GET /api/folders/{id}/files', () => {
     const foreign = await bob.get(`/api/folders/${folder.id}/files`);
     const missing = await bob.get('/api/folders/999999/files');
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ detail: 'Folder not found' });
+    expect(foreign.body).toEqual({ detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual(foreign.body);
   });
@@ -105,7 +105,7 @@ describe('GET /api/folders/download/{fileId}', () => {
     const foreign = await getBytes(bob, `/api/folders/download/${file.id}`);
     const missing = await getBytes(bob, '/api/folders/download/987654');
     expect(foreign.status).toBe(404);
-    expect(JSON.parse(foreign.body.toString())).toEqual({ detail: 'File not found' });
+    expect(JSON.parse(foreign.body.toString())).toEqual({ detail: 'File not found', code: 'FILE_NOT_FOUND' });
     expect(missing.status).toBe(404);
     expect(missing.body.toString()).toBe(foreign.body.toString());
     expect(foreign.headers.get('x-encrypted-key')).toBeNull();

@@ -66,7 +66,7 @@ describe('DELETE /api/folders/{id}', () => {
 
     const read = await client.get(`/api/folders/${folder.id}`);
     expect(read.status).toBe(404);
-    expect(read.body).toEqual({ detail: 'Folder not found' });
+    expect(read.body).toEqual({ detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' });
     expect((await client.put(`/api/folders/${folder.id}`, { title: 'back?' })).status).toBe(404);
     expect((await client.get('/api/folders/')).body.map((f: { id: number }) => f.id)).toEqual([keep.id]);
     expect(await server.app.repos.folders.findOwned(user.id, folder.id)).toBeUndefined();
@@ -81,7 +81,7 @@ describe('DELETE /api/folders/{id}', () => {
 
     const again = await client.request('DELETE', `/api/folders/${folder.id}`);
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ detail: 'Folder not found' });
+    expect(again.body).toEqual({ detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' });
   });
 
   it('still deletes the folder when a blob cannot be removed (left for the orphan sweep)', async () => {

@@ -98,10 +98,11 @@ describe('GET /api/folders/ sorting', () => {
       detail: [
         { loc: ['query', 'sort_by'], msg: 'Sort key must be one of title, creation_date, expiration_date, last_upload_time' },
       ],
+      code: 'VALIDATION_FAILED',
     });
     const order = await client.get('/api/folders/?sort_order=sideways');
     expect(order.status).toBe(422);
-    expect(order.body).toEqual({ detail: [{ loc: ['query', 'sort_order'], msg: 'Sort order must be asc or desc' }] });
+    expect(order.body).toEqual({ detail: [{ loc: ['query', 'sort_order'], msg: 'Sort order must be asc or desc' }], code: 'VALIDATION_FAILED' });
   });
 });
 

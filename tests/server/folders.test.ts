@@ -28,7 +28,7 @@ const FOLDER_KEYS = [
   'title',
 ].sort();
 
-const NOT_FOUND = { detail: 'Folder not found' };
+const NOT_FOUND = { detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' };
 
 async function createFolder(client: TestClient, payload: Record<string, unknown>) {
   const response = await client.post('/api/folders/', payload);
@@ -179,14 +179,14 @@ describe('POST /api/folders/', () => {
     await anonymous.primeCsrf();
     const noSession = await anonymous.post('/api/folders/', { title: 'x' });
     expect(noSession.status).toBe(401);
-    expect(noSession.body).toEqual({ detail: 'Not authenticated' });
+    expect(noSession.body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
     expect((await anonymous.get('/api/folders/')).status).toBe(401);
     expect((await anonymous.get('/api/folders/1')).status).toBe(401);
 
     const { client } = await signedInClient(server, 'create-csrf');
     const noHeader = await client.request('POST', '/api/folders/', { json: { title: 'x' }, csrf: false });
     expect(noHeader.status).toBe(403);
-    expect(noHeader.body).toEqual({ detail: 'CSRF validation failed' });
+    expect(noHeader.body).toEqual({ detail: 'CSRF validation failed', code: 'CSRF_FAILED' });
     const wrongHeader = await client.request('POST', '/api/folders/', { json: { title: 'x' }, csrf: 'A'.repeat(43) });
     expect(wrongHeader.status).toBe(403);
     expect((await client.get('/api/folders/')).body).toEqual([]);
@@ -207,7 +207,7 @@ describe('GET /api/folders/{id}', () => {
     expect(missing.body).toEqual(NOT_FOUND);
     const words = await client.get('/api/folders/abc');
     expect(words.status).toBe(422);
-    expect(words.body).toEqual({ detail: [{ loc: ['params', 'id'], msg: 'Folder id must be a positive whole number' }] });
+    expect(words.body).toEqual({ detail: [{ loc: ['params', 'id'], msg: 'Folder id must be a positive whole number' }], code: 'VALIDATION_FAILED' });
     expect((await client.get('/api/folders/-1')).status).toBe(422);
     expect((await client.get('/api/folders/1.5')).status).toBe(422);
   });

@@ -157,6 +157,10 @@ export function contractViolation(request: RawRequest, response: RawResponse, op
   if (typeof detail !== 'string' && !Array.isArray(detail)) {
     return `error ${response.status} has no detail field: ${response.body.toString('utf8').slice(0, 300)}`;
   }
+  const code = (parsed as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(code)) {
+    return `error ${response.status} has no SCREAMING_SNAKE code field: ${response.body.toString('utf8').slice(0, 300)}`;
+  }
   return null;
 }
 

@@ -29,7 +29,7 @@ describe('PUT and GET /api/auth/public-key', () => {
   it('stores an RSA-2048 SPKI, answers the User with it, and GET returns it', async () => {
     const { client } = await signedInClient(server, 'pk-alice');
     expect((await client.get('/api/auth/public-key')).status).toBe(404);
-    expect((await client.get('/api/auth/public-key')).body).toEqual({ detail: 'Public key not found' });
+    expect((await client.get('/api/auth/public-key')).body).toEqual({ detail: 'Public key not found', code: 'PUBLIC_KEY_NOT_FOUND' });
 
     const put = await client.put('/api/auth/public-key', { public_key_spki: pair.publicKeySpki });
     expect(put.status).toBe(200);
@@ -90,7 +90,7 @@ describe('GET and PUT /api/auth/users/me/encrypted-key', () => {
     const { client, password } = await signedInClient(server, 'ek-alice');
     const missing = await client.get('/api/auth/users/me/encrypted-key');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ detail: 'Encrypted key data not found' });
+    expect(missing.body).toEqual({ detail: 'Encrypted key data not found', code: 'ENCRYPTED_KEY_NOT_FOUND' });
 
     await client.put('/api/auth/public-key', { public_key_spki: pair.publicKeySpki });
     const data = wrapPrivateKey(pair.privateKey, password, 100_000);
@@ -178,7 +178,7 @@ describe('sessions, CSRF and ownership', () => {
     ] as const) {
       const response = await client.request(method, path, method === 'PUT' ? { json: { bogus: true } } : {});
       expect(response.status, `${method} ${path}`).toBe(401);
-      expect(response.body).toEqual({ detail: 'Not authenticated' });
+      expect(response.body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
     }
   });
 
@@ -186,7 +186,7 @@ describe('sessions, CSRF and ownership', () => {
     const { client, password } = await signedInClient(server, 'csrf-keys');
     const noHeader = await client.put('/api/auth/public-key', { public_key_spki: pair.publicKeySpki }, { csrf: false });
     expect(noHeader.status).toBe(403);
-    expect(noHeader.body).toEqual({ detail: 'CSRF validation failed' });
+    expect(noHeader.body).toEqual({ detail: 'CSRF validation failed', code: 'CSRF_FAILED' });
     const wrong = await client.put('/api/auth/users/me/encrypted-key', wrapPrivateKey(pair.privateKey, password, 100_000), {
       csrf: 'z'.repeat(43),
     });

@@ -60,14 +60,14 @@ describe('POST /api/auth/token', () => {
     const client = server.client();
     const response = await client.login('Alice', 'wrong horse');
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Incorrect username or password' });
+    expect(response.body).toEqual({ detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' });
     expect(client.sessionToken).toBeUndefined();
   });
 
   it('answers the same 401 for an unknown user', async () => {
     const response = await server.client().login('nobody', 'correct horse');
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Incorrect username or password' });
+    expect(response.body).toEqual({ detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' });
   });
 
   it('answers 422 with the field list when a field is missing', async () => {
@@ -75,7 +75,7 @@ describe('POST /api/auth/token', () => {
     await client.primeCsrf();
     const response = await client.request('POST', '/api/auth/token', { form: { username: 'Alice' } });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ detail: [{ loc: ['body', 'password'], msg: 'Field required' }] });
+    expect(response.body).toEqual({ detail: [{ loc: ['body', 'password'], msg: 'Field required' }], code: 'VALIDATION_FAILED' });
 
     const empty = await client.request('POST', '/api/auth/token', { form: { username: '', password: '' } });
     expect(empty.status).toBe(422);
@@ -99,7 +99,7 @@ describe('POST /api/auth/token', () => {
     stale.cookies.set('sealdrop_session', first);
     const me = await stale.get('/api/auth/users/me');
     expect(me.status).toBe(401);
-    expect(me.body).toEqual({ detail: 'Session expired' });
+    expect(me.body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
   });
 });
 
@@ -125,7 +125,7 @@ describe('GET /api/auth/users/me', () => {
     const client = server.client();
     const response = await client.get('/api/auth/users/me');
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Not authenticated' });
+    expect(response.body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
     expect(client.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
@@ -134,7 +134,7 @@ describe('GET /api/auth/users/me', () => {
     client.cookies.set('sealdrop_session', 'A'.repeat(43));
     const response = await client.get('/api/auth/users/me');
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Session expired' });
+    expect(response.body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
   });
 
   it('answers 401 "Session expired" once the session outlived SESSION_TTL_HOURS', async () => {
@@ -145,7 +145,7 @@ describe('GET /api/auth/users/me', () => {
     server.clock.advance(2000);
     const response = await client.get('/api/auth/users/me');
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Session expired' });
+    expect(response.body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
   });
 });
 
@@ -158,12 +158,12 @@ describe('POST /api/auth/logout', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ detail: 'Logged out' });
     expect(client.sessionToken).toBeUndefined();
-    expect((await client.get('/api/auth/users/me')).body).toEqual({ detail: 'Not authenticated' });
+    expect((await client.get('/api/auth/users/me')).body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
 
     // The old token is dead on the server too, not only forgotten by this browser.
     const replay = server.client();
     replay.cookies.set('sealdrop_session', token);
-    expect((await replay.get('/api/auth/users/me')).body).toEqual({ detail: 'Session expired' });
+    expect((await replay.get('/api/auth/users/me')).body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
   });
 
   it('works without a session', async () => {

@@ -297,9 +297,9 @@ function describeAnswer(caller: Caller, method: string, rawPath: string, answer:
   return `${caller.name}: ${method} ${rawPath.slice(0, 120)} -> ${answer.status} ${answer.body.slice(0, 120)}`;
 }
 
-function detailOf(answer: RawAnswer): unknown {
+function errorOf(answer: RawAnswer): { detail?: unknown; code?: unknown } | undefined {
   if (!answer.body || !(answer.headers['content-type'] ?? '').includes('application/json')) return undefined;
-  return (JSON.parse(answer.body) as { detail?: unknown }).detail;
+  return JSON.parse(answer.body) as { detail?: unknown; code?: unknown };
 }
 
 /**
@@ -309,9 +309,9 @@ function detailOf(answer: RawAnswer): unknown {
  */
 function refusedProperly(answer: RawAnswer): boolean {
   if ([401, 403, 414, 431].includes(answer.status)) return true;
-  const detail = detailOf(answer);
-  if (answer.status === 404) return detail === undefined ? answer.body === '' : detail === 'Not Found';
-  if (answer.status === 400) return detail === undefined ? answer.body === '' : detail === 'Bad Request';
+  const error = errorOf(answer);
+  if (answer.status === 404) return error === undefined ? answer.body === '' : error.detail === 'Not Found' && error.code === 'NOT_FOUND';
+  if (answer.status === 400) return error === undefined ? answer.body === '' : error.detail === 'Bad Request' && error.code === 'BAD_REQUEST';
   return false;
 }
 
@@ -385,11 +385,11 @@ describe('the reproductions', () => {
   it('GET /%61pi/auth/users/me answers like /api/auth/users/me: 401 anonymous, "Session expired" for a dead session, the user when signed in', async () => {
     const anonymous = await send('GET', '/%61pi/auth/users/me');
     expect(anonymous.status).toBe(401);
-    expect(JSON.parse(anonymous.body)).toEqual({ detail: 'Not authenticated' });
+    expect(JSON.parse(anonymous.body)).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
 
     const expired = await send('GET', '/%61pi/auth/users/me', { cookie: `sealdrop_session=${newToken()}` });
     expect(expired.status).toBe(401);
-    expect(JSON.parse(expired.body)).toEqual({ detail: 'Session expired' });
+    expect(JSON.parse(expired.body)).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
 
     const headers = await sessionHeaders(false);
     const signedIn = await send('GET', '/%61pi/auth/users/me', headers);
@@ -401,7 +401,7 @@ describe('the reproductions', () => {
     const headers = await sessionHeaders(false);
     const response = await send('POST', '/%61pi/auth/logout', headers);
     expect(response.status).toBe(403);
-    expect(JSON.parse(response.body)).toEqual({ detail: 'CSRF validation failed' });
+    expect(JSON.parse(response.body)).toEqual({ detail: 'CSRF validation failed', code: 'CSRF_FAILED' });
     expect((await send('GET', '/api/auth/users/me', headers)).status).toBe(200);
   });
 
@@ -412,7 +412,7 @@ describe('the reproductions', () => {
     const headers = { ...anonymousHeaders(false), 'content-type': body.contentType };
     const response = await send('POST', `/%61pi/upload/${folder.linkToken}`, headers, body.build());
     expect(response.status).toBe(403);
-    expect(JSON.parse(response.body)).toEqual({ detail: 'CSRF validation failed' });
+    expect(JSON.parse(response.body)).toEqual({ detail: 'CSRF validation failed', code: 'CSRF_FAILED' });
     expect(await server.app.repos.files.listForFolder(folder.id)).toEqual(before);
 
     // With the header the same spelling is the same route, and the upload goes through its checks.
@@ -454,7 +454,7 @@ describe('answers around the routes', () => {
   it('answers a path parameter over the router limit with 414 {detail}', async () => {
     const response = await send('GET', `/test/param/${'x'.repeat(200)}`);
     expect(response.status).toBe(414);
-    expect(JSON.parse(response.body)).toEqual({ detail: 'URI Too Long' });
+    expect(JSON.parse(response.body)).toEqual({ detail: 'URI Too Long', code: 'URI_TOO_LONG' });
     // The path is not echoed: it may hold a link token.
     expect(response.body).not.toContain('xxxx');
   });
@@ -463,7 +463,7 @@ describe('answers around the routes', () => {
     const token = newToken();
     const response = await send('GET', `/api/upload/${token}%c0%af/status`);
     expect(response.status).toBe(400);
-    expect(JSON.parse(response.body)).toEqual({ detail: 'Bad Request' });
+    expect(JSON.parse(response.body)).toEqual({ detail: 'Bad Request', code: 'BAD_REQUEST' });
     expect(response.body).not.toContain(token);
   });
 
@@ -472,12 +472,12 @@ describe('answers around the routes', () => {
       await sendBytes(`GET /api/auth/users/me HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`),
     );
     expect(headers.status).toBe(431);
-    expect(headers.body).toEqual({ detail: 'Request Header Fields Too Large' });
+    expect(headers.body).toEqual({ detail: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE' });
     expect(headers.headers).toContain('content-type: application/json');
 
     const url = parseRawAnswer(await sendBytes(`GET /api/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
     expect(url.status).toBe(431);
-    expect(url.body).toEqual({ detail: 'Request Header Fields Too Large' });
+    expect(url.body).toEqual({ detail: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE' });
   });
 
   it('answers an Expect header it cannot meet with 417 {detail}', async () => {
@@ -485,7 +485,7 @@ describe('answers around the routes', () => {
       await sendBytes('GET /api/auth/users/me HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\n\r\n'),
     );
     expect(answer.status).toBe(417);
-    expect(answer.body).toEqual({ detail: 'Expectation Failed' });
+    expect(answer.body).toEqual({ detail: 'Expectation Failed', code: 'EXPECTATION_FAILED' });
   });
 
   it('answers what the HTTP parser refuses (bad Content-Length, a malformed request line) with 400 {detail}', async () => {
@@ -493,11 +493,11 @@ describe('answers around the routes', () => {
       await sendBytes('POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}'),
     );
     expect(badLength.status).toBe(400);
-    expect(badLength.body).toEqual({ detail: 'Bad Request' });
+    expect(badLength.body).toEqual({ detail: 'Bad Request', code: 'BAD_REQUEST' });
 
     const garbage = parseRawAnswer(await sendBytes('NOT HTTP AT ALL\r\n\r\n'));
     expect(garbage.status).toBe(400);
-    expect(garbage.body).toEqual({ detail: 'Bad Request' });
+    expect(garbage.body).toEqual({ detail: 'Bad Request', code: 'BAD_REQUEST' });
   });
 
   it('answers malformed JSON and a body shorter than its Content-Length with 400 {detail}', async () => {
@@ -505,6 +505,7 @@ describe('answers around the routes', () => {
     const malformed = await send('POST', '/api/auth/token', headers, Buffer.from('{"username":'));
     expect(malformed.status).toBe(400);
     expect(typeof JSON.parse(malformed.body).detail).toBe('string');
+    expect(JSON.parse(malformed.body).code).toBe('BAD_REQUEST');
     expect(malformed.headers['cache-control']).toBe('no-store');
 
     const short = parseRawAnswer(
@@ -515,6 +516,7 @@ describe('answers around the routes', () => {
     );
     expect(short.status).toBe(400);
     expect(typeof (short.body as { detail: unknown }).detail).toBe('string');
+    expect((short.body as { code: unknown }).code).toBe('BAD_REQUEST');
   });
 });
 
@@ -562,7 +564,7 @@ describe('with the built app', () => {
     ]) {
       const response = await get(rawPath);
       expect(response.status, rawPath).toBe(404);
-      expect(JSON.parse(response.body), rawPath).toEqual({ detail: 'Not Found' });
+      expect(JSON.parse(response.body), rawPath).toEqual({ detail: 'Not Found', code: 'NOT_FOUND' });
     }
     const page = await get('/login');
     expect(page.status).toBe(200);

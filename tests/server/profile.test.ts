@@ -34,7 +34,7 @@ describe('PUT /api/auth/users/me', () => {
     const { client, password } = await signedInClient(server, 'frank');
     const response = await client.put('/api/auth/users/me', { current_password: password, username: 'TAKEN' });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ detail: 'Username already taken' });
+    expect(response.body).toEqual({ detail: 'Username already taken', code: 'USERNAME_TAKEN' });
     // Changing only the letter case of one's own name is allowed.
     const recased = await client.put('/api/auth/users/me', { current_password: password, username: 'Frank' });
     expect(recased.status).toBe(200);
@@ -45,7 +45,7 @@ describe('PUT /api/auth/users/me', () => {
     const { client } = await signedInClient(server, 'gina');
     const response = await client.put('/api/auth/users/me', { current_password: 'wrong horse', username: 'gina2' });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Incorrect password' });
+    expect(response.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
     expect((await client.get('/api/auth/users/me')).body.username).toBe('gina');
   });
 
@@ -53,7 +53,7 @@ describe('PUT /api/auth/users/me', () => {
     const { client, password } = await signedInClient(server, 'hank');
     const short = await client.put('/api/auth/users/me', { current_password: password, username: 'ab' });
     expect(short.status).toBe(422);
-    expect(short.body).toEqual({ detail: [{ loc: ['body', 'username'], msg: 'Username must be at least 3 characters' }] });
+    expect(short.body).toEqual({ detail: [{ loc: ['body', 'username'], msg: 'Username must be at least 3 characters' }], code: 'VALIDATION_FAILED' });
 
     const spaces = await client.put('/api/auth/users/me', { current_password: password, username: 'a b c' });
     expect(spaces.status).toBe(422);
@@ -73,7 +73,7 @@ describe('PUT /api/auth/users/me', () => {
     await client.primeCsrf();
     const response = await client.put('/api/auth/users/me', { username: 'x' });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Not authenticated' });
+    expect(response.body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
   });
 });
 
@@ -83,7 +83,7 @@ describe('POST /api/auth/verify-password', () => {
     expect((await client.post('/api/auth/verify-password', { password })).body).toEqual({ verified: true });
     const wrong = await client.post('/api/auth/verify-password', { password: 'wrong horse' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: 'Incorrect password' });
+    expect(wrong.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
     expect((await client.post('/api/auth/verify-password', {})).status).toBe(422);
   });
 });
@@ -103,7 +103,7 @@ describe('POST /api/auth/change-password', () => {
     expect((await client.get('/api/auth/users/me')).status).toBe(200);
     const ended = await otherBrowser.get('/api/auth/users/me');
     expect(ended.status).toBe(401);
-    expect(ended.body).toEqual({ detail: 'Session expired' });
+    expect(ended.body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
 
     expect((await server.client().login('jack', password)).status).toBe(401);
     expect((await server.client().login('jack', 'battery staple')).status).toBe(200);
@@ -113,18 +113,20 @@ describe('POST /api/auth/change-password', () => {
     const { client, password } = await signedInClient(server, 'kate');
     const wrong = await client.post('/api/auth/change-password', { old_password: 'wrong horse', new_password: 'battery staple' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: 'Incorrect password' });
+    expect(wrong.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
 
     const short = await client.post('/api/auth/change-password', { old_password: password, new_password: 'short' });
     expect(short.status).toBe(422);
     expect(short.body).toEqual({
       detail: [{ loc: ['body', 'new_password'], msg: 'New password must be at least 8 characters long.' }],
+      code: 'VALIDATION_FAILED',
     });
 
     const same = await client.post('/api/auth/change-password', { old_password: password, new_password: password });
     expect(same.status).toBe(422);
     expect(same.body).toEqual({
       detail: [{ loc: ['body', 'new_password'], msg: 'New password cannot be the same as the old password.' }],
+      code: 'VALIDATION_FAILED',
     });
     expect((await server.client().login('kate', password)).status).toBe(200);
   });

@@ -29,13 +29,14 @@ describe('login rate limits', () => {
 
     const blocked = await client.login('locked', PASSWORD);
     expect(blocked.status).toBe(429);
-    expect(blocked.body).toEqual({ detail: 'Too many failed login attempts. Try again in 15 minutes.' });
+    expect(blocked.body).toEqual({ detail: 'Too many failed login attempts. Try again in 15 minutes.', code: 'RATE_LIMITED' });
     expect(Number(blocked.headers.get('retry-after'))).toBe(15 * 60);
 
     server.clock.advance(10 * 60_000);
     const later = await client.login('locked', PASSWORD);
     expect(later.status).toBe(429);
     expect(later.body.detail).toBe('Too many failed login attempts. Try again in 5 minutes.');
+    expect(later.body.code).toBe('RATE_LIMITED');
 
     server.clock.advance(5 * 60_000 + 1000);
     expect((await client.login('locked', PASSWORD)).status).toBe(200);
@@ -82,6 +83,7 @@ describe('code and password rate limits', () => {
     const blocked = await client.post('/api/auth/token/2fa', { username: 'coder', code: totpAt(secret, server.clock.now()) });
     expect(blocked.status).toBe(429);
     expect(blocked.body.detail).toBe('Too many invalid authentication codes. Try again in 15 minutes.');
+    expect(blocked.body.code).toBe('RATE_LIMITED');
   });
 
   it('blocks verify-password after too many wrong passwords', async () => {
@@ -95,5 +97,6 @@ describe('code and password rate limits', () => {
     const blocked = await client.post('/api/auth/verify-password', { password: PASSWORD });
     expect(blocked.status).toBe(429);
     expect(blocked.body.detail).toBe('Too many failed password attempts. Try again in 15 minutes.');
+    expect(blocked.body.code).toBe('RATE_LIMITED');
   });
 });

@@ -62,7 +62,7 @@ describe('2FA setup, enable, disable', () => {
 
     const wrong = await client.post('/api/auth/2fa/enable', { code: totpAt(setup.body.secret, server.clock.now(), 3) });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: 'Invalid authentication code' });
+    expect(wrong.body).toEqual({ detail: 'Invalid authentication code', code: 'INVALID_TOTP_CODE' });
 
     const enabled = await client.post('/api/auth/2fa/enable', { code: totpAt(setup.body.secret, server.clock.now()) });
     expect(enabled.status).toBe(200);
@@ -70,11 +70,11 @@ describe('2FA setup, enable, disable', () => {
 
     const again = await client.post('/api/auth/2fa/setup');
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ detail: 'Two-factor authentication is already enabled' });
+    expect(again.body).toEqual({ detail: 'Two-factor authentication is already enabled', code: 'TWO_FACTOR_ALREADY_ENABLED' });
 
     const badPassword = await client.post('/api/auth/2fa/disable', { password: 'wrong horse' });
     expect(badPassword.status).toBe(401);
-    expect(badPassword.body).toEqual({ detail: 'Incorrect password' });
+    expect(badPassword.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
 
     const disabled = await client.post('/api/auth/2fa/disable', { password: PASSWORD });
     expect(disabled.status).toBe(200);
@@ -89,7 +89,7 @@ describe('2FA setup, enable, disable', () => {
     await client.login('setup2', PASSWORD);
     const early = await client.post('/api/auth/2fa/enable', { code: '123456' });
     expect(early.status).toBe(400);
-    expect(early.body).toEqual({ detail: 'Two-factor setup has not been started' });
+    expect(early.body).toEqual({ detail: 'Two-factor setup has not been started', code: 'TWO_FACTOR_NOT_STARTED' });
 
     await client.post('/api/auth/2fa/setup');
     for (const code of ['12345', '1234567', 'abcdef', 123456]) {
@@ -113,7 +113,7 @@ describe('2FA setup, enable, disable', () => {
   it('needs a session (401)', async () => {
     const client = server.client();
     await client.primeCsrf();
-    expect((await client.post('/api/auth/2fa/setup')).body).toEqual({ detail: 'Not authenticated' });
+    expect((await client.post('/api/auth/2fa/setup')).body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
   });
 });
 
@@ -135,11 +135,11 @@ describe('login with 2FA', () => {
     const { username, secret } = await userWith2fa();
     const client = server.client();
     const wrongPassword = await client.login(username, 'wrong horse');
-    expect(wrongPassword.body).toEqual({ detail: 'Incorrect username or password' });
+    expect(wrongPassword.body).toEqual({ detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' });
     await passwordStep(client, username);
     const wrong = await client.post('/api/auth/token/2fa', { username, code: totpAt(secret, server.clock.now(), 5) });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: 'Invalid authentication code' });
+    expect(wrong.body).toEqual({ detail: 'Invalid authentication code', code: 'INVALID_TOTP_CODE' });
     expect(client.sessionToken).toBeUndefined();
   });
 
@@ -154,7 +154,7 @@ describe('login with 2FA', () => {
     await passwordStep(second, username);
     const replay = await second.post('/api/auth/token/2fa', { username, code });
     expect(replay.status).toBe(401);
-    expect(replay.body).toEqual({ detail: 'Invalid authentication code' });
+    expect(replay.body).toEqual({ detail: 'Invalid authentication code', code: 'INVALID_TOTP_CODE' });
   });
 
   it('accepts the previous and next step, not two steps away', async () => {
@@ -177,7 +177,7 @@ describe('login with 2FA', () => {
     await fresh.primeCsrf();
     const noPasswordStep = await fresh.post('/api/auth/token/2fa', { username, code: totpAt(secret, server.clock.now()) });
     expect(noPasswordStep.status).toBe(401);
-    expect(noPasswordStep.body).toEqual({ detail: 'Invalid authentication code' });
+    expect(noPasswordStep.body).toEqual({ detail: 'Invalid authentication code', code: 'INVALID_TOTP_CODE' });
 
     const victim = server.client();
     await passwordStep(victim, username);
@@ -195,7 +195,7 @@ describe('login with 2FA', () => {
     await client.primeCsrf();
     const short = await client.post('/api/auth/token/2fa', { username: 'x', code: '12' });
     expect(short.status).toBe(422);
-    expect(short.body).toEqual({ detail: [{ loc: ['body', 'code'], msg: 'Code must be exactly 6 digits' }] });
+    expect(short.body).toEqual({ detail: [{ loc: ['body', 'code'], msg: 'Code must be exactly 6 digits' }], code: 'VALIDATION_FAILED' });
     const missing = await client.post('/api/auth/token/2fa', { code: '123456' });
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0]).toEqual({ loc: ['body', 'username'], msg: 'Field required' });

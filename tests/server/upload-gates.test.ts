@@ -118,7 +118,7 @@ describe('unknown, inactive and expired links', () => {
     for (const [method, path, call] of routes) {
       const response = await call(client, prefix);
       expect(response.status, `${method} ${path}`).toBe(404);
-      if (method !== 'HEAD') expect(response.body, `${method} ${path}`).toEqual({ detail: 'Link invalid/expired.' });
+      if (method !== 'HEAD') expect(response.body, `${method} ${path}`).toEqual({ detail: 'Link invalid/expired.', code: 'LINK_INVALID' });
     }
   });
 
@@ -144,7 +144,7 @@ describe('public key', () => {
     const folder = await createUploadFolder(server);
     const response = await freshClient().get(uploadPath(folder, '/public-key'));
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ detail: 'Recipient public key is missing or not configured.' });
+    expect(response.body).toEqual({ detail: 'Recipient public key is missing or not configured.', code: 'PUBLIC_KEY_MISSING' });
   });
 });
 
@@ -156,13 +156,13 @@ describe('link password', () => {
 
     const wrong = await client.post(uploadPath(folder, '/verify-password'), { link_password: 'open sesame?' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: 'Incorrect password' });
+    expect(wrong.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_LINK_PASSWORD' });
     const missing = await client.post(uploadPath(folder, '/verify-password'), {});
     expect(missing.status).toBe(422);
 
     const before = await postMultipart(client, uploadPath(folder), oneFile());
     expect(before.status).toBe(401);
-    expect(before.body).toEqual({ detail: 'Link password required.' });
+    expect(before.body).toEqual({ detail: 'Link password required.', code: 'LINK_PASSWORD_REQUIRED' });
 
     const right = await client.post(uploadPath(folder, '/verify-password'), { link_password: 'open sesame' });
     expect(right.status).toBe(200);
@@ -182,7 +182,7 @@ describe('link password', () => {
     const client = freshClient();
     const wrong = await postMultipart(client, uploadPath(folder), new MultipartBody().field('link_password', 'nope').files([{ name: 'a', data: fakeCiphertext(server, 3) }]));
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: 'Incorrect password' });
+    expect(wrong.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_LINK_PASSWORD' });
     const right = await postMultipart(client, uploadPath(folder), new MultipartBody().field('link_password', 'open sesame').files([{ name: 'a', data: fakeCiphertext(server, 3) }]));
     expect(right.status).toBe(200);
     await expect(server.app.repos.files.listForFolder(folder.id)).resolves.toHaveLength(1);
@@ -207,7 +207,7 @@ describe('link password', () => {
     await server.app.repos.folders.updateOwned(folder.ownerId, folder.id, { linkPasswordHash: await hashPassword('new secret') });
     const response = await postMultipart(client, uploadPath(folder), oneFile());
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Link password required.' });
+    expect(response.body).toEqual({ detail: 'Link password required.', code: 'LINK_PASSWORD_REQUIRED' });
   });
 
   it('stops accepting passwords after too many failures from one address, even the right one', async () => {
@@ -220,6 +220,7 @@ describe('link password', () => {
     const blocked = await client.post(uploadPath(folder, '/verify-password'), { link_password: 'open sesame' });
     expect(blocked.status).toBe(429);
     expect(blocked.body.detail).toMatch(/^Too many failed password attempts\. Try again in \d+ minutes?\.$/);
+    expect(blocked.body.code).toBe('RATE_LIMITED');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another uploader (another address) is not locked out by this one.
     const other = clientFromNewAddress();
@@ -239,7 +240,7 @@ describe('e-mail verification', () => {
     await client.primeCsrf();
     const blocked = await postMultipart(client, uploadPath(folder), oneFile());
     expect(blocked.status).toBe(401);
-    expect(blocked.body).toEqual({ detail: 'E-mail verification required.' });
+    expect(blocked.body).toEqual({ detail: 'E-mail verification required.', code: 'EMAIL_VERIFICATION_REQUIRED' });
 
     const sent = await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'Sam@Example.com' });
     expect(sent.status).toBe(200);
@@ -266,7 +267,7 @@ describe('e-mail verification', () => {
     const before = mail.messages.length;
     const response = await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'x@example.com' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ detail: 'This link does not use e-mail verification.' });
+    expect(response.body).toEqual({ detail: 'This link does not use e-mail verification.', code: 'EMAIL_NOT_REQUIRED' });
     expect(mail.messages.length).toBe(before);
   });
 
@@ -301,11 +302,11 @@ describe('e-mail verification', () => {
     const code = mail.lastCodeFor('pat@example.com');
     const wrong = await verify(code === '000000' ? '000001' : '000000');
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ detail: 'Invalid or expired verification code.' });
+    expect(wrong.body).toEqual({ detail: 'Invalid or expired verification code.', code: 'INVALID_CODE' });
     expect((await verify(code)).status).toBe(200);
     const reused = await verify(code);
     expect(reused.status).toBe(400);
-    expect(reused.body).toEqual({ detail: 'Invalid or expired verification code.' });
+    expect(reused.body).toEqual({ detail: 'Invalid or expired verification code.', code: 'INVALID_CODE' });
 
     await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'pat@example.com' });
     const late = mail.lastCodeFor('pat@example.com');
@@ -325,7 +326,7 @@ describe('e-mail verification', () => {
     for (let i = 0; i < 5; i++) expect((await verify(wrong)).status).toBe(400);
     const dead = await verify(code);
     expect(dead.status).toBe(400);
-    expect(dead.body).toEqual({ detail: 'Invalid or expired verification code.' });
+    expect(dead.body).toEqual({ detail: 'Invalid or expired verification code.', code: 'INVALID_CODE' });
   });
 
   it('binds a code to its link and its address', async () => {
@@ -348,7 +349,7 @@ describe('e-mail verification', () => {
     await client.primeCsrf();
     const refused = await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'intruder@example.com' });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ detail: 'This e-mail address is not allowed to upload to this link.' });
+    expect(refused.body).toEqual({ detail: 'This e-mail address is not allowed to upload to this link.', code: 'EMAIL_NOT_ALLOWED' });
     const before = mail.messages.length;
     expect((await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'boss@example.com' })).status).toBe(200);
     expect(mail.messages.length).toBe(before + 1);
@@ -385,7 +386,7 @@ describe('e-mail verification', () => {
     await server.app.repos.folders.updateOwned(folder.ownerId, folder.id, { allowedEmails: ['bob@example.com'] });
     const response = await postMultipart(client, uploadPath(folder), oneFile());
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ detail: 'This e-mail address is not allowed to upload to this link.' });
+    expect(response.body).toEqual({ detail: 'This e-mail address is not allowed to upload to this link.', code: 'EMAIL_NOT_ALLOWED' });
   });
 
   it('asks for the password before sending a code when the link has both', async () => {
@@ -394,7 +395,7 @@ describe('e-mail verification', () => {
     await client.primeCsrf();
     const early = await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'max@example.com' });
     expect(early.status).toBe(401);
-    expect(early.body).toEqual({ detail: 'Link password required.' });
+    expect(early.body).toEqual({ detail: 'Link password required.', code: 'LINK_PASSWORD_REQUIRED' });
     await client.post(uploadPath(folder, '/verify-password'), { link_password: 'open sesame' });
     expect((await postMultipart(client, uploadPath(folder), oneFile())).status).toBe(401);
     await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'max@example.com' });
@@ -445,6 +446,7 @@ describe('e-mail verification', () => {
     const perAddress = await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'spam@example.com' });
     expect(perAddress.status).toBe(429);
     expect(perAddress.body.detail).toMatch(/^Too many verification code requests\./);
+    expect(perAddress.body.code).toBe('RATE_LIMITED');
     for (const address of ['spam2@example.com', 'spam3@example.com']) {
       expect((await client.post(uploadPath(folder, '/request-code'), { uploader_email: address })).status).toBe(200);
     }
@@ -465,6 +467,7 @@ describe('e-mail verification', () => {
     const blocked = await client.post(uploadPath(folder, '/verify-code'), { uploader_email: 'guess@example.com', verification_code: code });
     expect(blocked.status).toBe(429);
     expect(blocked.body.detail).toMatch(/^Too many invalid verification codes\./);
+    expect(blocked.body.code).toBe('RATE_LIMITED');
   });
 });
 
@@ -481,6 +484,6 @@ describe('gates on the tus endpoint', () => {
       headers: { 'tus-resumable': '1.0.0', 'upload-length': '100' },
     });
     expect(noCsrf.status).toBe(403);
-    expect(noCsrf.body).toEqual({ detail: 'CSRF validation failed' });
+    expect(noCsrf.body).toEqual({ detail: 'CSRF validation failed', code: 'CSRF_FAILED' });
   });
 });

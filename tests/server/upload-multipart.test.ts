@@ -87,7 +87,7 @@ describe('multipart upload', () => {
     const before = blobFiles();
     const response = await postMultipart(server.client(), uploadPath(folder), body);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ detail: 'Mismatch in lengths of file data arrays provided for upload' });
+    expect(response.body).toEqual({ detail: 'Mismatch in lengths of file data arrays provided for upload', code: 'ARRAY_LENGTH_MISMATCH' });
     expect(blobFiles()).toEqual(before);
     expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
   });
@@ -99,15 +99,15 @@ describe('multipart upload', () => {
     const truncated = body.build(false).subarray(0, 120);
     const malformed = await sendRaw(client, 'POST', uploadPath(folder), truncated, { 'content-type': body.contentType });
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ detail: 'Malformed multipart request.' });
+    expect(malformed.body).toEqual({ detail: 'Malformed multipart request.', code: 'MALFORMED_MULTIPART' });
 
     const json = await client.post(uploadPath(folder), { files: [] });
     expect(json.status).toBe(400);
-    expect(json.body).toEqual({ detail: 'The upload must be a multipart/form-data request.' });
+    expect(json.body).toEqual({ detail: 'The upload must be a multipart/form-data request.', code: 'NOT_MULTIPART' });
 
     const empty = await postMultipart(client, uploadPath(folder), new MultipartBody().field('relative_paths', '.'));
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({ detail: 'No files were provided.' });
+    expect(empty.body).toEqual({ detail: 'No files were provided.', code: 'NO_FILES' });
     expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
   });
 
@@ -123,7 +123,7 @@ describe('multipart upload', () => {
     ]);
     const response = await postMultipart(server.client(), uploadPath(folder), body);
     expect(response.status).toBe(413);
-    expect(response.body).toEqual({ detail: 'File too large (max 1 MB)' });
+    expect(response.body).toEqual({ detail: 'File too large (max 1 MB)', code: 'FILE_TOO_LARGE' });
     expect(blobFiles()).toEqual(before);
     expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
 

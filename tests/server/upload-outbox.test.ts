@@ -43,7 +43,7 @@ it('answers 500 (and sends nothing) when the mail server cannot be reached', asy
     await client.primeCsrf();
     const response = await client.post(uploadPath(folder, '/request-code'), { uploader_email: 'eve@example.com' });
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ detail: 'Internal Server Error' });
+    expect(response.body).toEqual({ detail: 'Internal Server Error', code: 'INTERNAL' });
   } finally {
     await broken.close();
   }

@@ -1,6 +1,6 @@
 // 404s of the key routes: the signed-in user has not stored that part of a key pair yet. The client
 // maps the encrypted-key one to 'Encrypted key data not found on server. Please generate or
-// restore keys in your profile.' (spec section 8). The error handler turns a 4xx into {detail}.
+// restore keys in your profile.' (spec section 8). The error handler answers {detail, code}.
 import { HttpError } from '../../errors.ts';
 
 export type KeyNotFoundCode = 'PUBLIC_KEY_NOT_FOUND' | 'ENCRYPTED_KEY_NOT_FOUND';
