@@ -51,3 +51,13 @@ export async function readNewPassword(fromStdin: boolean): Promise<string> {
   if (first !== second) throw new CliUsageError('The passwords do not match.');
   return first;
 }
+
+/** A password that already exists (e.g. the one a key backup was made under): asked once; the prompt goes to stderr. */
+export async function readExistingPassword(fromStdin: boolean, prompt: string): Promise<string> {
+  const { stdin, stderr } = process;
+  if (fromStdin) return readPasswordLine(stdin);
+  if (!stdin.isTTY) {
+    throw new CliUsageError('Standard input is not a terminal: pass the password with --password-stdin.');
+  }
+  return promptHidden(prompt, stdin, stderr);
+}
