@@ -57,7 +57,8 @@ describe('Folder files screen', () => {
   it("shows 'Loading folder contents...', then the title, the toolbar and the tree", async () => {
     let answer: (value: { status: number; body: unknown }) => void = () => {};
     open({ 'GET /api/folders/7/files': () => new Promise((resolve) => (answer = resolve)) });
-    expect(await screen.findByText('Loading folder contents...')).toBeTruthy();
+    // The first render loads the route's lazy chunk; on a busy machine that alone can take seconds.
+    expect(await screen.findByText('Loading folder contents...', {}, { timeout: 10_000 })).toBeTruthy();
     answer({ status: 200, body: files });
     expect(await screen.findByRole('heading', { name: 'Files in Folder: Client onboarding' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
