@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UserFacingError } from '../lib/userFacingError.ts';
-import { describeApiError } from './errors.ts';
+import { answeredWith, asksForOtpCode, describeApiError, saysCodeInvalidOrExpired } from './errors.ts';
 
-// One case per row of the spec's section 8 "HTTP errors" table, in its order.
+// One case per row of the spec's section 8 "HTTP errors" table, in its order. These answers carry
+// no code (an older server, a proxy): the mapping falls back to the status and the spec's texts.
 describe('describeApiError (spec section 8, HTTP errors)', () => {
   it('403: the detail text', () => {
     expect(describeApiError({ status: 403, data: { detail: 'CSRF validation failed' } })).toEqual({
@@ -10,6 +11,7 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
       message: 'CSRF validation failed',
       toast: true,
       status: 403,
+      serverCode: null,
     });
   });
 
@@ -19,7 +21,13 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
 
   it("401 with a detail containing 'Session expired': no toast", () => {
     const result = describeApiError({ status: 401, data: { detail: 'Session expired' } });
-    expect(result).toEqual({ code: 'session-expired', message: 'Session expired. Please login again.', toast: false, status: 401 });
+    expect(result).toEqual({
+      code: 'session-expired',
+      message: 'Session expired. Please login again.',
+      toast: false,
+      status: 401,
+      serverCode: null,
+    });
   });
 
   it("401 'Incorrect username or password'", () => {
@@ -101,6 +109,7 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
       message: 'Network Error: Could not connect to the server.',
       toast: true,
       status: null,
+      serverCode: null,
     });
     expect(describeApiError({ status: 'TIMEOUT_ERROR', error: 'AbortError' }).code).toBe('network');
   });
@@ -126,6 +135,146 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
       message: 'Login failed: Unexpected server response structure.',
       toast: true,
       status: null,
+      serverCode: null,
     });
+  });
+});
+
+// Every code of docs/api.md "Error codes", with its status and detail as the server sends them.
+const SERVER_ANSWERS: ReadonlyArray<{ code: string; status: number; detail: unknown }> = [
+  { code: 'NOT_AUTHENTICATED', status: 401, detail: 'Not authenticated' },
+  { code: 'SESSION_EXPIRED', status: 401, detail: 'Session expired' },
+  { code: 'INCORRECT_CREDENTIALS', status: 401, detail: 'Incorrect username or password' },
+  { code: 'INCORRECT_PASSWORD', status: 401, detail: 'Incorrect password' },
+  { code: 'INVALID_TOTP_CODE', status: 401, detail: 'Invalid authentication code' },
+  { code: 'CSRF_FAILED', status: 403, detail: 'CSRF validation failed' },
+  { code: 'USERNAME_TAKEN', status: 409, detail: 'Username already taken' },
+  { code: 'TWO_FACTOR_ALREADY_ENABLED', status: 400, detail: 'Two-factor authentication is already enabled' },
+  { code: 'TWO_FACTOR_NOT_STARTED', status: 400, detail: 'Two-factor setup has not been started' },
+  { code: 'VALIDATION_FAILED', status: 422, detail: [{ loc: ['body', 'username'], msg: 'Field required' }] },
+  { code: 'RATE_LIMITED', status: 429, detail: 'Too many failed login attempts. Try again in 15 minutes.' },
+  { code: 'PUBLIC_KEY_NOT_FOUND', status: 404, detail: 'Public key not found' },
+  { code: 'ENCRYPTED_KEY_NOT_FOUND', status: 404, detail: 'Encrypted key data not found' },
+  { code: 'FOLDER_NOT_FOUND', status: 404, detail: 'Folder not found' },
+  { code: 'FILE_NOT_FOUND', status: 404, detail: 'File not found' },
+  { code: 'RANGE_NOT_SATISFIABLE', status: 416, detail: 'Requested range not satisfiable' },
+  { code: 'EXPORT_FILES_NOT_FOUND', status: 404, detail: 'Files not found in this folder: 12, 13' },
+  { code: 'EXPORT_BLOB_MISSING', status: 404, detail: 'The stored data of these files is missing: 12' },
+  { code: 'LINK_NOT_FOUND', status: 404, detail: 'Download link not found.' },
+  { code: 'LINK_EXPIRED', status: 410, detail: 'This link has expired.' },
+  { code: 'LINK_PASSWORD_REQUIRED', status: 401, detail: 'Password required' },
+  { code: 'LINK_PASSWORD_REQUIRED', status: 401, detail: 'Link password required.' },
+  { code: 'LINK_WITHOUT_PASSWORD', status: 400, detail: 'This link is not password protected.' },
+  { code: 'LINK_INVALID', status: 404, detail: 'Link invalid/expired.' },
+  { code: 'INCORRECT_LINK_PASSWORD', status: 401, detail: 'Incorrect password' },
+  { code: 'EMAIL_VERIFICATION_REQUIRED', status: 401, detail: 'E-mail verification required.' },
+  { code: 'EMAIL_NOT_ALLOWED', status: 403, detail: 'This e-mail address is not allowed to upload to this link.' },
+  { code: 'INVALID_CODE', status: 400, detail: 'Invalid or expired verification code.' },
+  { code: 'EMAIL_NOT_REQUIRED', status: 400, detail: 'This link does not use e-mail verification.' },
+  { code: 'PUBLIC_KEY_MISSING', status: 404, detail: 'Recipient public key is missing or not configured.' },
+  { code: 'ARRAY_LENGTH_MISMATCH', status: 400, detail: 'Mismatch in lengths of file data arrays provided for upload' },
+  { code: 'NOT_MULTIPART', status: 400, detail: 'The upload must be a multipart/form-data request.' },
+  { code: 'MALFORMED_MULTIPART', status: 400, detail: 'Malformed multipart request.' },
+  { code: 'NO_FILES', status: 400, detail: 'No files were provided.' },
+  { code: 'TOO_MANY_PARTS', status: 413, detail: 'Too many files or fields in one request.' },
+  { code: 'FILE_TOO_LARGE', status: 413, detail: 'File too large (max 5120 MB)' },
+  { code: 'INTERNAL', status: 500, detail: 'Internal Server Error' },
+  { code: 'BAD_REQUEST', status: 400, detail: 'Bad Request' },
+  { code: 'NOT_FOUND', status: 404, detail: 'Not Found' },
+  { code: 'PAYLOAD_TOO_LARGE', status: 413, detail: 'Request body is too large' },
+  { code: 'URI_TOO_LONG', status: 414, detail: 'URI Too Long' },
+  { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, detail: 'Unsupported Media Type: application/xml' },
+  { code: 'EXPECTATION_FAILED', status: 417, detail: 'Expectation Failed' },
+  { code: 'HEADERS_TOO_LARGE', status: 431, detail: 'Request Header Fields Too Large' },
+];
+
+describe('describeApiError by the server\'s code (docs/api.md, "Error codes")', () => {
+  it.each(SERVER_ANSWERS)('$code ($status) maps to what its answer meant before codes, and keeps the code', ({ code, status, detail }) => {
+    const withCode = describeApiError({ status, data: { detail, code } });
+    const withoutCode = describeApiError({ status, data: { detail } });
+    expect(withCode).toEqual({ ...withoutCode, serverCode: code });
+  });
+
+  it("the spec's 401 rows by code: the user's texts are the same", () => {
+    expect(describeApiError({ status: 401, data: { detail: 'Session expired', code: 'SESSION_EXPIRED' } })).toEqual({
+      code: 'session-expired',
+      message: 'Session expired. Please login again.',
+      toast: false,
+      status: 401,
+      serverCode: 'SESSION_EXPIRED',
+    });
+    expect(describeApiError({ status: 401, data: { detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' } })).toMatchObject({
+      code: 'bad-credentials',
+      message: 'Incorrect username or password.',
+    });
+    for (const code of ['INCORRECT_PASSWORD', 'INCORRECT_LINK_PASSWORD']) {
+      expect(describeApiError({ status: 401, data: { detail: 'Incorrect password', code } })).toMatchObject({
+        code: 'wrong-password',
+        message: 'Incorrect password provided.',
+      });
+    }
+  });
+
+  it('decides by the code, never by the text, when the answer has a code', () => {
+    // A detail that would read as another row: the code wins.
+    expect(describeApiError({ status: 401, data: { detail: 'Incorrect password', code: 'INVALID_TOTP_CODE' } })).toMatchObject({
+      code: 'unauthorized',
+      message: 'Incorrect password',
+    });
+    expect(describeApiError({ status: 401, data: { detail: 'Your session has ended', code: 'SESSION_EXPIRED' } })).toMatchObject({
+      code: 'session-expired',
+      message: 'Session expired. Please login again.',
+    });
+    expect(describeApiError({ status: 401, data: { detail: 'Session expired?', code: 'NOT_AUTHENTICATED' } }).code).toBe('unauthorized');
+  });
+
+  it("a code the client does not know takes its status's row", () => {
+    expect(describeApiError({ status: 403, data: { detail: 'Nope', code: 'SOMETHING_NEW' } })).toEqual({
+      code: 'forbidden',
+      message: 'Nope',
+      toast: true,
+      status: 403,
+      serverCode: 'SOMETHING_NEW',
+    });
+    expect(describeApiError({ status: 503, data: { code: 'SOMETHING_NEW' } }).message).toBe('Error: 503 - Request failed');
+  });
+});
+
+describe('answeredWith', () => {
+  it('compares the server code; an answer without one counts by its status', () => {
+    const keyMissing = describeApiError({ status: 404, data: { detail: 'Recipient public key is missing or not configured.', code: 'PUBLIC_KEY_MISSING' } });
+    const linkInvalid = describeApiError({ status: 404, data: { detail: 'Link invalid/expired.', code: 'LINK_INVALID' } });
+    const uncoded = describeApiError({ status: 404, data: { detail: 'Not here' } });
+    expect(answeredWith(keyMissing, 'PUBLIC_KEY_MISSING', 404)).toBe(true);
+    expect(answeredWith(linkInvalid, 'PUBLIC_KEY_MISSING', 404)).toBe(false);
+    expect(answeredWith(uncoded, 'PUBLIC_KEY_MISSING', 404)).toBe(true);
+    expect(answeredWith(uncoded, 'PUBLIC_KEY_MISSING')).toBe(false);
+    expect(answeredWith(describeApiError({ status: 'FETCH_ERROR', error: 'x' }), 'PUBLIC_KEY_MISSING', 404)).toBe(false);
+  });
+});
+
+describe('saysCodeInvalidOrExpired (spec section 5, upload page)', () => {
+  it('by code: a wrong or used-up code and a gone link say so; nothing else does', () => {
+    const says = (status: number, code: string, detail: string) => saysCodeInvalidOrExpired(describeApiError({ status, data: { detail, code } }));
+    expect(says(400, 'INVALID_CODE', 'Invalid or expired verification code.')).toBe(true);
+    expect(says(404, 'LINK_INVALID', 'Link invalid/expired.')).toBe(true);
+    expect(says(403, 'EMAIL_NOT_ALLOWED', 'This e-mail address is not allowed to upload to this link.')).toBe(false);
+    expect(says(400, 'EMAIL_NOT_REQUIRED', 'This link does not use e-mail verification.')).toBe(false);
+    expect(says(429, 'RATE_LIMITED', 'Too many invalid verification codes. Try again in 15 minutes.')).toBe(false);
+  });
+
+  it("without a code: a message containing 'invalid' or 'expired', as the spec words it", () => {
+    expect(saysCodeInvalidOrExpired(describeApiError({ status: 400, data: { detail: 'The code has expired' } }))).toBe(true);
+    expect(saysCodeInvalidOrExpired(describeApiError({ status: 400, data: { detail: 'Nope' } }))).toBe(false);
+    expect(saysCodeInvalidOrExpired(describeApiError({ status: 429, data: { detail: 'Too many invalid codes.' } }))).toBe(false);
+  });
+});
+
+describe('asksForOtpCode (spec section 4, login)', () => {
+  it("is the password step's 200 answer with the message 'OTP code required'", () => {
+    expect(asksForOtpCode({ message: 'OTP code required', username: 'alice' })).toBe(true);
+    expect(asksForOtpCode({ message: 'otp code required' })).toBe(false);
+    expect(asksForOtpCode({ user: { username: 'alice' } })).toBe(false);
+    expect(asksForOtpCode(null)).toBe(false);
   });
 });

@@ -1,6 +1,11 @@
 // The one mapping from anything that can go wrong in a call (HTTP answer, no answer, thrown error)
 // to the message the user reads: the spec's section 8 "HTTP errors" table, row by row. Every screen
 // uses describeApiError; nobody else inspects error bodies.
+//
+// The server's error answers are {detail, code} (docs/api.md, "Error codes") and the mapping
+// branches on the code. An answer without one (an older server, a proxy) is mapped by its status,
+// reading only the texts the spec fixes (the 401 details). Server texts are read here and nowhere
+// else: the login's 'OTP code required' and the upload page's "says invalid or expired" rule too.
 
 import { isUserFacingError } from '../lib/userFacingError.ts';
 
@@ -26,6 +31,8 @@ export interface ApiErrorInfo {
   toast: boolean;
   /** HTTP status when the server answered, else null. */
   status: number | null;
+  /** The server's code (docs/api.md, "Error codes") when its answer carried one, else null. */
+  serverCode: string | null;
 }
 
 interface ValidationItem {
@@ -33,8 +40,8 @@ interface ValidationItem {
   msg?: unknown;
 }
 
-function info(code: ApiErrorCode, message: string, status: number | null, toast = true): ApiErrorInfo {
-  return { code, message, toast, status };
+function info(code: ApiErrorCode, message: string, status: number | null, toast = true, serverCode: string | null = null): ApiErrorInfo {
+  return { code, message, toast, status, serverCode };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -58,23 +65,77 @@ function validationPairs(data: unknown): string | null {
     .join('; ');
 }
 
-function describeHttp(status: number, data: unknown, statusText: string): ApiErrorInfo {
-  const detail = stringDetail(data);
+/** How the spec's table treats an HTTP answer: the row it falls in. */
+type HttpRow = 'session-expired' | 'bad-credentials' | 'wrong-password' | 'unauthorized' | 'forbidden' | 'rate-limited' | 'validation' | 'other';
+
+/**
+ * Server codes with a row of their own; every other code takes the row of its status. The 401
+ * rows the spec words by detail text ('Session expired', 'Incorrect username or password',
+ * 'Incorrect password') are these codes; a link's wrong password says 'Incorrect password' too.
+ */
+const ROW_OF_SERVER_CODE: Readonly<Record<string, HttpRow>> = {
+  SESSION_EXPIRED: 'session-expired',
+  INCORRECT_CREDENTIALS: 'bad-credentials',
+  INCORRECT_PASSWORD: 'wrong-password',
+  INCORRECT_LINK_PASSWORD: 'wrong-password',
+};
+
+function rowOfStatus(status: number): HttpRow {
   switch (status) {
     case 401:
-      if (detail?.includes('Session expired')) return info('session-expired', 'Session expired. Please login again.', status, false);
-      if (detail === 'Incorrect username or password') return info('bad-credentials', 'Incorrect username or password.', status);
-      if (detail === 'Incorrect password') return info('wrong-password', 'Incorrect password provided.', status);
-      return info('unauthorized', detail ?? 'Unauthorized or session possibly expired.', status);
+      return 'unauthorized';
     case 403:
-      return info('forbidden', detail ?? 'Forbidden', status);
+      return 'forbidden';
     case 429:
-      return info('rate-limited', detail ?? 'Too many requests. Please try again later.', status);
+      return 'rate-limited';
     case 422:
-      return info('validation', validationPairs(data) ?? detail ?? 'Request validation failed. Check inputs.', status);
+      return 'validation';
     default:
-      if (detail !== null) return info(status >= 500 ? 'server' : 'http', status >= 500 ? `Server Error: ${detail}` : detail, status);
-      return info(status >= 500 ? 'server' : 'http', `Error: ${status} - ${statusText || 'Request failed'}`, status);
+      return 'other';
+  }
+}
+
+/** An answer without a code: the spec's 401 rows by the detail texts it fixes, the rest by status. */
+function rowWithoutCode(status: number, detail: string | null): HttpRow {
+  if (status === 401) {
+    if (detail?.includes('Session expired')) return 'session-expired';
+    if (detail === 'Incorrect username or password') return 'bad-credentials';
+    if (detail === 'Incorrect password') return 'wrong-password';
+  }
+  return rowOfStatus(status);
+}
+
+function serverCodeOf(data: unknown): string | null {
+  if (!isRecord(data)) return null;
+  const { code } = data;
+  return typeof code === 'string' && code !== '' ? code : null;
+}
+
+function describeHttp(status: number, data: unknown, statusText: string): ApiErrorInfo {
+  const detail = stringDetail(data);
+  const serverCode = serverCodeOf(data);
+  const row = serverCode !== null ? (ROW_OF_SERVER_CODE[serverCode] ?? rowOfStatus(status)) : rowWithoutCode(status, detail);
+  const answer = (code: ApiErrorCode, message: string, toast = true) => info(code, message, status, toast, serverCode);
+  switch (row) {
+    case 'session-expired':
+      return answer('session-expired', 'Session expired. Please login again.', false);
+    case 'bad-credentials':
+      return answer('bad-credentials', 'Incorrect username or password.');
+    case 'wrong-password':
+      return answer('wrong-password', 'Incorrect password provided.');
+    case 'unauthorized':
+      return answer('unauthorized', detail ?? 'Unauthorized or session possibly expired.');
+    case 'forbidden':
+      return answer('forbidden', detail ?? 'Forbidden');
+    case 'rate-limited':
+      return answer('rate-limited', detail ?? 'Too many requests. Please try again later.');
+    case 'validation':
+      return answer('validation', validationPairs(data) ?? detail ?? 'Request validation failed. Check inputs.');
+    case 'other': {
+      const kind = status >= 500 ? 'server' : 'http';
+      if (detail !== null) return answer(kind, status >= 500 ? `Server Error: ${detail}` : detail);
+      return answer(kind, `Error: ${status} - ${statusText || 'Request failed'}`);
+    }
   }
 }
 
@@ -103,4 +164,34 @@ export function describeApiError(error: unknown): ApiErrorInfo {
   }
   if (typeof error === 'string' && error !== '') return info('unexpected', `Unexpected Error: ${error}`, null);
   return info('unexpected', 'An unexpected error occurred.', null);
+}
+
+/**
+ * Whether the server answered with `code`. An answer without a code (an older server, a proxy)
+ * counts when its status is `statusWithoutCode` (the status the server gives that code).
+ */
+export function answeredWith(described: ApiErrorInfo, code: string, statusWithoutCode?: number): boolean {
+  if (described.serverCode !== null) return described.serverCode === code;
+  return statusWithoutCode !== undefined && described.status === statusWithoutCode;
+}
+
+/** Server codes whose message says the verification code (or the link) is invalid or expired. */
+const INVALID_OR_EXPIRED_CODES: ReadonlySet<string> = new Set(['INVALID_CODE', 'LINK_INVALID']);
+
+/**
+ * Spec section 5, upload page: a failed code verification whose server message says 'invalid' or
+ * 'expired' is shown as the fixed text. By code when the answer has one; otherwise by the message,
+ * as the spec words it. A rate limit never counts: its text tells the uploader to wait.
+ */
+export function saysCodeInvalidOrExpired(described: ApiErrorInfo): boolean {
+  if (described.status === 429) return false;
+  if (described.serverCode !== null) return INVALID_OR_EXPIRED_CODES.has(described.serverCode);
+  return /invalid|expired/i.test(described.message);
+}
+
+/** The 200 answer of the login's password step that asks for the second factor (spec section 4). */
+export const OTP_REQUIRED_MESSAGE = 'OTP code required';
+
+export function asksForOtpCode(response: unknown): boolean {
+  return isRecord(response) && response.message === OTP_REQUIRED_MESSAGE;
 }

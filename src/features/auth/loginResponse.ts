@@ -1,10 +1,10 @@
 // The login protocol of spec section 4: a response with a user signs in; the message
 // 'OTP code required' (password step only) asks for the second factor; anything else is an error.
+// The message itself is read in api/errors.ts, with every other server text.
 
+import { asksForOtpCode } from '../../api/errors.ts';
 import type { User } from '../../api/types.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
-
-export const OTP_REQUIRED_MESSAGE = 'OTP code required';
 
 export type LoginErrorCode = 'login-unexpected-response' | 'login-invalid-otp-response';
 
@@ -26,7 +26,7 @@ export function interpretPasswordStep(response: unknown, typedUsername: string):
   if (isRecord(response)) {
     const user = userFromLoginResponse(response);
     if (user) return { kind: 'signed-in', user };
-    if (response.message === OTP_REQUIRED_MESSAGE) {
+    if (asksForOtpCode(response)) {
       const username = typeof response.username === 'string' && response.username ? response.username : typedUsername;
       return { kind: 'code-required', username };
     }

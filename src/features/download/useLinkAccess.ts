@@ -4,7 +4,7 @@
 // (404/410 from any call) ends in the error step with the server's text.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeApiError } from '../../api/errors.ts';
+import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { linksApi, type SharedFile } from '../../api/linksApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isUserFacingError } from '../../lib/userFacingError.ts';
@@ -32,10 +32,10 @@ function releaseKeys(keys: Iterable<FileKeyHandle>): void {
   for (const key of keys) void pool.releaseKey(key).catch(() => undefined);
 }
 
-/** 404 and 410 mean the link itself is gone; the page cannot recover from them. */
+/** The link itself is unknown (404) or expired (410): the page cannot recover from that. */
 function linkIsGone(error: unknown): boolean {
-  const status = describeApiError(error).status;
-  return status === 404 || status === 410;
+  const described = describeApiError(error);
+  return answeredWith(described, 'LINK_NOT_FOUND', 404) || answeredWith(described, 'LINK_EXPIRED', 410);
 }
 
 export function useLinkAccess(linkToken: string | null): { state: LinkAccessState; unlock(password: string): Promise<void> } {

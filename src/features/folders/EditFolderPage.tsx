@@ -6,7 +6,7 @@ import Box from '@mui/material/Box';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { useGetFolderQuery, useUpdateFolderMutation } from '../../api/foldersApi.ts';
-import { describeApiError } from '../../api/errors.ts';
+import { answeredWith, describeApiError } from '../../api/errors.ts';
 import type { Folder, FolderPayload } from '../../api/types.ts';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
@@ -22,7 +22,7 @@ export const FOLDER_LOAD_FAILED = 'Folder not found or could not be loaded.';
 
 function loadErrorMessage(error: unknown): string {
   const described = describeApiError(error);
-  return described.status === 404 ? FOLDER_LOAD_FAILED : described.message;
+  return answeredWith(described, 'FOLDER_NOT_FOUND', 404) ? FOLDER_LOAD_FAILED : described.message;
 }
 
 function Frame({ title, children }: { title: string; children: ReactNode }) {

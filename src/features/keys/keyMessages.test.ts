@@ -50,7 +50,7 @@ describe('key messages', () => {
     expect(isKeyError(error, 'key-not-loaded')).toBe(true);
     expect(isKeyError(error, 'unlock-failed')).toBe(false);
     expect(isKeyError(new Error('Key not loaded.'))).toBe(false);
-    expect(describeApiError(error)).toEqual({ code: 'key-not-loaded', message: 'Key not loaded.', toast: true, status: null });
+    expect(describeApiError(error)).toEqual({ code: 'key-not-loaded', message: 'Key not loaded.', toast: true, status: null, serverCode: null });
   });
 
   it('crypto failures are described by code, other failures by the catalogue', () => {

@@ -1,11 +1,11 @@
 // Key storage status of the profile (spec section 4): checking, then stored, not stored, or
-// unknown when the check fails. The check is GET /auth/users/me/encrypted-key: 404 means nothing
-// is stored. The spec does not report errors whose text contains 'Unauthorized' or 'expired':
-// those are exactly the 401 answers of describeApiError ('Unauthorized or session possibly
-// expired.', 'Session expired. Please login again.'), so the rule is applied by their codes. The
-// route guard deals with the session; the status is then unknown.
+// unknown when the check fails. The check is GET /auth/users/me/encrypted-key: 404
+// ENCRYPTED_KEY_NOT_FOUND means nothing is stored. The spec does not report errors whose text
+// contains 'Unauthorized' or 'expired': those are exactly the 401 answers of describeApiError
+// ('Unauthorized or session possibly expired.', 'Session expired. Please login again.'), so the
+// rule is applied by their codes. The route guard deals with the session; the status is then unknown.
 
-import type { ApiErrorInfo } from '../../api/errors.ts';
+import { answeredWith, type ApiErrorInfo } from '../../api/errors.ts';
 
 export type KeyStorageStatus = 'checking' | 'stored' | 'not-stored' | 'unknown';
 
@@ -16,15 +16,19 @@ export interface KeyStatusInput {
   error: ApiErrorInfo | null;
 }
 
+function nothingStored(error: ApiErrorInfo): boolean {
+  return answeredWith(error, 'ENCRYPTED_KEY_NOT_FOUND', 404);
+}
+
 export function keyStorageStatus({ isLoading, hasData, error }: KeyStatusInput): KeyStorageStatus {
   if (isLoading) return 'checking';
-  if (error) return error.status === 404 ? 'not-stored' : 'unknown';
+  if (error) return nothingStored(error) ? 'not-stored' : 'unknown';
   return hasData ? 'stored' : 'unknown';
 }
 
 /** Whether a failed status check is worth a notification. */
 export function shouldReportStatusError(error: ApiErrorInfo): boolean {
-  if (error.status === 404) return false;
+  if (nothingStored(error)) return false;
   return error.code !== 'unauthorized' && error.code !== 'session-expired';
 }
 

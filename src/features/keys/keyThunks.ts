@@ -2,7 +2,7 @@
 // private key for the session, and re-wrap it after a password change. Errors come out as
 // KeyError with the spec's exact texts (section 8, "Keys").
 
-import { describeApiError } from '../../api/errors.ts';
+import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { keysApi } from '../../api/keysApi.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { sessionConfirmed } from '../auth/authSlice.ts';
@@ -26,7 +26,7 @@ const describe = (error: unknown) => describeApiError(error).message;
 export async function fetchStoredKeyData(dispatch: AppDispatch): Promise<KeyData | null> {
   const result = await dispatch(keysApi.endpoints.getEncryptedKey.initiate(undefined, { forceRefetch: true, subscribe: false }));
   if (result.data) return { encryptedPrivateKey: result.data.encryptedPrivateKey, kdfSalt: result.data.kdfSalt };
-  if (describeApiError(result.error).status === 404) return null;
+  if (answeredWith(describeApiError(result.error), 'ENCRYPTED_KEY_NOT_FOUND', 404)) return null;
   throw result.error;
 }
 

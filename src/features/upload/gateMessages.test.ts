@@ -16,6 +16,18 @@ describe('gate rules', () => {
     expect(codeFailureMessage({ status: 400, data: { detail: 'The code has expired' } })).toBe('Invalid or expired verification code.');
   });
 
+  it("decides by the server's code when the answer has one", () => {
+    const answer = (status: number, code: string, detail: string) => ({ status, data: { detail, code } });
+    expect(codeFailureMessage(answer(400, 'INVALID_CODE', 'Invalid or expired verification code.'))).toBe('Invalid or expired verification code.');
+    expect(codeFailureMessage(answer(404, 'LINK_INVALID', 'Link invalid/expired.'))).toBe('Invalid or expired verification code.');
+    expect(codeFailureMessage(answer(400, 'EMAIL_NOT_REQUIRED', 'This link does not use e-mail verification.'))).toBe(
+      'This link does not use e-mail verification.',
+    );
+    expect(codeFailureMessage(answer(429, 'RATE_LIMITED', 'Too many invalid verification codes. Try again in 15 minutes.'))).toBe(
+      'Too many invalid verification codes. Try again in 15 minutes.',
+    );
+  });
+
   it('shows other failures as the server said them', () => {
     expect(codeFailureMessage({ status: 403, data: { detail: 'This e-mail address is not allowed to upload to this link.' } })).toBe(
       'This e-mail address is not allowed to upload to this link.',

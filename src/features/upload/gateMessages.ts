@@ -1,5 +1,5 @@
 // Texts of the upload page's gate forms (spec section 5, "Upload page", and section 8).
-import { describeApiError } from '../../api/errors.ts';
+import { describeApiError, saysCodeInvalidOrExpired } from '../../api/errors.ts';
 
 export const GATE_MESSAGES = {
   passwordRequired: 'Link password required.',
@@ -25,12 +25,13 @@ export function isSixDigitCode(value: string): boolean {
 }
 
 /**
- * A failed verify-code call: a message saying 'invalid' or 'expired' becomes the spec's fixed text,
- * anything else is shown as the server said it (or 'Code verification failed.'). Rate limiting
- * (429 'Too many invalid verification codes. ...') keeps its own text: it tells the uploader to wait.
+ * A failed verify-code call: an answer saying the code is invalid or expired becomes the spec's
+ * fixed text (decided by the server's code, api/errors.ts), anything else is shown as the server
+ * said it (or 'Code verification failed.'). Rate limiting (429 'Too many invalid verification
+ * codes. ...') keeps its own text: it tells the uploader to wait.
  */
 export function codeFailureMessage(error: unknown): string {
   const described = describeApiError(error);
-  if (described.status !== 429 && /invalid|expired/i.test(described.message)) return GATE_MESSAGES.invalidOrExpiredCode;
+  if (saysCodeInvalidOrExpired(described)) return GATE_MESSAGES.invalidOrExpiredCode;
   return described.message || GATE_MESSAGES.codeVerificationFailed;
 }

@@ -3,7 +3,7 @@
  * the notifications and one upload run (uploadPipeline.ts). Plain TypeScript: the page creates one
  * per mounted page (useUploadController) and calls its methods from buttons and the drop area.
  */
-import { describeApiError } from '../../api/errors.ts';
+import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { uploadApi } from '../../api/uploadApi.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { fileOf, forgetFile, registerFile } from './fileRegistry.ts';
@@ -196,7 +196,7 @@ export class UploadController {
     if (typeof key === 'string' && key !== '') return key;
     const described = result.error ? describeApiError(result.error) : null;
     const message =
-      described === null || (described.status === 404 && described.message === PAGE_MESSAGES.keyMissing)
+      described === null || answeredWith(described, 'PUBLIC_KEY_MISSING', 404)
         ? PAGE_MESSAGES.keyMissing
         : keyLoadFailedMessage(described.message);
     dispatch(keyFailed({ message }));
