@@ -4,14 +4,17 @@
 // yauzl; its manifest must say what the server's file records say, each blob must be a blob the
 // server stores, byte for byte, and each must open with the independent node:crypto implementation
 // from the admin's key backup data and login password alone (what recovery without the server does).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { cipherLength, decryptBuffer } from '../server/crypto/file-format.ts';
 import { unwrapFileKey, unwrapPrivateKey } from '../server/crypto/keys.ts';
 import { readExportZip, type ReadExport } from '../tests/server/export-zip.ts';
-import { createAdmin, signIn } from './support/admin.ts';
+import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
+import { E2E_DATA_DIR } from './support/environment.mjs';
 import { createFolder, giveAdminKeyPair, sha256, storedBlobs, uploadThroughPage, type PlainFile, type UploadedFile } from './support/files-seed.ts';
 
 const SHOTS_DIR = process.env.EXPORT_SHOTS_DIR ?? '/tmp/export-shots';
@@ -92,6 +95,37 @@ async function expectExportOf(page: Page, zip: ReadExport, folder: { id: number;
   }
 }
 
+/** Runs a repository command as an operator would, on a machine with the export and nothing else running. */
+function run(script: string, args: string[], input: string, env: Record<string, string> = {}): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    input,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** The admin's key backup file, as the profile's "download backup" step writes it. */
+async function writeKeyBackup(page: Page, admin: AdminAccount, dir: string): Promise<string> {
+  const keyData = (await (await page.request.get('/api/auth/users/me/encrypted-key')).json()) as { encryptedPrivateKey: string; kdfSalt: string };
+  const file = path.join(dir, `private-key-backup-${admin.username}.json`);
+  const backup = { description: 'Sealdrop private key backup', username: admin.username, ...keyData, backupDate: new Date().toISOString() };
+  fs.writeFileSync(file, JSON.stringify(backup));
+  return file;
+}
+
+/** `npm run recover` on an export; every original comes back byte for byte under its path, nothing else. */
+function expectRecovered(exportPath: string, backup: string, password: string, expected: PlainFile[], into: string): void {
+  const recovered = run('server/recover.ts', ['--backup', backup, '--password-stdin', exportPath, into], `${password}\n`);
+  expect(recovered.output).toContain(`Recovered ${expected.length} of ${expected.length} files`);
+  expect(recovered.status, recovered.output).toBe(0);
+  for (const file of expected) {
+    const target = path.join(into, ...file.dir.split('/').filter((segment) => segment !== '.'), file.name);
+    expect(fs.readFileSync(target).equals(file.content), target).toBe(true);
+  }
+}
+
 test('Export Encrypted saves the whole folder, then a selection, as ZIPs of the stored ciphertext and a manifest', async ({ page }) => {
   test.setTimeout(150_000);
   const admin = createAdmin('export');
@@ -115,6 +149,28 @@ test('Export Encrypted saves the whole folder, then a selection, as ZIPs of the 
   await expect(page.getByRole('dialog', { name: 'Login Password Required' })).toBeHidden();
   await expect(page.getByText('Exporting 5 files encrypted: your browser saves the ZIP (ciphertext and manifest).')).toBeVisible();
   await expectExportOf(page, whole.zip, { id: folder.id, title }, uploaded, admin.password);
+
+  // Recovery without the server: the admin holds the ZIP the browser saved and the key backup file.
+  const offline = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-recovery-'));
+  try {
+    const backup = await writeKeyBackup(page, admin, offline);
+    const zipPath = path.join(offline, 'export.zip');
+    await whole.download.saveAs(zipPath);
+    expectRecovered(zipPath, backup, admin.password, uploaded, path.join(offline, 'from-zip'));
+
+    // The operator's export, straight from the database and the blob store, recovers the same.
+    const exportDir = path.join(offline, 'cli-export');
+    const exported = run('server/cli.ts', ['export-folder', String(folder.id), exportDir], '', { DATA_DIR: E2E_DATA_DIR });
+    expect(exported.status, exported.output).toBe(0);
+    expectRecovered(exportDir, backup, admin.password, uploaded, path.join(offline, 'from-cli'));
+
+    // A wrong password is one line and recovers nothing.
+    const wrong = run('server/recover.ts', ['--backup', backup, '--password-stdin', zipPath, path.join(offline, 'wrong')], 'not the password\n');
+    expect(wrong.status).toBe(3);
+    expect(wrong.output.trim().split('\n')).toHaveLength(1);
+  } finally {
+    fs.rmSync(offline, { recursive: true, force: true });
+  }
 
   // A selection: the docs directory (three files in two levels).
   const table = page.getByRole('table', { name: 'Files' });
