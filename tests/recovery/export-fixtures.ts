@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import type { ExportManifest, ExportManifestFile } from '../../server/export/manifest.ts';
 import {
   DEFAULT_RECORD_BYTES,
   EncryptRecords,
@@ -48,20 +49,10 @@ export interface PlainFile {
   bytes: Buffer;
 }
 
-export interface ManifestEntry {
-  id: number;
-  blob: string;
-  relative_path: string;
-  name: string;
-  size: number;
-  sha256: string;
-  encrypted_key: string;
-  iv: string;
-  upload_time: string;
-}
 
 export interface BuiltExport {
-  manifest: { format: string; format_version: number; exported_at: string; folder: { id: number; title: string }; files: ManifestEntry[] };
+  /** Loose on purpose: tests alter it to make damaged exports. */
+  manifest: Omit<ExportManifest, 'format' | 'format_version'> & { format: string; format_version: number };
   /** blob path ("files/<id>.sdrp") -> ciphertext */
   blobs: Map<string, Buffer>;
 }
@@ -91,7 +82,7 @@ async function encryptStreaming(key: Buffer, iv: Buffer, plain: Buffer): Promise
 
 export async function buildExport(owner: KeyOwner, files: PlainFile[], firstId = 11): Promise<BuiltExport> {
   const blobs = new Map<string, Buffer>();
-  const entries: ManifestEntry[] = [];
+  const entries: ExportManifestFile[] = [];
   for (const [index, file] of files.entries()) {
     const id = firstId + index;
     const key = randomBytes(32);

@@ -1,6 +1,7 @@
 // Reads an export ZIP with yauzl (an independent ZIP reader) for the export tests and the e2e
 // spec: every entry's name, compression method and bytes, and the parsed manifest.
 import { fromBufferPromise } from 'yauzl';
+import type { ExportManifest } from '../../server/export/manifest.ts';
 
 export interface ExportZipEntry {
   name: string;
@@ -9,29 +10,9 @@ export interface ExportZipEntry {
   data: Buffer;
 }
 
-export interface ManifestFile {
-  id: number;
-  blob: string;
-  relative_path: string;
-  name: string;
-  size: number;
-  sha256: string;
-  encrypted_key: string;
-  iv: string;
-  upload_time: string;
-}
-
-export interface Manifest {
-  format: string;
-  format_version: number;
-  exported_at: string;
-  folder: { id: number; title: string };
-  files: ManifestFile[];
-}
-
 export interface ReadExport {
   entries: ExportZipEntry[];
-  manifest: Manifest;
+  manifest: ExportManifest;
   /** Entry bytes by name. */
   data(name: string): Buffer;
 }
@@ -58,7 +39,7 @@ export async function readExportZip(bytes: Buffer): Promise<ReadExport> {
   if (!manifestBytes) throw new Error('the export has no manifest.json');
   return {
     entries,
-    manifest: JSON.parse(manifestBytes.toString('utf8')) as Manifest,
+    manifest: JSON.parse(manifestBytes.toString('utf8')) as ExportManifest,
     data(name) {
       const data = byName.get(name);
       if (!data) throw new Error(`the export has no entry ${name}`);

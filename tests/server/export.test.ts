@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readExportZip, type Manifest } from './export-zip.ts';
+import type { ExportManifest } from '../../server/export/manifest.ts';
+import { readExportZip } from './export-zip.ts';
 import { createFolder, getBytes, seedFile, type SeededFile } from './files-fixtures.ts';
 import { signedInClient, startServer, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
@@ -39,7 +40,7 @@ function exportUrl(id: number, fileIds?: string): string {
 }
 
 /** The manifest the records of `ids` call for, from the API's own file list. */
-async function expectedManifest(ids: number[]): Promise<Manifest> {
+async function expectedManifest(ids: number[]): Promise<ExportManifest> {
   const listed = (await alice.get(`/api/folders/${folderId}/files`)).body as Array<Record<string, any>>;
   return {
     format: 'sealdrop-export',
