@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { SharedFile } from '../../api/linksApi.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 import { FILE_BUTTON_LABELS, isBusy } from './fileButtonState.ts';
-import { formatBytes } from './formatBytes.ts';
+import { formatBytes } from '../../lib/formatBytes.ts';
 import type { LinkDownloader } from './linkDownloader.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
 import { useLinkDownloads, type FileDownloadState } from './useLinkDownloads.ts';
@@ -48,7 +48,7 @@ export function ReadyStep({ linkToken, files, keys, downloader }: ReadyStepProps
                 <Box sx={{ minWidth: 0 }}>
                   <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{file.original_filename}</Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {formatBytes(file.file_size)}
+                    {formatBytes(file.file_size, 'twoBelow10GB')}
                     {state.status === 'downloading' && state.percent !== null ? ` · ${state.percent}%` : ''}
                   </Typography>
                 </Box>

@@ -5,13 +5,14 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ActiveDownload } from './useFileDownloads.tsx';
-import { formatBytes, formatDuration } from './filesMessages.ts';
+import { formatBytes } from '../../lib/formatBytes.ts';
+import { formatDuration } from './filesMessages.ts';
 
 function figures(active: ActiveDownload): string {
   const { progress } = active;
   if (!progress) return 'Preparing: unlocking the file keys and starting the download...';
-  const parts = [progress.totalBytes > 0 ? `${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}` : formatBytes(progress.bytes)];
-  if (progress.rateBytesPerSecond > 0) parts.push(`${formatBytes(progress.rateBytesPerSecond)}/s`);
+  const parts = [progress.totalBytes > 0 ? `${formatBytes(progress.bytes, 'oneDecimal')} of ${formatBytes(progress.totalBytes, 'oneDecimal')}` : formatBytes(progress.bytes, 'oneDecimal')];
+  if (progress.rateBytesPerSecond > 0) parts.push(`${formatBytes(progress.rateBytesPerSecond, 'oneDecimal')}/s`);
   if (progress.secondsLeft !== null) parts.push(`${formatDuration(progress.secondsLeft)} left`);
   return parts.join(' · ');
 }

@@ -17,7 +17,8 @@ import { displayTitle } from '../dashboard/folderDisplay.ts';
 import { InvalidFolderId } from '../folders/InvalidFolderId.tsx';
 import { ActiveDownloadLinksSection, CreateDownloadLinkButton } from '../links/index.ts';
 import { FilesPanel, type LinkActionContext } from './FilesPanel.tsx';
-import { FILES_MESSAGES, formatBytes } from './filesMessages.ts';
+import { formatBytes } from '../../lib/formatBytes.ts';
+import { FILES_MESSAGES } from './filesMessages.ts';
 
 function Frame({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
@@ -58,7 +59,7 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
 
   const files = filesQuery.data;
   const totalBytes = files?.reduce((sum, file) => sum + file.file_size, 0) ?? 0;
-  const subtitle = files ? `${files.length === 1 ? '1 file' : `${files.length} files`} · ${formatBytes(totalBytes)}` : undefined;
+  const subtitle = files ? `${files.length === 1 ? '1 file' : `${files.length} files`} · ${formatBytes(totalBytes, 'oneDecimal')}` : undefined;
 
   let content: ReactNode;
   if (files) {

@@ -28,19 +28,6 @@ export function formatSizeKb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** Progress figures: bytes in the largest fitting binary unit, one decimal. */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
-}
-
 export function formatDuration(seconds: number): string {
   if (seconds < 1) return 'less than a second';
   if (seconds < 60) return `${Math.round(seconds)} s`;

@@ -6,7 +6,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
-import { formatBytes, transferLine } from './formatTransfer.ts';
+import { formatBytes } from '../../lib/formatBytes.ts';
+import { transferLine } from './formatTransfer.ts';
 import { CloseIcon, DoneIcon, ErrorIcon, FileIcon, OfflineIcon, RetryIcon } from '../../app/icons.tsx';
 import { selectQueuedFileById, type QueuedFile, type QueuedFileStatus } from './uploadQueueSlice.ts';
 
@@ -35,7 +36,7 @@ function detail(file: QueuedFile): { text: string; tone: 'secondary' | 'error' |
   if (file.status === 'error') return { text: file.error ?? 'Failed', tone: 'error' };
   if (file.waitingForNetwork) return { text: 'Connection lost: continuing automatically when it is back', tone: 'warning' };
   if (file.status === 'uploading') return { text: location + transferLine(file.bytesSent, file.size, file.bytesPerSecond, file.secondsLeft), tone: 'secondary' };
-  return { text: location + formatBytes(file.size), tone: 'secondary' };
+  return { text: location + formatBytes(file.size, 'wholeFrom100'), tone: 'secondary' };
 }
 
 function StatusIcon({ file }: { file: QueuedFile }) {

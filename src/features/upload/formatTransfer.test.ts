@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatTimeLeft, transferLine } from './formatTransfer.ts';
+import { formatBytes } from '../../lib/formatBytes.ts';
+import { formatTimeLeft, transferLine } from './formatTransfer.ts';
 
 describe('formatTransfer', () => {
-  it('formats sizes in binary units', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(5120 * 1024 * 1024)).toBe('5.0 GB');
-    expect(formatBytes(300 * 1024 * 1024)).toBe('300 MB');
+  it('formats sizes in binary units, with no decimal from 100 up (the upload page)', () => {
+    expect(formatBytes(512, 'wholeFrom100')).toBe('512 B');
+    expect(formatBytes(1536, 'wholeFrom100')).toBe('1.5 KB');
+    expect(formatBytes(5120 * 1024 * 1024, 'wholeFrom100')).toBe('5.0 GB');
+    expect(formatBytes(300 * 1024 * 1024, 'wholeFrom100')).toBe('300 MB');
   });
 
   it('formats time left', () => {

@@ -1,21 +1,10 @@
 // Sizes, rates and times left as the upload page shows them. Sizes use binary units written the
-// way the spec writes its limit (5120 MB = 5 GiB).
+// way the spec writes its limit (5120 MB = 5 GiB), with no decimal from 100 up.
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${bytes} B`;
-  return `${value.toFixed(value >= 100 ? 0 : 1)} ${UNITS[unit]}`;
-}
+import { formatBytes } from '../../lib/formatBytes.ts';
 
 export function formatRate(bytesPerSecond: number | null): string | null {
-  return bytesPerSecond === null ? null : `${formatBytes(Math.max(0, Math.round(bytesPerSecond)))}/s`;
+  return bytesPerSecond === null ? null : `${formatBytes(Math.max(0, Math.round(bytesPerSecond)), 'wholeFrom100')}/s`;
 }
 
 export function formatTimeLeft(seconds: number | null): string | null {
@@ -28,5 +17,5 @@ export function formatTimeLeft(seconds: number | null): string | null {
 
 /** '12.3 MB of 27.0 MB · 45.2 MB/s · 3 s left' (parts without a value are left out). */
 export function transferLine(sent: number, total: number, bytesPerSecond: number | null, secondsLeft: number | null): string {
-  return [`${formatBytes(sent)} of ${formatBytes(total)}`, formatRate(bytesPerSecond), formatTimeLeft(secondsLeft)].filter(Boolean).join(' · ');
+  return [`${formatBytes(sent, 'wholeFrom100')} of ${formatBytes(total, 'wholeFrom100')}`, formatRate(bytesPerSecond), formatTimeLeft(secondsLeft)].filter(Boolean).join(' · ');
 }
