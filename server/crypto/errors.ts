@@ -3,6 +3,8 @@
  * an independent implementation of the same format and must not share code with it); the codes
  * are the same strings so callers and tests can compare behaviour.
  */
+import { checkCanonicalBase64 } from '../base64.ts';
+
 export type OfflineCryptoErrorCode = 'INTEGRITY' | 'WRONG_PASSWORD' | 'WRONG_KEY' | 'MALFORMED' | 'UNSUPPORTED_VERSION';
 
 export class OfflineCryptoError extends Error {
@@ -16,12 +18,9 @@ export class OfflineCryptoError extends Error {
   }
 }
 
-/** Strict padded base64 via Buffer, which on its own ignores bad characters; hence the round trip. */
+/** Strict, canonical, padded base64 (server/base64.ts), or a MALFORMED error naming `what`. */
 export function strictBase64(text: string, what: string): Buffer {
-  if (typeof text !== 'string' || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) {
-    throw new OfflineCryptoError('MALFORMED', `${what} is not valid base64`);
-  }
-  const bytes = Buffer.from(text, 'base64');
-  if (bytes.toString('base64') !== text) throw new OfflineCryptoError('MALFORMED', `${what} is not canonical base64`);
-  return bytes;
+  const checked = checkCanonicalBase64(text);
+  if (checked.ok) return checked.bytes;
+  throw new OfflineCryptoError('MALFORMED', `${what} is not ${checked.problem === 'not-canonical' ? 'canonical' : 'valid'} base64`);
 }

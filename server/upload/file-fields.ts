@@ -1,9 +1,9 @@
 // Checks of the per-file values that come with an upload (multipart fields or tus metadata),
 // shared by both transports so a file is judged the same way whichever way it came.
+import { hasBase64Shape } from '../base64.ts';
 import { sanitizeFileName, sanitizeRelativePath } from './file-names.ts';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const MAX_KEY_LENGTH = 8192;
 
 export interface FileFields {
@@ -23,7 +23,7 @@ export function isFileHash(value: string | undefined): value is string {
 }
 
 function isBase64(value: string | undefined): value is string {
-  return value !== undefined && value.length > 0 && value.length <= MAX_KEY_LENGTH && BASE64.test(value);
+  return value !== undefined && value.length > 0 && value.length <= MAX_KEY_LENGTH && hasBase64Shape(value);
 }
 
 export function checkFileFields(fields: FileFields): CheckedFields {

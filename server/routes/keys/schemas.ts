@@ -1,7 +1,7 @@
 // Request and response schemas of the key routes (docs/api.md, "Keys"). The server checks only the
 // shape of the wrapped private key: it cannot (and must not be able to) open it.
 import { z } from 'zod';
-import { decodeStrictBase64 } from './base64.ts';
+import { decodeStrictBase64 } from '../../base64.ts';
 import { checkRsaSpki, type SpkiProblem } from './spki.ts';
 
 /** A 2048-bit SPKI is 294 bytes (392 base64 characters); room for larger keys later. */

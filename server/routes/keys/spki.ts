@@ -2,7 +2,7 @@
 // key of exactly the product's size and exponent (spec section 9). Uploaders wrap file keys with it,
 // so a key that browsers could not import (or a weaker one) must never be stored.
 import { createPublicKey } from 'node:crypto';
-import { decodeStrictBase64 } from './base64.ts';
+import { decodeStrictBase64 } from '../../base64.ts';
 
 export const RSA_MODULUS_BITS = 2048;
 const RSA_PUBLIC_EXPONENT = 65537n;
