@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './files-fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import {
   createUploadFolder,
@@ -224,9 +225,10 @@ describe('multipart upload', () => {
         `Content-Length: ${body.length + 200}\r\nCookie: ${cookie}\r\nX-CSRFToken: ${client.csrfToken}\r\n\r\n`,
     );
     socket.write(body.subarray(0, cutAt));
-    await new Promise((resolve) => setTimeout(resolve, 300));
     // The first file is stored and the second is being written when the connection drops.
-    expect(blobFiles().filter((key) => !before.includes(key))).toEqual([
+    const added = () => blobFiles().filter((key) => !before.includes(key));
+    await eventually(async () => added().length === 2 && added().some((key) => key.endsWith('.partial')));
+    expect(added()).toEqual([
       expect.stringMatching(/^files\/\.[0-9a-f-]+\.partial$/),
       expect.stringMatching(/^files\/[0-9a-f-]+$/),
     ]);
