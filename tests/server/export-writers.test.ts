@@ -17,6 +17,7 @@ import { createExportZip } from '../../server/export/zip-export.ts';
 import type { BlobStore } from '../../server/storage/blob-store.ts';
 import { DiskBlobStore } from '../../server/storage/disk-blob-store.ts';
 import { readExportZip } from './export-zip.ts';
+import { eventually } from './files-fixtures.ts';
 
 const temporaries: string[] = [];
 function tempDir(): string {
@@ -116,7 +117,7 @@ describe('export ZIP writer', () => {
         }
       });
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(async () => recording.opened.every((stream) => stream.destroyed));
     expect(recording.opened).toHaveLength(2);
     expect(recording.opened.every((stream) => stream.destroyed)).toBe(true);
   });
