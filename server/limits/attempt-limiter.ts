@@ -1,10 +1,10 @@
 // The one limiter behind every limit on guesses (passwords, authentication and e-mail codes) and
 // on costly requests (sending a code by mail).
 //
-// An attempt is counted before the expensive check, not after it: `reserve` adds one to every
-// counter the attempt is charged to, each in one atomic statement in the shared database, and lets
-// the attempt through only when no counter went past its limit. A refused attempt gives its
-// counts back at once. A passed attempt keeps its counts while it is being checked, so however
+// An attempt is counted before the expensive check, not after it: `reserve` adds one to each
+// counter the attempt is charged to, in order (the most specific first), each in one atomic
+// statement in the shared database, and lets the attempt through only when no counter went past
+// its limit. A refused attempt gives its counts back at once. A passed attempt keeps its counts while it is being checked, so however
 // many requests run at once, in however many server processes, at most `max` attempts per counter
 // and window are ever evaluated. After the check the caller says how it went: a wrong guess stays
 // counted; a right one is given back (`succeeded`), and the counters marked `clearOnSuccess` are
@@ -54,20 +54,22 @@ export function createAttemptLimiter(
     async reserve(rule) {
       const at = options.now();
       const charged: Charged[] = [];
-      try {
-        for (const budget of rule.budgets) {
-          const count = await counters.increment(budget.key, at, options.windowMs);
-          charged.push({ budget, ...count });
+      // One counter at a time, stopping at the first that is spent: an attempt refused by the
+      // account's counter never touches the address's, so a burst against one account cannot
+      // crowd out, even for a moment, the attempts another account may still make.
+      for (const budget of rule.budgets) {
+        let count;
+        try {
+          count = await counters.increment(budget.key, at, options.windowMs);
+        } catch (error) {
+          await giveBack(charged);
+          throw error;
         }
-      } catch (error) {
-        await giveBack(charged);
-        throw error;
-      }
-      const spent = charged.filter((c) => c.failures > c.budget.max);
-      if (spent.length > 0) {
-        await giveBack(charged);
-        const blockedUntil = Math.max(...spent.map((c) => c.resetAt));
-        throw new RateLimitedError(rule.what, Math.ceil((blockedUntil - at) / 1000));
+        charged.push({ budget, ...count });
+        if (count.failures > budget.max) {
+          await giveBack(charged);
+          throw new RateLimitedError(rule.what, Math.ceil((count.resetAt - at) / 1000));
+        }
       }
       await counters.deleteExpired(at);
       return {
