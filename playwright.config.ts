@@ -9,6 +9,10 @@ export default defineConfig({
   workers: 1,
   fullyParallel: false,
   forbidOnly: true,
+  // One retry in CI for an intermittent seen once in four full runs (links.spec.ts:377, a
+  // recipient's Download click that never starts a download under load; passes alone). A retried
+  // pass is reported as "flaky" in the output, so it stays visible.
+  retries: process.env.CI ? 1 : 0,
   timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
