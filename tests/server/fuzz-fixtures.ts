@@ -29,6 +29,23 @@ interface AdminState {
   csrf: string;
 }
 
+/** A folder of `ownerId` with no gates, made through the repository. */
+function plainFolder(server: TestServer, ownerId: number, title: string): Promise<Folder> {
+  return server.app.repos.folders.create({
+    ownerId,
+    title,
+    description: null,
+    linkToken: newToken(),
+    linkPasswordHash: null,
+    requireEmailVerification: false,
+    allowedEmails: null,
+    performMimeCheck: true,
+    isActive: true,
+    expirationDate: null,
+    creationDate: server.clock.now(),
+  });
+}
+
 export class FuzzWorld {
   fixtures!: Fixtures;
   private admin!: AdminState;
@@ -63,19 +80,7 @@ export class FuzzWorld {
   private async setUp(): Promise<void> {
     const { server } = this;
     const other = await server.createUser(`other_${randomBytes(3).toString('hex')}`, ADMIN_PASSWORD);
-    const otherFolder = await server.app.repos.folders.create({
-      ownerId: other.id,
-      title: 'Not yours',
-      description: null,
-      linkToken: newToken(),
-      linkPasswordHash: null,
-      requireEmailVerification: false,
-      allowedEmails: null,
-      performMimeCheck: true,
-      isActive: true,
-      expirationDate: null,
-      creationDate: server.clock.now(),
-    });
+    const otherFolder = await plainFolder(server, other.id, 'Not yours');
     const otherFile = await seedFile(server, otherFolder.id);
     const uploadFolder = await createUploadFolder(server);
     const gatedFolder = await createUploadFolder(server, { linkPassword: 'link password 1' });
@@ -135,19 +140,7 @@ export class FuzzWorld {
   private async newAdminThings(): Promise<void> {
     const { server, admin } = this;
     const repos = server.app.repos;
-    const folder = await repos.folders.create({
-      ownerId: admin.userId,
-      title: 'Fuzz folder',
-      description: null,
-      linkToken: newToken(),
-      linkPasswordHash: null,
-      requireEmailVerification: false,
-      allowedEmails: null,
-      performMimeCheck: true,
-      isActive: true,
-      expirationDate: null,
-      creationDate: server.clock.now(),
-    });
+    const folder = await plainFolder(server, admin.userId, 'Fuzz folder');
     // A name that tests Content-Disposition: quotes, a backslash, a semicolon, %22, emoji, a bidi override.
     const file = await seedFile(server, folder.id, { name: 'répört "q" \\;%22 😀 \u202Etxt.exe' });
     const link = (verifierHash: string | null, keys: string | null) =>
