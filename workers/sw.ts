@@ -3,15 +3,15 @@
 // answers page navigations with index.html, so the installed app opens offline. API calls are never
 // answered from a cache.
 //
-// It also streams downloads (src/features/downloads/service-worker, docs/download.md): the page
+// It also streams downloads (workers/download-service, docs/download.md): the page
 // registers a download plan by message, the crypto worker sends the file keys over a port, and the
 // browser's download manager fetches /downloads/{id}/{name}, answered with the decrypted file or
 // ZIP as it is fetched. Its listeners come first, so Workbox never sees those requests.
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { DownloadService } from '../src/features/downloads/service-worker/downloadService.ts';
-import { isDownloadPlan, KEEPALIVE_MESSAGE } from '../src/features/downloads/protocol.ts';
+import { DownloadService } from './download-service/downloadService.ts';
+import { isDownloadPlan, KEEPALIVE_MESSAGE } from './download-service/protocol.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 

@@ -3,7 +3,7 @@ import { Route as rootRoute } from './__root.tsx';
 import { parseLinkToken } from './routeParams.ts';
 
 /** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
-const DownloadPage = lazyRouteComponent(() => import('../features/download/DownloadPage.tsx'), 'DownloadPage');
+const DownloadPage = lazyRouteComponent(() => import('../features/recipient/DownloadPage.tsx'), 'DownloadPage');
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,

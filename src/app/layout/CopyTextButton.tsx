@@ -1,7 +1,7 @@
 import Button from '@mui/material/Button';
 import { useEffect, useRef, useState } from 'react';
 import { UserFacingError } from '../../lib/userFacingError.ts';
-import { useNotifier } from '../../features/notifications/useNotifier.ts';
+import { useNotifier } from '../notifier.ts';
 import { CheckIcon, CopyIcon } from '../icons.tsx';
 
 /** How long 'Copied!' stays after a copy (spec section 9). */

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useLoginMutation, useLoginWithCodeMutation } from '../../api/authApi.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { SealdropMark } from '../../app/layout/SealdropLogo.tsx';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { selectAuthNotice, selectAuthStatus } from './authSlice.ts';
 import { LoginCodeStep } from './LoginCodeStep.tsx';
 import { LoginPasswordStep } from './LoginPasswordStep.tsx';

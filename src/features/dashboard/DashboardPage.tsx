@@ -8,7 +8,7 @@ import { ButtonLink } from '../../app/layout/links.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { selectCurrentUser } from '../auth/authSlice.ts';
 import { logout } from '../auth/authThunks.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { FolderListSection } from './FolderListSection.tsx';
 
 export function DashboardPage() {

@@ -13,7 +13,7 @@ import type { Folder, FolderListParams } from '../../api/types.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { FolderIcon } from '../../app/icons.tsx';
 import { ButtonLink } from '../../app/layout/links.tsx';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { DeleteFolderDialog } from './DeleteFolderDialog.tsx';
 import { displayTitle } from './folderDisplay.ts';
 import { FolderTable } from './FolderTable.tsx';

@@ -8,5 +8,5 @@ export type {
   ZipDownloadOptions,
   ZipDownloadOutcome,
 } from './startDownload.ts';
-export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from './downloadErrors.ts';
+export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from '../../../workers/download-service/downloadErrors.ts';
 export { controllingServiceWorker } from './serviceWorkerBridge.ts';

@@ -5,11 +5,11 @@
  * handed to the browser and reject with a DownloadError (fixed `code`) otherwise.
  */
 import type { FileKeyHandle } from '../../../workers/pool-types.ts';
-import { sharedCryptoPool } from '../keys/sharedCryptoPool.ts';
-import { safeFileName } from './contentDisposition.ts';
-import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { sharedCryptoPool } from '../../app/cryptoPool.ts';
+import { safeFileName } from '../../../workers/download-service/contentDisposition.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from '../../../workers/download-service/downloadErrors.ts';
 import { ProgressMeter, type DownloadProgress } from './progressMeter.ts';
-import { PLAN_MESSAGE, type ControlMessage, type DownloadPlan, type StatusMessage } from './protocol.ts';
+import { PLAN_MESSAGE, type ControlMessage, type DownloadPlan, type StatusMessage } from '../../../workers/download-service/protocol.ts';
 import { controllingServiceWorker, keepServiceWorkerAlive, triggerBrowserDownload } from './serviceWorkerBridge.ts';
 
 export type { DownloadProgress } from './progressMeter.ts';

@@ -3,7 +3,7 @@
 import Button from '@mui/material/Button';
 import type { FileRecord } from '../../api/filesApi.ts';
 import { LockIcon } from '../../app/icons.tsx';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { exportChoice, MAX_EXPORT_IDS, startBrowserDownload } from './encryptedExport.ts';
 import { FILES_MESSAGES } from './filesMessages.ts';
 

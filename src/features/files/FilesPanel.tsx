@@ -8,7 +8,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { FileRecord } from '../../api/filesApi.ts';
 import type { Folder } from '../../api/types.ts';
 import { displayTitle } from '../dashboard/folderDisplay.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { DeleteFilesDialog } from './DeleteFilesDialog.tsx';
 import { DownloadProgressPanel } from './DownloadProgressPanel.tsx';
 import { ExportEncryptedButton } from './ExportEncryptedButton.tsx';

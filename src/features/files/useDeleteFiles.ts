@@ -7,7 +7,7 @@
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useDeleteFilesMutation } from '../../api/filesApi.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { FILES_MESSAGES } from './filesMessages.ts';
 
 export interface DeleteFiles {

@@ -13,7 +13,7 @@ import { isCryptoError } from '../../crypto/errors.ts';
 import { isDownloadError, type DownloadProgress } from '../downloads/index.ts';
 import { keyOperationFailureText } from '../keys/keyMessages.ts';
 import { privateKeyCryptoFailed } from '../keys/keysSlice.ts';
-import { sharedCryptoPool } from '../keys/sharedCryptoPool.ts';
+import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { usePrivateKeyUnlock } from '../keys/usePrivateKeyUnlock.tsx';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { FILES_MESSAGES } from './filesMessages.ts';

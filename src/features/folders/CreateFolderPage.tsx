@@ -5,7 +5,7 @@ import { useCreateFolderMutation } from '../../api/foldersApi.ts';
 import type { FolderPayload } from '../../api/types.ts';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { emptyFolderForm } from './folderForm.ts';
 import { FolderForm } from './FolderForm.tsx';
 

@@ -12,7 +12,7 @@ import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { displayTitle } from '../dashboard/folderDisplay.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { folderFormFromFolder } from './folderForm.ts';
 import { FolderForm } from './FolderForm.tsx';
 import { InvalidFolderId } from './InvalidFolderId.tsx';

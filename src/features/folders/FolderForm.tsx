@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { FolderPayload } from '../../api/types.ts';
 import { ButtonLink } from '../../app/layout/links.tsx';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { AccessFields } from './AccessFields.tsx';
 import { ExpirationFields } from './ExpirationFields.tsx';
 import {

@@ -8,7 +8,7 @@ import { useGetEncryptedKeyQuery } from '../../api/keysApi.ts';
 import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { selectCurrentUser } from '../auth/authSlice.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { GenerateKeyPairPanel } from './GenerateKeyPairPanel.tsx';
 import { KEY_MESSAGES } from './keyMessages.ts';
 import type { GeneratedKeyPairData } from './keyOperations.ts';

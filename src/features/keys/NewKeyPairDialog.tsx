@@ -9,7 +9,7 @@ import { useId, useState } from 'react';
 import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { sessionConfirmed } from '../auth/authSlice.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { downloadKeyBackup } from './downloadBackup.ts';
 import type { GeneratedKeyPairData } from './keyOperations.ts';
 import { KeyPairStep } from './KeyPairStep.tsx';

@@ -8,7 +8,7 @@ import { useVerifyPasswordMutation } from '../../api/authApi.ts';
 import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { sessionConfirmed } from '../auth/authSlice.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../profile/FormFeedback.tsx';
 import { BACKUP_MIME_TYPE } from './backupFile.ts';
 import { isKeyError, KEY_MESSAGES } from './keyMessages.ts';

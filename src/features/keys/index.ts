@@ -8,5 +8,5 @@ export { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
 export { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKeyHandleId, selectPrivateKeyUnlocked } from './keysSlice.ts';
 export { requirePrivateKeyHandleId, unlockPrivateKey } from './keyThunks.ts';
 export { privateKeyHandle } from './privateKeyHandle.ts';
-export { sharedCryptoPool } from './sharedCryptoPool.ts';
+export { sharedCryptoPool } from '../../app/cryptoPool.ts';
 export { KEY_MESSAGES, KeyError, isKeyError } from './keyMessages.ts';

@@ -1,10 +1,10 @@
 // KeyOperations on the shared crypto worker pool. The private key handle is only valid in the pool
-// that created it, so the whole app must use the one pool of sharedCryptoPool.ts.
+// that created it, so the whole app must use the one pool of src/app/cryptoPool.ts.
 
 import type { KeyData } from './backupFile.ts';
 import type { KeyOperations } from './keyOperations.ts';
 import { privateKeyHandle } from './privateKeyHandle.ts';
-import { sharedCryptoPool } from './sharedCryptoPool.ts';
+import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 
 const copy = (data: KeyData): KeyData => ({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt });
 

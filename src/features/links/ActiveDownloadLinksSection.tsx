@@ -6,7 +6,7 @@ import { describeApiError } from '../../api/errors.ts';
 import { useDeleteDownloadLinkMutation, useListFolderLinksQuery, type DownloadLink } from '../../api/linksApi.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { UserFacingError } from '../../lib/userFacingError.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { CREATE_LINK_MESSAGES } from './createLinkForm.ts';
 import { DeleteDownloadLinkDialog } from './DeleteDownloadLinkDialog.tsx';
 import { DownloadLinkItem } from './DownloadLinkItem.tsx';

@@ -8,7 +8,7 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { isKeyError } from '../keys/keyMessages.ts';
 import { usePersistentWarning } from '../keys/usePersistentWarning.tsx';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { afterPasswordChangedSteps, runAfterPasswordChanged } from './afterPasswordChanged.ts';
 import { FormFeedback, type Feedback } from './FormFeedback.tsx';
 import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, PASSWORD_MISMATCH, passwordChangeError } from './passwordChangeValidation.ts';

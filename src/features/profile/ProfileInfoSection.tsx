@@ -7,7 +7,7 @@ import { useUpdateProfileMutation } from '../../api/authApi.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { selectCurrentUser } from '../auth/authSlice.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from './FormFeedback.tsx';
 import { planProfileUpdate, type ProfileField } from './profileValidation.ts';
 

@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useDisableTwoFactorMutation } from '../../api/authApi.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from './FormFeedback.tsx';
 
 /** Disabling needs the current password and a confirmation (spec sections 4 and 5). */

@@ -8,7 +8,7 @@ import type { TwoFactorSetupResponse } from '../../api/types.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { selectCurrentUser } from '../auth/authSlice.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from './FormFeedback.tsx';
 import { TwoFactorDisablePanel } from './TwoFactorDisablePanel.tsx';
 import { TwoFactorSetupPanel } from './TwoFactorSetupPanel.tsx';

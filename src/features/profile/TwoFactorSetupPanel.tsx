@@ -7,7 +7,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
 import { useEnableTwoFactorMutation } from '../../api/authApi.ts';
 import type { TwoFactorSetupResponse } from '../../api/types.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { sanitizeCodeInput, SIX_DIGITS } from '../auth/loginResponse.ts';
 import { FormFeedback, type Feedback } from './FormFeedback.tsx';
 

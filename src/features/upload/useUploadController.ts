@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useAppDispatch, useAppStore } from '../../app/hooks.ts';
-import { sharedCryptoPool } from '../keys/sharedCryptoPool.ts';
+import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { browserTransport } from './transport/browserTransport.ts';
 import { UploadController, type UploadNotifier } from './uploadController.ts';
 

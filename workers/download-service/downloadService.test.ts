@@ -5,10 +5,10 @@ import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encryptBuffer } from '../../../../server/crypto/index.ts';
-import { DOWNLOAD_MESSAGES } from '../downloadErrors.ts';
-import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from '../protocol.ts';
-import { readZip } from '../testing/readZip.ts';
+import { encryptBuffer } from '../../server/crypto/index.ts';
+import { DOWNLOAD_MESSAGES } from './downloadErrors.ts';
+import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from './protocol.ts';
+import { readZip } from '../../src/features/downloads/testing/readZip.ts';
 import { DownloadService } from './downloadService.ts';
 
 interface Served {

@@ -5,9 +5,9 @@
  * State is per download, keyed by its id, and forgotten when the stream ends or fails, when the
  * page aborts, or when the plan is not fetched in time: no keys outlive their download.
  */
-import { contentDisposition } from '../contentDisposition.ts';
-import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
-import { downloadIdOfPath, type ControlMessage, type DownloadPlan } from '../protocol.ts';
+import { contentDisposition } from './contentDisposition.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { downloadIdOfPath, type ControlMessage, type DownloadPlan } from './protocol.ts';
 import { openDecryptedFile } from './decryptedFile.ts';
 import { receiveFileKeys } from './keyInbox.ts';
 import { monitorStream } from './monitoredStream.ts';

@@ -3,8 +3,8 @@
  * (at most every PROGRESS_INTERVAL_MS), skipped files, and one final done or error, after which
  * the port is closed.
  */
-import { DownloadError, DOWNLOAD_MESSAGES } from '../downloadErrors.ts';
-import type { StatusMessage, WireFailure } from '../protocol.ts';
+import { DownloadError, DOWNLOAD_MESSAGES } from './downloadErrors.ts';
+import type { StatusMessage, WireFailure } from './protocol.ts';
 
 const PROGRESS_INTERVAL_MS = 200;
 

@@ -7,13 +7,13 @@
  * authenticated; any tampering errors the stream with DownloadError('INTEGRITY'), and a file that
  * decrypts to another size than the record says errors with 'SIZE_MISMATCH'.
  */
-import type { Bytes } from '../../../crypto/bytes.ts';
-import { isCryptoError } from '../../../crypto/errors.ts';
-import { decodeBase64Exact } from '../../../crypto/base64.ts';
-import { asCipherBytes } from '../../../crypto/branded.ts';
-import { RecordDecryptor } from '../../../crypto/record-decryptor.ts';
-import { IV_LENGTH } from '../../../crypto/record-format.ts';
-import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
+import type { Bytes } from '../../src/crypto/bytes.ts';
+import { isCryptoError } from '../../src/crypto/errors.ts';
+import { decodeBase64Exact } from '../../src/crypto/base64.ts';
+import { asCipherBytes } from '../../src/crypto/branded.ts';
+import { RecordDecryptor } from '../../src/crypto/record-decryptor.ts';
+import { IV_LENGTH } from '../../src/crypto/record-format.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
 
 export interface DecryptingStreamInit {
   readonly key: CryptoKey;

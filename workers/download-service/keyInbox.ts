@@ -2,7 +2,7 @@
  * Receives the file keys of one download on the port the crypto worker posts them into (workers/
  * pool.ts sendFileKeys): one message { keys: [{ id, key }] }. Only CryptoKeys are accepted.
  */
-import type { FileKeysMessage } from '../../../../workers/pool-types.ts';
+import type { FileKeysMessage } from '../pool-types.ts';
 
 export function receiveFileKeys(port: MessagePort, timeoutMs: number): Promise<Map<string, CryptoKey>> {
   return new Promise((resolve, reject) => {

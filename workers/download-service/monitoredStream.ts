@@ -4,7 +4,7 @@
  * source, a cancel from the browser's download UI, or an abort from the page). A small read-ahead
  * lets decryption continue while the browser writes to disk.
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
 
 export interface StreamHooks {
   onBytes(bytes: number): void;

@@ -4,8 +4,8 @@
  * reaches them, so only one file is in flight and memory does not grow with the archive.
  */
 import { makeZip, predictLength } from 'client-zip';
-import type { PlanEntry } from '../protocol.ts';
-import { isDownloadError } from '../downloadErrors.ts';
+import type { PlanEntry } from './protocol.ts';
+import { isDownloadError } from './downloadErrors.ts';
 import { openDecryptedFile, primed, type DecryptedFileOptions } from './decryptedFile.ts';
 
 export interface ZipStreamOptions extends DecryptedFileOptions {

@@ -1,6 +1,6 @@
 /** One plan entry as a plaintext stream: fetch (with resume), check, decrypt. */
-import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
-import type { PlanEntry } from '../protocol.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import type { PlanEntry } from './protocol.ts';
 import { openCiphertext } from './ciphertextSource.ts';
 import { createDecryptingStream } from './decryptingStream.ts';
 

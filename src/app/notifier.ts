@@ -1,6 +1,6 @@
 import { useSnackbar } from 'notistack';
 import { useMemo } from 'react';
-import { describeApiError, type ApiErrorInfo } from '../../api/errors.ts';
+import { describeApiError, type ApiErrorInfo } from '../api/errors.ts';
 
 export interface Notifier {
   success(message: string): void;

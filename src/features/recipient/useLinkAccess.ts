@@ -9,8 +9,8 @@ import { linksApi, type SharedFile } from '../../api/linksApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isUserFacingError } from '../../lib/userFacingError.ts';
 import type { FileKeyHandle } from '../../../workers/pool.ts';
-import { sharedCryptoPool } from '../keys/sharedCryptoPool.ts';
-import { useNotifier } from '../notifications/useNotifier.ts';
+import { sharedCryptoPool } from '../../app/cryptoPool.ts';
+import { useNotifier } from '../../app/notifier.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 import {
   fragmentOf,

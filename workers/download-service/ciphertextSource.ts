@@ -5,7 +5,7 @@
  * byte range (If-Range on the ETag, so a changed blob is never stitched onto the old one): a
  * flaky network costs a few retries, not the whole download.
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
 
 export interface CiphertextRequest {
   readonly url: string;
