@@ -36,6 +36,7 @@ const BIG_PLAIN = `${WORK_DIR}plain-256m.bin`;
 const BIG_SEALED = `${WORK_DIR}sealed-256m.bin`;
 const BIG_SIZE = 256 * 1024 * 1024 + 12_345; // not a multiple of the record size
 const SMALL_PLAIN = `${WORK_DIR}plain-20m.bin`;
+const SMALL_SIZE = 20 * 1024 * 1024 + 7;
 const SMALL_SEALED = `${WORK_DIR}sealed-20m.bin`;
 const TINY_PLAIN = `${WORK_DIR}plain-1m.bin`; // under the one-shot digest threshold
 
@@ -51,7 +52,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   server = await serveDirectory(await buildHarness());
   await ensurePlainFile(BIG_PLAIN, BIG_SIZE, 1);
-  await ensurePlainFile(SMALL_PLAIN, 20 * 1024 * 1024 + 7, 2);
+  await ensurePlainFile(SMALL_PLAIN, SMALL_SIZE, 2);
   await ensurePlainFile(TINY_PLAIN, 1024 * 1024 + 3, 3);
   bigSha256 = await sha256OfFile(BIG_PLAIN);
   await encryptFileWithNode(BIG_PLAIN, BIG_SEALED, bigKey, bigIv);
@@ -94,7 +95,7 @@ test('vectors pass between node:crypto and the browser pool in both directions',
     { kind: 'truncated at a record boundary', bytes: sealed.subarray(0, HEADER_BYTES + 3 * recordBytes) },
     { kind: 'extended', bytes: Buffer.concat([sealed, Buffer.alloc(1)]) },
     { kind: 'records swapped', bytes: reordered },
-  ].map(({ kind, bytes }) => ({ kind, key: victim.key, iv: victim.iv, ciphertext: b64(bytes) }));
+  ].map(({ kind, bytes }) => ({ kind, key: victim.key, iv: victim.iv, plainSize: 1000, ciphertext: b64(bytes) }));
 
   const admin = generateRsaKeyPair();
   const fileKey = randomBytes(32);
@@ -114,7 +115,7 @@ test('vectors pass between node:crypto and the browser pool in both directions',
   // node -> browser
   expect(output.decrypted).toEqual(nodeFiles.map((f) => f.plaintext));
   for (const { kind, error } of output.tamperedErrors) {
-    expect(error, kind).toEqual({ isCryptoError: true, code: 'INTEGRITY', name: 'CryptoError' });
+    expect(error, kind).toEqual({ isCryptoError: false, code: 'INTEGRITY', name: 'DownloadError' });
   }
   expect(output.privateKey.unwrappedFileKey).toBe(b64(fileKey));
   expect(output.privateKey.wrongPasswordError).toEqual({ isCryptoError: true, code: 'WRONG_PASSWORD', name: 'CryptoError' });
@@ -153,11 +154,11 @@ test('the pool encrypts a 256 MiB file exactly as node:crypto does, and decrypts
   test.info().annotations.push({ type: 'throughput', description: `encrypt+hash+verify ${(BIG_SIZE / 1e6 / result.seconds).toFixed(0)} MB/s` });
 });
 
-test("the pool decrypts node:crypto's ciphertext of that file to the original bytes", async ({ page }) => {
+test("the download's decrypting stream turns node:crypto's ciphertext of that file into the original bytes", async ({ page }) => {
   await openHarness(page);
   await page.setInputFiles('#files', BIG_SEALED);
   const result = ok(
-    (await page.evaluate(([key, iv]) => window.cryptoHarness.decryptFile(key, iv, { hashPlaintext: true }), [b64(bigKey), b64(bigIv)] as const)) as DecryptRunResult | HarnessError,
+    (await page.evaluate(([key, iv, size]) => window.cryptoHarness.decryptFile(key, iv, { hashPlaintext: true, plainSize: size }), [b64(bigKey), b64(bigIv), BIG_SIZE] as const)) as DecryptRunResult | HarnessError,
   );
   expect(result.plainBytes).toBe(BIG_SIZE);
   expect(result.plaintextSha256).toBe(bigSha256);
@@ -193,7 +194,7 @@ test('ciphertext of any byte range, in any order (a resuming upload), equals the
   }
 });
 
-test('a tampered or truncated download fails with CryptoError INTEGRITY across the worker boundary', async ({ page }) => {
+test('a tampered or truncated download fails with DownloadError INTEGRITY, the key having crossed from the pool as a download gets it', async ({ page }) => {
   const key = randomBytes(32);
   const iv = randomBytes(12);
   await encryptFileWithNode(SMALL_PLAIN, SMALL_SEALED, key, iv);
@@ -212,10 +213,10 @@ test('a tampered or truncated download fails with CryptoError INTEGRITY across t
   await openHarness(page);
   for (const path of [flipped, cut]) {
     await page.setInputFiles('#files', path);
-    const result = await page.evaluate(([k, v]) => window.cryptoHarness.decryptFile(k, v, { hashPlaintext: false }), [b64(key), b64(iv)] as const);
-    expect(result, path).toEqual({ error: expect.objectContaining({ isCryptoError: true, code: 'INTEGRITY', name: 'CryptoError' }) });
+    const result = await page.evaluate(([k, v, size]) => window.cryptoHarness.decryptFile(k, v, { hashPlaintext: false, plainSize: size }), [b64(key), b64(iv), SMALL_SIZE] as const);
+    expect(result, path).toEqual({ error: expect.objectContaining({ isCryptoError: false, code: 'INTEGRITY', name: 'DownloadError' }) });
   }
   await page.setInputFiles('#files', SMALL_SEALED);
-  const good = ok((await page.evaluate(([k, v]) => window.cryptoHarness.decryptFile(k, v, { hashPlaintext: true }), [b64(key), b64(iv)] as const)) as DecryptRunResult | HarnessError);
+  const good = ok((await page.evaluate(([k, v, size]) => window.cryptoHarness.decryptFile(k, v, { hashPlaintext: true, plainSize: size }), [b64(key), b64(iv), SMALL_SIZE] as const)) as DecryptRunResult | HarnessError);
   expect(good.plaintextSha256).toBe(createHash('sha256').update(await (await import('node:fs/promises')).readFile(SMALL_PLAIN)).digest('hex'));
 });

@@ -88,7 +88,6 @@ function transferViews<T extends Uint8Array>(views: T[]): T[] {
 export function createCryptoWorkerApi() {
   const keys = new KeyStore();
   const encryptions = new Map<string, EncryptionJob>();
-  const decryptions = new Map<string, RecordDecryptor>();
 
   function job<T>(jobs: Map<string, T>, id: string): T {
     const found = jobs.get(id);
@@ -226,29 +225,6 @@ export function createCryptoWorkerApi() {
       const found = encryptions.get(jobId);
       encryptions.delete(jobId);
       await found?.close();
-    },
-
-    // ---- decryption ----
-    openDecryption(keyId: string, iv: string): string {
-      const jobId = crypto.randomUUID();
-      decryptions.set(jobId, new RecordDecryptor(keys.get(keyId, 'file'), parseFileIv(iv)));
-      return jobId;
-    },
-    async pushCiphertext(jobId: string, chunk: Bytes): Promise<Uint8Array[]> {
-      try {
-        return transferViews(await job(decryptions, jobId).push(asCipherBytes(chunk)));
-      } catch (error) {
-        decryptions.delete(jobId);
-        throw error;
-      }
-    },
-    async finishDecryption(jobId: string): Promise<Uint8Array[]> {
-      const decryptor = job(decryptions, jobId);
-      decryptions.delete(jobId);
-      return transferViews(await decryptor.finish());
-    },
-    abortDecryption(jobId: string): void {
-      decryptions.delete(jobId);
     },
   };
 }

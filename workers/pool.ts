@@ -35,7 +35,6 @@ import type { LinkPasswordProtection } from '../src/crypto/link-keys.ts';
 import type { WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
 import { ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
 import type { CryptoWorkerApi, GeneratedKeyPair, StoredKeyData } from './crypto-worker-api.ts';
-import { createDecryptStream } from './decrypt-stream.ts';
 import { EncryptionSession } from './encryption-session.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
 import { installCryptoErrorTransfer } from './wire-errors.ts';
@@ -174,29 +173,6 @@ export class CryptoPool {
     return this.run(this.leastBusy(), file.size / SHA256_BYTES_PER_SECOND, (w) => w.api.hashBlob(file));
   }
 
-  // ---------------------------------------------------------------- decryption (download)
-
-  /** Plaintext of an encrypted file as a stream; errors with CryptoError('INTEGRITY') on tampering. */
-  decrypt(key: FileKeyHandle, iv: string, ciphertext: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-    const worker = this.leastBusy();
-    const cost = 1;
-    worker.load += cost;
-    let released = false;
-    return createDecryptStream({
-      api: worker.api,
-      source: ciphertext,
-      open: async () => {
-        await this.ensureKeyOn(key, worker);
-        return worker.api.openDecryption(key.id, iv);
-      },
-      onDone: () => {
-        if (!released) {
-          released = true;
-          worker.load -= cost;
-        }
-      },
-    });
-  }
 
   // ---------------------------------------------------------------- the admin's key pair
 

@@ -1,6 +1,9 @@
 // Harness operations over the real pool: encrypt the picked files (consuming the ciphertext streams
-// as an upload would), decrypt a picked ciphertext file, and read arbitrary ciphertext ranges.
+// as an upload would), decrypt a picked ciphertext file (through the decrypting stream that users'
+// downloads run in the service worker), and read arbitrary ciphertext ranges.
 import { createSHA256, type IHasher } from 'hash-wasm';
+import { plainLengthOf } from '../../src/crypto/record-format.ts';
+import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
 import type { CryptoPool, EncryptionSession } from '../../workers/pool.ts';
 import type { DecryptRunResult, EncryptedFileResult, EncryptRunOptions, EncryptRunResult, RangeResult } from './harness-types.ts';
 
@@ -35,8 +38,8 @@ async function encryptOne(pool: CryptoPool, file: File, options: EncryptRunOptio
     }
     let roundTripSha256: string | undefined;
     if (options.roundTrip) {
-      // Hash each ciphertext piece as it passes (before the decrypt stream transfers it away), then
-      // decrypt it in the pool and hash the plaintext: no tee(), so nothing queues up in memory.
+      // Hash each ciphertext piece as it passes, then decrypt it as a download does and hash the
+      // plaintext: no tee(), so nothing queues up in memory.
       const observed = session.stream().pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
@@ -47,7 +50,7 @@ async function encryptOne(pool: CryptoPool, file: File, options: EncryptRunOptio
       );
       const plainHasher = await createSHA256();
       plainHasher.init();
-      await drain(pool.decrypt(session.key, session.iv, observed), (chunk) => plainHasher.update(chunk));
+      await drain(await decryptLikeADownload(pool, session.key, session.iv, file.size, observed), (chunk) => plainHasher.update(chunk));
       roundTripSha256 = plainHasher.digest('hex');
     } else {
       const length = await drain(session.stream(), ciphertextHasher ? (chunk) => ciphertextHasher.update(chunk) : undefined);
@@ -77,7 +80,8 @@ export async function encryptPickedFiles(pool: CryptoPool, options: EncryptRunOp
   return { seconds: (performance.now() - started) / 1000, plainBytes: files.reduce((sum, f) => sum + f.size, 0), files: results };
 }
 
-export async function decryptPickedFile(pool: CryptoPool, rawKey: string, iv: string, hashPlaintext: boolean): Promise<DecryptRunResult> {
+/** `plainSize` is what the file record would say; by default the size the ciphertext's length implies. */
+export async function decryptPickedFile(pool: CryptoPool, rawKey: string, iv: string, hashPlaintext: boolean, plainSize?: number): Promise<DecryptRunResult> {
   const [file] = pickedFiles();
   if (!file) throw new Error('no file picked');
   const keys = await pool.parseLinkFragment(`f:${rawKey}`);
@@ -86,7 +90,8 @@ export async function decryptPickedFile(pool: CryptoPool, rawKey: string, iv: st
   hasher?.init();
   const started = performance.now();
   try {
-    const plainBytes = await drain(pool.decrypt(key, iv, file.stream()), hasher ? (chunk) => hasher.update(chunk) : undefined);
+    const plaintext = await decryptLikeADownload(pool, key, iv, plainSize ?? plainLengthOf(file.size), file.stream());
+    const plainBytes = await drain(plaintext, hasher ? (chunk) => hasher.update(chunk) : undefined);
     return { seconds: (performance.now() - started) / 1000, plainBytes, ...(hasher ? { plaintextSha256: hasher.digest('hex') } : {}) };
   } finally {
     await pool.releaseKey(key);

@@ -3,7 +3,7 @@
 export interface EncryptRunOptions {
   /** Hash the produced ciphertext in the page (verification only; costs main-thread time). */
   readonly hashCiphertext?: boolean;
-  /** Pipe the ciphertext straight into the pool's decryption and hash the plaintext that comes out. */
+  /** Pipe the ciphertext straight into the download's decrypting stream and hash the plaintext that comes out. */
   readonly roundTrip?: boolean;
   /** Return each file's raw key (base64) so node can reproduce the ciphertext. Tests only. */
   readonly exportKeys?: boolean;
@@ -63,7 +63,8 @@ export type LimitsMeasurement =
 export interface CryptoHarness {
   ready(): Promise<{ poolSize: number }>;
   encryptFiles(options: EncryptRunOptions): Promise<EncryptRunResult | HarnessError>;
-  decryptFile(key: string, iv: string, options: { hashPlaintext: boolean }): Promise<DecryptRunResult | HarnessError>;
+  /** Decrypts the picked ciphertext file through the download path; `plainSize` as a file record states it. */
+  decryptFile(key: string, iv: string, options: { hashPlaintext: boolean; plainSize?: number }): Promise<DecryptRunResult | HarnessError>;
   readRanges(ranges: readonly [number, number][]): Promise<{ key: string; iv: string; ranges: RangeResult[] } | HarnessError>;
   /** Runs one limits measurement in the limits worker ('read' reads the first picked file). */
   measureLimit(measurement: LimitsMeasurement): Promise<RateSample>;

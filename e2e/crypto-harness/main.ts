@@ -28,7 +28,7 @@ async function reported<T>(action: () => Promise<T>): Promise<T | HarnessError> 
         name: error instanceof Error ? error.name : typeof error,
         message: error instanceof Error ? error.message : String(error),
         isCryptoError: error instanceof CryptoError,
-        ...(error instanceof CryptoError ? { code: error.code } : {}),
+        ...(typeof (error as { code?: unknown })?.code === 'string' ? { code: (error as { code: string }).code } : {}),
       },
     };
   }
@@ -39,7 +39,7 @@ const harness: CryptoHarness = {
     return { poolSize: pool.size };
   },
   encryptFiles: (options) => reported(() => encryptPickedFiles(pool, options)),
-  decryptFile: (key, iv, options) => reported(() => decryptPickedFile(pool, key, iv, options.hashPlaintext)),
+  decryptFile: (key, iv, options) => reported(() => decryptPickedFile(pool, key, iv, options.hashPlaintext, options.plainSize)),
   readRanges: (ranges) => reported(() => readPickedRanges(pool, ranges)),
   async measureLimit(measurement) {
     const worker = limitsWorker();

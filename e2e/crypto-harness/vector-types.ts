@@ -11,8 +11,8 @@ export interface FileVector {
 export interface NodeVectors {
   /** Encrypted by node: the browser must decrypt each to `plaintext`. */
   readonly files: FileVector[];
-  /** Altered ciphertexts: the browser must reject each with a CryptoError. */
-  readonly tampered: { readonly kind: string; readonly key: string; readonly iv: string; readonly ciphertext: string }[];
+  /** Altered ciphertexts: the browser's download stream must reject each (DownloadError INTEGRITY). */
+  readonly tampered: { readonly kind: string; readonly key: string; readonly iv: string; readonly plainSize: number; readonly ciphertext: string }[];
   /** Plaintexts (base64) with record sizes for the browser to encrypt; node decrypts the results. */
   readonly toEncrypt: { readonly plaintext: string; readonly recordSize: number }[];
   readonly privateKey: {

@@ -1,8 +1,10 @@
 // The browser side of the vector exchange: everything goes through the real pool and its workers,
-// and errors are checked to arrive on this thread as CryptoError with their code.
+// and errors are checked to arrive on this thread with their class and code. Ciphertext is
+// decrypted by the service worker's decrypting stream (decryptLikeADownload), the path users run.
 import { CryptoError } from '../../src/crypto/errors.ts';
 import { decodeBase64, encodeBase64 } from '../../src/crypto/base64.ts';
 import { concatBytes } from '../../src/crypto/bytes.ts';
+import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
 import type { CryptoPool, FileKeyHandle } from '../../workers/pool.ts';
 import type { BrowserError, BrowserVectors, FileVector, NodeVectors } from './vector-types.ts';
 
@@ -29,6 +31,11 @@ function single(bytes: Uint8Array): ReadableStream<Uint8Array> {
   });
 }
 
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 async function caught(action: () => Promise<unknown>): Promise<BrowserError | null> {
   try {
     await action();
@@ -36,7 +43,7 @@ async function caught(action: () => Promise<unknown>): Promise<BrowserError | nu
   } catch (error) {
     return {
       isCryptoError: error instanceof CryptoError,
-      code: error instanceof CryptoError ? error.code : undefined,
+      code: codeOf(error),
       name: error instanceof Error ? error.name : typeof error,
     };
   }
@@ -55,13 +62,15 @@ export async function runVectors(pool: CryptoPool, input: NodeVectors): Promise<
   const decrypted: string[] = [];
   for (const vector of input.files) {
     const key = await importKey(pool, vector.key);
-    decrypted.push(encodeBase64(await drain(pool.decrypt(key, vector.iv, single(decodeBase64(vector.ciphertext))))));
+    const plaintext = await decryptLikeADownload(pool, key, vector.iv, decodeBase64(vector.plaintext).length, single(decodeBase64(vector.ciphertext)));
+    decrypted.push(encodeBase64(await drain(plaintext)));
   }
 
   const tamperedErrors = [];
   for (const vector of input.tampered) {
     const key = await importKey(pool, vector.key);
-    tamperedErrors.push({ kind: vector.kind, error: await caught(() => drain(pool.decrypt(key, vector.iv, single(decodeBase64(vector.ciphertext))))) });
+    const decrypting = () => decryptLikeADownload(pool, key, vector.iv, vector.plainSize, single(decodeBase64(vector.ciphertext)));
+    tamperedErrors.push({ kind: vector.kind, error: await caught(async () => drain(await decrypting())) });
   }
 
   const encrypted: FileVector[] = [];

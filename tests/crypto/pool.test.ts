@@ -2,7 +2,9 @@
  * CryptoPool logic in node, with in-process "workers" (the worker API exposed over a
  * MessageChannel with Comlink, as crypto.worker.ts does): errors arrive as CryptoError with their
  * code, keys move between workers, one large file's hashing goes to the other worker, streams
- * encrypt and decrypt with node:crypto's results, and a tampered stream errors without plaintext.
+ * encrypt with node:crypto's results, and files decrypt through the download path (the pool posts
+ * the key over a port to the service worker's decrypting stream, workers/download-service), where a
+ * tampered or truncated stream errors with DownloadError INTEGRITY and no plaintext.
  */
 import { createHash } from 'node:crypto';
 import { expose } from 'comlink';
@@ -10,6 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CryptoError, ONE_SHOT_DIGEST_MAX_BYTES } from '../../src/crypto/index.ts';
 import { decryptBuffer, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
 import { createCryptoWorkerApi } from '../../workers/crypto-worker-api.ts';
+import { DownloadError } from '../../workers/download-service/downloadErrors.ts';
+import { receiveFileKeys } from '../../workers/download-service/keyInbox.ts';
+import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
 import { CryptoPool } from '../../workers/pool.ts';
 import { installCryptoErrorTransfer } from '../../workers/wire-errors.ts';
 import { bytes, deterministicBytes, expectCryptoError } from './helpers.ts';
@@ -67,7 +72,7 @@ describe('CryptoPool', () => {
     await session.close();
     expect(pool.loads).toEqual([0, 0]);
 
-    const decrypted = await collect(pool.decrypt(session.key, session.iv, pieces(sealed, 65_536)));
+    const decrypted = await collect(await decryptLikeADownload(pool, session.key, session.iv, plain.length, pieces(sealed, 65_536)));
     expect(decrypted.equals(plain)).toBe(true);
   });
 
@@ -82,7 +87,7 @@ describe('CryptoPool', () => {
     await session.close();
   });
 
-  it('a tampered download errors the stream with CryptoError INTEGRITY', async () => {
+  it('a tampered or truncated download errors the stream with DownloadError INTEGRITY', async () => {
     pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
     const raw = deterministicBytes(32, 3);
     const iv = deterministicBytes(12, 4);
@@ -90,14 +95,20 @@ describe('CryptoPool', () => {
     const sealed = encryptBuffer(raw, iv, plain);
     sealed[1_500_000] = sealed[1_500_000]! ^ 1;
     const key = await pool.importRawFileKey(new Uint8Array(raw));
-    const error = await collect(pool.decrypt(key, iv.toString('base64'), pieces(sealed, 100_000))).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CryptoError);
-    expect((error as CryptoError).code).toBe('INTEGRITY');
-    await expectCryptoError(collect(pool.decrypt(key, iv.toString('base64'), pieces(sealed.subarray(0, 1_000_000), 100_000))), 'INTEGRITY');
+    const download = (ciphertext: Buffer, pieceSize: number) => decryptLikeADownload(pool!, key, iv.toString('base64'), plain.length, pieces(ciphertext, pieceSize));
+    for (const [ciphertext, pieceSize] of [
+      [sealed, 100_000],
+      [sealed.subarray(0, 1_000_000), 100_000], // cut inside a record
+      [sealed.subarray(0, 12 + 2 * (65_536 + 16)), 50_001], // cut at a record boundary
+    ] as const) {
+      const error = await collect(await download(ciphertext, pieceSize)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DownloadError);
+      expect((error as DownloadError).code).toBe('INTEGRITY');
+    }
     expect(decryptBuffer(raw, iv, encryptBuffer(raw, iv, plain)).equals(plain)).toBe(true);
   });
 
-  it('unlocks the private key in one worker and decrypts in another (keys move worker to worker)', async () => {
+  it('unlocks the private key in one worker; keys made on two workers meet on one before they go to a download', async () => {
     pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
     const admin = generateRsaKeyPair();
     const keyData = wrapPrivateKey(admin.privateKey, 'login password');
@@ -112,17 +123,24 @@ describe('CryptoPool', () => {
 
     const fileKey = await pool.unwrapFileKey(privateKey, upload.wrappedKey!);
     expect(pool.keyLocations(fileKey)).toEqual(pool.keyLocations(privateKey));
-    // Keep the holder busy so the decryption lands on the other worker and needs the key there.
+    // Keep the holder busy so a second key is made on the other worker: a ZIP of both files needs
+    // both keys on one worker, so one of them must move there before the keys go to the download.
     const [holder] = pool.keyLocations(fileKey);
     const busy = await pool.openEncryption(new Blob([bytes(deterministicBytes(40_000_000, 7))]), { hashPlacement: 'same-worker' });
     expect(pool.loads[holder!]).toBeGreaterThan(0);
-    const decrypted = await collect(pool.decrypt(fileKey, upload.iv, pieces(sealed, 300_000)));
+    const otherKey = await pool.importRawFileKey(new Uint8Array(32).fill(9));
+    expect(pool.keyLocations(otherKey)).not.toEqual([holder]);
+    const { port1, port2 } = new MessageChannel();
+    const received = receiveFileKeys(port1, 5_000);
+    await pool.sendFileKeys([fileKey, otherKey], port2);
+    expect((await received).size).toBe(2);
+    expect([pool.keyLocations(fileKey), pool.keyLocations(otherKey)]).toContainEqual([0, 1]);
+    const decrypted = await collect(await decryptLikeADownload(pool, fileKey, upload.iv, plain.length, pieces(sealed, 300_000)));
     expect(decrypted.equals(plain)).toBe(true);
-    expect(pool.keyLocations(fileKey)).toEqual([0, 1]);
     await busy.close();
 
     await pool.releaseKey(fileKey);
-    await expectCryptoError(collect(pool.decrypt(fileKey, upload.iv, pieces(sealed, 300_000))), 'UNKNOWN_KEY');
+    await expectCryptoError(decryptLikeADownload(pool, fileKey, upload.iv, plain.length, pieces(sealed, 300_000)), 'UNKNOWN_KEY');
   });
 
   it('link keys: fragment and password protection through the pool', async () => {
