@@ -31,6 +31,5 @@ window.benchPlainUpload = (linkToken, inputId) => {
     metadata: { filename: `plain-${file.name}`, relativePath: '.', encryptedKey: btoa('k'.repeat(256)), iv: btoa('i'.repeat(12)), plainSize: file.size },
     signal,
     onProgress: () => undefined,
-    onWaiting: () => undefined,
-  }).then((sent) => completeUploads(linkToken, [{ upload_id: sent.uploadId, file_hash: '0'.repeat(64) }], { signal, onWaiting: () => undefined }));
+  }).then((sent) => completeUploads(linkToken, [{ upload_id: sent.uploadId, file_hash: '0'.repeat(64) }], { signal }));
 };

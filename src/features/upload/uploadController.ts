@@ -1,7 +1,8 @@
 /**
- * The upload page's actions (add, remove, upload, retry, receipt) and the glue between the store,
- * the notifications and one upload run (uploadPipeline.ts). Plain TypeScript: the page creates one
- * per mounted page (useUploadController) and calls its methods from buttons and the drop area.
+ * The upload page's actions (add, remove, upload, retry, receipt): it dispatches to the store and
+ * notifies, and hands a run's files to the engine (engine/uploadScheduler.ts), whose events
+ * runTally.ts turns into rows, counts and toasts. Plain TypeScript: the page creates one per mounted
+ * page (useUploadController) and calls its methods from buttons and the drop area.
  */
 import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { uploadApi } from '../../api/uploadApi.ts';
@@ -11,15 +12,10 @@ import { otherRejectedMessage, selectFiles, tooLargeMessage, type CandidateFile 
 import { ProgressReporter } from './progressReporter.ts';
 import { receiptEntriesOf, type StoredFile } from './receiptEntries.ts';
 import { downloadReceipt } from './receipt.ts';
-import {
-  emptyRunCounts,
-  processingFailedToast,
-  RUN_MESSAGES,
-  runOutcome,
-  type RunCounts,
-  type ToastVariant,
-} from './runOutcome.ts';
-import { UploadPipeline, type EncryptorPool, type FinalOutcome, type PipelineFile, type UploadTransport } from './uploadPipeline.ts';
+import { RUN_MESSAGES, runOutcome, type RunCounts, type ToastVariant } from './runOutcome.ts';
+import { RunTally } from './runTally.ts';
+import type { EncryptorPool, LeftoverUploads, UploadFile, UploadTransport } from './engine/enginePorts.ts';
+import { UploadScheduler } from './engine/uploadScheduler.ts';
 import {
   failedFilesReset,
   fileRemoved,
@@ -36,8 +32,6 @@ import { keyFailed, keyLoaded, runFinished, selectUploadStepState, sendingStarte
 
 export const UPLOADED_ENTRY_LINGER_MS = 5000;
 export const RETRY_DELAY_MS = 100;
-/** Per-file processing failures toasted per run; the rest show in their rows only. */
-const PROCESSING_TOASTS_PER_RUN = 3;
 
 export const PAGE_MESSAGES = {
   alreadyRunning: 'An upload is already in progress.',
@@ -64,6 +58,7 @@ export interface UploadControllerDeps {
   notifier: UploadNotifier;
   pool: () => EncryptorPool;
   transport: UploadTransport;
+  leftovers: LeftoverUploads;
 }
 
 export class UploadController {
@@ -162,7 +157,7 @@ export class UploadController {
       if (key === null) return;
       dispatch(keyLoaded());
       notifier.show('info', PAGE_MESSAGES.keyLoaded, NOTICE_MS.keyLoaded);
-      const files: PipelineFile[] = pending.map((entry) => ({
+      const files: UploadFile[] = pending.map((entry) => ({
         id: entry.id,
         file: fileOf(entry.id)!,
         name: entry.name,
@@ -170,7 +165,7 @@ export class UploadController {
         size: entry.size,
         lastModified: entry.lastModified,
       }));
-      const counts = await this.runPipeline(files, linkToken, key, stepState.link.performMimeCheck, abort.signal);
+      const counts = await this.runEngine(files, linkToken, key, stepState.link.performMimeCheck, abort.signal);
       if (abort.signal.aborted) return;
       const outcome = runOutcome(counts.counts);
       for (const toast of outcome.toasts) notifier.show(toast.variant, toast.message, NOTICE_MS.page);
@@ -205,90 +200,45 @@ export class UploadController {
     return null;
   }
 
-  private async runPipeline(
-    files: PipelineFile[],
+  private async runEngine(
+    files: UploadFile[],
     linkToken: string,
     recipientPublicKey: string,
     performMimeCheck: boolean,
     signal: AbortSignal,
   ): Promise<{ counts: RunCounts; stored: StoredFile[] }> {
-    const { dispatch, notifier } = this.deps;
-    const counts = emptyRunCounts(files.length);
-    const stored: StoredFile[] = [];
-    const byId = new Map(files.map((file) => [file.id, file]));
+    const { dispatch, notifier, transport, leftovers } = this.deps;
     const reporter = new ProgressReporter(files, (patches, overall) => dispatch(queueUpdated({ patches, overall })));
-    let processedOk = 0;
-    let toastedFailures = 0;
-    let warnedPartial = false;
-    const warnPartial = () => {
-      if (warnedPartial || counts.processingFailed === 0 || processedOk === 0) return;
-      warnedPartial = true;
-      notifier.show('warning', RUN_MESSAGES.someProcessingFailed, NOTICE_MS.page);
-    };
-    const finished = (id: string, outcome: FinalOutcome) => {
-      const file = byId.get(id)!;
-      switch (outcome.kind) {
-        case 'stored':
-          counts.stored++;
-          stored.push({ id, name: file.name, relativePath: file.relativePath, size: file.size, uploadedAt: new Date().toISOString() });
-          reporter.finish(id, { status: 'success', error: null, fileHash: outcome.sha256, serverId: outcome.serverId }, true);
-          return;
-        case 'server-failed':
-          counts.serverFailed++;
-          reporter.finish(id, { status: 'error', error: outcome.error }, false);
-          return;
-        case 'unreported':
-          counts.unreported++;
-          reporter.finish(id, { status: 'error', error: outcome.error }, false);
-          return;
-        case 'request-failed':
-          counts.requestFailed++;
-          counts.requestFailureReason ??= outcome.reason;
-          reporter.finish(id, { status: 'error', error: RUN_MESSAGES.requestFailedFile }, false);
-          return;
-        case 'processing-failed':
-          counts.processingFailed++;
-          reporter.finish(id, { status: 'error', error: outcome.error }, false);
-          if (toastedFailures++ < PROCESSING_TOASTS_PER_RUN) notifier.show('error', processingFailedToast(file.name, outcome.reason), NOTICE_MS.page);
-          warnPartial();
-          return;
-      }
-    };
+    const tally = new RunTally(
+      files,
+      reporter,
+      (variant, message) => notifier.show(variant, message, NOTICE_MS.page),
+      () => dispatch(sendingStarted()),
+    );
     reporter.flush();
-    const pipeline = new UploadPipeline(
+    const scheduler = new UploadScheduler(
       {
         linkToken,
         recipientPublicKey,
         performMimeCheck,
         pool: this.deps.pool(),
-        transport: this.deps.transport,
-        describeError: (error) => describeApiError(error).message,
+        transport,
+        leftovers,
+        describeError: (error) => {
+          const described = describeApiError(error);
+          return { code: described.serverCode ?? described.code, message: described.message };
+        },
         signal,
       },
-      {
-        statusChanged: (id, status) => {
-          if (status === 'pending') {
-            processedOk++;
-            warnPartial();
-          }
-          reporter.change(id, { status });
-        },
-        progressed: (id, fraction) => reporter.progress(id, fraction),
-        waiting: (id, waiting) => reporter.change(id, { waitingForNetwork: waiting }),
-        finished,
-        sendingStarted: () => dispatch(sendingStarted()),
-        emptyResponse: () => {
-          counts.emptyResponse = true;
-        },
-      },
+      tally,
     );
     try {
-      await pipeline.run(files);
+      await scheduler.run(files);
     } finally {
       reporter.flush();
       reporter.dispose();
     }
-    return { counts, stored };
+    return { counts: tally.counts, stored: tally.stored };
   }
 
   private later(ms: number, run: () => void): void {

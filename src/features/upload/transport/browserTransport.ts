@@ -1,5 +1,5 @@
-// The real transports, as the pipeline's UploadTransport.
-import type { UploadTransport } from '../uploadPipeline.ts';
+// The real transports, as the engine's UploadTransport (engine/enginePorts.ts).
+import type { UploadTransport } from '../engine/enginePorts.ts';
 import { completeUploads, sendMultipartBatch } from './multipartBatch.ts';
 import { sendWithTus } from './tusUpload.ts';
 

@@ -2,10 +2,9 @@
 // (POST /api/upload/{link_token}; docs/api.md "One request: multipart"): per file a `files` part
 // with the ciphertext and, in the same order, its wrapped key, IV, relative path, SHA-256 and
 // plaintext size. The server stores all of a request or, if the request breaks off, none of it,
-// so a failed batch is simply sent again (see retryBudget.ts).
+// so a failed batch is simply sent again: the batch lane decides when (engine/batchLane.ts,
+// retryBudget.ts). Each function here is one attempt.
 
-import { RetryBudget } from './retryBudget.ts';
-import { isTransportError } from './transportError.ts';
 import { jsonBody, sendXhr, uploadUrl } from './xhrRequest.ts';
 
 export interface EncryptedFile {
@@ -26,7 +25,6 @@ export interface SendHooks {
   signal: AbortSignal;
   /** Body bytes sent so far of the whole request. */
   onProgress: (loaded: number, total: number) => void;
-  onWaiting: (waiting: boolean) => void;
 }
 
 export interface MultipartBody {
@@ -79,47 +77,32 @@ export function multipartBody(files: readonly EncryptedFile[]): MultipartBody {
   return { body: new Blob(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Sends one batch, retrying as the budget allows; resolves with the response body (an Upload result, unchecked). */
+/** Sends one batch (one attempt); resolves with the response body (an Upload result, unchecked). */
 export async function sendMultipartBatch(linkToken: string, files: readonly EncryptedFile[], hooks: SendHooks): Promise<unknown> {
-  const budget = new RetryBudget();
   const { body, contentType } = multipartBody(files);
-  for (;;) {
-    try {
-      const response = await sendXhr({
-        method: 'POST',
-        url: uploadUrl(linkToken),
-        body,
-        headers: { 'Content-Type': contentType },
-        signal: hooks.signal,
-        onUploadProgress: hooks.onProgress,
-      });
-      return jsonBody(response);
-    } catch (error) {
-      if (!isTransportError(error) || !(await budget.beforeRetry(error, hooks.signal, hooks.onWaiting))) throw error;
-    }
-  }
+  const response = await sendXhr({
+    method: 'POST',
+    url: uploadUrl(linkToken),
+    body,
+    headers: { 'Content-Type': contentType },
+    signal: hooks.signal,
+    onUploadProgress: hooks.onProgress,
+  });
+  return jsonBody(response);
 }
 
-/** POST .../complete for finished tus uploads; resolves with the response body (an Upload result, unchecked). */
+/** POST .../complete for finished tus uploads (one attempt); resolves with the response body (an Upload result, unchecked). */
 export async function completeUploads(
   linkToken: string,
   uploads: ReadonlyArray<{ upload_id: string; file_hash: string }>,
-  hooks: Omit<SendHooks, 'onProgress'>,
+  hooks: { signal: AbortSignal },
 ): Promise<unknown> {
-  const budget = new RetryBudget();
-  const body = JSON.stringify({ uploads });
-  for (;;) {
-    try {
-      const response = await sendXhr({
-        method: 'POST',
-        url: uploadUrl(linkToken, '/complete'),
-        body,
-        headers: { 'Content-Type': 'application/json' },
-        signal: hooks.signal,
-      });
-      return jsonBody(response);
-    } catch (error) {
-      if (!isTransportError(error) || !(await budget.beforeRetry(error, hooks.signal, hooks.onWaiting))) throw error;
-    }
-  }
+  const response = await sendXhr({
+    method: 'POST',
+    url: uploadUrl(linkToken, '/complete'),
+    body: JSON.stringify({ uploads }),
+    headers: { 'Content-Type': 'application/json' },
+    signal: hooks.signal,
+  });
+  return jsonBody(response);
 }

@@ -5,7 +5,7 @@
 // bytes got through. Anything else fails at once.
 
 import { browserIsOffline, waitForRetry } from './networkWait.ts';
-import { isRetryable, type TransportError } from './transportError.ts';
+import { isRetryable, isTransportError, type TransportError } from './transportError.ts';
 
 export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000, 3000, 5000, 8000, 13_000, 21_000, 30_000, 30_000, 60_000, 60_000, 60_000];
 
@@ -34,5 +34,24 @@ export class RetryBudget {
       onWaiting(false);
     }
     return true;
+  }
+}
+
+/**
+ * Runs `attempt` until it succeeds or fails for good: a retryable transport failure waits as the
+ * budget says and tries again; any other failure (or the budget spent) is thrown as it came.
+ */
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  budget: RetryBudget,
+  signal: AbortSignal,
+  onWaiting: (waiting: boolean) => void,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isTransportError(error) || !(await budget.beforeRetry(error, signal, onWaiting))) throw error;
+    }
   }
 }

@@ -5,16 +5,9 @@
 // and an upload id; no key material), and cancels it (tus DELETE) when the same file is sent again.
 
 import { CSRF_HEADER, readCsrfToken } from '../../../api/csrf.ts';
+import type { FileIdentity, LeftoverUploads } from '../engine/enginePorts.ts';
 
 const PREFIX = 'sealdrop.tus.';
-
-export interface FileIdentity {
-  linkToken: string;
-  relativePath: string;
-  name: string;
-  size: number;
-  lastModified: number;
-}
 
 function storage(): Storage | null {
   try {
@@ -54,3 +47,10 @@ export async function cancelLeftoverUpload(file: FileIdentity): Promise<void> {
     // Unreachable now: the sweep removes it later.
   }
 }
+
+/** The record the resumable lane keeps, in this tab's localStorage. */
+export const localLeftoverUploads: LeftoverUploads = {
+  cancelLeftover: cancelLeftoverUpload,
+  remember: rememberUpload,
+  forget: forgetUpload,
+};

@@ -1,13 +1,13 @@
 // Large files go through tus 1.0 (docs/api.md "Resumable: tus 1.0") with tus-js-client, whose
-// browser build sends each chunk with XMLHttpRequest. One PATCH per chunk; when a request fails
-// the retry budget decides whether and when to go on, and tus then asks the server for its offset
-// (HEAD) and continues from there: after a dropped connection, a sleeping laptop or a server
-// restart, only the unacknowledged part of one chunk is sent again.
+// browser build sends each chunk with XMLHttpRequest. One PATCH per chunk. sendWithTus is one
+// attempt: it ends at the first failure. The resumable lane (engine/resumableLane.ts) decides with
+// the retry budget whether and when to go on, and calls again with the upload's URL; tus then asks
+// the server for its offset (HEAD) and continues from there: after a dropped connection, a sleeping
+// laptop or a server restart, only the unacknowledged part of one chunk is sent again.
 
 import { DetailedError, Upload, type HttpRequest } from 'tus-js-client';
 import { CSRF_HEADER, readCsrfToken } from '../../../api/csrf.ts';
 import { ReadAheadCiphertextSource, SourceReadError, type CiphertextRange } from './ciphertextSource.ts';
-import { RetryBudget } from './retryBudget.ts';
 import { TransportError } from './transportError.ts';
 import { uploadUrl } from './xhrRequest.ts';
 
@@ -28,10 +28,13 @@ export interface TusSendOptions {
   metadata: TusMetadata;
   chunkBytes?: number;
   signal: AbortSignal;
+  /** Continue this upload (from the offset the server reports) instead of creating one. */
+  resumeUrl?: string;
   /** Ciphertext bytes sent so far (may go back after a resume) and the total. */
   onProgress: (sent: number, total: number) => void;
-  onWaiting: (waiting: boolean) => void;
-  /** The upload exists on the server (its URL), e.g. to cancel it after a reload. */
+  /** The server accepted a chunk (the retry budget starts over). */
+  onChunkAccepted?: () => void;
+  /** The upload exists on the server (its URL): to resume it, or cancel it after a reload. */
   onCreated?: (url: string) => void;
 }
 
@@ -52,9 +55,9 @@ function asFailure(error: unknown): TransportError | SourceReadError {
   return new SourceReadError(error);
 }
 
+/** One tus session: resolves when the whole upload is on the server, rejects at the first failure. */
 export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
   const { signal } = options;
-  const budget = new RetryBudget();
   return new Promise<TusSent>((resolve, reject) => {
     if (signal.aborted) {
       reject(TransportError.aborted());
@@ -66,6 +69,7 @@ export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
       new Blob(),
       {
         endpoint: uploadUrl(options.linkToken, '/tus'),
+        uploadUrl: options.resumeUrl ?? null,
         uploadSize: options.range.encryptedLength,
         chunkSize: options.chunkBytes ?? TUS_CHUNK_BYTES,
         metadata: {
@@ -75,9 +79,9 @@ export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
           iv: metadata.iv,
           plainSize: String(metadata.plainSize),
         },
-        // Retries are ours (retryBudget.ts), so that offline waits and server restarts are handled alike.
+        // Retries are the lane's (retryBudget.ts), so that offline waits and server restarts are handled alike.
         retryDelays: null,
-        // A reload cannot resume (the file key is gone with the old page): see staleUploads.ts.
+        // The lane keeps the upload's URL itself (and staleUploads.ts across page loads).
         storeFingerprintForResuming: false,
         fileReader: { openFile: async () => new ReadAheadCiphertextSource(options.range) },
         onBeforeRequest: (request: HttpRequest) => {
@@ -88,25 +92,15 @@ export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
           if (upload.url) options.onCreated?.(upload.url);
         },
         onProgress: (sent, total) => options.onProgress(sent, total),
-        onChunkComplete: () => budget.progressMade(),
+        onChunkComplete: () => options.onChunkAccepted?.(),
         onSuccess: () => {
           signal.removeEventListener('abort', onAbort);
           const url = upload.url ?? '';
           resolve({ url, uploadId: url.slice(url.lastIndexOf('/') + 1) });
         },
         onError: (error) => {
-          const failure = asFailure(error);
-          const retry = failure instanceof TransportError ? budget.beforeRetry(failure, signal, options.onWaiting) : Promise.resolve(false);
-          retry.then(
-            (again) => {
-              if (again) upload.start();
-              else {
-                signal.removeEventListener('abort', onAbort);
-                reject(failure);
-              }
-            },
-            (abortError: unknown) => reject(abortError),
-          );
+          signal.removeEventListener('abort', onAbort);
+          reject(asFailure(error));
         },
       },
     );

@@ -1,0 +1,53 @@
+// Failures of the client-side work on one file (content check, hashing, encryption), as typed
+// errors with a code. Each carries the text of the file's row and the reason the toast gives.
+
+import { SourceReadError } from '../transport/ciphertextSource.ts';
+
+export const WORKER_UNRESPONSIVE = 'the encryption worker did not respond; please reload the page';
+
+export type ProcessingFailureCode = 'CONTENT_MISMATCH' | 'HASHING_FAILED' | 'ENCRYPTION_FAILED' | 'WORKER_UNRESPONSIVE';
+
+export class ProcessingFailure extends Error {
+  override readonly name = 'ProcessingFailure';
+  constructor(
+    readonly code: ProcessingFailureCode,
+    readonly fileError: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+  }
+}
+
+/** A pool open that never answered (see OPEN_TIMEOUT_MS). */
+export class WorkerUnresponsiveError extends Error {
+  override readonly name = 'WorkerUnresponsiveError';
+  readonly code = 'WORKER_UNRESPONSIVE';
+  constructor() {
+    super(WORKER_UNRESPONSIVE);
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : String(error);
+}
+
+export function encryptionFailed(error: unknown): ProcessingFailure {
+  const reason = reasonOf(error);
+  const code = error instanceof WorkerUnresponsiveError ? 'WORKER_UNRESPONSIVE' : 'ENCRYPTION_FAILED';
+  return new ProcessingFailure(code, `Encryption failed: ${reason}`, reason, { cause: error });
+}
+
+export function hashingFailed(error: unknown): ProcessingFailure {
+  return new ProcessingFailure('HASHING_FAILED', 'Hashing failed', reasonOf(error), { cause: error });
+}
+
+export function contentMismatch(reason: string): ProcessingFailure {
+  return new ProcessingFailure('CONTENT_MISMATCH', reason, reason);
+}
+
+/** A failure to produce ciphertext while sending is an encryption failure of that file. */
+export function asProcessingFailure(error: unknown): unknown {
+  if (error instanceof SourceReadError) return encryptionFailed(error.cause ?? error);
+  return error;
+}

@@ -1,0 +1,103 @@
+// The large-file lane: one file at a time per call, streamed over tus while the pool encrypts the
+// range being asked for (transport/ciphertextSource.ts) and hashes the plaintext on the way. When a
+// request fails, the retry budget decides whether and when to go on; the next attempt continues
+// the same upload from the offset the server reports, so only the unacknowledged part of one chunk
+// is sent again. After the last byte the hash completes the upload (`POST .../complete`), which is
+// when the server creates the file record.
+//
+// The upload's URL is the resume point: kept in `LeftoverUploads` while the upload is unfinished,
+// and accepted back through `UploadFile.resume`, so a later page can continue it (issue 13).
+
+import { RetryBudget, withRetries } from '../transport/retryBudget.ts';
+import { isTransportError } from '../transport/transportError.ts';
+import type { TusSent } from '../transport/tusUpload.ts';
+import type { EncryptionSessionLike, FileIdentity, LeftoverUploads, ResumableTransport, UploadFile } from './enginePorts.ts';
+import { asProcessingFailure, hashingFailed } from './processingFailure.ts';
+import type { RunContext } from './runContext.ts';
+
+export class ResumableLane {
+  constructor(
+    private readonly run: RunContext,
+    private readonly transport: ResumableTransport,
+    private readonly leftovers: LeftoverUploads,
+  ) {}
+
+  async send(file: UploadFile): Promise<void> {
+    if (this.run.aborted) return;
+    const { events, settings } = this.run;
+    const identity: FileIdentity = {
+      linkToken: settings.linkToken,
+      relativePath: file.relativePath,
+      name: file.name,
+      size: file.size,
+      lastModified: file.lastModified,
+    };
+    const onWaiting = (waiting: boolean) => events.waiting(file.id, waiting);
+    try {
+      events.statusChanged(file.id, 'hashing');
+      await this.run.checkContent(file);
+      events.statusChanged(file.id, 'encrypting');
+      const session = await this.run.open(file);
+      try {
+        events.statusChanged(file.id, 'pending');
+        // A leftover from an earlier page cannot be continued with this session's new key.
+        if (file.resume === undefined) await this.leftovers.cancelLeftover(identity);
+        this.run.announceSending();
+        events.statusChanged(file.id, 'uploading');
+        const sent = await this.transfer(file, session, identity, onWaiting);
+        let sha256: string;
+        try {
+          sha256 = await session.sha256();
+        } catch (error) {
+          throw hashingFailed(error);
+        }
+        const completion = [{ upload_id: sent.uploadId, file_hash: sha256 }];
+        const body = await withRetries(
+          () => this.transport.complete(settings.linkToken, completion, { signal: settings.signal }),
+          new RetryBudget(),
+          settings.signal,
+          onWaiting,
+        );
+        this.leftovers.forget(identity);
+        this.run.settle([file], body, () => sha256);
+      } finally {
+        await this.run.close(session);
+      }
+    } catch (error) {
+      if (isTransportError(error, 'aborted')) return;
+      this.run.fail(file, asProcessingFailure(error));
+    }
+  }
+
+  /** All of the ciphertext on the server, resuming the same upload after each retryable failure. */
+  private transfer(file: UploadFile, session: EncryptionSessionLike, identity: FileIdentity, onWaiting: (waiting: boolean) => void): Promise<TusSent> {
+    const { events, settings } = this.run;
+    const budget = new RetryBudget();
+    let uploadUrl = file.resume?.uploadUrl;
+    return withRetries(
+      () =>
+        this.transport.sendLarge({
+          linkToken: settings.linkToken,
+          range: session,
+          metadata: {
+            filename: file.name,
+            relativePath: file.relativePath,
+            encryptedKey: session.wrappedKey ?? '',
+            iv: session.iv,
+            plainSize: file.size,
+          },
+          signal: settings.signal,
+          resumeUrl: uploadUrl,
+          onProgress: (bytes, total) => events.progressed(file.id, total > 0 ? bytes / total : 1),
+          onChunkAccepted: () => budget.progressMade(),
+          onCreated: (url) => {
+            uploadUrl = url;
+            this.leftovers.remember(identity, url);
+          },
+        }),
+      budget,
+      settings.signal,
+      onWaiting,
+    );
+  }
+}

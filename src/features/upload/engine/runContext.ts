@@ -1,0 +1,81 @@
+// What both lanes of one run share: its settings, its events, the stop signal, and the two rules
+// every file ends by: how a failure is reported, and how a server answer is matched to the files it
+// is about (the spec's result-matching key rule, resultMatching.ts).
+
+import type { UploadResult } from '../../../api/types.ts';
+import { isUploadResult, matchResults, type FileOutcome, type SentFile } from '../resultMatching.ts';
+import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, UploadFile } from './enginePorts.ts';
+import { checkContent, closeSession, openSession } from './fileOpening.ts';
+import { ProcessingFailure } from './processingFailure.ts';
+import type { EngineEvents, FinalOutcome } from './runEvents.ts';
+
+export interface RunSettings {
+  linkToken: string;
+  recipientPublicKey: string;
+  performMimeCheck: boolean;
+  pool: EncryptorPool;
+  /** Describes a failed request the way the page shows it (api/errors.ts). */
+  describeError: (error: unknown) => DescribedFailure;
+  signal: AbortSignal;
+}
+
+function toFinal(outcome: FileOutcome, sha256: string): FinalOutcome {
+  if (outcome.ok) return { kind: 'stored', serverId: outcome.serverId, sha256 };
+  return outcome.unreported ? { kind: 'unreported', error: outcome.error } : { kind: 'server-failed', error: outcome.error };
+}
+
+export class RunContext {
+  private sendingAnnounced = false;
+
+  constructor(
+    readonly settings: RunSettings,
+    readonly events: EngineEvents,
+  ) {}
+
+  get aborted(): boolean {
+    return this.settings.signal.aborted;
+  }
+
+  announceSending(): void {
+    if (this.sendingAnnounced) return;
+    this.sendingAnnounced = true;
+    this.events.sendingStarted();
+  }
+
+  async checkContent(file: UploadFile): Promise<void> {
+    if (this.settings.performMimeCheck) await checkContent(file);
+  }
+
+  open(file: UploadFile): Promise<EncryptionSessionLike> {
+    return openSession(this.settings.pool, file, this.settings.recipientPublicKey);
+  }
+
+  close(session: EncryptionSessionLike): Promise<void> {
+    return closeSession(this.settings.pool, session);
+  }
+
+  /** The file failed for good; a stopped run reports nothing more. */
+  fail(file: UploadFile, error: unknown): void {
+    if (this.aborted) return;
+    if (error instanceof ProcessingFailure) {
+      this.events.finished(file.id, { kind: 'processing-failed', code: error.code, error: error.fileError, reason: error.reason });
+      return;
+    }
+    const described = this.settings.describeError(error);
+    this.events.finished(file.id, { kind: 'request-failed', code: described.code, reason: described.message });
+  }
+
+  /**
+   * Matches an answer to the files it is about and reports each file's outcome. An answer that is
+   * not an Upload result (empty, null, HTML, a bare string) confirms nothing: every file of it is
+   * unreported, never stored.
+   */
+  settle(files: readonly UploadFile[], body: unknown, sha256Of: (id: string) => string): void {
+    if (this.aborted) return;
+    const answered = isUploadResult(body);
+    const result: UploadResult = answered ? body : { successful_files: [], failed_files: [] };
+    if (!answered) this.events.emptyResponse();
+    const sent: SentFile[] = files.map((f) => ({ id: f.id, name: f.name, relativePath: f.relativePath }));
+    for (const [id, outcome] of matchResults(sent, result)) this.events.finished(id, toFinal(outcome, sha256Of(id)));
+  }
+}

@@ -1,0 +1,17 @@
+// The engine's measured choices (docs/upload.md, "What happens to a file" and "Measurements behind
+// the choices"), in one place so the lanes and their tests read the same numbers.
+
+/** Files up to this size are encrypted whole and sent in multipart batches; larger ones over tus. */
+export const SMALL_FILE_MAX_BYTES = 8 * 1024 * 1024;
+/** A multipart batch holds at most this many files ... */
+export const MAX_BATCH_FILES = 100;
+/** ... and at most this many ciphertext bytes (unless one file alone is larger). */
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+/** Batches on the wire at once; encryption waits for a free slot instead of piling up ciphertext. */
+export const MAX_BATCHES_IN_FLIGHT = 2;
+/** Large files streamed through tus at once. */
+export const LARGE_FILES_AT_ONCE = 2;
+/** Small files hashed and encrypted at once, per worker of the pool. */
+export const SMALL_FILES_PER_WORKER = 2;
+/** Opening a file in the pool takes milliseconds; this long means a worker stopped answering. */
+export const OPEN_TIMEOUT_MS = 60_000;
