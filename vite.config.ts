@@ -41,6 +41,7 @@ export default defineConfig({
   server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
   test: {
     include: [
+      'contract/**/*.test.ts',
       'src/**/*.test.{ts,tsx}',
       'workers/**/*.test.ts',
       'server/**/*.test.ts',

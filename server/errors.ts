@@ -2,6 +2,8 @@
 // detail come from this table (the texts are the contract of docs/api.md and the spec's
 // section 8), so handlers throw by code and nothing matches on message text. Every error answer
 // carries both: {detail, code} (errorBody below), the client branching on the code.
+import type { ErrorResponse, ValidationIssue } from '../contract/errors.ts';
+
 export const API_ERRORS = {
   NOT_AUTHENTICATED: { status: 401, detail: 'Not authenticated' },
   SESSION_EXPIRED: { status: 401, detail: 'Session expired' },
@@ -51,10 +53,7 @@ export function protocolErrorCode(status: number): string {
 }
 
 /** The JSON body of every error answer: the detail the client shows and the code it branches on. */
-export interface ErrorBody {
-  detail: string | ValidationIssue[];
-  code: string;
-}
+export type ErrorBody = ErrorResponse;
 
 export function errorBody(code: string, detail: string | ValidationIssue[]): ErrorBody {
   return { detail, code };
@@ -92,10 +91,7 @@ export class RateLimitedError extends HttpError<'RATE_LIMITED'> {
   }
 }
 
-export interface ValidationIssue {
-  loc: Array<string | number>;
-  msg: string;
-}
+export type { ValidationIssue };
 
 /** 422 with the list the client turns into "field: message" pairs. */
 export class RequestValidationError extends Error {

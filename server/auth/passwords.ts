@@ -3,8 +3,8 @@
 // change cannot silently weaken new hashes.
 import { hash, verify } from '@node-rs/argon2';
 
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 1024;
+// The length rule is part of the API contract; the CLI applies it too.
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../contract/common.ts';
 
 const ARGON2ID = 2; // Algorithm.Argon2id; the package declares it as a const enum.
 const COST = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;

@@ -1,9 +1,10 @@
-// The username rule shared by the API and the admin CLI (docs/api.md): 3 to 64 characters of
-// letters, digits, ".", "_" and "-". ASCII only, so lower() in SQLite and PostgreSQL agree.
-export const USERNAME_MIN_LENGTH = 3;
-export const USERNAME_MAX_LENGTH = 64;
-export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
-export const USERNAME_CHARACTERS_MESSAGE = 'Username may only contain letters, digits, ".", "_" and "-"';
+// The username rule of the API contract (contract/auth.ts), as the admin CLI checks it.
+import {
+  USERNAME_CHARACTERS_MESSAGE,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from '../../contract/auth.ts';
 
 /** Why `username` is not acceptable, or null when it is. */
 export function usernameProblem(username: string): string | null {

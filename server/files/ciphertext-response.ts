@@ -12,7 +12,7 @@ import { sha256Hex } from '../auth/tokens.ts';
 import { HttpError } from '../errors.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import { resolveRange } from './byte-range.ts';
-import { attachmentDisposition } from './content-disposition.ts';
+import { attachmentDisposition } from '../../contract/content-disposition.ts';
 import { FileNotFoundError } from './errors.ts';
 
 export interface CiphertextDownload {

@@ -5,9 +5,11 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, FolderRow } from '../schema.ts';
 
-export const FOLDER_SORT_KEYS = ['title', 'creation_date', 'expiration_date', 'last_upload_time'] as const;
-export type FolderSortKey = (typeof FOLDER_SORT_KEYS)[number];
-export type SortOrder = 'asc' | 'desc';
+import type { FolderSortKey, SortOrder } from '../../../contract/folders.ts';
+
+// The sort keys are the API's (GET /folders/ sort_by).
+export { FOLDER_SORT_KEYS } from '../../../contract/folders.ts';
+export type { FolderSortKey, SortOrder };
 
 export interface FolderSort {
   by: FolderSortKey;

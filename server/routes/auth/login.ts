@@ -9,7 +9,8 @@ import { sha256Hex } from '../../auth/tokens.ts';
 import { matchTotpStep } from '../../auth/totp.ts';
 import { ApiError } from '../../errors.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { detailResponse, loginBody, loginCodeBody, loginResponse, signedInResponse } from './schemas.ts';
+import { loginBody, loginCodeBody, loginResponse, signedInResponse } from '../../../contract/auth.ts';
+import { detailResponse } from '../../../contract/common.ts';
 import { toUserResponse } from './user-response.ts';
 
 export const PENDING_LOGIN_TTL_MS = 5 * 60_000;

@@ -5,7 +5,8 @@ import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { accountLimitKey } from './limit-keys.ts';
-import { changePasswordBody, detailResponse, passwordBody, verifiedResponse } from './schemas.ts';
+import { changePasswordBody, passwordBody } from '../../../contract/auth.ts';
+import { detailResponse, verifiedResponse } from '../../../contract/common.ts';
 
 export async function passwordRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();

@@ -5,7 +5,7 @@ import { UsernameTakenError } from '../../db/repositories/index.ts';
 import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { profileUpdateBody, userResponse } from './schemas.ts';
+import { profileUpdateBody, userResponse } from '../../../contract/auth.ts';
 import { toUserResponse } from './user-response.ts';
 import { accountLimitKey } from './limit-keys.ts';
 

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { accountLimitKey } from './limit-keys.ts';
-import { codeBody, passwordBody, totpSetupResponse, userResponse } from './schemas.ts';
+import { codeBody, passwordBody, totpSetupResponse, userResponse } from '../../../contract/auth.ts';
 import { toUserResponse } from './user-response.ts';
 
 export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {

@@ -1,9 +1,8 @@
 // The User value of docs/api.md. Only these fields ever leave the server.
-import type { z } from 'zod';
 import type { User } from '../../db/repositories/index.ts';
-import type { userResponse } from './schemas.ts';
+import type { User as UserResponse } from '../../../contract/auth.ts';
 
-export function toUserResponse(user: User): z.input<typeof userResponse> {
+export function toUserResponse(user: User): UserResponse {
   return {
     id: user.id,
     username: user.username,

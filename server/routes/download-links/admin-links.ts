@@ -15,12 +15,12 @@ import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import {
   CREATE_LINK_BODY_LIMIT,
-  createLinkBody,
   createLinkResponse,
-  folderIdParams,
+  linkFolderIdParams,
   linkIdParams,
   linkListResponse,
-} from './schemas.ts';
+} from '../../../contract/download-links.ts';
+import { createLinkBody } from './schemas.ts';
 
 const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
 
@@ -77,7 +77,7 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/folder/:folderId',
-    { schema: { params: folderIdParams, response: { 200: linkListResponse } } },
+    { schema: { params: linkFolderIdParams, response: { 200: linkListResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       const folder = await repos.folders.findOwned(user.id, request.params.folderId);

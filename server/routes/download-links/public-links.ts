@@ -19,7 +19,7 @@ import {
   linkTokenParams,
   verifyLinkPasswordBody,
   verifyLinkPasswordResponse,
-} from './schemas.ts';
+} from '../../../contract/download-links.ts';
 
 export async function publicLinkRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();

@@ -4,12 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { planExport, selectExportFiles } from '../../export/export-plan.ts';
 import { createExportZip } from '../../export/zip-export.ts';
-import { attachmentDisposition } from '../../files/content-disposition.ts';
 import { FolderNotFoundError } from '../../folders/errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { folderIdParams } from '../folders/schemas.ts';
-import { exportQuery } from './export-schemas.ts';
+import { attachmentDisposition } from '../../../contract/content-disposition.ts';
+import { exportQuery } from '../../../contract/files.ts';
+import { folderIdParams } from '../../../contract/folders.ts';
 
 /** '<folder title>-export.zip', path separators replaced (the browser would do it less readably). */
 export function exportZipName(folderTitle: string): string {

@@ -10,8 +10,8 @@ import { toFileResponse } from '../../files/file-response.ts';
 import { FolderNotFoundError } from '../../folders/errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { folderIdParams } from '../folders/schemas.ts';
-import { deleteFilesBody, deleteFilesResponse, fileIdParams, fileListResponse } from './schemas.ts';
+import { deleteFilesBody, deleteFilesResponse, fileIdParams, fileListResponse } from '../../../contract/files.ts';
+import { folderIdParams } from '../../../contract/folders.ts';
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();

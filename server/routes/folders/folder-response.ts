@@ -1,11 +1,10 @@
 // The Folder value of docs/api.md: times as ISO 8601 (UTC) strings, has_password instead of the hash.
-import type { z } from 'zod';
 import type { Folder } from '../../db/repositories/index.ts';
-import type { folderResponse } from './schemas.ts';
+import type { Folder as FolderResponse } from '../../../contract/folders.ts';
 
 const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
 
-export function toFolderResponse(folder: Folder): z.input<typeof folderResponse> {
+export function toFolderResponse(folder: Folder): FolderResponse {
   return {
     id: folder.id,
     title: folder.title,

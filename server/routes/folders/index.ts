@@ -8,7 +8,7 @@ import { FolderNotFoundError } from '../../folders/errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { toFolderResponse } from './folder-response.ts';
-import { folderIdParams, folderListQuery, folderListResponse, folderPayload, folderResponse } from './schemas.ts';
+import { folderIdParams, folderListQuery, folderListResponse, folderPayload, folderResponse } from '../../../contract/folders.ts';
 
 export async function folderRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();

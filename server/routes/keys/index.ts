@@ -5,10 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { userResponse } from '../auth/schemas.ts';
+import { userResponse } from '../../../contract/auth.ts';
+import { encryptedKeyResponse, publicKeyResponse } from '../../../contract/keys.ts';
 import { toUserResponse } from '../auth/user-response.ts';
 import { KeyNotFoundError } from './errors.ts';
-import { encryptedKeyBody, encryptedKeyResponse, publicKeyBody, publicKeyResponse } from './schemas.ts';
+import { encryptedKeyBody, publicKeyBody } from './schemas.ts';
 
 export async function keyRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();

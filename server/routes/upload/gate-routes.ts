@@ -6,16 +6,10 @@ import { UploadError } from '../../upload/errors.ts';
 import { allowedEmailList, requiresPassword } from '../../upload/gates.ts';
 import { readGrantToken, setGrantCookie } from '../../upload/grant-cookie.ts';
 import type { GrantUpdate } from '../../upload/upload-access.ts';
-import {
-  linkParams,
-  linkStatusResponse,
-  messageResponse,
-  publicKeyResponse,
-  requestCodeBody,
-  verifiedResponse,
-  verifyCodeBody,
-  verifyPasswordBody,
-} from './schemas.ts';
+import { messageResponse, verifiedResponse } from '../../../contract/common.ts';
+import { publicKeyResponse } from '../../../contract/keys.ts';
+import { uploadLinkParams, uploadLinkStatusResponse, verifyUploadPasswordBody } from '../../../contract/upload.ts';
+import { requestCodeBody, verifyCodeBody } from './schemas.ts';
 import { uploadFolder } from './upload-folder.ts';
 
 export async function gateRoutes(app: FastifyInstance): Promise<void> {
@@ -32,7 +26,7 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/:link_token/status',
-    { schema: { params: linkParams, response: { 200: linkStatusResponse } } },
+    { schema: { params: uploadLinkParams, response: { 200: uploadLinkStatusResponse } } },
     async (request) => {
       const folder = uploadFolder(request);
       return {
@@ -48,7 +42,7 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/:link_token/verify-password',
-    { schema: { params: linkParams, body: verifyPasswordBody, response: { 200: verifiedResponse } } },
+    { schema: { params: uploadLinkParams, body: verifyUploadPasswordBody, response: { 200: verifiedResponse } } },
     async (request, reply) => {
       const folder = uploadFolder(request);
       const update = await access.verifyPassword(folder, readGrantToken(request), request.body.link_password, request.ip);
@@ -59,7 +53,7 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/:link_token/request-code',
-    { schema: { params: linkParams, body: requestCodeBody, response: { 200: messageResponse } } },
+    { schema: { params: uploadLinkParams, body: requestCodeBody, response: { 200: messageResponse } } },
     async (request) => {
       const folder = uploadFolder(request);
       const email = request.body.uploader_email;
@@ -70,7 +64,7 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/:link_token/verify-code',
-    { schema: { params: linkParams, body: verifyCodeBody, response: { 200: verifiedResponse } } },
+    { schema: { params: uploadLinkParams, body: verifyCodeBody, response: { 200: verifiedResponse } } },
     async (request, reply) => {
       const folder = uploadFolder(request);
       const { uploader_email: email, verification_code: code } = request.body;
@@ -82,7 +76,7 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/:link_token/public-key',
-    { schema: { params: linkParams, response: { 200: publicKeyResponse } } },
+    { schema: { params: uploadLinkParams, response: { 200: publicKeyResponse } } },
     async (request) => {
       const folder = uploadFolder(request);
       const owner = await app.repos.users.findById(folder.ownerId);

@@ -1,14 +1,17 @@
-// Request and response schemas of the folder routes (docs/api.md, "Folders"). Messages are what
-// the client shows next to a field, so they are written for people.
+// Admin folders (docs/api.md, "Folders"). Messages are what the client shows next to a field, so
+// they are written for people.
 import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH } from '../../auth/passwords.ts';
-import { FOLDER_SORT_KEYS } from '../../db/repositories/index.ts';
-import { rowIdParam, withoutNul } from '../stored-values.ts';
+import { MAX_PASSWORD_LENGTH, rowIdParam, withoutNul } from './common.ts';
 
 export const TITLE_MAX_LENGTH = 255;
 export const DESCRIPTION_MAX_LENGTH = 5000;
 export const MAX_ALLOWED_EMAILS = 500;
 export const MAX_EXPIRES_IN_DAYS = 36_500;
+
+export const FOLDER_SORT_KEYS = ['title', 'creation_date', 'expiration_date', 'last_upload_time'] as const;
+export type FolderSortKey = (typeof FOLDER_SORT_KEYS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 // A date-time with an explicit offset (what Date.prototype.toISOString produces), so the server
 // never has to guess the client's time zone. Calendar fields are checked too, because Date.parse
@@ -60,7 +63,10 @@ const description = withoutNul(
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
 
-/** The create/update payload of spec section 3. Update has the same shape (title included). */
+/**
+ * POST /folders/ and PUT /folders/{id} (the same shape, title included). On update an absent field
+ * keeps its value. Parsed, the expiry is a time in milliseconds and a blank description is null.
+ */
 export const folderPayload = z.object({
   title: withoutNul(
     z
@@ -82,23 +88,29 @@ export const folderPayload = z.object({
     .nullable()
     .optional(),
   expiration_date: expirationDate.nullable().optional(),
+  /** Non-empty sets the upload link password, "" removes it, absent keeps it. */
   link_password: z
     .string({ error: 'Link password must be text' })
     .max(MAX_PASSWORD_LENGTH, `Link password must be at most ${MAX_PASSWORD_LENGTH} characters`)
     .optional(),
   is_active: flag('Active').optional(),
 });
+/** What a client sends (the expiry as an ISO string). */
+export type FolderPayload = z.input<typeof folderPayload>;
 
 export const folderIdParams = z.object({ id: rowIdParam('Folder') });
 
+/** GET /folders/ query. */
 export const folderListQuery = z.object({
   sort_by: z
     .enum(FOLDER_SORT_KEYS, { error: `Sort key must be one of ${FOLDER_SORT_KEYS.join(', ')}` })
     .default('creation_date'),
-  sort_order: z.enum(['asc', 'desc'], { error: 'Sort order must be asc or desc' }).default('desc'),
+  sort_order: z.enum(SORT_ORDERS, { error: 'Sort order must be asc or desc' }).default('desc'),
 });
+/** The client always names both. */
+export type FolderListQuery = z.output<typeof folderListQuery>;
 
-/** The Folder value of spec section 3. Only these fields ever leave the server (no password hash). */
+/** The Folder value. Only these fields ever leave the server (no password hash). Times are ISO 8601 UTC. */
 export const folderResponse = z.object({
   id: z.number(),
   title: z.string(),
@@ -109,10 +121,12 @@ export const folderResponse = z.object({
   is_active: z.boolean(),
   has_password: z.boolean(),
   require_email_verification: z.boolean(),
+  /** null: any verified e-mail address may upload. */
   allowed_emails: z.array(z.string()).nullable(),
   perform_mime_check: z.boolean(),
   link_token: z.string(),
   has_undownloaded_files: z.boolean(),
 });
+export type Folder = z.infer<typeof folderResponse>;
 
 export const folderListResponse = z.array(folderResponse);

@@ -1,6 +1,6 @@
-// Rules for request values that end up in a database query, so that a value PostgreSQL cannot
-// take is refused at the edge (422) instead of failing the statement (500), and the answer is the
-// same on SQLite, which would have taken it:
+// Building blocks every API area shares: row ids, text that a database can hold, and the small
+// answers several routes give. Values no database can hold are refused at the edge with 422 on
+// both SQLite and PostgreSQL (docs/api.md, "Conventions"):
 // - text: PostgreSQL's text type cannot hold U+0000. No field of the API has a use for it.
 // - row ids: PostgreSQL's integer ids stop at 2147483647 (SQLite's are wider); a larger id can
 //   name no row on either database.
@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 export const MAX_ROW_ID = 2_147_483_647;
 
+/** `schema` with NUL refused: `{field} cannot contain a NUL character`. */
 export function withoutNul<T extends z.ZodType<string, string>>(schema: T, field: string): T {
   return schema.refine((value) => !value.includes('\u0000'), `${field} cannot contain a NUL character`) as T;
 }
@@ -29,3 +30,19 @@ export function rowIdParam(what: string) {
     .transform(Number)
     .refine((id) => id <= MAX_ROW_ID, `${what} id is out of range`);
 }
+
+/** The shortest and longest password (login password, and a download link's verifier). */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/** `{detail}`: logout, change-password. */
+export const detailResponse = z.object({ detail: z.string() });
+export type DetailResponse = z.infer<typeof detailResponse>;
+
+/** `{verified: true}`: a password or code that was right. */
+export const verifiedResponse = z.object({ verified: z.literal(true) });
+export type VerifiedResponse = z.infer<typeof verifiedResponse>;
+
+/** `{message}`: an upload link's request-code. */
+export const messageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponse>;
