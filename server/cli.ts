@@ -11,7 +11,7 @@ import {
 } from './auth/user-admin.ts';
 import { CliUsageError } from './cli-errors.ts';
 import { readNewPassword } from './cli-password.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { createRepositories, type Repositories } from './db/repositories/index.ts';
 import { writeExportDirectory } from './export/directory-export.ts';
@@ -98,18 +98,18 @@ function parseInvocation(argv: string[]): Invocation {
   };
 }
 
-async function exportFolder(invocation: ExportInvocation, repos: Repositories, dataDir: string): Promise<string> {
+async function exportFolder(invocation: ExportInvocation, repos: Repositories, config: Config): Promise<string> {
   const folder = await repos.folders.findForOperator(invocation.folderId);
   if (!folder) throw new ExportFolderNotFoundError(invocation.folderId);
-  const blobs = await openBlobStore(dataDir);
+  const blobs = await openBlobStore(config);
   const plan = await planExport(blobs, folder, await repos.files.listForFolder(folder.id), Date.now());
   const summary = await writeExportDirectory(invocation.directory, plan, blobs);
   const files = summary.files === 1 ? '1 file' : `${summary.files} files`;
   return `Exported folder ${folder.id} "${folder.title}" to ${invocation.directory}: ${files}, ${summary.bytes} bytes.`;
 }
 
-async function run(invocation: Invocation, repos: Repositories, dataDir: string): Promise<string> {
-  if (invocation.command === 'export-folder') return exportFolder(invocation, repos, dataDir);
+async function run(invocation: Invocation, repos: Repositories, config: Config): Promise<string> {
+  if (invocation.command === 'export-folder') return exportFolder(invocation, repos, config);
   const { command, username } = invocation;
   switch (command) {
     case 'create-user': {
@@ -147,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase(config.database);
   try {
-    console.log(await run(invocation, createRepositories(database.db), config.dataDir));
+    console.log(await run(invocation, createRepositories(database.db), config));
     return 0;
   } finally {
     await database.close();

@@ -39,6 +39,24 @@ export interface UploadConfig {
   sweepIntervalMs: number;
 }
 
+/**
+ * Where encrypted file contents live: DATA_DIR/blobs (the default) or an S3 bucket. For S3 the
+ * endpoint, region and keys are the AWS SDK's own variables; keys may be left to the SDK's other
+ * sources (shared config, instance roles) by setting neither.
+ */
+export type BlobStoreConfig =
+  | { kind: 'disk' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** AWS_ENDPOINT_URL_S3, for S3-compatible stores; null: AWS itself. */
+      endpoint: string | null;
+      /** Path-style addressing (http://host/bucket/key), which most self-hosted stores need. */
+      forcePathStyle: boolean;
+      credentials: { accessKeyId: string; secretAccessKey: string } | null;
+    };
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -54,6 +72,7 @@ export interface Config {
   rateLimit: RateLimitConfig;
   mail: MailConfig;
   upload: UploadConfig;
+  blobStore: BlobStoreConfig;
   /** Origin of published links (download links' full_url), e.g. https://files.example.com; null: the request's. */
   publicUrl: string | null;
 }
@@ -68,6 +87,11 @@ export class ConfigError extends Error {
 
 /** The spec's maximum upload file size (section 9): 5120 MB, meaning MiB. */
 export const MAX_UPLOAD_FILE_MB = 5120;
+
+// Values of these variables are never repeated in an error message.
+const SECRET_VARIABLES = new Set(['AWS_SECRET_ACCESS_KEY']);
+// S3's bucket naming rules (lower-case letters, digits, dots and hyphens, 3 to 63 characters).
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -121,6 +145,16 @@ const envSchema = z.object({
   UPLOAD_CODE_REQUESTS_PER_IP: integer(1, 1_000_000).default(20),
   UPLOAD_ABANDON_HOURS: positiveNumber(24 * 365).default(24),
   UPLOAD_SWEEP_INTERVAL_MINUTES: integer(0, 24 * 60).default(60),
+  BLOB_STORE: z.enum(['disk', 's3'], { error: 'must be disk or s3' }).default('disk'),
+  S3_BUCKET: z.string().regex(BUCKET_NAME, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  AWS_ENDPOINT_URL_S3: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http:// or https:// URL without a path, e.g. https://s3.example.com')
+    .optional(),
+  AWS_REGION: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a region name such as us-east-1').optional(),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   PUBLIC_URL: z
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http:// or https:// origin without a path, e.g. https://files.example.com')
@@ -149,7 +183,10 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
   const input: Record<string, string> = {};
+  const s3 = env.BLOB_STORE === 's3';
   for (const key of Object.keys(envSchema.shape)) {
+    // The AWS SDK's variables may be set for other programs; they are ours only with BLOB_STORE=s3.
+    if (key.startsWith('AWS_') && !s3) continue;
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
@@ -158,12 +195,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     const got = input[variable];
-    throw new ConfigError(variable, `${issue?.message ?? 'is invalid'}${got === undefined ? '' : ` (got "${got}")`}`);
+    const shown = got === undefined || SECRET_VARIABLES.has(variable) ? '' : ` (got "${got}")`;
+    throw new ConfigError(variable, `${issue?.message ?? 'is invalid'}${shown}`);
   }
   const e = parsed.data;
   if (e.DATABASE_SCHEMA !== undefined && e.DATABASE_URL === undefined) {
     throw new ConfigError('DATABASE_SCHEMA', 'needs DATABASE_URL (it selects a PostgreSQL schema)');
   }
+  const blobStore = blobStoreConfig(e);
   const dataDir = path.resolve(cwd, e.DATA_DIR);
   const database: DatabaseConfig =
     e.DATABASE_URL === undefined
@@ -197,6 +236,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       abandonAfterMs: Math.round(e.UPLOAD_ABANDON_HOURS * 3_600_000),
       sweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MINUTES * 60_000,
     },
+    blobStore,
     publicUrl: e.PUBLIC_URL ?? null,
+  };
+}
+
+function blobStoreConfig(e: z.infer<typeof envSchema>): BlobStoreConfig {
+  if (e.BLOB_STORE === 'disk') {
+    if (e.S3_BUCKET !== undefined) throw new ConfigError('S3_BUCKET', 'is set but BLOB_STORE is not s3');
+    return { kind: 'disk' };
+  }
+  if (e.S3_BUCKET === undefined) throw new ConfigError('S3_BUCKET', 'is required with BLOB_STORE=s3');
+  if (e.AWS_REGION === undefined) throw new ConfigError('AWS_REGION', 'is required with BLOB_STORE=s3 (e.g. us-east-1)');
+  if ((e.AWS_ACCESS_KEY_ID === undefined) !== (e.AWS_SECRET_ACCESS_KEY === undefined)) {
+    const missing = e.AWS_ACCESS_KEY_ID === undefined ? 'AWS_ACCESS_KEY_ID' : 'AWS_SECRET_ACCESS_KEY';
+    throw new ConfigError(missing, 'is required when the other AWS key variable is set');
+  }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    region: e.AWS_REGION,
+    endpoint: e.AWS_ENDPOINT_URL_S3 === undefined ? null : new URL(e.AWS_ENDPOINT_URL_S3).origin,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    credentials:
+      e.AWS_ACCESS_KEY_ID !== undefined && e.AWS_SECRET_ACCESS_KEY !== undefined
+        ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+        : null,
   };
 }

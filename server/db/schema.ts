@@ -164,6 +164,13 @@ export interface UploadSessionsTable {
   finished_at: number | null;
 }
 
+/** Who does a one-process-at-a-time task (the upload sweep) until when. */
+export interface TaskLeasesTable {
+  task: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -178,6 +185,7 @@ export interface Database {
   upload_grants: UploadGrantsTable;
   verification_codes: VerificationCodesTable;
   upload_sessions: UploadSessionsTable;
+  task_leases: TaskLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

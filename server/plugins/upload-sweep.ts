@@ -1,6 +1,7 @@
 // Runs the upload sweep (server/upload/sweep.ts) every UPLOAD_SWEEP_INTERVAL_MINUTES, on a timer
 // that never keeps the process alive, and exposes it as `app.sweepUploads(now?)` for tests and
-// operators. Runs do not overlap; a failed run is logged and the next one tries again.
+// operators. Runs do not overlap in a process, nor across processes (the sweep takes a database
+// lease); a failed run is logged and the next one tries again.
 import { sweepUploads, type SweepReport } from '../upload/sweep.ts';
 import { globalPlugin } from './global-plugin.ts';
 
@@ -15,7 +16,7 @@ export const uploadSweepPlugin = globalPlugin('upload-sweep', async (app) => {
   const deps = {
     repos: app.repos,
     blobs: app.blobs,
-    blobRoot: app.uploads.blobRoot,
+    tusStorage: app.uploads.tusStorage,
     abandonAfterMs: app.config.upload.abandonAfterMs,
     grantTtlMs: app.config.upload.grantTtlMs,
     log: app.log,

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 
 /**
  * Where ciphertext lives. Narrow on purpose (style rule 9): the disk store is the embedded
- * default; an S3-compatible store can implement the same four calls.
+ * default, the S3 store (s3-blob-store.ts) the one for several processes; both implement these
+ * calls, and `list` only for the orphan sweep.
  */
 export interface BlobStore {
   /** Streams `body` into the blob `key`. Resolves once the bytes are durable, never before. */
@@ -13,6 +14,36 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | null>;
   /** Removes the blob; removing a missing blob is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Everything the store holds, in no particular order, for the orphan sweep: every blob, and
+   * every write the store started and never finished (a disk store's temporary file, an S3
+   * multipart upload never completed or aborted).
+   */
+  list(): AsyncIterable<StoredEntry>;
+}
+
+export interface StoredEntry {
+  /** The blob's key; for an unfinished write, the key it was being written to (when known). */
+  key: string;
+  /** When it was last written (an unfinished S3 upload: when it was started). */
+  modifiedAt: number;
+  /** Not a blob yet: a write in progress or abandoned. */
+  unfinished: boolean;
+  /** Removes exactly this entry (deletes the blob, the temporary file, or aborts the upload). */
+  remove(): Promise<void>;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/**
+ * Keys are relative paths of safe segments; anything else (.., absolute, odd bytes) is refused,
+ * by every store alike, so that a key valid in one store is valid in the other.
+ */
+export function checkBlobKey(key: string): string {
+  if (!SAFE_KEY.test(key) || key.split('/').some((segment) => segment === '..' || segment === '.')) {
+    throw new BlobStoreError('BLOB_BAD_KEY', 'Invalid blob key');
+  }
+  return key;
 }
 
 export interface PutOptions {

@@ -4,9 +4,16 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobStoreError, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.ts';
-
-const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+import { listDiskBlobs } from './disk-blob-listing.ts';
+import {
+  BlobStoreError,
+  checkBlobKey,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type PutOptions,
+  type StoredEntry,
+} from './blob-store.ts';
 
 /**
  * Blobs as files under one directory. A put writes a temporary file beside the target, fsyncs it,
@@ -69,12 +76,12 @@ export class DiskBlobStore implements BlobStore {
     await rm(this.pathOf(key), { force: true });
   }
 
-  /** Keys are relative paths of safe segments; anything else (.., absolute, odd bytes) is refused. */
+  list(): AsyncIterable<StoredEntry> {
+    return listDiskBlobs(this.root);
+  }
+
   private pathOf(key: string): string {
-    if (!SAFE_KEY.test(key) || key.split('/').some((segment) => segment === '..' || segment === '.')) {
-      throw new BlobStoreError('BLOB_BAD_KEY', 'Invalid blob key');
-    }
-    return join(this.root, key);
+    return join(this.root, checkBlobKey(key));
   }
 }
 

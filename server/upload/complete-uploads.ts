@@ -1,15 +1,14 @@
 // Completing tus uploads: POST /api/upload/{link_token}/complete {uploads: [{upload_id, file_hash}]}.
 // The SHA-256 of the plaintext is known only once the browser has read the whole file, so it
-// arrives here rather than at creation. For each upload all bytes must be stored; the bytes are
-// flushed to disk, and then, in one transaction for the whole batch, each session ends and its
+// arrives here rather than at creation. For each upload all bytes must be stored (on S3: the
+// multipart upload completed into its object); the bytes are made durable (flushed to disk; S3
+// acknowledged them stored), and then, in one transaction for the whole batch, each session ends and its
 // file record appears. Answered in the spec's Upload result shape, in request order. Completing
 // twice is harmless: an upload already turned into a record answers with that record.
-import { open, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { NewFileRecord, Repositories, UploadLinkFolder, UploadSession } from '../db/repositories/index.ts';
 import { checkFileFields, isFileHash } from './file-fields.ts';
 import { storedFilename } from './file-names.ts';
-import { tusBlobKey } from './tus-server.ts';
+import { tusBlobKey, type TusStorage } from './tus-storage.ts';
 import { echoedPath, type FailedFile, type SuccessfulFile, type UploadResult } from './upload-result.ts';
 
 export interface CompletionRequest {
@@ -19,47 +18,24 @@ export interface CompletionRequest {
 
 export interface CompletionDeps {
   repos: Repositories;
-  /** The tus file store's directory: upload `id`'s bytes are the file `<directory>/<id>`. */
-  tusDirectory: string;
+  /** Where the tus server stored the uploads' bytes. */
+  tusStorage: TusStorage;
   now: () => number;
 }
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
-// fsyncs in flight at once: enough to overlap the disk's latency, few enough to stay polite.
-const SYNC_CONCURRENCY = 16;
 
 type Outcome =
   | { kind: 'done'; item: SuccessfulFile }
   | { kind: 'failed'; item: FailedFile }
   | { kind: 'ready'; session: UploadSession; record: NewFileRecord };
 
-async function fsync(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
-}
-
-async function storedBytes(file: string): Promise<number> {
-  try {
-    return (await stat(file)).size;
-  } catch {
-    return 0;
-  }
-}
-
 export async function completeUploads(
   folder: UploadLinkFolder,
   requests: readonly CompletionRequest[],
   deps: CompletionDeps,
 ): Promise<UploadResult> {
-  const { repos, tusDirectory, now } = deps;
+  const { repos, tusStorage, now } = deps;
   const validIds = requests.map((r) => r.upload_id).filter((id) => UPLOAD_ID.test(id));
   const sessions = new Map((await repos.uploadSessions.findMany(validIds)).map((s) => [s.id, s]));
   const uploadTime = now();
@@ -97,7 +73,7 @@ export async function completeUploads(
       outcomes.push(fail('Missing or invalid file hash', fields.name));
       continue;
     }
-    const received = await storedBytes(path.join(tusDirectory, uploadId));
+    const received = await tusStorage.storedLength(uploadId, session.uploadLength);
     if (received !== session.uploadLength) {
       outcomes.push(fail(`Upload incomplete: ${received} of ${session.uploadLength} bytes received`, fields.name));
       continue;
@@ -120,14 +96,12 @@ export async function completeUploads(
     });
   }
 
-  // Durable before the records that point at them are committed: the files, then their directory.
+  // Durable before the records that point at them are committed.
   const ready = outcomes.filter((o): o is Extract<Outcome, { kind: 'ready' }> => o.kind === 'ready');
-  if (ready.length > 0) {
-    await inBatches(ready, SYNC_CONCURRENCY, (o) => fsync(path.join(tusDirectory, o.session.id)));
-    await fsync(tusDirectory);
-  }
+  await tusStorage.makeDurable(ready.map((o) => o.session.id));
   const records = await repos.uploadSessions.completeMany(ready.map((o) => ({ id: o.session.id, record: o.record })));
   const committed = new Map(ready.map((o, i) => [o.session.id, records[i]]));
+  await tusStorage.afterCompleted(ready.filter((o) => committed.get(o.session.id)).map((o) => o.session.id));
 
   const result: UploadResult = { successful_files: [], failed_files: [] };
   for (const outcome of outcomes) {

@@ -1,94 +1,128 @@
 // The upload sweep: removes what uploads leave behind when nobody finishes them.
 // 1. tus sessions with no activity for UPLOAD_ABANDON_HOURS (never finished, or finished but never
-//    completed): the row, then the bytes. A client coming back later gets 404 and starts over.
+//    completed): the row, then the bytes (on S3 the multipart upload is aborted).
+//    A client coming back later gets 404 and starts over.
 // 2. Expired upload grants and used-up verification codes.
-// 3. Orphan blobs: anything under the blob root that no file record and no upload session points
-//    at, once it is older than the abandon time (a multipart request records its files only when
-//    the whole request has arrived, so a young unreferenced blob may still be on its way).
-// Safe to run in several processes at once: every step is an idempotent delete.
+// 3. Orphans: anything in the blob store that no file record and no upload session points at, once
+//    it is older than the abandon time (a multipart request records its files only when the whole
+//    request has arrived, so a young unreferenced blob may still be on its way): blobs, the
+//    stores' unfinished writes (a disk temporary file, an S3 multipart upload never completed) and
+//    the S3 tus store's state objects of uploads that no longer exist.
+// One process at a time: a run first takes the "upload-sweep" lease in the database, and a process
+// that finds it held by another skips its run (every step is an idempotent delete anyway, so a run
+// that outlives its lease does no harm, only work twice).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Repositories } from '../db/repositories/index.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
-import { removeTemporaryFile, walkBlobRoot, type DiskEntry } from './disk-blob-listing.ts';
-import { TUS_BLOB_PREFIX, tusBlobKey } from './tus-server.ts';
+import { checkBlobKey, type BlobStore, type StoredEntry } from '../storage/blob-store.ts';
+import { tusUploadOf, type TusStorage } from './tus-storage.ts';
 
 export interface SweepDeps {
   repos: Repositories;
   blobs: BlobStore;
-  blobRoot: string;
+  tusStorage: TusStorage;
   abandonAfterMs: number;
   grantTtlMs: number;
   log: FastifyBaseLogger;
 }
 
 export interface SweepReport {
+  /** False when another process held the sweep's lease: this run did nothing. */
+  ran: boolean;
   abandonedUploads: number;
+  /** Blobs and other stored objects nothing points at. */
   orphanBlobs: number;
+  /** Unfinished writes removed: disk temporary files, aborted S3 multipart uploads. */
+  unfinishedWrites: number;
   expiredGrants: number;
   staleCodes: number;
 }
 
 const BATCH = 500;
+export const SWEEP_LEASE = 'upload-sweep';
+/** Longer than any sweep takes; renewed after every batch. A holder that died frees it after this. */
+const LEASE_MS = 15 * 60_000;
+/** This process's name as a lease holder. */
+const HOLDER = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(6).toString('hex')}`;
 
 export async function sweepUploads(deps: SweepDeps, now: number): Promise<SweepReport> {
-  const { repos, blobs, blobRoot, abandonAfterMs, log } = deps;
+  const { repos, log } = deps;
+  const report: SweepReport = { ran: false, abandonedUploads: 0, orphanBlobs: 0, unfinishedWrites: 0, expiredGrants: 0, staleCodes: 0 };
+  // The lease is on the real clock (other processes'), whatever `now` the sweep works as of.
+  const renew = () => repos.taskLeases.take(SWEEP_LEASE, HOLDER, Date.now(), LEASE_MS);
+  if (!(await renew())) {
+    log.info('upload sweep skipped: another process is sweeping');
+    return report;
+  }
+  report.ran = true;
+  try {
+    await sweepWithLease(deps, now, report, renew);
+  } finally {
+    await repos.taskLeases.release(SWEEP_LEASE, HOLDER);
+  }
+  if (report.abandonedUploads + report.orphanBlobs + report.unfinishedWrites > 0) {
+    log.info({ ...report }, 'upload sweep removed leftovers');
+  }
+  return report;
+}
+
+async function sweepWithLease(deps: SweepDeps, now: number, report: SweepReport, renew: () => Promise<boolean>): Promise<void> {
+  const { repos, blobs, tusStorage, abandonAfterMs } = deps;
   const before = now - abandonAfterMs;
-  const report: SweepReport = { abandonedUploads: 0, orphanBlobs: 0, expiredGrants: 0, staleCodes: 0 };
 
   for (;;) {
     const sessions = await repos.uploadSessions.listInactiveSince(before, BATCH);
     for (const session of sessions) {
       await repos.uploadSessions.delete(session.id);
-      await blobs.delete(tusBlobKey(session.id));
+      await tusStorage.discard(session.id);
       report.abandonedUploads++;
     }
     if (sessions.length < BATCH) break;
+    await renew();
   }
 
   report.expiredGrants = await repos.uploadGrants.deleteExpired(now);
   report.staleCodes = await repos.verificationCodes.deleteStale(now, now - deps.grantTtlMs);
 
-  let batch: DiskEntry[] = [];
+  let batch: StoredEntry[] = [];
   const flush = async () => {
-    report.orphanBlobs += await removeOrphans(deps, batch);
+    await removeOrphans(repos, batch, report);
     batch = [];
+    await renew();
   };
-  for await (const entry of walkBlobRoot(blobRoot)) {
+  for await (const entry of blobs.list()) {
     if (entry.modifiedAt >= before) continue;
-    if (entry.temporary) {
-      await removeTemporaryFile(blobRoot, entry.key);
-      report.orphanBlobs++;
-      continue;
-    }
     batch.push(entry);
     if (batch.length >= BATCH) await flush();
   }
   await flush();
-
-  if (report.abandonedUploads + report.orphanBlobs > 0) log.info({ ...report }, 'upload sweep removed leftovers');
-  return report;
 }
 
-async function removeOrphans({ repos, blobs }: SweepDeps, entries: DiskEntry[]): Promise<number> {
-  if (entries.length === 0) return 0;
-  const keys = entries.map((entry) => entry.key);
-  const uploadIds = keys
-    .filter((key) => key.startsWith(`${TUS_BLOB_PREFIX}/`))
-    .map((key) => key.slice(TUS_BLOB_PREFIX.length + 1));
-  const [recorded, live] = await Promise.all([
-    repos.files.existingBlobKeys(keys),
-    repos.uploadSessions.existingIds(uploadIds),
-  ]);
-  let removed = 0;
-  for (const key of keys) {
-    if (recorded.has(key)) continue;
-    if (key.startsWith(`${TUS_BLOB_PREFIX}/`) && live.has(key.slice(TUS_BLOB_PREFIX.length + 1))) continue;
-    try {
-      await blobs.delete(key);
-      removed++;
-    } catch {
-      // A name the blob store would never have written (BLOB_BAD_KEY): not ours, left alone.
-    }
+function isOurKey(key: string): boolean {
+  try {
+    checkBlobKey(key);
+    return true;
+  } catch {
+    return false;
   }
-  return removed;
+}
+
+async function removeOrphans(repos: Repositories, entries: StoredEntry[], report: SweepReport): Promise<void> {
+  if (entries.length === 0) return;
+  const uploadIds = entries.flatMap((entry) => tusUploadOf(entry.key)?.id ?? []);
+  const blobKeys = entries.filter((entry) => !entry.unfinished).map((entry) => entry.key);
+  const [recorded, live] = await Promise.all([repos.files.existingBlobKeys(blobKeys), repos.uploadSessions.existingIds(uploadIds)]);
+  for (const entry of entries) {
+    const upload = tusUploadOf(entry.key);
+    if (upload && live.has(upload.id)) continue;
+    if (!entry.unfinished) {
+      // A name the blob store would never have written: not ours, left alone.
+      if (!isOurKey(entry.key)) continue;
+      if (!upload?.sidecar && recorded.has(entry.key)) continue;
+    }
+    await entry.remove();
+    if (entry.unfinished) report.unfinishedWrites++;
+    else report.orphanBlobs++;
+  }
 }

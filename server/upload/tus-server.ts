@@ -1,34 +1,25 @@
 // The resumable upload transport: tus 1.0 (core, creation, creation-with-upload, termination)
 // through @tus/server and its file store, mounted per link at /api/upload/{link_token}/tus.
 //
-// - Bytes go to DATA_DIR/blobs/uploads/<id>, inside the blob root, so a completed upload is the
-//   blob "uploads/<id>" with no copy. Everything else about an upload is a database row
+// - Bytes go to the blob "uploads/<id>" (on disk or in the bucket, see tus-storage.ts), so a
+//   completed upload is that blob with no copy. Everything else about an upload is a database row
 //   (upload_sessions), so a restarted server, or another process, continues where the bytes end.
 // - The route checks the link and the gates before tus sees the request, and hands the folder
 //   over through `tusContexts`; the hooks here check that an upload id belongs to that folder and
 //   that the declared sizes are consistent and within the limit, before a byte is stored.
 // - A finished upload is not a file yet: the client completes it with its SHA-256 (computed
 //   while encrypting), see complete-uploads.ts.
-import { mkdir, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import path from 'node:path';
-import { FileStore } from '@tus/file-store';
 import { ERRORS, EVENTS, Server, type Upload } from '@tus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadLinkFolder, Repositories } from '../db/repositories/index.ts';
 import type { CiphertextSize } from './ciphertext-size.ts';
 import { fileTooLargeDetail } from './errors.ts';
 import { checkFileFields } from './file-fields.ts';
-import { UploadSessionKvStore } from './tus-session-store.ts';
+import type { TusStorage } from './tus-storage.ts';
 
-/** Where tus uploads live, relative to the blob root; a tus upload `id` is the blob `uploads/<id>`. */
-export const TUS_BLOB_PREFIX = 'uploads';
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const TUS_PATH = /\/api\/upload\/([^/]+)\/tus(?:\/([^/]*))?\/?$/;
-
-export function tusBlobKey(uploadId: string): string {
-  return `${TUS_BLOB_PREFIX}/${uploadId}`;
-}
 
 /** What the route learned about a request before handing it to tus. */
 export interface TusRequestContext {
@@ -39,7 +30,7 @@ export interface TusRequestContext {
 }
 
 export interface TusServerDeps {
-  blobRoot: string;
+  storage: TusStorage;
   repos: Repositories;
   sizes: CiphertextSize;
   maxFileBytes: number;
@@ -50,21 +41,6 @@ export interface TusServerDeps {
 /** Hook errors in the shape @tus/server answers with (a plain-text body, like its own errors). */
 function tusError(status_code: number, message: string): { status_code: number; body: string } {
   return { status_code, body: `${message}\n` };
-}
-
-/**
- * The file store, minus one cost: the stock create() re-creates the store's directory for every
- * upload, which for small files costs about as much as the rest of the creation. Upload ids are
- * flat names (32 hex digits, generated here) in one directory created at start-up.
- */
-class FlatFileStore extends FileStore {
-  override async create(upload: Upload): Promise<Upload> {
-    const file = path.join(this.directory, upload.id);
-    await writeFile(file, '');
-    await this.configstore.set(upload.id, upload);
-    upload.storage = { type: 'file', path: file };
-    return upload;
-  }
 }
 
 export const tusContexts = new WeakMap<IncomingMessage, TusRequestContext>();
@@ -90,13 +66,9 @@ function metadataValue(upload: Upload, key: string): string | undefined {
   return value === null || value === undefined ? undefined : value;
 }
 
-export async function createTusServer(deps: TusServerDeps): Promise<Server> {
+export function createTusServer(deps: TusServerDeps): Server {
   const { repos, sizes, maxFileBytes, now, log } = deps;
-  const directory = path.join(deps.blobRoot, TUS_BLOB_PREFIX);
-  // The file store creates its directory in the background and throws from a callback when that
-  // fails; creating it first makes that a no-op and a failure an ordinary start-up error.
-  await mkdir(directory, { recursive: true });
-  const datastore = new FlatFileStore({ directory, configstore: new UploadSessionKvStore(repos.uploadSessions) });
+  const datastore = deps.storage.datastore;
   const maxCipherBytes = sizes.encryptedLength(maxFileBytes);
 
   const server = new Server({

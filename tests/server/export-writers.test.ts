@@ -60,6 +60,7 @@ function failingStore(inner: BlobStore, failing: string): BlobStore & { opened: 
     put: (key, body, options) => inner.put(key, body, options),
     stat: (key) => inner.stat(key),
     delete: (key) => inner.delete(key),
+    list: () => inner.list(),
     async get(key, range) {
       if (key !== failing) {
         const stream = await inner.get(key, range);

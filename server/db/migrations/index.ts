@@ -7,6 +7,7 @@ import { foldersAndFiles } from './0002-folders-and-files.ts';
 import { uploads } from './0003-uploads.ts';
 import { downloadLinks } from './0004-download-links.ts';
 import { csrfTokensDerived } from './0005-csrf-tokens-derived.ts';
+import { taskLeases } from './0006-task-leases.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -14,4 +15,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0003-uploads', uploads],
   ['0004-download-links', downloadLinks],
   ['0005-csrf-tokens-derived', csrfTokensDerived],
+  ['0006-task-leases', taskLeases],
 ];

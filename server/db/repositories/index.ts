@@ -7,6 +7,7 @@ import { createFilesRepository } from './files.ts';
 import { createFoldersRepository } from './folders.ts';
 import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createSessionsRepository } from './sessions.ts';
+import { createTaskLeasesRepository } from './task-leases.ts';
 import { createTotpStepsRepository } from './totp-steps.ts';
 import { createUploadGrantsRepository } from './upload-grants.ts';
 import { createUploadSessionsRepository } from './upload-sessions.ts';
@@ -27,6 +28,7 @@ export function createRepositories(db: Kysely<Database>) {
     uploadGrants: createUploadGrantsRepository(db),
     verificationCodes: createVerificationCodesRepository(db),
     uploadSessions: createUploadSessionsRepository(db),
+    taskLeases: createTaskLeasesRepository(db),
   };
 }
 

@@ -59,7 +59,7 @@ export async function transferRoutes(app: FastifyInstance): Promise<void> {
       await access.authorize(folder, readGrantToken(request), request.ip);
       return completeUploads(folder, request.body.uploads, {
         repos: app.repos,
-        tusDirectory: app.uploads.tusDirectory,
+        tusStorage: app.uploads.tusStorage,
         now: () => app.now(),
       });
     },

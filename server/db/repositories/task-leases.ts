@@ -1,0 +1,30 @@
+// Leases on one-process-at-a-time tasks (table task_leases). `take` succeeds for one caller while
+// the lease is free or expired: an insert, or an update only where the current lease has expired
+// or is already the caller's, in one statement, so two processes racing cannot both win.
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+
+export function createTaskLeasesRepository(db: Kysely<Database>) {
+  return {
+    /** Takes (or renews) `task` for `holder` until `now + ttlMs`; false when another holds it. */
+    async take(task: string, holder: string, now: number, ttlMs: number): Promise<boolean> {
+      const taken = await db
+        .insertInto('task_leases')
+        .values({ task, holder, expires_at: now + ttlMs })
+        .onConflict((oc) =>
+          oc
+            .column('task')
+            .doUpdateSet({ holder, expires_at: now + ttlMs })
+            .where((eb) => eb.or([eb('task_leases.expires_at', '<=', now), eb('task_leases.holder', '=', holder)])),
+        )
+        .returning('task')
+        .executeTakeFirst();
+      return taken !== undefined;
+    },
+
+    /** Gives the lease up, if `holder` still has it. */
+    async release(task: string, holder: string): Promise<void> {
+      await db.deleteFrom('task_leases').where('task', '=', task).where('holder', '=', holder).execute();
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// Where the tus server keeps upload bytes, for each kind of blob store. Either way a tus upload
+// `id` becomes the blob "uploads/<id>" with no copy, and the upload's other state (folder, names,
+// sizes, activity) is a database row (upload_sessions), so any process continues any upload.
+//
+// - disk: @tus/file-store writes DATA_DIR/blobs/uploads/<id>; the offset is the file's size. A
+//   completed upload is made durable (fsync of the files and their directory) before its record.
+// - s3: @tus/s3-store writes the bytes as a multipart upload on the object "uploads/<id>", each
+//   PATCH adding parts (a tail shorter than S3's 5 MiB minimum part waits in "uploads/<id>.part"),
+//   and keeps the multipart upload's id in "uploads/<id>.info". The offset is what S3 lists, so
+//   every process sees the same one. The last PATCH completes the multipart upload: only then does
+//   the object "uploads/<id>" exist, and only then can the upload become a file record.
+import { open, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { S3Store } from '@tus/s3-store';
+import { ERRORS, type DataStore, type KvStore, type Upload } from '@tus/server';
+import type { Repositories } from '../db/repositories/index.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import { PART_BYTES } from '../storage/s3-blob-store.ts';
+import { addDeleteObjectsContentMd5, s3ClientConfig, type S3StoreConfig } from '../storage/s3-client.ts';
+import { UploadSessionKvStore } from './tus-session-store.ts';
+
+/** Where tus uploads live among the blobs; a tus upload `id` is the blob `uploads/<id>`. */
+export const TUS_BLOB_PREFIX = 'uploads';
+/** The S3 store's companions of an upload's object: its state and its short tail. */
+const SIDECAR_SUFFIXES = ['.info', '.part'] as const;
+
+export function tusBlobKey(uploadId: string): string {
+  return `${TUS_BLOB_PREFIX}/${uploadId}`;
+}
+
+/**
+ * The upload a stored key belongs to, for the sweep: "uploads/<id>" and its sidecars
+ * "uploads/<id>.info" / ".part" belong to upload <id>; `sidecar` says which kind it is.
+ */
+export function tusUploadOf(key: string): { id: string; sidecar: boolean } | null {
+  if (!key.startsWith(`${TUS_BLOB_PREFIX}/`)) return null;
+  const name = key.slice(TUS_BLOB_PREFIX.length + 1);
+  for (const suffix of SIDECAR_SUFFIXES) {
+    if (name.endsWith(suffix)) return { id: name.slice(0, -suffix.length), sidecar: true };
+  }
+  return { id: name, sidecar: false };
+}
+
+export interface TusStorage {
+  datastore: DataStore;
+  /** Bytes of upload `id` stored so far (its full length once it can be completed). */
+  storedLength(id: string, uploadLength: number): Promise<number>;
+  /** Makes the bytes of these completed uploads durable, before their records are committed. */
+  makeDurable(ids: readonly string[]): Promise<void>;
+  /** After the records are committed: removes what the store kept only while uploading. */
+  afterCompleted(ids: readonly string[]): Promise<void>;
+  /** Removes everything of an abandoned upload: its bytes and the store's state of it. */
+  discard(id: string): Promise<void>;
+  /** Releases connections at shutdown. */
+  close(): Promise<void>;
+}
+
+/**
+ * The file store, minus one cost: the stock create() re-creates the store's directory for every
+ * upload, which for small files costs about as much as the rest of the creation. Upload ids are
+ * flat names (32 hex digits, generated here) in one directory created at start-up.
+ */
+class FlatFileStore extends FileStore {
+  override async create(upload: Upload): Promise<Upload> {
+    const file = path.join(this.directory, upload.id);
+    await writeFile(file, '');
+    await this.configstore.set(upload.id, upload);
+    upload.storage = { type: 'file', path: file };
+    return upload;
+  }
+}
+
+// fsyncs in flight at once: enough to overlap the disk's latency, few enough to stay polite.
+const SYNC_CONCURRENCY = 16;
+
+async function fsync(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export function diskTusStorage(blobRoot: string, blobs: BlobStore, repos: Repositories): TusStorage {
+  const directory = path.join(blobRoot, TUS_BLOB_PREFIX);
+  const datastore = new FlatFileStore({ directory, configstore: new UploadSessionKvStore(repos.uploadSessions) });
+  return {
+    datastore,
+    async storedLength(id) {
+      return (await blobs.stat(tusBlobKey(id)))?.size ?? 0;
+    },
+    async makeDurable(ids) {
+      if (ids.length === 0) return;
+      for (let i = 0; i < ids.length; i += SYNC_CONCURRENCY) {
+        await Promise.all(ids.slice(i, i + SYNC_CONCURRENCY).map((id) => fsync(path.join(directory, id))));
+      }
+      await fsync(directory);
+    },
+    async afterCompleted() {
+      // The file is the blob; nothing else was kept.
+    },
+    async discard(id) {
+      await blobs.delete(tusBlobKey(id));
+    },
+    async close() {},
+  };
+}
+
+/** Upload state cached per process: immutable once written (size, metadata, multipart upload id). */
+class BoundedCache<T> implements KvStore<T> {
+  private readonly entries = new Map<string, T>();
+  constructor(private readonly limit: number) {}
+  async get(key: string): Promise<T | undefined> {
+    return this.entries.get(key);
+  }
+  async set(key: string, value: T): Promise<void> {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+  }
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+  async list(): Promise<string[]> {
+    return [...this.entries.keys()];
+  }
+}
+
+interface KeyedInput {
+  Key?: string;
+  Delete?: { Objects?: Array<{ Key?: string }> };
+}
+
+/**
+ * @tus/s3-store names objects by the bare upload id; this one puts them under "uploads/", as the
+ * disk store does, by prefixing every key its client sends.
+ */
+class PrefixedS3Store extends S3Store {
+  constructor(options: ConstructorParameters<typeof S3Store>[0]) {
+    super(options);
+    const prefix = `${TUS_BLOB_PREFIX}/`;
+    const prefixed = (key: string | undefined) => (key === undefined || key.startsWith(prefix) ? key : `${prefix}${key}`);
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as KeyedInput;
+        if (input.Key !== undefined) input.Key = prefixed(input.Key);
+        for (const object of input.Delete?.Objects ?? []) object.Key = prefixed(object.Key);
+        return next(args);
+      },
+      { step: 'initialize', name: 'sealdropTusKeyPrefix' },
+    );
+    addDeleteObjectsContentMd5(this.client);
+  }
+
+  closeClient(): void {
+    this.client.destroy();
+  }
+
+}
+
+export function s3TusStorage(config: S3StoreConfig, blobs: BlobStore): TusStorage {
+  const datastore = new PrefixedS3Store({
+    partSize: PART_BYTES,
+    // Parts are uploaded as they arrive; a few at a time per process is plenty on one link.
+    maxConcurrentPartUploads: 8,
+    cache: new BoundedCache(1000),
+    s3ClientConfig: { ...s3ClientConfig(config), bucket: config.bucket },
+  });
+  const removeSidecars = async (id: string) => {
+    for (const suffix of SIDECAR_SUFFIXES) await blobs.delete(`${tusBlobKey(id)}${suffix}`);
+  };
+  return {
+    datastore,
+    async storedLength(id, uploadLength) {
+      const object = await blobs.stat(tusBlobKey(id));
+      if (object) return object.size;
+      // Not completed: report how far it got (for the completion's message).
+      try {
+        const upload = await datastore.getUpload(id);
+        return Math.max(0, Math.min(upload.offset, uploadLength - 1));
+      } catch {
+        return 0;
+      }
+    },
+    async makeDurable() {
+      // S3 acknowledged the completed multipart upload only once it was stored.
+    },
+    async afterCompleted(ids) {
+      await Promise.all(ids.map((id) => removeSidecars(id).catch(() => undefined)));
+    },
+    async discard(id) {
+      try {
+        await datastore.remove(id);
+      } catch (error) {
+        if (error !== ERRORS.FILE_NOT_FOUND) throw error;
+      }
+      await blobs.delete(tusBlobKey(id));
+      await removeSidecars(id);
+    },
+    async close() {
+      datastore.closeClient();
+    },
+  };
+}
