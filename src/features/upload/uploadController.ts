@@ -15,6 +15,7 @@ import { downloadReceipt } from './receipt.ts';
 import { RUN_MESSAGES, runOutcome, type RunCounts, type ToastVariant } from './runOutcome.ts';
 import { RunTally } from './runTally.ts';
 import type { EncryptorPool, LeftoverUploads, UploadFile, UploadTransport } from './engine/enginePorts.ts';
+import { describeUploadFailure } from './engine/runContext.ts';
 import { UploadScheduler } from './engine/uploadScheduler.ts';
 import {
   failedFilesReset,
@@ -224,10 +225,7 @@ export class UploadController {
         pool: this.deps.pool(),
         transport,
         leftovers,
-        describeError: (error) => {
-          const described = describeApiError(error);
-          return { code: described.serverCode ?? described.code, message: described.message };
-        },
+        describeError: describeUploadFailure,
         signal,
       },
       tally,

@@ -2,6 +2,7 @@
 // every file ends by: how a failure is reported, and how a server answer is matched to the files it
 // is about (the spec's result-matching key rule, resultMatching.ts).
 
+import { describeApiError } from '../../../api/errors.ts';
 import type { UploadResult } from '../../../api/types.ts';
 import { isUploadResult, matchResults, type FileOutcome, type SentFile } from '../resultMatching.ts';
 import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, UploadFile } from './enginePorts.ts';
@@ -17,6 +18,12 @@ export interface RunSettings {
   /** Describes a failed request the way the page shows it (api/errors.ts). */
   describeError: (error: unknown) => DescribedFailure;
   signal: AbortSignal;
+}
+
+/** The app's one error mapping, as the engine reports it: the server's code when it sent one. */
+export function describeUploadFailure(error: unknown): DescribedFailure {
+  const described = describeApiError(error);
+  return { code: described.serverCode ?? described.code, message: described.message };
 }
 
 function toFinal(outcome: FileOutcome, sha256: string): FinalOutcome {

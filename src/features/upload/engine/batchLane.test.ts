@@ -1,0 +1,279 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
+import { TransportError } from '../transport/transportError.ts';
+import { BatchLane } from './batchLane.ts';
+import { allStored, drain, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
+import type { UploadFile } from './enginePorts.ts';
+import { describeUploadFailure, RunContext } from './runContext.ts';
+import { MAX_BATCH_FILES, MAX_BATCHES_IN_FLIGHT, OPEN_TIMEOUT_MS, SMALL_FILES_PER_WORKER } from './uploadLimits.ts';
+
+function setup(poolSize = 1) {
+  const pool = new FakePool(poolSize);
+  const transport = new FakeTransport();
+  const events = new RecordedEvents();
+  const stop = new AbortController();
+  const run = new RunContext(
+    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal },
+    events,
+  );
+  return { pool, transport, events, stop, lane: new BatchLane(run, transport) };
+}
+
+const files = (n: number, size = 10) => Array.from({ length: n }, (_, i) => uploadFile(`f${i}.txt`, size));
+const namesOf = (sent: readonly { name: string }[]) => sent.map((f) => f.name);
+const serverError = (status: number, code: string, detail: string) => TransportError.http(status, '', JSON.stringify({ detail, code }));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('batch lane: order and limits', () => {
+  it('packs files in queue order into batches of at most MAX_BATCH_FILES', async () => {
+    const { lane, transport, events } = setup();
+    const queue = files(250);
+    const done = lane.send(queue);
+    for (let n = 0; n < 3; n++) {
+      await until(() => transport.batches.length > n, `batch ${n + 1}`);
+      transport.batches[n]!.answer.resolve(allStored(transport.batches[n]!.files, n * 1000));
+    }
+    await done;
+    expect(transport.batches.map((b) => b.files.length)).toEqual([100, 100, 50]);
+    expect(transport.batches.flatMap((b) => namesOf(b.files))).toEqual(namesOf(queue));
+    expect(events.outcomes.get(queue[0]!.id)).toEqual({ kind: 'stored', serverId: 0, sha256: 'sha256-of-f0.txt' });
+    expect(events.outcomes.get(queue[249]!.id)).toMatchObject({ kind: 'stored', serverId: 2049 });
+    expect(events.statuses.get(queue[0]!.id)).toEqual(['hashing', 'encrypting', 'pending', 'uploading']);
+  });
+
+  it('closes a batch before its ciphertext would pass MAX_BATCH_BYTES', async () => {
+    const { lane, transport } = setup();
+    const sixMiB = 6 * 1024 * 1024;
+    const done = lane.send(files(3, sixMiB));
+    await until(() => transport.batches.length === 2, 'two batches');
+    for (const batch of transport.batches) batch.answer.resolve(allStored(batch.files));
+    await done;
+    expect(transport.batches.map((b) => b.files.length)).toEqual([2, 1]);
+  });
+
+  it('never has more than MAX_BATCHES_IN_FLIGHT batches on the wire, and stops encrypting while they are', async () => {
+    const { lane, transport, pool } = setup();
+    const done = lane.send(files(700));
+    await until(() => transport.batches.length === MAX_BATCHES_IN_FLIGHT, 'two batches on the wire');
+    await drain();
+    expect(transport.batches).toHaveLength(MAX_BATCHES_IN_FLIGHT);
+    // Ciphertext waiting for a slot is bounded: the batches on the wire plus one full batch per
+    // encrypting worker, never the whole queue.
+    const bound = MAX_BATCH_FILES * (MAX_BATCHES_IN_FLIGHT + pool.size * SMALL_FILES_PER_WORKER);
+    expect(pool.sessions.length).toBeLessThanOrEqual(bound);
+    const stalledAt = pool.sessions.length;
+    await drain();
+    expect(pool.sessions.length).toBe(stalledAt);
+
+    transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
+    await until(() => transport.batches.length === 3, 'third batch after a slot frees');
+    expect(transport.maxBatchesInFlight).toBe(MAX_BATCHES_IN_FLIGHT);
+    for (let n = 1; n < 7; n++) {
+      await until(() => transport.batches.length > n, `batch ${n + 1}`);
+      transport.batches[n]!.answer.resolve(allStored(transport.batches[n]!.files));
+    }
+    await done;
+    expect(transport.maxBatchesInFlight).toBe(MAX_BATCHES_IN_FLIGHT);
+  });
+
+  it('encrypts at most pool.size × SMALL_FILES_PER_WORKER files at once', async () => {
+    const { lane, transport, pool } = setup(2);
+    pool.hold = true;
+    const done = lane.send(files(10));
+    await until(() => pool.held.length === 2 * SMALL_FILES_PER_WORKER, 'opens');
+    await drain();
+    expect(pool.held).toHaveLength(2 * SMALL_FILES_PER_WORKER);
+    pool.release(0);
+    await until(() => pool.held.length === 2 * SMALL_FILES_PER_WORKER + 1, 'the next open after one finished');
+    for (let n = 1; n < 10; n++) {
+      await until(() => pool.held.length > n, `open ${n + 1}`);
+      pool.release(n);
+    }
+    await until(() => transport.batches.length === 1, 'the batch');
+    transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
+    await done;
+    expect(pool.maxOpen).toBe(2 * SMALL_FILES_PER_WORKER);
+  });
+
+  it("shows the request's progress on every file of the batch", async () => {
+    const { lane, transport, events } = setup();
+    const queue = files(3);
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    transport.batches[0]!.hooks.onProgress(50, 200);
+    for (const file of queue) expect(events.progress.get(file.id)).toBe(0.25);
+    transport.batches[0]!.answer.resolve(allStored(queue));
+    await done;
+  });
+});
+
+describe('batch lane: retry budget', () => {
+  it('sends a batch again after a transient failure, and the files are stored', async () => {
+    vi.useFakeTimers();
+    const { lane, transport, events } = setup();
+    const queue = files(2);
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'first attempt');
+    transport.batches[0]!.answer.reject(TransportError.network());
+    await until(() => events.waits.length === 2, 'waiting shown on both files');
+    expect(events.waits).toEqual([
+      [queue[0]!.id, true],
+      [queue[1]!.id, true],
+    ]);
+    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]! - 1);
+    expect(transport.batches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => transport.batches.length === 2, 'second attempt');
+    transport.batches[1]!.answer.resolve(allStored(queue));
+    await done;
+    expect([...events.outcomes.values()].map((o) => o.kind)).toEqual(['stored', 'stored']);
+  });
+
+  it("fails every file of the batch with the server's code once the budget is spent", async () => {
+    vi.useFakeTimers();
+    const { lane, transport, events } = setup();
+    const queue = files(2);
+    const done = lane.send(queue);
+    for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
+      await until(() => transport.batches.length === attempt + 1, `attempt ${attempt + 1}`);
+      transport.batches[attempt]!.answer.reject(serverError(503, 'INTERNAL', 'Internal Server Error'));
+      if (attempt < RETRY_DELAYS_MS.length) {
+        await drain();
+        await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[attempt]!);
+      }
+    }
+    await done;
+    expect(transport.batches).toHaveLength(RETRY_DELAYS_MS.length + 1);
+    for (const file of queue) {
+      expect(events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code: 'INTERNAL', reason: 'Server Error: Internal Server Error' });
+    }
+  });
+
+  it('fails at once on an answer that will not change by waiting (a 4xx)', async () => {
+    const { lane, transport, events } = setup();
+    const queue = files(1);
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    const detail = 'Mismatch in lengths of file data arrays provided for upload';
+    transport.batches[0]!.answer.reject(serverError(400, 'ARRAY_LENGTH_MISMATCH', detail));
+    await done;
+    expect(transport.batches).toHaveLength(1);
+    expect(events.outcomes.get(queue[0]!.id)).toEqual({ kind: 'request-failed', code: 'ARRAY_LENGTH_MISMATCH', reason: detail });
+  });
+});
+
+describe('batch lane: answers', () => {
+  it.each([
+    ['null (an empty 200 body)', null],
+    ['a bare string', '<html>proxy error</html>'],
+    ['an object without result arrays', { detail: 'ok' }],
+    ['result fields that are not arrays', { successful_files: 'all', failed_files: null }],
+  ])('treats %s as a failure: every file unreported, none stored', async (_label, body) => {
+    const { lane, transport, events } = setup();
+    const queue = files(2);
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    transport.batches[0]!.answer.resolve(body);
+    await done;
+    expect(events.emptyResponses).toBe(1);
+    for (const file of queue) expect(events.outcomes.get(file.id)).toEqual({ kind: 'unreported', error: 'Upload status unreported by server' });
+  });
+
+  it("matches results to files by the spec's key: lower-cased, NFC path and name, %22 read as a quote", async () => {
+    const { lane, transport, events } = setup();
+    const quoted = uploadFile('Grüße "x".txt', 10, 'Project/2025');
+    const twinUpper = uploadFile('Report.PDF', 10);
+    const twinLower = uploadFile('report.pdf', 10);
+    const rejected = uploadFile('empty.txt', 10);
+    const forgotten = uploadFile('lost.txt', 10);
+    const queue: UploadFile[] = [quoted, twinUpper, twinLower, rejected, forgotten];
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    const item = (name: string, path: string) => ({ filename: name, original_raw_name_from_client: name, path, size: 10 });
+    transport.batches[0]!.answer.resolve({
+      // Out of order, decomposed, differently cased, the quote as the multipart filename carries it.
+      successful_files: [
+        { ...item('report.pdf', '.'), id: 21 },
+        { ...item('Gru\u0308ße %22x%22.txt', 'project/2025'), id: 7 },
+        { ...item('REPORT.pdf', '.'), id: 22 },
+      ],
+      failed_files: [{ ...item('EMPTY.TXT', '.'), error: 'File is empty' }],
+    });
+    await done;
+    expect(events.outcomes.get(quoted.id)).toMatchObject({ kind: 'stored', serverId: 7 });
+    // Two files with one key take that key's results in order.
+    expect(events.outcomes.get(twinUpper.id)).toMatchObject({ kind: 'stored', serverId: 21 });
+    expect(events.outcomes.get(twinLower.id)).toMatchObject({ kind: 'stored', serverId: 22 });
+    expect(events.outcomes.get(rejected.id)).toEqual({ kind: 'server-failed', error: 'File is empty' });
+    expect(events.outcomes.get(forgotten.id)).toEqual({ kind: 'unreported', error: 'Upload status unreported by server' });
+    expect(events.emptyResponses).toBe(0);
+  });
+});
+
+describe('batch lane: failures and stopping', () => {
+  it('fails a file that cannot be encrypted alone; the others are sent and stored', async () => {
+    const { lane, transport, events, pool } = setup();
+    const queue = files(3);
+    pool.failOpenOf.set('f1.txt', new Error('the file could not be read'));
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    expect(namesOf(transport.batches[0]!.files)).toEqual(['f0.txt', 'f2.txt']);
+    transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
+    await done;
+    expect(events.outcomes.get(queue[1]!.id)).toEqual({
+      kind: 'processing-failed',
+      code: 'ENCRYPTION_FAILED',
+      error: 'Encryption failed: the file could not be read',
+      reason: 'the file could not be read',
+    });
+    expect(events.outcomes.get(queue[0]!.id)?.kind).toBe('stored');
+    expect(events.outcomes.get(queue[2]!.id)?.kind).toBe('stored');
+  });
+
+  it('fails a file whose hash cannot be computed with "Hashing failed"', async () => {
+    const { lane, transport, events, pool } = setup();
+    pool.onSession = (session) => {
+      session.sha256Error = new Error('worker lost');
+    };
+    const queue = files(1);
+    await lane.send(queue);
+    expect(transport.batches).toHaveLength(0);
+    expect(events.outcomes.get(queue[0]!.id)).toMatchObject({ kind: 'processing-failed', code: 'HASHING_FAILED', error: 'Hashing failed' });
+    expect(pool.sessions[0]!.closed).toBe(true);
+  });
+
+  it('fails a file whose worker never answers after OPEN_TIMEOUT_MS, and closes the session if it opens late', async () => {
+    vi.useFakeTimers();
+    const { lane, events, pool } = setup();
+    pool.hold = true;
+    const queue = files(1);
+    const done = lane.send(queue);
+    await until(() => pool.held.length === 1, 'the open');
+    await vi.advanceTimersByTimeAsync(OPEN_TIMEOUT_MS);
+    await done;
+    expect(events.outcomes.get(queue[0]!.id)).toMatchObject({ kind: 'processing-failed', code: 'WORKER_UNRESPONSIVE' });
+    const late = pool.release(0);
+    await until(() => late.closed && pool.released.includes(late.key.id), 'the late session closed');
+  });
+
+  it('stops on abort: requests on the wire are aborted, nothing more is sent or reported, every session is closed', async () => {
+    const { lane, transport, events, pool, stop } = setup();
+    const done = lane.send(files(500));
+    await until(() => transport.batches.length === MAX_BATCHES_IN_FLIGHT, 'batches on the wire');
+    const openedBeforeAbort = pool.sessions.length;
+    stop.abort();
+    await done;
+    await drain();
+    // At most the files already being opened finish opening; no new file is started.
+    expect(pool.sessions.length).toBeLessThanOrEqual(openedBeforeAbort + pool.size * SMALL_FILES_PER_WORKER);
+    expect(transport.abortedRequests).toBe(MAX_BATCHES_IN_FLIGHT);
+    expect(transport.batches).toHaveLength(MAX_BATCHES_IN_FLIGHT);
+    expect(transport.inFlight).toBe(0);
+    expect(events.outcomes.size).toBe(0);
+    expect(pool.open).toBe(0);
+    expect(pool.sessions.every((session) => session.closed)).toBe(true);
+  });
+});

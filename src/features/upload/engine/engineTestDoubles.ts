@@ -1,0 +1,298 @@
+// Fakes of the engine's ports for its unit tests: a crypto pool whose opens can be held, a
+// transport whose every request is a deferred the test settles, a leftover-upload record, and an
+// events recorder. Nothing here waits on real time.
+
+import type { FileKeyHandle } from '../../../../workers/pool.ts';
+import type { UploadResult } from '../../../api/types.ts';
+import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
+import { TransportError } from '../transport/transportError.ts';
+import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';
+import type { CompletedUpload, EncryptionSessionLike, EncryptorPool, FileIdentity, LeftoverUploads, UploadFile, UploadTransport } from './enginePorts.ts';
+import type { EngineEvents, FinalOutcome, ProcessingStatus } from './runEvents.ts';
+
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+  settled: boolean;
+}
+
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  const d: Deferred<T> = {
+    promise,
+    settled: false,
+    resolve: (value) => {
+      d.settled = true;
+      resolve(value);
+    },
+    reject: (error) => {
+      d.settled = true;
+      reject(error);
+    },
+  };
+  return d;
+}
+
+/** Lets pending promise callbacks run until `condition` holds; fails instead of hanging. */
+export async function until(condition: () => boolean, what = 'the condition'): Promise<void> {
+  for (let turn = 0; turn < 50_000; turn++) {
+    if (condition()) return;
+    await Promise.resolve();
+  }
+  throw new Error(`never reached: ${what}`);
+}
+
+/** Lets every pending promise callback run. */
+export async function drain(): Promise<void> {
+  for (let turn = 0; turn < 20_000; turn++) await Promise.resolve();
+}
+
+/** Ciphertext bytes of a plaintext of `size` bytes in the fake (any deterministic rule will do). */
+export const fakeCipherSize = (size: number) => size + 16;
+
+let fileCounter = 0;
+
+export function uploadFile(name: string, size: number, relativePath = '.'): UploadFile {
+  const id = `file-${++fileCounter}`;
+  // A File that claims `size` bytes without holding them: the fakes never read it.
+  const file = new File([], name, { lastModified: 1_700_000_000_000 });
+  Object.defineProperty(file, 'size', { value: size });
+  return { id, file, name, relativePath, size, lastModified: file.lastModified };
+}
+
+export class FakeSession implements EncryptionSessionLike {
+  readonly key: FileKeyHandle;
+  readonly iv: string;
+  readonly wrappedKey = 'wrapped-key';
+  readonly encryptedLength: number;
+  closed = false;
+  readChunksError: unknown = null;
+  sha256Error: unknown = null;
+
+  constructor(
+    readonly file: Blob & { name?: string },
+    n: number,
+  ) {
+    this.key = { id: `key-${n}`, kind: 'file' } as FileKeyHandle;
+    this.iv = `iv-${n}`;
+    this.encryptedLength = fakeCipherSize(file.size);
+  }
+
+  async readChunks(start: number, end: number): Promise<Uint8Array[]> {
+    if (this.readChunksError) throw this.readChunksError;
+    return [new Uint8Array(Math.max(0, Math.min(end, 64) - Math.min(start, 64)))];
+  }
+
+  async sha256(): Promise<string> {
+    if (this.sha256Error) throw this.sha256Error;
+    return `sha256-of-${this.file.name ?? 'blob'}`;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+interface HeldOpen {
+  file: Blob & { name?: string };
+  answer: Deferred<EncryptionSessionLike>;
+}
+
+/** A pool that opens at once, or (with `hold`) only when the test says so. */
+export class FakePool implements EncryptorPool {
+  hold = false;
+  readonly held: HeldOpen[] = [];
+  readonly sessions: FakeSession[] = [];
+  readonly released: string[] = [];
+  /** Opens asked for and not yet closed. */
+  open = 0;
+  maxOpen = 0;
+  failOpenOf = new Map<string, unknown>();
+  onSession: (session: FakeSession) => void = () => undefined;
+
+  constructor(readonly size = 1) {}
+
+  openEncryption(file: Blob & { name?: string }): Promise<EncryptionSessionLike> {
+    this.open++;
+    this.maxOpen = Math.max(this.maxOpen, this.open);
+    const failure = file.name !== undefined ? this.failOpenOf.get(file.name) : undefined;
+    if (failure !== undefined) {
+      this.open--;
+      return Promise.reject(failure);
+    }
+    if (this.hold) {
+      const answer = deferred<EncryptionSessionLike>();
+      this.held.push({ file, answer });
+      return answer.promise;
+    }
+    return Promise.resolve(this.session(file));
+  }
+
+  /** Answers the n-th held open with a fresh session. */
+  release(n = 0): FakeSession {
+    const session = this.session(this.held[n]!.file);
+    this.held[n]!.answer.resolve(session);
+    return session;
+  }
+
+  async releaseKey(key: FileKeyHandle): Promise<void> {
+    this.released.push(key.id);
+    this.open--;
+  }
+
+  private session(file: Blob & { name?: string }): FakeSession {
+    const session = new FakeSession(file, this.sessions.length + 1);
+    this.sessions.push(session);
+    this.onSession(session);
+    return session;
+  }
+}
+
+export interface BatchCall {
+  files: readonly EncryptedFile[];
+  hooks: SendHooks;
+  answer: Deferred<unknown>;
+}
+
+export interface LargeCall {
+  options: TusSendOptions;
+  answer: Deferred<TusSent>;
+}
+
+export interface CompleteCall {
+  uploads: readonly CompletedUpload[];
+  answer: Deferred<unknown>;
+}
+
+/** Every request waits for the test; an abort of the run rejects it as the real transport does. */
+export class FakeTransport implements UploadTransport {
+  readonly batches: BatchCall[] = [];
+  readonly large: LargeCall[] = [];
+  readonly completions: CompleteCall[] = [];
+  /** Requests not yet answered. */
+  inFlight = 0;
+  maxBatchesInFlight = 0;
+  maxLargeInFlight = 0;
+  private batchesInFlight = 0;
+  private largeInFlight = 0;
+  abortedRequests = 0;
+
+  sendBatch(_linkToken: string, files: readonly EncryptedFile[], hooks: SendHooks): Promise<unknown> {
+    const answer = this.track<unknown>(hooks.signal, (n) => {
+      this.batchesInFlight += n;
+      this.maxBatchesInFlight = Math.max(this.maxBatchesInFlight, this.batchesInFlight);
+    });
+    this.batches.push({ files, hooks, answer });
+    return answer.promise;
+  }
+
+  sendLarge(options: TusSendOptions): Promise<TusSent> {
+    const answer = this.track<TusSent>(options.signal, (n) => {
+      this.largeInFlight += n;
+      this.maxLargeInFlight = Math.max(this.maxLargeInFlight, this.largeInFlight);
+    });
+    this.large.push({ options, answer });
+    return answer.promise;
+  }
+
+  complete(_linkToken: string, uploads: readonly CompletedUpload[], hooks: { signal: AbortSignal }): Promise<unknown> {
+    const answer = this.track<unknown>(hooks.signal, () => undefined);
+    this.completions.push({ uploads, answer });
+    return answer.promise;
+  }
+
+  private track<T>(signal: AbortSignal, count: (delta: number) => void): Deferred<T> {
+    const answer = deferred<T>();
+    if (signal.aborted) {
+      answer.reject(TransportError.aborted());
+      return answer;
+    }
+    this.inFlight++;
+    count(1);
+    const done = () => {
+      this.inFlight--;
+      count(-1);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      this.abortedRequests++;
+      answer.reject(TransportError.aborted());
+    };
+    signal.addEventListener('abort', onAbort);
+    answer.promise.then(done, done);
+    return answer;
+  }
+}
+
+export class FakeLeftovers implements LeftoverUploads {
+  readonly cancelled: FileIdentity[] = [];
+  readonly remembered = new Map<string, string>();
+
+  async cancelLeftover(file: FileIdentity): Promise<void> {
+    this.cancelled.push(file);
+  }
+
+  remember(file: FileIdentity, uploadUrl: string): void {
+    this.remembered.set(file.name, uploadUrl);
+  }
+
+  forget(file: FileIdentity): void {
+    this.remembered.delete(file.name);
+  }
+}
+
+export class RecordedEvents implements EngineEvents {
+  readonly statuses = new Map<string, ProcessingStatus[]>();
+  readonly outcomes = new Map<string, FinalOutcome>();
+  readonly finishedOrder: string[] = [];
+  readonly progress = new Map<string, number>();
+  readonly waits: Array<[string, boolean]> = [];
+  sendingStartedCount = 0;
+  emptyResponses = 0;
+
+  statusChanged(id: string, status: ProcessingStatus): void {
+    this.statuses.set(id, [...(this.statuses.get(id) ?? []), status]);
+  }
+
+  progressed(id: string, fraction: number): void {
+    this.progress.set(id, fraction);
+  }
+
+  waiting(id: string, waiting: boolean): void {
+    this.waits.push([id, waiting]);
+  }
+
+  finished(id: string, outcome: FinalOutcome): void {
+    if (this.outcomes.has(id)) throw new Error(`${id} finished twice`);
+    this.outcomes.set(id, outcome);
+    this.finishedOrder.push(id);
+  }
+
+  sendingStarted(): void {
+    this.sendingStartedCount++;
+  }
+
+  emptyResponse(): void {
+    this.emptyResponses++;
+  }
+}
+
+/** The answer a well-behaved server gives for these sent files: all stored, ids from 1. */
+export function allStored(files: ReadonlyArray<{ name: string; relativePath: string }>, firstId = 1): UploadResult {
+  return {
+    successful_files: files.map((file, i) => ({
+      id: firstId + i,
+      filename: file.name,
+      original_raw_name_from_client: file.name,
+      path: file.relativePath,
+      size: 1,
+    })),
+    failed_files: [],
+  };
+}

@@ -1,0 +1,240 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SourceReadError } from '../transport/ciphertextSource.ts';
+import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
+import { TransportError } from '../transport/transportError.ts';
+import { allStored, drain, FakeLeftovers, FakePool, FakeTransport, fakeCipherSize, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
+import type { UploadFile } from './enginePorts.ts';
+import { ResumableLane } from './resumableLane.ts';
+import { describeUploadFailure, RunContext } from './runContext.ts';
+
+const MiB = 1024 * 1024;
+const URL_1 = 'https://sealdrop.test/api/upload/link/tus/up-1';
+
+function setup() {
+  const pool = new FakePool();
+  const transport = new FakeTransport();
+  const leftovers = new FakeLeftovers();
+  const events = new RecordedEvents();
+  const stop = new AbortController();
+  const run = new RunContext(
+    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal },
+    events,
+  );
+  return { pool, transport, leftovers, events, stop, lane: new ResumableLane(run, transport, leftovers) };
+}
+
+type Setup = ReturnType<typeof setup>;
+
+/** The n-th tus attempt creates (or finds) the upload on the server. */
+async function attempt({ transport }: Setup, n: number) {
+  await until(() => transport.large.length > n, `tus attempt ${n + 1}`);
+  return transport.large[n]!;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('resumable lane', () => {
+  it('streams the session over tus, completes with the hash, and keeps the leftover record only while unfinished', async () => {
+    const s = setup();
+    const file = uploadFile('video.mov', 20 * MiB, 'holiday');
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    expect(s.leftovers.cancelled.map((f) => f.name)).toEqual(['video.mov']);
+    expect(first.options.resumeUrl).toBeUndefined();
+    expect(first.options.range.encryptedLength).toBe(fakeCipherSize(20 * MiB));
+    expect(first.options.metadata).toEqual({ filename: 'video.mov', relativePath: 'holiday', encryptedKey: 'wrapped-key', iv: 'iv-1', plainSize: 20 * MiB });
+    first.options.onCreated?.(URL_1);
+    expect(s.leftovers.remembered.get('video.mov')).toBe(URL_1);
+    first.options.onProgress(5, 10);
+    expect(s.events.progress.get(file.id)).toBe(0.5);
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    expect(s.transport.completions[0]!.uploads).toEqual([{ upload_id: 'up-1', file_hash: 'sha256-of-video.mov' }]);
+    s.transport.completions[0]!.answer.resolve(allStored([file], 42));
+    await done;
+    expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'stored', serverId: 42, sha256: 'sha256-of-video.mov' });
+    expect(s.events.statuses.get(file.id)).toEqual(['hashing', 'encrypting', 'pending', 'uploading']);
+    expect(s.leftovers.remembered.size).toBe(0);
+    expect(s.pool.sessions[0]!.closed).toBe(true);
+    expect(s.pool.released).toEqual(['key-1']);
+  });
+
+  it("continues the same upload after a dropped connection (tus asks the server's offset), within the retry budget", async () => {
+    vi.useFakeTimers();
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    first.options.onCreated?.(URL_1);
+    first.answer.reject(TransportError.network());
+    await until(() => s.events.waits.length === 1, 'waiting shown');
+    expect(s.events.waits).toEqual([[file.id, true]]);
+    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]!);
+    const second = await attempt(s, 1);
+    expect(s.events.waits).toEqual([
+      [file.id, true],
+      [file.id, false],
+    ]);
+    // Same upload, same session (same key and IV): the ciphertext from the server's offset is identical.
+    expect(second.options.resumeUrl).toBe(URL_1);
+    expect(second.options.range).toBe(first.options.range);
+    expect(s.pool.sessions).toHaveLength(1);
+    second.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+  });
+
+  it('starts the retry count over once the server accepted a chunk', async () => {
+    vi.useFakeTimers();
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    // Spend all but the last delay.
+    for (let n = 0; n < RETRY_DELAYS_MS.length; n++) {
+      (await attempt(s, n)).answer.reject(TransportError.network());
+      await drain();
+      await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[n]!);
+    }
+    const progressing = await attempt(s, RETRY_DELAYS_MS.length);
+    progressing.options.onChunkAccepted?.();
+    progressing.answer.reject(TransportError.network());
+    await drain();
+    // Without the chunk this failure would have been final; now the shortest delay applies again.
+    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]!);
+    const again = await attempt(s, RETRY_DELAYS_MS.length + 1);
+    again.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+  });
+
+  it("fails the file with the error's code once the budget is spent, keeping the leftover record", async () => {
+    vi.useFakeTimers();
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    (await attempt(s, 0)).options.onCreated?.(URL_1);
+    for (let n = 0; n <= RETRY_DELAYS_MS.length; n++) {
+      (await attempt(s, n)).answer.reject(TransportError.network());
+      await drain();
+      if (n < RETRY_DELAYS_MS.length) await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[n]!);
+    }
+    await done;
+    expect(s.transport.large).toHaveLength(RETRY_DELAYS_MS.length + 1);
+    expect(s.transport.completions).toHaveLength(0);
+    expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code: 'network', reason: 'Network Error: Could not connect to the server.' });
+    // The partial upload stays recorded, so the next attempt cancels (or, later, resumes) it.
+    expect(s.leftovers.remembered.get('big.iso')).toBe(URL_1);
+    expect(s.pool.sessions[0]!.closed).toBe(true);
+  });
+
+  it('fails at once on a refusal that waiting will not change (the 5 GiB limit, say)', async () => {
+    const s = setup();
+    const file = uploadFile('huge.bin', 40 * MiB);
+    const done = s.lane.send(file);
+    (await attempt(s, 0)).answer.reject(TransportError.http(413, 'Payload Too Large', 'Maximum size exceeded'));
+    await done;
+    expect(s.transport.large).toHaveLength(1);
+    expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code: 'http', reason: 'Maximum size exceeded' });
+  });
+
+  it('sends `complete` again after a transient failure', async () => {
+    vi.useFakeTimers();
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    (await attempt(s, 0)).answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.reject(TransportError.http(502, 'Bad Gateway', ''));
+    await drain();
+    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]!);
+    await until(() => s.transport.completions.length === 2, 'complete again');
+    s.transport.completions[1]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+  });
+
+  it.each([
+    ['null', null],
+    ['an HTML page', '<html>Bad Gateway</html>'],
+    ['an object without result arrays', { uploads: [] }],
+  ])('treats a `complete` answer of %s as a failure, never as stored', async (_label, body) => {
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    (await attempt(s, 0)).answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(body);
+    await done;
+    expect(s.events.emptyResponses).toBe(1);
+    expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'unreported', error: 'Upload status unreported by server' });
+  });
+
+  it('fails the file as an encryption failure when the pool cannot produce the ciphertext', async () => {
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    (await attempt(s, 0)).answer.reject(new SourceReadError(new Error('The file changed on disk')));
+    await done;
+    expect(s.transport.large).toHaveLength(1);
+    expect(s.events.outcomes.get(file.id)).toEqual({
+      kind: 'processing-failed',
+      code: 'ENCRYPTION_FAILED',
+      error: 'Encryption failed: The file changed on disk',
+      reason: 'The file changed on disk',
+    });
+  });
+
+  it('stops on abort during a transfer: the request is aborted, nothing is completed or reported, the session is closed', async () => {
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    await attempt(s, 0);
+    s.stop.abort();
+    await done;
+    await drain();
+    expect(s.transport.abortedRequests).toBe(1);
+    expect(s.transport.large).toHaveLength(1);
+    expect(s.transport.completions).toHaveLength(0);
+    expect(s.events.outcomes.size).toBe(0);
+    expect(s.pool.open).toBe(0);
+    expect(s.pool.sessions[0]!.closed).toBe(true);
+  });
+
+  it('stops on abort while waiting to retry: no further attempt', async () => {
+    vi.useFakeTimers();
+    const s = setup();
+    const file = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send(file);
+    (await attempt(s, 0)).answer.reject(TransportError.network());
+    await until(() => s.events.waits.length === 1, 'waiting');
+    s.stop.abort();
+    await done;
+    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]! * 10);
+    expect(s.transport.large).toHaveLength(1);
+    expect(s.events.outcomes.size).toBe(0);
+    expect(s.events.waits).toEqual([
+      [file.id, true],
+      [file.id, false],
+    ]);
+  });
+
+  it('continues an upload it is given a resume point for, instead of cancelling it', async () => {
+    const s = setup();
+    const file: UploadFile = { ...uploadFile('big.iso', 40 * MiB), resume: { uploadUrl: URL_1 } };
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    expect(s.leftovers.cancelled).toHaveLength(0);
+    expect(first.options.resumeUrl).toBe(URL_1);
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+  });
+});
