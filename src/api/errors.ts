@@ -7,6 +7,7 @@
 // reading only the texts the spec fixes (the 401 details). Server texts are read here and nowhere
 // else: the login's 'OTP code required' and the upload page's "says invalid or expired" rule too.
 
+import { OTP_REQUIRED_MESSAGE } from '../../contract/auth.ts';
 import { isUserFacingError } from '../lib/userFacingError.ts';
 
 export type ApiErrorCode =
@@ -189,9 +190,7 @@ export function saysCodeInvalidOrExpired(described: ApiErrorInfo): boolean {
   return /invalid|expired/i.test(described.message);
 }
 
-/** The 200 answer of the login's password step that asks for the second factor (spec section 4). */
-export const OTP_REQUIRED_MESSAGE = 'OTP code required';
-
+/** Whether this is the 200 answer of the login's password step that asks for the second factor (spec section 4). */
 export function asksForOtpCode(response: unknown): boolean {
   return isRecord(response) && response.message === OTP_REQUIRED_MESSAGE;
 }

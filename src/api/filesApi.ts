@@ -3,40 +3,13 @@
 // download, not through RTK Query. Deleting files or finishing a download changes the folder's
 // files and the dashboard's 'New files' hint, so both are invalidated.
 
+import type { DeleteFilesBody, DeleteFilesResponse, FileRecord } from '../../contract/files.ts';
 import { baseApi } from './baseApi.ts';
 
-/** Spec section 3, File record (admin), with the key data docs/api.md adds for downloads and links. */
-export interface FileRecord {
-  id: number;
-  original_filename: string;
-  /** '<upload id>/<directories>/<name>': the first segment is dropped, the middle ones are the path. */
-  stored_filename: string;
-  /** The directory directly ('.' for the root). */
-  relative_path: string;
-  /** Plaintext bytes. */
-  file_size: number;
-  /** SHA-256 hex of the plaintext. */
-  file_hash: string;
-  /** base64: the file key wrapped with the admin's public key. */
-  encrypted_key: string;
-  /** base64 IV of the file. */
-  encryption_iv: string;
-  upload_time: string;
-  /** null: never downloaded by the admin. */
-  last_downloaded_admin: string | null;
-}
+// The features name the record through this module; it is declared once, in the contract.
+export type { FileRecord };
 
-export interface DeleteFilesError {
-  file_id: number;
-  detail: string;
-}
-
-/** Spec section 3, Delete-files response. */
-export interface DeleteFilesResponse {
-  deleted: number;
-  errors: DeleteFilesError[];
-}
-
+/** The mutation's argument: the folder is named too, to refresh its list. */
 export interface DeleteFilesRequest {
   folderId: number;
   fileIds: number[];
@@ -56,7 +29,7 @@ export const filesApi = baseApi.enhanceEndpoints({ addTagTypes: ['FolderFiles', 
       providesTags: (_files, _error, folderId) => [folderFiles(folderId)],
     }),
     deleteFiles: build.mutation<DeleteFilesResponse, DeleteFilesRequest>({
-      query: ({ fileIds }) => ({ url: '/folders/files/delete', method: 'POST', body: { file_ids: fileIds } }),
+      query: ({ fileIds }) => ({ url: '/folders/files/delete', method: 'POST', body: { file_ids: fileIds } satisfies DeleteFilesBody }),
       invalidatesTags: (_result, _error, { folderId }) => [folderFiles(folderId), { type: 'Folder', id: 'LIST' }, { type: 'Folder', id: folderId }],
     }),
   }),

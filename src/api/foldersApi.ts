@@ -1,14 +1,19 @@
 // Endpoints of docs/api.md "Folders". Tags keep the dashboard and the edit screen fresh: creating,
 // updating or deleting a folder invalidates the list (every sort order) and that folder's details.
 
+import type { Folder, FolderListQuery, FolderPayload } from '../../contract/folders.ts';
 import { baseApi } from './baseApi.ts';
-import type { Folder, FolderListParams, FolderPayload, FolderUpdateRequest } from './types.ts';
+
+export interface FolderUpdateRequest {
+  id: number;
+  payload: FolderPayload;
+}
 
 const LIST = { type: 'Folder', id: 'LIST' } as const;
 
 export const foldersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Folder'] }).injectEndpoints({
   endpoints: (build) => ({
-    listFolders: build.query<Folder[], FolderListParams>({
+    listFolders: build.query<Folder[], FolderListQuery>({
       query: ({ sort_by, sort_order }) => ({ url: '/folders/', params: { sort_by, sort_order } }),
       providesTags: (folders) => [LIST, ...(folders ?? []).map((folder) => ({ type: 'Folder' as const, id: folder.id }))],
     }),

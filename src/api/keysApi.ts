@@ -2,8 +2,9 @@
 // new public key, which drops the old wrapped private key on the server) refreshes the profile's
 // key status.
 
+import type { User } from '../../contract/auth.ts';
+import type { EncryptedKeyBody, EncryptedKeyData, PublicKeyBody, PublicKeyResponse } from '../../contract/keys.ts';
 import { baseApi } from './baseApi.ts';
-import type { EncryptedKeyData, PublicKeyResponse, User } from './types.ts';
 
 const KEY_DATA = { type: 'KeyData', id: 'ME' } as const;
 
@@ -13,7 +14,7 @@ export const keysApi = baseApi.enhanceEndpoints({ addTagTypes: ['KeyData'] }).in
       query: () => '/auth/public-key',
       providesTags: [KEY_DATA],
     }),
-    setPublicKey: build.mutation<User, { public_key_spki: string }>({
+    setPublicKey: build.mutation<User, PublicKeyBody>({
       query: (body) => ({ url: '/auth/public-key', method: 'PUT', body }),
       invalidatesTags: [KEY_DATA],
     }),
@@ -21,7 +22,7 @@ export const keysApi = baseApi.enhanceEndpoints({ addTagTypes: ['KeyData'] }).in
       query: () => '/auth/users/me/encrypted-key',
       providesTags: [KEY_DATA],
     }),
-    saveEncryptedKey: build.mutation<User, EncryptedKeyData>({
+    saveEncryptedKey: build.mutation<User, EncryptedKeyBody>({
       query: (body) => ({ url: '/auth/users/me/encrypted-key', method: 'PUT', body }),
       invalidatesTags: [KEY_DATA],
     }),

@@ -2,8 +2,12 @@
 // status, its gates and the recipient's public key. Sending files (multipart and tus, with
 // progress and resume) is not a query; it lives in features/upload/transport.
 
+import type { MessageResponse, VerifiedResponse } from '../../contract/common.ts';
+import type { PublicKeyResponse } from '../../contract/keys.ts';
+import type { RequestCodeBody, UploadLinkStatus, VerifyCodeBody, VerifyUploadPasswordBody } from '../../contract/upload.ts';
 import { baseApi } from './baseApi.ts';
-import type { MessageResponse, PublicKeyResponse, UploadLinkStatus, VerifiedResponse } from './types.ts';
+
+type ForLink<Body> = Body & { linkToken: string };
 
 const linkPath = (linkToken: string, rest = '') => `/upload/${encodeURIComponent(linkToken)}${rest}`;
 
@@ -12,13 +16,13 @@ export const uploadApi = baseApi.injectEndpoints({
     getUploadLinkStatus: build.query<UploadLinkStatus, string>({
       query: (linkToken) => linkPath(linkToken, '/status'),
     }),
-    verifyUploadPassword: build.mutation<VerifiedResponse, { linkToken: string; link_password: string }>({
+    verifyUploadPassword: build.mutation<VerifiedResponse, ForLink<VerifyUploadPasswordBody>>({
       query: ({ linkToken, link_password }) => ({ url: linkPath(linkToken, '/verify-password'), method: 'POST', body: { link_password } }),
     }),
-    requestUploadCode: build.mutation<MessageResponse, { linkToken: string; uploader_email: string }>({
+    requestUploadCode: build.mutation<MessageResponse, ForLink<RequestCodeBody>>({
       query: ({ linkToken, uploader_email }) => ({ url: linkPath(linkToken, '/request-code'), method: 'POST', body: { uploader_email } }),
     }),
-    verifyUploadCode: build.mutation<VerifiedResponse, { linkToken: string; uploader_email: string; verification_code: string }>({
+    verifyUploadCode: build.mutation<VerifiedResponse, ForLink<VerifyCodeBody>>({
       query: ({ linkToken, ...body }) => ({ url: linkPath(linkToken, '/verify-code'), method: 'POST', body }),
     }),
     getUploadPublicKey: build.query<PublicKeyResponse, string>({
