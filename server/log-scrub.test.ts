@@ -58,6 +58,23 @@ describe('scrubText: link tokens in paths', () => {
   });
 });
 
+describe('scrubValue: S3 client errors', () => {
+  it('redacts the keys, signature and string-to-sign an S3 error carries', () => {
+    const error = {
+      name: 'SignatureDoesNotMatch',
+      Code: 'SignatureDoesNotMatch',
+      AWSAccessKeyId: 'AKIDEXAMPLE',
+      StringToSign: 'AWS4-HMAC-SHA256\n20261122T000000Z',
+      SignatureProvided: 'f0e1d2c3b4a5',
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI' },
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI',
+    };
+    const scrubbed = JSON.stringify(scrubValue(error));
+    for (const secret of ['AKIDEXAMPLE', '20261122T000000Z', 'f0e1d2c3b4a5', 'wJalrXUtnFEMI']) expect(scrubbed).not.toContain(secret);
+    expect(scrubbed).toContain('SignatureDoesNotMatch');
+  });
+});
+
 describe('scrubText: tokens by shape, credentials in URLs', () => {
   it('replaces every 43-character base64url run by its id', () => {
     const other = newToken();

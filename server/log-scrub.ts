@@ -23,7 +23,9 @@ export function tokenId(token: string): string {
 
 // Keys compared lower-cased with "-" and "_" removed.
 const SECRET_KEYS = new Set(['cookie', 'setcookie', 'authorization', 'proxyauthorization', 'xcsrftoken', 'otp', 'totp']);
-const SECRET_KEY_PARTS = ['password', 'passwd', 'secret', 'token', 'cookie', 'credential'];
+// 'signature' and 'accesskey': an S3 client's errors carry the request's signature and key id
+// (SignatureProvided, AWSAccessKeyId, StringToSign); the secret key itself is caught by 'secret'.
+const SECRET_KEY_PARTS = ['password', 'passwd', 'secret', 'token', 'cookie', 'credential', 'signature', 'accesskey', 'stringtosign'];
 // Error objects carry a `code` too ("ENOENT", "FST_ERR_VALIDATION", "CSRF_FAILED"): those are kept;
 // any other `code` (a TOTP or verification code, as text or number) is not.
 const ERROR_CODE = /^[A-Z][A-Z0-9_]*$/;

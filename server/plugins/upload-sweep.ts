@@ -2,7 +2,7 @@
 // that never keeps the process alive, and exposes it as `app.sweepUploads(now?)` for tests and
 // operators. Runs do not overlap in a process, nor across processes (the sweep takes a database
 // lease); a failed run is logged and the next one tries again.
-import { sweepUploads, type SweepReport } from '../upload/sweep.ts';
+import { sweepHolderName, sweepUploads, type SweepReport } from '../upload/sweep.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 declare module 'fastify' {
@@ -20,6 +20,7 @@ export const uploadSweepPlugin = globalPlugin('upload-sweep', async (app) => {
     abandonAfterMs: app.config.upload.abandonAfterMs,
     grantTtlMs: app.config.upload.grantTtlMs,
     log: app.log,
+    holder: sweepHolderName(),
   };
   app.decorate('sweepUploads', (now?: number) => sweepUploads(deps, now ?? app.now()));
 

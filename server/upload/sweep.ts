@@ -25,6 +25,8 @@ export interface SweepDeps {
   abandonAfterMs: number;
   grantTtlMs: number;
   log: FastifyBaseLogger;
+  /** This sweeper's name as a lease holder (sweepHolderName()): one per server instance. */
+  holder: string;
 }
 
 export interface SweepReport {
@@ -43,14 +45,15 @@ const BATCH = 500;
 export const SWEEP_LEASE = 'upload-sweep';
 /** Longer than any sweep takes; renewed after every batch. A holder that died frees it after this. */
 const LEASE_MS = 15 * 60_000;
-/** This process's name as a lease holder. */
-const HOLDER = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+export function sweepHolderName(): string {
+  return `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+}
 
 export async function sweepUploads(deps: SweepDeps, now: number): Promise<SweepReport> {
-  const { repos, log } = deps;
+  const { repos, log, holder } = deps;
   const report: SweepReport = { ran: false, abandonedUploads: 0, orphanBlobs: 0, unfinishedWrites: 0, expiredGrants: 0, staleCodes: 0 };
   // The lease is on the real clock (other processes'), whatever `now` the sweep works as of.
-  const renew = () => repos.taskLeases.take(SWEEP_LEASE, HOLDER, Date.now(), LEASE_MS);
+  const renew = () => repos.taskLeases.take(SWEEP_LEASE, holder, Date.now(), LEASE_MS);
   if (!(await renew())) {
     log.info('upload sweep skipped: another process is sweeping');
     return report;
@@ -59,7 +62,7 @@ export async function sweepUploads(deps: SweepDeps, now: number): Promise<SweepR
   try {
     await sweepWithLease(deps, now, report, renew);
   } finally {
-    await repos.taskLeases.release(SWEEP_LEASE, HOLDER);
+    await repos.taskLeases.release(SWEEP_LEASE, holder);
   }
   if (report.abandonedUploads + report.orphanBlobs + report.unfinishedWrites > 0) {
     log.info({ ...report }, 'upload sweep removed leftovers');

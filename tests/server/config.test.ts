@@ -86,6 +86,51 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: the blob store', () => {
+  const s3 = {
+    BLOB_STORE: 's3',
+    S3_BUCKET: 'sealdrop-files',
+    AWS_REGION: 'eu-central-1',
+    AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9400/',
+    AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-example-secret',
+  };
+
+  it('is the disk by default, whatever AWS variables other programs left set', () => {
+    expect(loadConfig({}, cwd).blobStore).toEqual({ kind: 'disk' });
+    expect(loadConfig({ AWS_REGION: 'not a region!', AWS_ENDPOINT_URL_S3: 'nonsense' }, cwd).blobStore).toEqual({ kind: 'disk' });
+  });
+
+  it('reads the S3 settings from S3_BUCKET, S3_FORCE_PATH_STYLE and the AWS SDK variables', () => {
+    expect(loadConfig({ ...s3, S3_FORCE_PATH_STYLE: 'true' }, cwd).blobStore).toEqual({
+      kind: 's3',
+      bucket: 'sealdrop-files',
+      region: 'eu-central-1',
+      endpoint: 'http://127.0.0.1:9400',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI-example-secret' },
+    });
+    // Without keys and endpoint: AWS itself, keys from the SDK's other sources (roles, shared files).
+    const bare = loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'b-1', AWS_REGION: 'us-east-1' }, cwd).blobStore;
+    expect(bare).toEqual({ kind: 's3', bucket: 'b-1', region: 'us-east-1', endpoint: null, forcePathStyle: false, credentials: null });
+  });
+
+  it('refuses incomplete or bad S3 settings with one line naming the variable, never showing the secret', () => {
+    expect(configError({ BLOB_STORE: 'nfs' }).message).toBe('Invalid configuration: BLOB_STORE must be disk or s3 (got "nfs")');
+    expect(configError({ ...s3, S3_BUCKET: '' }).message).toBe('Invalid configuration: S3_BUCKET is required with BLOB_STORE=s3');
+    expect(configError({ ...s3, S3_BUCKET: 'Bad_Bucket' }).variable).toBe('S3_BUCKET');
+    expect(configError({ ...s3, AWS_REGION: '' }).message).toBe('Invalid configuration: AWS_REGION is required with BLOB_STORE=s3 (e.g. us-east-1)');
+    expect(configError({ ...s3, AWS_ENDPOINT_URL_S3: 'ftp://x' }).variable).toBe('AWS_ENDPOINT_URL_S3');
+    expect(configError({ ...s3, AWS_ACCESS_KEY_ID: '' }).message).toBe(
+      'Invalid configuration: AWS_ACCESS_KEY_ID is required when the other AWS key variable is set',
+    );
+    const secretMissing = configError({ ...s3, AWS_SECRET_ACCESS_KEY: '' });
+    expect(secretMissing.variable).toBe('AWS_SECRET_ACCESS_KEY');
+    expect(configError({ ...s3, S3_FORCE_PATH_STYLE: 'yes' }).variable).toBe('S3_FORCE_PATH_STYLE');
+    expect(configError({ S3_BUCKET: 'sealdrop-files' }).message).toBe('Invalid configuration: S3_BUCKET is set but BLOB_STORE is not s3');
+  });
+});
+
 describe('server start-up with a bad value', () => {
   it('exits with status 1 and one line naming the variable', () => {
     const root = path.resolve(import.meta.dirname, '../..');
