@@ -5,7 +5,7 @@
  * State is per download, keyed by its id, and forgotten when the stream ends or fails, when the
  * page aborts, or when the plan is not fetched in time: no keys outlive their download.
  */
-import { contentDisposition } from './contentDisposition.ts';
+import { safeAttachmentDisposition } from '../../contract/content-disposition.ts';
 import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
 import { downloadIdOfPath, type ControlMessage, type DownloadPlan } from './protocol.ts';
 import { openDecryptedFile } from './decryptedFile.ts';
@@ -143,7 +143,7 @@ export class DownloadService {
 
     const headers = new Headers({
       'content-type': plan.kind === 'zip' ? 'application/zip' : 'application/octet-stream',
-      'content-disposition': contentDisposition(plan.fileName),
+      'content-disposition': safeAttachmentDisposition(plan.fileName),
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
     });

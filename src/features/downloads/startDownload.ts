@@ -6,7 +6,7 @@
  */
 import type { FileKeyHandle } from '../../../workers/pool-types.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
-import { safeFileName } from '../../../workers/download-service/contentDisposition.ts';
+import { safeFileName } from '../../../contract/content-disposition.ts';
 import { DOWNLOAD_MESSAGES, DownloadError } from '../../../workers/download-service/downloadErrors.ts';
 import { ProgressMeter, type DownloadProgress } from './progressMeter.ts';
 import { PLAN_MESSAGE, type ControlMessage, type DownloadPlan, type StatusMessage } from '../../../workers/download-service/protocol.ts';
