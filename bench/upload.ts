@@ -26,7 +26,8 @@ import type { Page } from '@playwright/test';
 import { buildHarness } from '../e2e/crypto-harness/build.ts';
 import type { EncryptRunResult, HarnessError, RateSample } from '../e2e/crypto-harness/harness-types.ts';
 import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
-import { AdminClient, type StoredFileRecord } from '../e2e/support/api-client.ts';
+import type { FileRecord } from '../contract/files.ts';
+import { AdminClient } from '../e2e/support/api-client.ts';
 import { ServerProcess } from '../e2e/support/server-process.ts';
 import { PeakMemory, sampleTree } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
@@ -94,7 +95,7 @@ async function plainUploadScript(): Promise<string> {
 }
 
 /** Polls until the folder has `count` records; the run ends at the newest record's upload_time. */
-async function waitForRecords(admin: AdminClient, folderId: number, count: number, pollMs: number): Promise<StoredFileRecord[]> {
+async function waitForRecords(admin: AdminClient, folderId: number, count: number, pollMs: number): Promise<FileRecord[]> {
   // Far longer than any run here takes (a 5 GiB file at 20 MB/s is ~4.5 min); a run that never
   // completes (a file failed in the page) ends the benchmark with an error instead of hanging.
   const deadline = Date.now() + 15 * 60_000;

@@ -13,7 +13,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { cipherLength, decryptBuffer, unwrapFileKey, type NodeKeyPair } from '../server/crypto/index.ts';
-import { AdminClient, type CreatedFolder, type FolderOptions, type StoredFileRecord } from './support/api-client.ts';
+import type { FileRecord } from '../contract/files.ts';
+import type { Folder } from '../contract/folders.ts';
+import { AdminClient, type FolderOptions } from './support/api-client.ts';
 import { E2E_BASE_URL, E2E_DATA_DIR } from './support/environment.mjs';
 import { ServerProcess } from './support/server-process.ts';
 
@@ -63,13 +65,13 @@ function sharedServerAdmin(prefix: string): Promise<{ admin: AdminClient; keys: 
   return AdminClient.create(E2E_BASE_URL, E2E_DATA_DIR, prefix);
 }
 
-async function folderOf(admin: AdminClient, options: FolderOptions): Promise<CreatedFolder> {
+async function folderOf(admin: AdminClient, options: FolderOptions): Promise<Folder> {
   // The content check is off unless a test is about it: random bytes pass it anyway, but a test
   // should not depend on the server's default.
   return admin.createFolder({ perform_mime_check: false, ...options });
 }
 
-async function openUploadPage(page: Page, folder: CreatedFolder, baseUrl = E2E_BASE_URL): Promise<void> {
+async function openUploadPage(page: Page, folder: Folder, baseUrl = E2E_BASE_URL): Promise<void> {
   await page.goto(`${baseUrl}/upload/${folder.link_token}`);
   await expect(page.getByRole('heading', { name: `Upload Files for "${folder.title}"` })).toBeVisible();
 }
@@ -92,7 +94,7 @@ async function uploadFilesThroughPage(page: Page, paths: string[]): Promise<void
 }
 
 /** The stored ciphertext of a record, decrypted with the admin's private key by node:crypto. */
-async function decryptStored(admin: AdminClient, keys: NodeKeyPair, record: StoredFileRecord): Promise<Buffer> {
+async function decryptStored(admin: AdminClient, keys: NodeKeyPair, record: FileRecord): Promise<Buffer> {
   const response = await admin.downloadCiphertext(record.id);
   expect(response.headers.get('x-encryption-iv')).toBe(record.encryption_iv);
   const sealed = Buffer.from(await response.arrayBuffer());
@@ -101,7 +103,7 @@ async function decryptStored(admin: AdminClient, keys: NodeKeyPair, record: Stor
 }
 
 /** Every file of the folder decrypts to its original: bytes, SHA-256, the stored hash and size. */
-async function expectStoredExactly(admin: AdminClient, keys: NodeKeyPair, folderId: number, expected: ReadonlyArray<{ relativePath: string; name: string; content: Buffer }>): Promise<StoredFileRecord[]> {
+async function expectStoredExactly(admin: AdminClient, keys: NodeKeyPair, folderId: number, expected: ReadonlyArray<{ relativePath: string; name: string; content: Buffer }>): Promise<FileRecord[]> {
   const records = await admin.listFiles(folderId);
   expect(records.map((r) => `${r.relative_path}/${r.original_filename}`).sort()).toEqual(expected.map((f) => `${f.relativePath}/${f.name}`).sort());
   for (const file of expected) {

@@ -1,38 +1,26 @@
 // The admin side of upload tests, over real HTTP: create an admin with the real CLI, sign in, give
 // them an RSA key pair made by the independent node:crypto implementation (server/crypto), create
 // folders, list the files an upload produced and fetch their ciphertext with the wrapped key.
+// Bodies are typed by the API contract and every JSON answer is parsed with its schema, so a
+// server answer that drifts from contract/ fails the test that received it.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import { loginResponse, userResponse, type LoginBody } from '../../contract/auth.ts';
+import { fileListResponse, type FileRecord } from '../../contract/files.ts';
+import { folderResponse, type Folder, type FolderPayload } from '../../contract/folders.ts';
+import type { PublicKeyBody } from '../../contract/keys.ts';
 import { generateRsaKeyPair, type NodeKeyPair } from '../../server/crypto/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface FolderOptions {
-  title?: string;
-  description?: string | null;
-  link_password?: string;
-  require_email_verification?: boolean;
-  allowed_emails?: string[] | null;
-  perform_mime_check?: boolean;
-}
+/** Folder fields a test sets; the others take the defaults below and the route's. */
+export type FolderOptions = Partial<FolderPayload>;
 
-export interface CreatedFolder {
-  id: number;
-  title: string;
-  link_token: string;
-}
-
-export interface StoredFileRecord {
-  id: number;
-  original_filename: string;
-  stored_filename: string;
-  relative_path: string;
-  file_size: number;
-  file_hash: string;
-  encrypted_key: string;
-  encryption_iv: string;
-  upload_time: string;
+/** A JSON answer read through its contract schema (throws on a body that does not match). */
+async function parsed<T extends z.ZodType>(response: Response, schema: T): Promise<z.output<T>> {
+  return schema.parse(await response.json());
 }
 
 /** A signed-in admin of one server, holding cookies like a browser. */
@@ -56,18 +44,23 @@ export class AdminClient {
     });
     const admin = new AdminClient(baseUrl, username);
     await admin.request('GET', '/api/auth/users/me');
-    const login = await admin.request('POST', '/api/auth/token', new URLSearchParams({ username, password }));
+    const credentials: LoginBody = { username, password };
+    const login = await admin.request('POST', '/api/auth/token', new URLSearchParams(credentials));
     if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+    if (!('user' in (await parsed(login, loginResponse)))) throw new Error('login asked for a second factor');
     const keys = generateRsaKeyPair();
-    const put = await admin.request('PUT', '/api/auth/public-key', { public_key_spki: keys.publicKeySpki });
+    const publicKey: PublicKeyBody = { public_key_spki: keys.publicKeySpki };
+    const put = await admin.request('PUT', '/api/auth/public-key', publicKey);
     if (put.status !== 200) throw new Error(`setting the public key failed: ${put.status} ${await put.text()}`);
+    await parsed(put, userResponse);
     return { admin, keys };
   }
 
-  async createFolder(options: FolderOptions = {}): Promise<CreatedFolder> {
-    const response = await this.request('POST', '/api/folders/', { title: 'Uploads', expires_in_days: 30, ...options });
+  async createFolder(options: FolderOptions = {}): Promise<Folder> {
+    const payload: FolderPayload = { title: 'Uploads', expires_in_days: 30, ...options };
+    const response = await this.request('POST', '/api/folders/', payload);
     if (response.status !== 201) throw new Error(`creating the folder failed: ${response.status} ${await response.text()}`);
-    return (await response.json()) as CreatedFolder;
+    return parsed(response, folderResponse);
   }
 
   async deleteFolder(folderId: number): Promise<void> {
@@ -75,10 +68,10 @@ export class AdminClient {
     if (response.status !== 204) throw new Error(`deleting the folder failed: ${response.status}`);
   }
 
-  async listFiles(folderId: number): Promise<StoredFileRecord[]> {
+  async listFiles(folderId: number): Promise<FileRecord[]> {
     const response = await this.request('GET', `/api/folders/${folderId}/files`);
     if (response.status !== 200) throw new Error(`listing files failed: ${response.status}`);
-    return (await response.json()) as StoredFileRecord[];
+    return parsed(response, fileListResponse);
   }
 
   /** The stored ciphertext of a file, as the admin download route streams it. */
