@@ -10,6 +10,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { UploadLinkFolder, NewFileRecord, Repositories } from '../db/repositories/index.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
+import { MAX_FILES_PER_REQUEST } from '../../contract/upload.ts';
 import type { CiphertextSize } from './ciphertext-size.ts';
 import { FileTooLargeError, UploadError } from './errors.ts';
 import { checkFileFields, isFileHash } from './file-fields.ts';
@@ -18,7 +19,6 @@ import type { UploadAccess } from './upload-access.ts';
 import { echoedPath, type FailedFile, type SuccessfulFile, type UploadResult } from './upload-result.ts';
 import { normalizeEmail } from './verification-code.ts';
 
-export const MAX_FILES_PER_REQUEST = 1000;
 const ARRAY_FIELDS = ['encrypted_keys', 'encryption_ivs', 'relative_paths', 'file_hashes', 'file_sizes'] as const;
 const GATE_FIELDS = ['link_password', 'uploader_email', 'verification_code'] as const;
 type ArrayField = (typeof ARRAY_FIELDS)[number];

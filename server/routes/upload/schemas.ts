@@ -8,6 +8,3 @@ const uploaderEmail = contract.uploaderEmail.transform(normalizeEmail);
 export const requestCodeBody = contract.requestCodeBody.extend({ uploader_email: uploaderEmail });
 
 export const verifyCodeBody = contract.verifyCodeBody.extend({ uploader_email: uploaderEmail });
-
-// transfer-routes.ts still imports these by their old names; they are the contract's schemas.
-export { completeBody, uploadLinkParams as linkParams, uploadResultResponse } from '../../../contract/upload.ts';

@@ -9,7 +9,7 @@ import { completeUploads } from '../../upload/complete-uploads.ts';
 import { readGrantToken } from '../../upload/grant-cookie.ts';
 import { receiveMultipartUpload } from '../../upload/multipart-upload.ts';
 import { tusContexts } from '../../upload/tus-server.ts';
-import { completeBody, linkParams, uploadResultResponse } from './schemas.ts';
+import { completeBody, uploadLinkParams, uploadResultResponse } from '../../../contract/upload.ts';
 import { uploadFolder } from './upload-folder.ts';
 
 export async function transferRoutes(app: FastifyInstance): Promise<void> {
@@ -38,7 +38,7 @@ export async function transferRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/:link_token',
-    { schema: { params: linkParams, response: { 200: uploadResultResponse } } },
+    { schema: { params: uploadLinkParams, response: { 200: uploadResultResponse } } },
     async (request) =>
       receiveMultipartUpload(request, uploadFolder(request), readGrantToken(request), {
         blobs: app.blobs,
@@ -53,7 +53,7 @@ export async function transferRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/:link_token/complete',
-    { schema: { params: linkParams, body: completeBody, response: { 200: uploadResultResponse } } },
+    { schema: { params: uploadLinkParams, body: completeBody, response: { 200: uploadResultResponse } } },
     async (request) => {
       const folder = uploadFolder(request);
       await access.authorize(folder, readGrantToken(request), request.ip);
