@@ -1,4 +1,6 @@
-// Route schemas are zod schemas: they validate bodies, params and queries at the edge (a failure
+// Route schemas are zod schemas, declared once in contract/ (shared with the browser and the
+// end-to-end client) and extended in server/routes/* only where a check needs server modules.
+// They validate bodies, params and queries at the edge (a failure
 // becomes 422 {detail: [{loc, msg}], code: "VALIDATION_FAILED"}), give handlers typed input through
 // ZodTypeProvider, and filter responses to the declared fields (so a row's password hash can never
 // leak into JSON).
