@@ -3,7 +3,7 @@ import { Route as authenticatedRoute } from './_authenticated.tsx';
 import { parseFolderId } from './routeParams.ts';
 
 /** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
-const FolderFilesPage = lazyRouteComponent(() => import('../features/folders/FolderFilesPage.tsx'), 'FolderFilesPage');
+const FolderFilesPage = lazyRouteComponent(() => import('../features/files/FolderFilesPage.tsx'), 'FolderFilesPage');
 
 export const Route = createRoute({
   getParentRoute: () => authenticatedRoute,

@@ -9,7 +9,7 @@ import { LinkExpiredError, LinkNotFoundError, LinkPasswordRequiredError, LinkWit
 import {
   API_ERRORS,
   ApiError,
-  HttpError,
+  type HttpError,
   OTHER_CLIENT_ERROR_CODE,
   PROTOCOL_ERROR_CODES,
   RateLimitedError,

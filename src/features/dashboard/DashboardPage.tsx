@@ -6,8 +6,7 @@ import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { LogoutIcon, PersonIcon } from '../../app/icons.tsx';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
-import { selectCurrentUser } from '../auth/authSlice.ts';
-import { logout } from '../auth/authThunks.ts';
+import { selectCurrentUser, logout } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FolderListSection } from './FolderListSection.tsx';
 

@@ -15,7 +15,7 @@ import { FolderIcon } from '../../app/icons.tsx';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { DeleteFolderDialog } from './DeleteFolderDialog.tsx';
-import { displayTitle } from './folderDisplay.ts';
+import { displayTitle } from '../../lib/folderDisplay.ts';
 import { FolderTable } from './FolderTable.tsx';
 
 export const DEFAULT_FOLDER_SORT: FolderListParams = { sort_by: 'creation_date', sort_order: 'desc' };

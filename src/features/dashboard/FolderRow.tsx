@@ -9,9 +9,9 @@ import Typography from '@mui/material/Typography';
 import type { Folder } from '../../api/types.ts';
 import { ButtonLink, TextLink } from '../../app/layout/links.tsx';
 import { LockIcon, MailIcon, PublicIcon } from '../../app/icons.tsx';
-import { folderStatus, type FolderStatus } from '../folders/folderStatus.ts';
+import { folderStatus, type FolderStatus } from '../folders/index.ts';
 import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
-import { displayTitle, formatDateTime, formatExpiry, uploadLink } from './folderDisplay.ts';
+import { displayTitle, formatDateTime, formatExpiry, uploadLink } from '../../lib/folderDisplay.ts';
 
 const STATUS_COLOR: Record<FolderStatus, 'success' | 'default' | 'warning'> = {
   Active: 'success',

@@ -7,7 +7,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { formatDateTime } from '../dashboard/folderDisplay.ts';
+import { formatDateTime } from '../../lib/folderDisplay.ts';
 import { ChevronRightIcon, DescriptionIcon, ExpandMoreIcon, FolderIcon, FolderOpenIcon } from '../../app/icons.tsx';
 import type { FileSort } from './fileSort.ts';
 import { sortDirectories, sortFiles } from './fileSort.ts';

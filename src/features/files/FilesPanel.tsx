@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { FileRecord } from '../../api/filesApi.ts';
 import type { Folder } from '../../api/types.ts';
-import { displayTitle } from '../dashboard/folderDisplay.ts';
+import { displayTitle } from '../../lib/folderDisplay.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { DeleteFilesDialog } from './DeleteFilesDialog.tsx';
 import { DownloadProgressPanel } from './DownloadProgressPanel.tsx';

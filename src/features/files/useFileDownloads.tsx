@@ -11,10 +11,8 @@ import { filesDownloaded, type FileRecord } from '../../api/filesApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isCryptoError } from '../../crypto/errors.ts';
 import { isDownloadError, type DownloadProgress } from '../downloads/index.ts';
-import { keyOperationFailureText } from '../keys/keyMessages.ts';
-import { privateKeyCryptoFailed } from '../keys/keysSlice.ts';
+import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } from '../keys/index.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
-import { usePrivateKeyUnlock } from '../keys/usePrivateKeyUnlock.tsx';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { FILES_MESSAGES } from './filesMessages.ts';
 

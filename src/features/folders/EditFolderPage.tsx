@@ -11,7 +11,7 @@ import type { Folder, FolderPayload } from '../../api/types.ts';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
-import { displayTitle } from '../dashboard/folderDisplay.ts';
+import { displayTitle } from '../../lib/folderDisplay.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { folderFormFromFolder } from './folderForm.ts';
 import { FolderForm } from './FolderForm.tsx';

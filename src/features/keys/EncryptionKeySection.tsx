@@ -7,7 +7,7 @@ import { describeApiError } from '../../api/errors.ts';
 import { useGetEncryptedKeyQuery } from '../../api/keysApi.ts';
 import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
-import { selectCurrentUser } from '../auth/authSlice.ts';
+import { selectCurrentUser } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { GenerateKeyPairPanel } from './GenerateKeyPairPanel.tsx';
 import { KEY_MESSAGES } from './keyMessages.ts';

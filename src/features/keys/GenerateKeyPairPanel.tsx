@@ -12,7 +12,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
 import { describeApiError } from '../../api/errors.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { FormFeedback, type Feedback } from '../profile/FormFeedback.tsx';
+import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { generationFailedMessage, KEY_MESSAGES, KeyError, keyOperationFailureText } from './keyMessages.ts';
 import { keyOperations, type GeneratedKeyPairData } from './keyOperations.ts';
 

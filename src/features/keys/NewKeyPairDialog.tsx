@@ -8,7 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useId, useState } from 'react';
 import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
-import { sessionConfirmed } from '../auth/authSlice.ts';
+import { sessionConfirmed } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { downloadKeyBackup } from './downloadBackup.ts';
 import type { GeneratedKeyPairData } from './keyOperations.ts';

@@ -7,9 +7,9 @@ import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
 import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
-import { sessionConfirmed } from '../auth/authSlice.ts';
+import { sessionConfirmed } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { FormFeedback, type Feedback } from '../profile/FormFeedback.tsx';
+import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { BACKUP_MIME_TYPE } from './backupFile.ts';
 import { isKeyError, KEY_MESSAGES } from './keyMessages.ts';
 import { keyOperations } from './keyOperations.ts';

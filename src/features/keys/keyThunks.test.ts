@@ -8,7 +8,7 @@ import { signedInState, testUser } from '../../app/testing/renderWithProviders.t
 import { isKeyError } from './keyMessages.ts';
 import { installKeyOperations } from './keyOperations.ts';
 import { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKeyHandleId } from './keysSlice.ts';
-import { requirePrivateKeyHandleId, rewrapPrivateKeyStep, unlockPrivateKey } from './keyThunks.ts';
+import { requirePrivateKeyHandleId, rewrapPrivateKeyAfterPasswordChange, unlockPrivateKey } from './keyThunks.ts';
 import { watchPrivateKeyRelease } from './privateKeyRelease.ts';
 import { inThreadKeyOperations, makeKeyData } from './testing/inThreadKeyOperations.ts';
 
@@ -93,7 +93,7 @@ describe('password change re-wraps the private key (spec section 4)', () => {
 
   it('no stored key data: nothing to do', async () => {
     const { store, api } = setup({ [`GET ${KEY_PATH}`]: () => ({ status: 404, body: { detail: 'Encrypted key data not found' } }) });
-    await rewrapPrivateKeyStep.run(context(store));
+    await rewrapPrivateKeyAfterPasswordChange(context(store));
     expect(api.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
@@ -103,7 +103,7 @@ describe('password change re-wraps the private key (spec section 4)', () => {
       [`GET ${KEY_PATH}`]: () => ({ status: 200, body: keyData }),
       [`PUT ${KEY_PATH}`]: () => ({ status: 200, body: { ...testUser, public_key_spki: publicKeySpki } }),
     });
-    await rewrapPrivateKeyStep.run(context(store));
+    await rewrapPrivateKeyAfterPasswordChange(context(store));
     const put = api.requests.find((r) => r.method === 'PUT')!;
     const saved = JSON.parse(put.body);
     expect(Object.keys(saved).sort()).toEqual(['encryptedPrivateKey', 'kdfSalt']);
@@ -120,7 +120,7 @@ describe('password change re-wraps the private key (spec section 4)', () => {
     ];
     for (const handlers of cases) {
       const { store } = setup(handlers);
-      const error = await caught(rewrapPrivateKeyStep.run(context(store)));
+      const error = await caught(rewrapPrivateKeyAfterPasswordChange(context(store)));
       expect(isKeyError(error, 'rewrap-failed')).toBe(true);
       expect((error as Error).message).toContain('might be unusable if the old password was wrong');
       for (const cleanup of cleanups.splice(0)) cleanup();

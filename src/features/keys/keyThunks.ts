@@ -5,8 +5,7 @@
 import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { keysApi } from '../../api/keysApi.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
-import { sessionConfirmed } from '../auth/authSlice.ts';
-import type { PasswordChangedStep } from '../profile/afterPasswordChanged.ts';
+import { sessionConfirmed } from '../auth/index.ts';
 import type { KeyData } from './backupFile.ts';
 import {
   KEY_MESSAGES,
@@ -71,29 +70,33 @@ const rewrapFailed = (reason: string) => new KeyError('rewrap-failed', rewrapFai
  * update the profile. Any failure is 'rewrap-failed' (the persistent warning of section 8), since
  * the server may now hold key data that only the old password opens.
  */
-export const rewrapPrivateKeyStep: PasswordChangedStep = {
-  name: 'rewrap-private-key',
-  async run({ oldPassword, newPassword, dispatch }) {
-    let data: KeyData | null;
-    try {
-      data = await fetchStoredKeyData(dispatch);
-    } catch (error) {
-      throw rewrapFailed(describe(error));
-    }
-    if (!data) return;
-    let rewrapped: KeyData | null = null;
-    try {
-      rewrapped = await (await keyOperations()).rewrapPrivateKey(data, oldPassword, newPassword);
-    } catch (error) {
-      throw rewrapFailed(keyOperationFailureText(error, describe));
-    }
-    try {
-      const user = await dispatch(keysApi.endpoints.saveEncryptedKey.initiate(rewrapped)).unwrap();
-      dispatch(sessionConfirmed(user));
-    } catch (error) {
-      throw rewrapFailed(describe(error));
-    } finally {
-      rewrapped = null;
-    }
-  },
-};
+export interface PasswordChange {
+  readonly oldPassword: string;
+  readonly newPassword: string;
+  readonly dispatch: AppDispatch;
+}
+
+/** The keys feature's step after a password change (run by profile/afterPasswordChanged.ts). */
+export async function rewrapPrivateKeyAfterPasswordChange({ oldPassword, newPassword, dispatch }: PasswordChange): Promise<void> {
+  let data: KeyData | null;
+  try {
+    data = await fetchStoredKeyData(dispatch);
+  } catch (error) {
+    throw rewrapFailed(describe(error));
+  }
+  if (!data) return;
+  let rewrapped: KeyData | null = null;
+  try {
+    rewrapped = await (await keyOperations()).rewrapPrivateKey(data, oldPassword, newPassword);
+  } catch (error) {
+    throw rewrapFailed(keyOperationFailureText(error, describe));
+  }
+  try {
+    const user = await dispatch(keysApi.endpoints.saveEncryptedKey.initiate(rewrapped)).unwrap();
+    dispatch(sessionConfirmed(user));
+  } catch (error) {
+    throw rewrapFailed(describe(error));
+  } finally {
+    rewrapped = null;
+  }
+}

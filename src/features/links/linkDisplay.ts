@@ -1,7 +1,7 @@
 // How a download link reads in the 'Active Download Links' list (spec section 2): created
 // ('Erstellt'), password state, valid until ('Gültig bis' or 'Never'), file count.
 
-import { formatDateTime, NEVER } from '../dashboard/folderDisplay.ts';
+import { formatDateTime, NEVER } from '../../lib/folderDisplay.ts';
 import type { DownloadLink } from '../../api/linksApi.ts';
 
 export const LINK_LABELS = {

@@ -6,11 +6,10 @@ import { useState, type FormEvent } from 'react';
 import { useChangePasswordMutation } from '../../api/authApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
-import { isKeyError } from '../keys/keyMessages.ts';
-import { usePersistentWarning } from '../keys/usePersistentWarning.tsx';
+import { isKeyError, usePersistentWarning } from '../keys/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { afterPasswordChangedSteps, runAfterPasswordChanged } from './afterPasswordChanged.ts';
-import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, PASSWORD_MISMATCH, passwordChangeError } from './passwordChangeValidation.ts';
 
 export function ChangePasswordSection() {

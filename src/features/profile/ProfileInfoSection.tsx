@@ -6,9 +6,9 @@ import { useState, type FormEvent } from 'react';
 import { useUpdateProfileMutation } from '../../api/authApi.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
-import { selectCurrentUser } from '../auth/authSlice.ts';
+import { selectCurrentUser } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { planProfileUpdate, type ProfileField } from './profileValidation.ts';
 
 export function ProfileInfoSection() {

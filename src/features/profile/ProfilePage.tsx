@@ -1,7 +1,7 @@
 import Stack from '@mui/material/Stack';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
-import { EncryptionKeySection } from '../keys/EncryptionKeySection.tsx';
+import { EncryptionKeySection } from '../keys/index.ts';
 import { ChangePasswordSection } from './ChangePasswordSection.tsx';
 import { ProfileInfoSection } from './ProfileInfoSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useDisableTwoFactorMutation } from '../../api/authApi.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 
 /** Disabling needs the current password and a confirmation (spec sections 4 and 5). */
 export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {

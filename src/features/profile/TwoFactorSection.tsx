@@ -7,9 +7,9 @@ import { useStartTwoFactorSetupMutation } from '../../api/authApi.ts';
 import type { TwoFactorSetupResponse } from '../../api/types.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
-import { selectCurrentUser } from '../auth/authSlice.ts';
+import { selectCurrentUser } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { TwoFactorDisablePanel } from './TwoFactorDisablePanel.tsx';
 import { TwoFactorSetupPanel } from './TwoFactorSetupPanel.tsx';
 

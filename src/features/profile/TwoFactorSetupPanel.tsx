@@ -8,8 +8,8 @@ import { useState, type FormEvent } from 'react';
 import { useEnableTwoFactorMutation } from '../../api/authApi.ts';
 import type { TwoFactorSetupResponse } from '../../api/types.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { sanitizeCodeInput, SIX_DIGITS } from '../auth/loginResponse.ts';
-import { FormFeedback, type Feedback } from './FormFeedback.tsx';
+import { sanitizeCodeInput, SIX_DIGITS } from '../auth/index.ts';
+import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 
 interface TwoFactorSetupPanelProps {
   setup: TwoFactorSetupResponse;

@@ -4,7 +4,7 @@
 // chain and its error is shown (a UserFacingError keeps its exact text).
 
 import type { AppDispatch } from '../../app/store.ts';
-import { rewrapPrivateKeyStep } from '../keys/keyThunks.ts';
+import { rewrapPrivateKeyAfterPasswordChange } from '../keys/index.ts';
 
 export interface PasswordChangedContext {
   oldPassword: string;
@@ -18,7 +18,7 @@ export interface PasswordChangedStep {
   run(context: PasswordChangedContext): Promise<void>;
 }
 
-export const afterPasswordChangedSteps: readonly PasswordChangedStep[] = [rewrapPrivateKeyStep];
+export const afterPasswordChangedSteps: readonly PasswordChangedStep[] = [{ name: 'rewrap-private-key', run: rewrapPrivateKeyAfterPasswordChange }];
 
 export async function runAfterPasswordChanged(steps: readonly PasswordChangedStep[], context: PasswordChangedContext): Promise<void> {
   for (const step of steps) await step.run(context);
