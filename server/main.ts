@@ -31,10 +31,21 @@ function stopOnSignals(app: FastifyInstance): void {
   }
 }
 
+/** `kill -USR2 <pid>` runs the upload sweep now (it still takes the lease: one process at a time). */
+function sweepOnSignal(app: FastifyInstance): void {
+  process.on('SIGUSR2', () => {
+    app.sweepUploads(Date.now()).then(
+      (report) => app.log.info({ sweep: report }, 'upload sweep on SIGUSR2 finished'),
+      (error: unknown) => app.log.error({ err: error }, 'upload sweep on SIGUSR2 failed'),
+    );
+  });
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   const app = await buildApp(config);
   stopOnSignals(app);
+  sweepOnSignal(app);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

@@ -1,0 +1,317 @@
+// npm run test:scale: many stateless processes behind a real proxy. Starts (on 127.0.0.1, ports
+// 9410-9422) a Swift+s3api S3 server, two server processes with BLOB_STORE=s3 on the local
+// PostgreSQL (a schema of their own, dropped at the end) and nginx balancing between them
+// round-robin, with the configuration docs/operations.md gives. Then, as users would, through
+// nginx unless a step needs one process in particular: sign-in on one process and use on the
+// other; a large resumable upload whose PATCHes alternate between the processes, one of them
+// killed mid-PATCH and restarted; a multipart upload; downloads by the owner and by link from
+// both processes, decrypted with node:crypto and compared with the originals; the sweep started
+// in both processes at once, doing the work once and logging no error.
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DecryptRecords, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapFileKey } from '../../server/crypto/index.ts';
+import type { Folder } from '../../server/db/repositories/index.ts';
+import { startLocalS3, localS3Client, type LocalS3 } from '../../scripts/s3-server/s3-server.ts';
+import { portFree, startNginx, type RunningNginx } from '../../scripts/scale/nginx.ts';
+import { TestClient, type TestResponse } from '../server/http-client.ts';
+import { MultipartBody, postMultipart, tusCreate, tusHead, tusPatch } from '../server/upload-helpers.ts';
+import { ServerProcess } from './server-process.ts';
+
+const S3_PORT = 9410;
+const NGINX_PORT = 9420;
+const PORTS = { a: 9421, b: 9422 };
+const MiB = 1024 * 1024;
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = `scale_${randomBytes(4).toString('hex')}`;
+const BUCKET = 'sealdrop-scale';
+const admin = generateRsaKeyPair();
+
+let s3: LocalS3;
+let nginx: RunningNginx;
+let a: ServerProcess;
+let b: ServerProcess;
+let alice: TestClient;
+let folder: { id: number; link_token: string };
+const sent: Array<{ name: string; plain: Buffer; id?: number }> = [];
+
+interface Sealed {
+  plain: Buffer;
+  sealed: Buffer;
+  encryptedKey: string;
+  iv: string;
+  hash: string;
+}
+
+function seal(plain: Buffer): Sealed {
+  const key = randomBytes(32);
+  const iv = randomBytes(12);
+  return {
+    plain,
+    sealed: encryptBuffer(key, iv, plain),
+    encryptedKey: wrapFileKey(admin.publicKeySpki, key),
+    iv: iv.toString('base64'),
+    hash: createHash('sha256').update(plain).digest('hex'),
+  };
+}
+
+/** Downloads `path` and decrypts it as it streams; returns the plaintext's SHA-256 and who served it. */
+async function downloadAndDecrypt(client: TestClient, path: string, encryptedKey: string, iv: string): Promise<{ hash: string; upstream: string }> {
+  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const response = await fetch(client.baseUrl + path, { headers: cookie ? { cookie } : {} });
+  expect(response.status).toBe(200);
+  const hash = createHash('sha256');
+  const decrypt = new DecryptRecords(unwrapFileKey(admin.privateKey, encryptedKey), Buffer.from(iv, 'base64'));
+  await pipeline(Readable.fromWeb(response.body! as never), decrypt, async function* (source) {
+    for await (const chunk of source) hash.update(chunk as Buffer);
+  });
+  return { hash: hash.digest('hex'), upstream: response.headers.get('x-upstream') ?? '' };
+}
+
+const upstreamOf = (response: TestResponse) => response.headers.get('x-upstream') ?? '';
+const through = (client: TestClient, url: string) => {
+  const other = new TestClient(url);
+  for (const [name, value] of client.cookies) other.cookies.set(name, value);
+  return other;
+};
+
+async function ensurePostgres(): Promise<void> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  try {
+    await client.connect();
+  } catch {
+    // The local cluster, as .ci/run starts it.
+    const versions = spawnSync('ls', ['/etc/postgresql'], { encoding: 'utf8' }).stdout.trim().split('\n');
+    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', versions[0] ?? '15', 'main', 'start'], { stdio: 'inherit' });
+    await client.connect();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function dropSchema(): Promise<void> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  await client.query(`drop schema if exists "${SCHEMA}" cascade`);
+  await client.end();
+}
+
+beforeAll(async () => {
+  for (const port of [S3_PORT, NGINX_PORT, PORTS.a, PORTS.b]) {
+    if (!(await portFree(port))) throw new Error(`port ${port} is busy: test:scale needs 9410-9414 and 9420-9422`);
+  }
+  await ensurePostgres();
+  s3 = await startLocalS3({ port: S3_PORT });
+  await s3.createBucket(BUCKET);
+  const env = {
+    ...s3.env(BUCKET),
+    DATABASE_URL,
+    DATABASE_SCHEMA: SCHEMA,
+    DATA_DIR: `/tmp/sealdrop-scale-${SCHEMA}`,
+    STATIC_DIR: '/nonexistent-app-build',
+    TRUST_PROXY: '1',
+    LOG_LEVEL: 'info',
+    UPLOAD_SWEEP_INTERVAL_MINUTES: '0',
+    // Leftovers count as abandoned after 3.6 s, so the sweep step need not wait a day.
+    UPLOAD_ABANDON_HOURS: '0.001',
+  };
+  a = new ServerProcess('A', PORTS.a, env);
+  b = new ServerProcess('B', PORTS.b, env);
+  await a.start(); // migrates first
+  await b.start();
+  nginx = await startNginx(NGINX_PORT, [`127.0.0.1:${PORTS.a}`, `127.0.0.1:${PORTS.b}`]);
+  const created = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'create-user', 'alice', '--password-stdin'], {
+    env: { ...process.env, ...env },
+    input: 'correct horse battery\n',
+    encoding: 'utf8',
+  });
+  expect(created.status, created.stderr).toBe(0);
+}, 180_000);
+
+afterAll(async () => {
+  await nginx?.stop();
+  await Promise.all([a?.stop(), b?.stop()]);
+  await s3?.stop();
+  await dropSchema().catch(() => undefined);
+  spawnSync('rm', ['-rf', `/tmp/sealdrop-scale-${SCHEMA}`]);
+});
+
+describe('two processes on PostgreSQL and S3 behind nginx', () => {
+  it('signs in on one process and works on the other, and nginx spreads requests over both', async () => {
+    alice = new TestClient(a.url);
+    expect((await alice.login('alice', 'correct horse battery')).status).toBe(200);
+    const onB = through(alice, b.url);
+    const created = await onB.post('/api/folders/', { title: 'Scale test' });
+    expect(created.status).toBe(201);
+    folder = created.body;
+    expect((await through(alice, a.url).get(`/api/folders/${folder.id}/files`)).status).toBe(200);
+
+    const viaProxy = through(alice, nginx.url);
+    const served = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const response = await viaProxy.get('/api/folders/');
+      expect(response.status).toBe(200);
+      served.add(upstreamOf(response));
+    }
+    expect(served).toEqual(new Set([`127.0.0.1:${PORTS.a}`, `127.0.0.1:${PORTS.b}`]));
+    alice = viaProxy;
+  });
+
+  it('takes a large resumable upload whose PATCHes alternate between the processes, one killed mid-PATCH and restarted', async () => {
+    const file = seal(randomBytes(96 * MiB + 4321));
+    const anonymous = new TestClient(nginx.url);
+    const target = { linkToken: folder.link_token } as Folder;
+    const created = await tusCreate(anonymous, target, file.sealed.length, {
+      filename: 'large.bin',
+      plainSize: file.plain.length,
+      encryptedKey: file.encryptedKey,
+      iv: file.iv,
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    const uploadId = location.split('/').pop()!;
+    const chunk = 16 * MiB;
+    const patchedBy: string[] = [];
+    const patchFrom = async (offset: number) => {
+      const response = await tusPatch(anonymous, location, offset, file.sealed.subarray(offset, offset + chunk));
+      expect(response.status).toBe(204);
+      patchedBy.push(upstreamOf(response));
+      return Number(response.headers.get('upload-offset'));
+    };
+
+    let offset = 0;
+    offset = await patchFrom(offset);
+    offset = await patchFrom(offset);
+    expect(new Set(patchedBy).size).toBe(2);
+
+    // A PATCH straight to B, killed (SIGKILL, a crash) after some of its parts reached S3.
+    const request = http.request(`${b.url}${location}`, {
+      method: 'PATCH',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-offset': String(offset),
+        'content-type': 'application/offset+octet-stream',
+        'content-length': String(24 * MiB),
+        cookie: [...anonymous.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-csrftoken': anonymous.csrfToken!,
+      },
+    });
+    request.on('error', () => undefined);
+    request.write(file.sealed.subarray(offset, offset + 20 * MiB));
+    const onA = new TestClient(a.url);
+    const stored = async () => Number((await tusHead(onA, location)).headers.get('upload-offset'));
+    for (let i = 0; i < 200 && (await stored()) <= offset; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await stored()).toBeGreaterThan(offset);
+    await b.signal('SIGKILL');
+    request.destroy();
+
+    // Through nginx with B down: the offset S3 holds, then A takes the PATCHes.
+    const resumed = await tusHead(anonymous, location);
+    expect(resumed.status).toBe(200);
+    offset = Number(resumed.headers.get('upload-offset'));
+    expect(offset).toBeGreaterThan(32 * MiB);
+    offset = await patchFrom(offset);
+    // nginx tried B (refused: down), then A.
+    expect(patchedBy.at(-1)).toMatch(new RegExp(`127\\.0\\.0\\.1:${PORTS.a}$`));
+
+    await b.restart();
+    // nginx sends B requests again once its fail_timeout (5 s) has passed.
+    const toB = `127.0.0.1:${PORTS.b}`;
+    for (let i = 0; i < 100 && upstreamOf(await alice.get('/api/folders/')) !== toB; i++) await new Promise((r) => setTimeout(r, 100));
+    const afterRestart = patchedBy.length;
+    while (offset < file.sealed.length) offset = await patchFrom(offset);
+    expect(new Set(patchedBy.slice(afterRestart))).toContain(`127.0.0.1:${PORTS.b}`);
+
+    const completed = await anonymous.post(`/api/upload/${folder.link_token}/complete`, { uploads: [{ upload_id: uploadId, file_hash: file.hash }] });
+    expect(completed.status).toBe(200);
+    expect(completed.body.failed_files).toEqual([]);
+    sent.push({ name: 'large.bin', plain: file.plain, id: completed.body.successful_files[0].id });
+  }, 240_000);
+
+  it('takes a multipart upload through the proxy', async () => {
+    const files = [seal(randomBytes(10 * MiB + 17)), seal(randomBytes(1000)), seal(Buffer.alloc(0))];
+    const body = new MultipartBody().files(
+      files.map((f, i) => ({ name: `m${i}.bin`, data: f.sealed, encryptedKey: f.encryptedKey, iv: f.iv, hash: f.hash })),
+    );
+    const response = await postMultipart(new TestClient(nginx.url), `/api/upload/${folder.link_token}`, body);
+    expect(response.status).toBe(200);
+    expect(response.body.successful_files).toHaveLength(3);
+    response.body.successful_files.forEach((f: { id: number }, i: number) => sent.push({ name: `m${i}.bin`, plain: files[i]!.plain, id: f.id }));
+  }, 120_000);
+
+  it('serves the owner and a download link from both processes, bytes identical to the originals', async () => {
+    const records = (await alice.get(`/api/folders/${folder.id}/files`)).body as Array<{ id: number; encrypted_key: string; encryption_iv: string }>;
+    const served = new Set<string>();
+    for (const file of sent) {
+      const record = records.find((r) => r.id === file.id)!;
+      const expected = createHash('sha256').update(file.plain).digest('hex');
+      for (let i = 0; i < 2; i++) {
+        const got = await downloadAndDecrypt(alice, `/api/folders/download/${file.id}`, record.encrypted_key, record.encryption_iv);
+        expect(got.hash, file.name).toBe(expected);
+        served.add(got.upstream);
+      }
+    }
+    expect(served.size).toBe(2);
+
+    const large = sent[0]!;
+    const record = records.find((r) => r.id === large.id)!;
+    const link = await alice.post('/api/download/links', { file_ids: [large.id], password: null, reencrypted_keys_json: null, expiration_date: null });
+    expect(link.status).toBe(201);
+    const recipient = new TestClient(nginx.url);
+    const byLink = new Set<string>();
+    for (let i = 0; i < 2; i++) {
+      const got = await downloadAndDecrypt(recipient, `/api/download/${link.body.link_token}/file/${large.id}`, record.encrypted_key, record.encryption_iv);
+      expect(got.hash).toBe(createHash('sha256').update(large.plain).digest('hex'));
+      byLink.add(got.upstream);
+    }
+    expect(byLink.size).toBe(2);
+  }, 180_000);
+
+  it('sweeps from both processes at once, doing the work once and logging no error', async () => {
+    // Leftovers: an abandoned resumable upload (one part in S3), 40 orphan objects, a stray
+    // multipart upload (a request cut off before its record).
+    const anonymous = new TestClient(nginx.url);
+    const file = seal(randomBytes(12 * MiB));
+    const created = await tusCreate(anonymous, { linkToken: folder.link_token } as Folder, file.sealed.length, {
+      filename: 'abandoned.bin',
+      plainSize: file.plain.length,
+      encryptedKey: file.encryptedKey,
+      iv: file.iv,
+    });
+    const location = created.headers.get('location')!;
+    expect((await tusPatch(anonymous, location, 0, file.sealed.subarray(0, 9 * MiB))).status).toBe(204);
+    const client = localS3Client(s3.endpoint);
+    for (let i = 0; i < 40; i++) {
+      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `files/orphan-${i}`, Body: randomBytes(64) }));
+    }
+    await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'files/cut-off-request' }));
+    await new Promise((r) => setTimeout(r, 4500));
+
+    const done = (server: ServerProcess) => server.logRecords().filter((r) => r.msg === 'upload sweep on SIGUSR2 finished');
+    const before = [done(a).length, done(b).length];
+    await Promise.all([a.signal('SIGUSR2'), b.signal('SIGUSR2')]);
+    for (let i = 0; i < 600 && (done(a).length === before[0] || done(b).length === before[1]); i++) await new Promise((r) => setTimeout(r, 50));
+    const reports = [done(a).at(-1)!.sweep, done(b).at(-1)!.sweep] as Array<Record<string, number | boolean>>;
+    const total = (key: string) => reports.reduce((sum, report) => sum + Number(report[key]), 0);
+    console.log(`sweep reports: A ${JSON.stringify(reports[0])}, B ${JSON.stringify(reports[1])}`);
+    expect(total('abandonedUploads')).toBe(1);
+    expect(total('orphanBlobs')).toBe(40);
+    expect(total('unfinishedWrites')).toBe(1);
+
+    expect(((await client.send(new ListMultipartUploadsCommand({ Bucket: BUCKET }))).Uploads ?? []).length).toBe(0);
+    expect((await tusHead(anonymous, location)).status).toBe(404);
+    client.destroy();
+
+    // Nothing either process logged was an error (pino level 50 and above).
+    const errors = [...a.logRecords(), ...b.logRecords()].filter((r) => Number(r.level) >= 50);
+    expect(errors).toEqual([]);
+    // And what was kept is intact: every recorded file still downloads.
+    const records = (await alice.get(`/api/folders/${folder.id}/files`)).body as unknown[];
+    expect(records).toHaveLength(sent.length);
+  }, 120_000);
+});
