@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 import { useEffect, useState } from 'react';
 import { describeApiError } from '../../api/errors.ts';
 import { useGetEncryptedKeyQuery } from '../../api/keysApi.ts';
-import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks.ts';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { selectCurrentUser } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
@@ -17,7 +17,6 @@ import { privateKeyCleared, selectPrivateKeyUnlocked } from './keysSlice.ts';
 import { hasOrphanedPublicKey, keyStorageStatus, shouldReportStatusError } from './keyStatus.ts';
 import { NewKeyPairDialog } from './NewKeyPairDialog.tsx';
 import { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
-import { watchPrivateKeyRelease } from './privateKeyRelease.ts';
 import { RestoreKeyPanel } from './RestoreKeyPanel.tsx';
 
 /**
@@ -27,7 +26,6 @@ import { RestoreKeyPanel } from './RestoreKeyPanel.tsx';
  */
 export function EncryptionKeySection() {
   const dispatch = useAppDispatch();
-  const store = useAppStore();
   const notify = useNotifier();
   const user = useAppSelector(selectCurrentUser);
   const unlocked = useAppSelector(selectPrivateKeyUnlocked);
@@ -35,7 +33,6 @@ export function EncryptionKeySection() {
   const [pending, setPending] = useState<GeneratedKeyPairData | null>(null);
   const [unlocking, setUnlocking] = useState(false);
 
-  useEffect(() => watchPrivateKeyRelease(store), [store]);
 
   const statusError = keyData.isError ? describeApiError(keyData.error) : null;
   const status = keyStorageStatus({ isLoading: keyData.isLoading || keyData.isFetching, hasData: Boolean(keyData.data), error: statusError });

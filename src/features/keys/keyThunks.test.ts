@@ -9,7 +9,6 @@ import { isKeyError } from './keyMessages.ts';
 import { installKeyOperations } from './keyOperations.ts';
 import { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKeyHandleId } from './keysSlice.ts';
 import { requirePrivateKeyHandleId, rewrapPrivateKeyAfterPasswordChange, unlockPrivateKey } from './keyThunks.ts';
-import { watchPrivateKeyRelease } from './privateKeyRelease.ts';
 import { inThreadKeyOperations, makeKeyData } from './testing/inThreadKeyOperations.ts';
 
 const KEY_PATH = '/api/auth/users/me/encrypted-key';
@@ -23,7 +22,6 @@ function setup(handlers: Record<string, FakeHandler>) {
   const crypto = inThreadKeyOperations();
   cleanups.push(api.restore, installKeyOperations(crypto.operations));
   const store = makeStore(signedInState());
-  watchPrivateKeyRelease(store);
   return { api, store, held: crypto.held };
 }
 

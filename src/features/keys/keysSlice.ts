@@ -4,9 +4,9 @@
 // 'Session expired'), after a new key pair is generated or a backup restored, and after a crypto
 // error during a download; privateKeyRelease.ts then wipes it from the workers too.
 
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 import { sessionEnded } from '../../api/sessionEvents.ts';
-import { rootReducer, type RootState } from '../../app/store.ts';
+import { rootReducer, type RootState } from '../../app/rootReducer.ts';
 
 export interface KeysState {
   /** Handle id of the unlocked private key in the worker pool; null while locked. */
@@ -35,17 +35,18 @@ export const keysSlice = createSlice({
   },
 });
 
-keysSlice.injectInto(rootReducer);
+declare module '../../app/rootReducer.ts' {
+  export interface LazyLoadedSlices extends WithSlice<typeof keysSlice> {}
+}
+
+const injectedKeysSlice = keysSlice.injectInto(rootReducer);
 
 export const { privateKeyUnlocked, privateKeyCleared } = keysSlice.actions;
 
 /** For the files screen: a download failed with a crypto error, so the cached key may be wrong. */
 export const privateKeyCryptoFailed = () => privateKeyCleared({ reason: 'crypto-error' });
 
-// The root state type is declared before slices are injected, so the slice is optional in it.
-function keysState(state: RootState): KeysState {
-  return (state as RootState & { keys?: KeysState }).keys ?? initialState;
-}
+const keysState = (state: RootState): KeysState => injectedKeysSlice.selectSlice(state);
 
 export const selectPrivateKeyHandleId = (state: RootState): string | null => keysState(state).privateKeyHandleId;
 export const selectPrivateKeyUnlocked = (state: RootState): boolean => keysState(state).privateKeyHandleId !== null;

@@ -1,26 +1,24 @@
 // Wipes a private key from the workers whenever the keys slice lets go of its handle. The slice is
 // cleared by plain actions (sessionEnded from logout, a failed session check or a 401 'Session
 // expired'; key generation; restore; a crypto error), which cannot run side effects themselves, so
-// one store subscription per store watches the handle and releases the one that was dropped.
+// a listener (src/app/listeners.ts) compares the handle before and after each action and releases
+// the one that was dropped.
 
-import type { AppStore } from '../../app/store.ts';
+import type { UnknownAction } from '@reduxjs/toolkit';
+import type { RootState } from '../../app/rootReducer.ts';
 import { keyOperations } from './keyOperations.ts';
 import { selectPrivateKeyHandleId } from './keysSlice.ts';
 
-const watched = new WeakSet<AppStore>();
-
-export function watchPrivateKeyRelease(store: AppStore): void {
-  if (watched.has(store)) return;
-  watched.add(store);
-  let held = selectPrivateKeyHandleId(store.getState());
-  store.subscribe(() => {
-    const next = selectPrivateKeyHandleId(store.getState());
-    if (next === held) return;
-    const dropped = held;
-    held = next;
-    if (dropped) void releaseQuietly(dropped);
-  });
-}
+export const privateKeyReleaseListener = {
+  predicate: (_action: UnknownAction, current: RootState, previous: RootState): boolean => {
+    const held = selectPrivateKeyHandleId(previous);
+    return held !== null && held !== selectPrivateKeyHandleId(current);
+  },
+  effect: async (_action: UnknownAction, api: { getOriginalState: () => RootState }): Promise<void> => {
+    const dropped = selectPrivateKeyHandleId(api.getOriginalState());
+    if (dropped) await releaseQuietly(dropped);
+  },
+};
 
 async function releaseQuietly(handleId: string): Promise<void> {
   try {

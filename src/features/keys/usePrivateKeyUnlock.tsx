@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useAppSelector, useAppStore } from '../../app/hooks.ts';
+import { useAppSelector } from '../../app/hooks.ts';
 import type { PrivateKeyHandle } from '../../../workers/pool-types.ts';
 import { privateKeyHandle as toHandle } from './privateKeyHandle.ts';
 import { selectPrivateKeyHandleId } from './keysSlice.ts';
 import { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
-import { watchPrivateKeyRelease } from './privateKeyRelease.ts';
 
 export interface PrivateKeyUnlock {
   /**
@@ -21,12 +20,10 @@ export interface PrivateKeyUnlock {
  * prompts for the login password; after Continue the pending action runs" (spec section 4).
  */
 export function usePrivateKeyUnlock(): PrivateKeyUnlock {
-  const store = useAppStore();
   const handleId = useAppSelector(selectPrivateKeyHandleId);
   const [open, setOpen] = useState(false);
   const pending = useRef<((handle: PrivateKeyHandle | null) => void) | null>(null);
 
-  useEffect(() => watchPrivateKeyRelease(store), [store]);
 
   const finish = useCallback((handle: PrivateKeyHandle | null) => {
     setOpen(false);

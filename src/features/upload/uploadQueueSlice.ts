@@ -3,8 +3,8 @@
 // under the same id. Per-file progress arrives in batches (a few times per second at most, see
 // progressReporter.ts), so a run over thousands of files does not re-render the page per event.
 
-import { createEntityAdapter, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { rootReducer, type RootState } from '../../app/store.ts';
+import { createEntityAdapter, createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
+import { rootReducer, type RootState } from '../../app/rootReducer.ts';
 import { pageOpened } from './uploadStepSlice.ts';
 
 export type QueuedFileStatus = 'pending' | 'hashing' | 'encrypting' | 'uploading' | 'success' | 'error';
@@ -128,13 +128,17 @@ export const uploadQueueSlice = createSlice({
   },
 });
 
-uploadQueueSlice.injectInto(rootReducer);
+declare module '../../app/rootReducer.ts' {
+  export interface LazyLoadedSlices extends WithSlice<typeof uploadQueueSlice> {}
+}
+
+const injected = uploadQueueSlice.injectInto(rootReducer);
 
 export const { filesQueued, fileRemoved, queueUpdated, filesConfirmed, uploadedFilesCleared, failedFilesReset, pendingFilesFailed } =
   uploadQueueSlice.actions;
 
 export function selectUploadQueueState(state: RootState): UploadQueueState {
-  return (state as RootState & { uploadQueue?: UploadQueueState }).uploadQueue ?? initialUploadQueueState;
+  return injected.selectSlice(state);
 }
 
 const selectors = adapter.getSelectors(selectUploadQueueState);

@@ -3,8 +3,8 @@
 // a late answer (say, a password check finishing after the link failed) cannot move the page to a
 // step it has no business in. Serialisable state only.
 
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { rootReducer, type RootState } from '../../app/store.ts';
+import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
+import { rootReducer, type RootState } from '../../app/rootReducer.ts';
 import { UploadStep, type UploadStepNumber } from './uploadSteps.ts';
 
 export interface UploadLinkInfo {
@@ -120,7 +120,11 @@ export const uploadStepSlice = createSlice({
   },
 });
 
-uploadStepSlice.injectInto(rootReducer);
+declare module '../../app/rootReducer.ts' {
+  export interface LazyLoadedSlices extends WithSlice<typeof uploadStepSlice> {}
+}
+
+const injected = uploadStepSlice.injectInto(rootReducer);
 
 export const {
   pageOpened,
@@ -139,9 +143,8 @@ export const {
   runFinished,
 } = uploadStepSlice.actions;
 
-// The root state type is declared before slices are injected, so the slice is optional in it.
 export function selectUploadStepState(state: RootState): UploadStepState {
-  return (state as RootState & { uploadStep?: UploadStepState }).uploadStep ?? initialUploadStepState;
+  return injected.selectSlice(state);
 }
 
 export const selectUploadStep = (state: RootState): UploadStepNumber => selectUploadStepState(state).step;
