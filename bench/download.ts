@@ -27,7 +27,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
 import { ServerProcess } from '../e2e/support/server-process.ts';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
 import { createBenchAdmin, createBenchFolder, uploadStreamed, type SeedFile, type SeededFile } from './download-seed.ts';
-import { sha256OfRange, zipEntries } from './download-verify.ts';
+import { hashZipEntries } from '../tests/support/zip.ts';
+import { sha256OfRange } from './download-verify.ts';
 import { findBrowserPid, PeakMemory, sampleTree } from './process-tree.ts';
 
 const MiB = 1024 * 1024;
@@ -214,12 +215,12 @@ async function verifyFile(path: string, file: SeededFile): Promise<void> {
 }
 
 async function verifyZip(path: string, files: SeededFile[]): Promise<void> {
-  const entries = await zipEntries(path);
+  const entries = await hashZipEntries(path);
   if (entries.length !== files.length) throw new Error(`ZIP has ${entries.length} entries, expected ${files.length}`);
   for (const file of files) {
     const entry = entries.find((candidate) => candidate.name === `${file.dir}/${file.name}`);
-    if (!entry || entry.method !== 0 || entry.size !== file.size) throw new Error(`ZIP entry ${file.dir}/${file.name} is missing or has the wrong size`);
-    if ((await sha256OfRange(path, entry.dataStart, entry.size)) !== file.sha256) throw new Error(`ZIP entry ${file.name}: SHA-256 differs`);
+    if (!entry || entry.compressionMethod !== 0 || entry.size !== file.size) throw new Error(`ZIP entry ${file.dir}/${file.name} is missing or has the wrong size`);
+    if (entry.sha256 !== file.sha256) throw new Error(`ZIP entry ${file.name}: SHA-256 differs`);
   }
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
-import { readZip } from '../src/features/downloads/testing/readZip.ts';
+import { readZip } from '../tests/support/zip.ts';
 import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { blobOfPlainSize, createFolder, giveAdminKeyPair, sha256, storedBlobs, uploadFiles, uploadThroughPage, type PlainFile, type UploadedFile } from './support/files-seed.ts';
 
@@ -153,17 +153,17 @@ test('a nested folder uploaded through the upload page; tree, selection and filt
   // A directory: the key stays unlocked, so no dialog this time.
   const directory = await expectDownload(page, () => table.getByRole('button', { name: 'Download folder Project/docs', exact: true }).click());
   expect(directory.suggestedFilename()).toBe('Project_Files_2025_docs.zip');
-  expectSameFiles(readZip(await savedBytes(directory)), seeded.files.filter((file) => file.dir.startsWith('Project/docs')));
+  expectSameFiles(await readZip(await savedBytes(directory)), seeded.files.filter((file) => file.dir.startsWith('Project/docs')));
 
   // The selection (the three files of docs) as one ZIP.
   const selection = await expectDownload(page, () => bar.getByRole('button', { name: 'Download Selected' }).click());
   expect(selection.suggestedFilename()).toBe('Project_Files_2025_files.zip');
-  expectSameFiles(readZip(await savedBytes(selection)), seeded.files.filter((file) => file.dir.startsWith('Project/docs')));
+  expectSameFiles(await readZip(await savedBytes(selection)), seeded.files.filter((file) => file.dir.startsWith('Project/docs')));
 
   // Everything.
   const everything = await expectDownload(page, () => bar.getByRole('button', { name: 'Download All (6)' }).click());
   expect(everything.suggestedFilename()).toBe('Project_Files_2025_files.zip');
-  expectSameFiles(readZip(await savedBytes(everything)), seeded.files);
+  expectSameFiles(await readZip(await savedBytes(everything)), seeded.files);
 
   // Every file now has a last download; the filter shows none, then all again.
   await expect(table.getByText('Never', { exact: true })).toHaveCount(0);

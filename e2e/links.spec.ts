@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
 import { encryptBuffer } from '../server/crypto/file-format.ts';
 import { formatFragment, generateRsaKeyPair, protectLinkKeys, wrapFileKey, wrapPrivateKey } from '../server/crypto/keys.ts';
-import { readZip } from '../src/features/downloads/testing/readZip.ts';
+import { readZip } from '../tests/support/zip.ts';
 import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { E2E_BASE_URL } from './support/environment.mjs';
 
@@ -204,7 +204,7 @@ async function downloadZip(page: Page, files: SeededFile[]): Promise<void> {
   await page.getByRole('button', { name: 'Download All as ZIP' }).click();
   const download = await started;
   expect(download.suggestedFilename()).toBe('download-archive.zip');
-  const entries = readZip(await savedBytes(download));
+  const entries = await readZip(await savedBytes(download));
   expect(entries.map((entry) => entry.name)).toEqual(files.map((file) => file.name));
   for (const file of files) {
     const entry = entries.find((candidate) => candidate.name === file.name)!;
@@ -323,7 +323,7 @@ test('the ZIP leaves out files whose key is wrong and says how many failed', asy
   await expect(page.getByText('Files ready for download:')).toBeVisible();
   const started = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download All as ZIP' }).click();
-  const entries = readZip(await savedBytes(await started));
+  const entries = await readZip(await savedBytes(await started));
   expect(entries.map((entry) => entry.name)).toEqual([notes.name]);
   expect(entries[0]!.data.equals(notes.content)).toBe(true);
   await expect(page.getByText('Download complete, but 1 file failed.')).toBeVisible();

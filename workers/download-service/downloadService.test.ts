@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../../server/crypto/index.ts';
 import { DOWNLOAD_MESSAGES } from './downloadErrors.ts';
 import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from './protocol.ts';
-import { readZip } from '../../src/features/downloads/testing/readZip.ts';
+import { readZip } from '../../tests/support/zip.ts';
 import { DownloadService } from './downloadService.ts';
 
 interface Served {
@@ -292,7 +292,7 @@ describe('DownloadService: ZIP', () => {
     expect(response.headers.get('content-type')).toBe('application/zip');
     const zip = await readAll(response);
     expect(response.headers.get('content-length')).toBe(String(zip.length));
-    const unzipped = readZip(zip);
+    const unzipped = await readZip(zip);
     expect(unzipped.map((z) => z.name)).toEqual(names);
     unzipped.forEach((z, i) => expect(z.data.equals(servedFiles[i]!.plain)).toBe(true));
     expect(await finished).toEqual({ type: 'done', bytes: zip.length });
@@ -310,7 +310,7 @@ describe('DownloadService: ZIP', () => {
     const lenient = await register(new DownloadService(), 'zip', 'b.zip', entries, keysOf(entries, [good, bad]), true);
     const response = await lenient.service.respond(new URL(`${base}/downloads/${lenient.plan.id}/b.zip`));
     expect(response.headers.get('content-length')).toBeNull();
-    const unzipped = readZip(await readAll(response));
+    const unzipped = await readZip(await readAll(response));
     expect(unzipped.map((z) => z.name)).toEqual(['good.bin']);
     expect(unzipped[0]!.data.equals(good.plain)).toBe(true);
     expect((await lenient.finished).type).toBe('done');
