@@ -17,7 +17,8 @@ import { createRepositories, type Repositories } from './db/repositories/index.t
 import { writeExportDirectory } from './export/directory-export.ts';
 import { ExportFolderNotFoundError } from './export/errors.ts';
 import { planExport } from './export/export-plan.ts';
-import { openBlobStore } from './storage/open-blob-store.ts';
+import { migrateBlobs } from './storage/migrate-blobs.ts';
+import { openBlobStore, openDiskBlobStore, openS3BlobStore } from './storage/open-blob-store.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -32,6 +33,9 @@ Commands:
   export-folder <folderId> <dir>
       Write the folder's encrypted files and a manifest into <dir> (new or
       empty), for recovery without the server (npm run recover).
+  migrate-blobs
+      Copy every file's blob from DATA_DIR/blobs into the S3 bucket configured
+      with BLOB_STORE=s3 and S3_BUCKET, verifying each copy (size and SHA-256).
 
 Environment: DATA_DIR, DATABASE_URL, ... as for the server (see docs/operations.md).`;
 
@@ -48,7 +52,11 @@ interface ExportInvocation {
   directory: string;
 }
 
-type Invocation = UserInvocation | ExportInvocation;
+interface MigrateInvocation {
+  command: 'migrate-blobs';
+}
+
+type Invocation = UserInvocation | ExportInvocation | MigrateInvocation;
 
 const USER_COMMANDS = ['create-user', 'reset-password', 'disable-2fa'] as const;
 
@@ -84,6 +92,11 @@ function parseInvocation(argv: string[]): Invocation {
   if (parsed.values.help || command === 'help') throw new CliUsageError('');
   if (command === undefined) throw new CliUsageError('Missing command.');
   if (command === 'export-folder') return parseExportInvocation(parsed.positionals.slice(1), parsed.values);
+  if (command === 'migrate-blobs') {
+    if (parsed.positionals.length > 1) throw new CliUsageError(`Unexpected argument "${parsed.positionals[1]}".`);
+    if (parsed.values.email !== undefined || parsed.values['password-stdin']) throw new CliUsageError('migrate-blobs takes no options.');
+    return { command: 'migrate-blobs' };
+  }
   if (!isUserCommand(command)) throw new CliUsageError(`Unknown command "${command}".`);
   if (username === undefined) throw new CliUsageError(`${command} needs a username.`);
   if (extra.length > 0) throw new CliUsageError(`Unexpected argument "${extra[0]}".`);
@@ -108,8 +121,32 @@ async function exportFolder(invocation: ExportInvocation, repos: Repositories, c
   return `Exported folder ${folder.id} "${folder.title}" to ${invocation.directory}: ${files}, ${summary.bytes} bytes.`;
 }
 
+class MigrationError extends Error {
+  readonly code = 'MIGRATION_INCOMPLETE';
+}
+
+async function migrate(repos: Repositories, config: Config): Promise<string> {
+  if (config.blobStore.kind !== 's3') {
+    throw new MigrationError('migrate-blobs copies into S3: set BLOB_STORE=s3, S3_BUCKET and the AWS variables of the target bucket.');
+  }
+  const source = await openDiskBlobStore(config.dataDir);
+  const target = await openS3BlobStore(config.blobStore);
+  try {
+    const report = await migrateBlobs(repos, source, target, (line) => console.log(line));
+    for (const failure of report.failed) console.error(`FAILED ${failure.key}: ${failure.reason}`);
+    const summary = `${report.copied} copied, ${report.alreadyThere} already there, ${report.bytes} bytes, all verified`;
+    if (report.failed.length > 0) {
+      throw new MigrationError(`${report.failed.length} blobs not migrated (listed above); ${summary}. Do not switch to BLOB_STORE=s3 yet.`);
+    }
+    return `Migrated ${report.copied + report.alreadyThere} blobs from ${source.root} to S3 bucket "${config.blobStore.bucket}": ${summary}.`;
+  } finally {
+    target.client.destroy();
+  }
+}
+
 async function run(invocation: Invocation, repos: Repositories, config: Config): Promise<string> {
   if (invocation.command === 'export-folder') return exportFolder(invocation, repos, config);
+  if (invocation.command === 'migrate-blobs') return migrate(repos, config);
   const { command, username } = invocation;
   switch (command) {
     case 'create-user': {
@@ -157,7 +194,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UserAdminError || error instanceof ConfigError) console.error(`Error: ${error.message}`);
+    if (error instanceof UserAdminError || error instanceof ConfigError || error instanceof MigrationError) console.error(`Error: ${error.message}`);
     else if (error instanceof CliUsageError) console.error(`Error: ${error.message}`);
     else console.error('Error:', error instanceof Error ? error.message : error);
     process.exit(error instanceof CliUsageError ? 2 : 1);

@@ -21,7 +21,7 @@ import {
  * after a crash, and a half-written one is never visible under its key.
  */
 export class DiskBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<BlobInfo> {
     const target = this.pathOf(key);

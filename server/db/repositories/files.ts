@@ -109,6 +109,12 @@ export function createFilesRepository(db: Kysely<Database>) {
       return found;
     },
 
+    /** Every record's blob key, in pages ordered by id (for migrate-blobs). */
+    async blobKeysAfter(afterId: number, limit: number): Promise<Array<{ id: number; blobKey: string }>> {
+      const rows = await db.selectFrom('files').select(['id', 'blob_key']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+      return rows.map((row) => ({ id: row.id, blobKey: row.blob_key }));
+    },
+
     async listForFolder(folderId: number): Promise<FileRecord[]> {
       const rows = await db
         .selectFrom('files')
