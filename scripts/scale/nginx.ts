@@ -33,7 +33,7 @@ server {
 
     # Uploads: the app enforces its own limits (5 GiB per file, 1 MiB for JSON bodies), so nginx
     # sets none, and streams request bodies to the app as they arrive instead of spooling whole
-    # uploads to its own disk first (which doubles the I/O and breaks resumable uploads' offsets).
+    # uploads to its own disk first (twice the disk I/O, and a cut-off PATCH would lose every byte).
     client_max_body_size 0;
     proxy_request_buffering off;
     # Downloads: stream to the client as the app sends (ranged, possibly many GiB).
