@@ -194,3 +194,19 @@ export function saysCodeInvalidOrExpired(described: ApiErrorInfo): boolean {
 export function asksForOtpCode(response: unknown): boolean {
   return isRecord(response) && response.message === OTP_REQUIRED_MESSAGE;
 }
+
+/**
+ * Texts of the spec's catalogue that this design cannot reach, each with the reason in one line
+ * (checked string by string against the spec by errorCatalogue.test.ts). Every other catalogue text
+ * stands where its condition occurs.
+ */
+export const UNPLACED_CATALOGUE_TEXTS: Readonly<Record<string, string>> = {
+  'Invalid encrypted data: too short to contain IV.':
+    'the IV is not in the encrypted data (it comes with the file record and x-encryption-iv), and data shorter than the file record says fails as incomplete',
+  'File type must be ':
+    'the upload page accepts files of every type: there is no accept list a dropped file could miss',
+  'File is larger than ':
+    "the only size limit is the spec's 5120 MB, and a larger file gets its specific text, 'Files too large (max 5120 MB): ...'",
+  'File is smaller than ':
+    'there is no minimum size: an empty file is uploaded like any other',
+};

@@ -7,29 +7,15 @@
  * tampered or truncated stream errors with DownloadError INTEGRITY and no plaintext.
  */
 import { createHash } from 'node:crypto';
-import { expose } from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CryptoError, ONE_SHOT_DIGEST_MAX_BYTES } from '../../src/crypto/index.ts';
 import { decryptBuffer, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
-import { createCryptoWorkerApi } from '../../workers/crypto-worker-api.ts';
 import { DownloadError } from '../../workers/download-service/downloadErrors.ts';
 import { receiveFileKeys } from '../../workers/download-service/keyInbox.ts';
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
 import { CryptoPool } from '../../workers/pool.ts';
-import { installCryptoErrorTransfer } from '../../workers/wire-errors.ts';
+import { inProcessWorker } from '../../workers/testing/inProcessWorker.ts';
 import { bytes, deterministicBytes, expectCryptoError } from './helpers.ts';
-
-function inProcessWorker(): Worker {
-  installCryptoErrorTransfer();
-  const { port1, port2 } = new MessageChannel();
-  expose(createCryptoWorkerApi(), port1);
-  return Object.assign(port2, {
-    terminate: () => {
-      port1.close();
-      port2.close();
-    },
-  }) as unknown as Worker;
-}
 
 async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];

@@ -8,7 +8,11 @@ import type { WireFailure, WireFailureCode } from './protocol.ts';
 export type DownloadErrorCode =
   | WireFailureCode
   /** No service worker controls the page (blocked, private mode, hard reload, development build). */
-  | 'NO_STREAMING_SUPPORT';
+  | 'NO_STREAMING_SUPPORT'
+  /** A file's wrapped key from the server is not a wrapped key at all (bad base64 or length). */
+  | 'KEY_FORMAT'
+  /** A batch (ZIP) in which not one file could be decrypted. */
+  | 'NOTHING_DECRYPTED';
 
 export class DownloadError extends Error {
   override readonly name = 'DownloadError';
@@ -25,8 +29,14 @@ export class DownloadError extends Error {
   }
 
   toWire(): WireFailure {
-    return { code: this.code === 'NO_STREAMING_SUPPORT' ? 'FAILED' : this.code, message: this.message };
+    return { code: isWireFailureCode(this.code) ? this.code : 'FAILED', message: this.message };
   }
+}
+
+const PAGE_ONLY_CODES: ReadonlySet<DownloadErrorCode> = new Set(['NO_STREAMING_SUPPORT', 'KEY_FORMAT', 'NOTHING_DECRYPTED']);
+
+function isWireFailureCode(code: DownloadErrorCode): code is WireFailureCode {
+  return !PAGE_ONLY_CODES.has(code);
 }
 
 export function isDownloadError(value: unknown, code?: DownloadErrorCode): value is DownloadError {
@@ -39,6 +49,10 @@ export const DOWNLOAD_MESSAGES = {
   incomplete: 'Incomplete file data received from server.',
   missingEncryptionData: (file: string) => `Missing encryption data for ${file}`,
   invalidIv: 'Invalid encryption IV format received from server.',
+  invalidKeyFormat: 'Invalid encryption key format received from server.',
+  nothingDecrypted: 'No files could be decrypted.',
+  /** The warning after a batch that left some files out. */
+  notDecrypted: (names: readonly string[]) => `Could not decrypt ${names.length} file(s): ${names.join(', ')}`,
   keyNotFound: (file: string) => `Decryption key for "${file}" not found.`,
   http: (file: string, detail: string) => `Failed to download ${file}: ${detail}`,
   aborted: 'The download was cancelled.',

@@ -3,11 +3,24 @@
  * private key inside the crypto pool, the streaming download runs (src/features/downloads), and
  * the file keys are released from the pool whatever happens. Several files go into one ZIP with
  * their directory paths; one file is saved as itself.
+ *
+ * A batch goes on without the files it cannot decrypt (spec section 8): a file whose key does not
+ * unwrap, or whose data fails before its first byte, is left out of the ZIP and named in the
+ * outcome ('Could not decrypt n file(s): names'); a batch with nothing left fails with
+ * 'No files could be decrypted.'.
  */
 import { adminFileDownloadUrl, type FileRecord } from '../../api/filesApi.ts';
+import { isCryptoError } from '../../crypto/errors.ts';
 import type { CryptoPool } from '../../../workers/pool.ts';
 import type { FileKeyHandle, PrivateKeyHandle } from '../../../workers/pool-types.ts';
-import { startFileDownload, startZipDownload, type DecryptedDownloadSource, type DownloadProgress } from '../downloads/index.ts';
+import {
+  DOWNLOAD_MESSAGES,
+  DownloadError,
+  startFileDownload,
+  startZipDownload,
+  type DecryptedDownloadSource,
+  type DownloadProgress,
+} from '../downloads/index.ts';
 import { zipEntryNames } from './downloadNames.ts';
 
 /** The admin route must carry both (spec section 5, "Download (client side)"). */
@@ -21,6 +34,25 @@ export interface AdminDownloadRequest {
   readonly pool: CryptoPool;
   readonly onProgress?: (progress: DownloadProgress) => void;
   readonly signal?: AbortSignal;
+  /** The streaming download; replaced only by tests, which have no service worker. */
+  readonly transfer?: DownloadTransfer;
+}
+
+export interface DownloadTransfer {
+  readonly file: typeof startFileDownload;
+  readonly zip: typeof startZipDownload;
+}
+
+const SERVICE_WORKER_TRANSFER: DownloadTransfer = { file: startFileDownload, zip: startZipDownload };
+
+export interface AdminDownloadOutcome {
+  /** Paths (as in the ZIP) of the files left out because they could not be decrypted. */
+  readonly notDecrypted: readonly string[];
+}
+
+interface UnwrappedFile {
+  readonly file: FileRecord;
+  readonly key: FileKeyHandle;
 }
 
 function source(file: FileRecord, key: FileKeyHandle, name: string): DecryptedDownloadSource {
@@ -34,38 +66,48 @@ function source(file: FileRecord, key: FileKeyHandle, name: string): DecryptedDo
   };
 }
 
-async function unwrapAll(pool: CryptoPool, privateKey: PrivateKeyHandle, files: readonly FileRecord[]): Promise<FileKeyHandle[]> {
+/** A key the server sent that is no wrapped key at all is the server's fault, not the password's. */
+function unwrapFailure(error: unknown): unknown {
+  return isCryptoError(error) && error.code === 'MALFORMED' ? new DownloadError('KEY_FORMAT', DOWNLOAD_MESSAGES.invalidKeyFormat) : error;
+}
+
+async function unwrapEach(pool: CryptoPool, privateKey: PrivateKeyHandle, files: readonly FileRecord[]): Promise<{ opened: UnwrappedFile[]; failed: { file: FileRecord; error: unknown }[] }> {
   const results = await Promise.allSettled(files.map((file) => pool.unwrapFileKey(privateKey, file.encrypted_key)));
-  const keys = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const failure = results.find((result) => result.status === 'rejected');
-  if (failure) {
-    await releaseAll(pool, keys);
-    throw failure.reason;
-  }
-  return keys;
+  const opened: UnwrappedFile[] = [];
+  const failed: { file: FileRecord; error: unknown }[] = [];
+  results.forEach((result, i) => {
+    if (result.status === 'fulfilled') opened.push({ file: files[i]!, key: result.value });
+    else failed.push({ file: files[i]!, error: unwrapFailure(result.reason) });
+  });
+  return { opened, failed };
 }
 
 async function releaseAll(pool: CryptoPool, keys: readonly FileKeyHandle[]): Promise<void> {
   await Promise.all(keys.map((key) => pool.releaseKey(key).catch(() => undefined)));
 }
 
-export async function downloadAdminFiles(request: AdminDownloadRequest): Promise<void> {
-  const { files, zipName, pool } = request;
-  if (files.length === 0) return;
-  const keys = await unwrapAll(pool, request.privateKey, files);
+export async function downloadAdminFiles(request: AdminDownloadRequest): Promise<AdminDownloadOutcome> {
+  const { files, zipName, pool, transfer = SERVICE_WORKER_TRANSFER } = request;
+  if (files.length === 0) return { notDecrypted: [] };
+  const { opened, failed } = await unwrapEach(pool, request.privateKey, files);
+  const keys = opened.map(({ key }) => key);
   const options = { ...(request.onProgress ? { onProgress: request.onProgress } : {}), ...(request.signal ? { signal: request.signal } : {}) };
   try {
     if (zipName === null) {
-      const file = files[0]!;
-      await startFileDownload(source(file, keys[0]!, file.original_filename), options);
-    } else {
-      const names = zipEntryNames(files);
-      await startZipDownload(
-        zipName,
-        files.map((file, i) => source(file, keys[i]!, names.get(file.id)!)),
-        options,
-      );
+      if (failed[0]) throw failed[0].error;
+      const { file, key } = opened[0]!;
+      await transfer.file(source(file, key, file.original_filename), options);
+      return { notDecrypted: [] };
     }
+    const names = zipEntryNames(files);
+    if (opened.length === 0) throw new DownloadError('NOTHING_DECRYPTED', DOWNLOAD_MESSAGES.nothingDecrypted);
+    const outcome = await transfer.zip(
+      zipName,
+      opened.map(({ file, key }) => source(file, key, names.get(file.id)!)),
+      { ...options, onFileFailed: () => undefined },
+    );
+    if (outcome.files === 0) throw new DownloadError('NOTHING_DECRYPTED', DOWNLOAD_MESSAGES.nothingDecrypted);
+    return { notDecrypted: [...failed.map(({ file }) => names.get(file.id)!), ...outcome.failed.map(({ name }) => name)] };
   } finally {
     await releaseAll(pool, keys);
   }

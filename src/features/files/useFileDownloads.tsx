@@ -10,7 +10,7 @@ import { describeApiError } from '../../api/errors.ts';
 import { filesDownloaded, type FileRecord } from '../../api/filesApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isCryptoError } from '../../crypto/errors.ts';
-import { isDownloadError, type DownloadProgress } from '../downloads/index.ts';
+import { DOWNLOAD_MESSAGES, isDownloadError, type DownloadProgress } from '../downloads/index.ts';
 import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } from '../keys/index.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
@@ -48,15 +48,16 @@ export interface FileDownloads {
 export function downloadFailureText(error: unknown): string {
   if (isDownloadError(error)) {
     // These already read as a full sentence about the download.
-    if (error.code === 'HTTP' || error.code === 'NO_STREAMING_SUPPORT') return error.message;
+    if (error.code === 'HTTP' || error.code === 'NO_STREAMING_SUPPORT' || error.code === 'NOTHING_DECRYPTED') return error.message;
     return FILES_MESSAGES.downloadFailed(error.message);
   }
   if (isCryptoError(error)) return FILES_MESSAGES.downloadFailed(keyOperationFailureText(error, (e) => describeApiError(e).message));
   return FILES_MESSAGES.downloadFailed(describeApiError(error).message);
 }
 
+/** Failures that make the cached private key suspect (a crypto error also clears it, spec section 8). */
 function isCryptoFailure(error: unknown): boolean {
-  return isCryptoError(error) || isDownloadError(error, 'INTEGRITY');
+  return isCryptoError(error) || isDownloadError(error, 'INTEGRITY') || isDownloadError(error, 'NOTHING_DECRYPTED');
 }
 
 export function useFileDownloads(folderId: number): FileDownloads {
@@ -75,7 +76,7 @@ export function useFileDownloads(folderId: number): FileDownloads {
       running.current = controller;
       setActive({ label: target.label, fileCount: target.files.length, progress: null });
       try {
-        await downloadAdminFiles({
+        const outcome = await downloadAdminFiles({
           files: target.files,
           zipName: target.zipName,
           privateKey,
@@ -83,7 +84,11 @@ export function useFileDownloads(folderId: number): FileDownloads {
           signal: controller.signal,
           onProgress: (progress) => setActive({ label: target.label, fileCount: target.files.length, progress }),
         });
-        enqueueSnackbar(FILES_MESSAGES.downloadDone(target.label), { variant: 'success', autoHideDuration: SUCCESS_TOAST_MS });
+        if (outcome.notDecrypted.length > 0) {
+          enqueueSnackbar(DOWNLOAD_MESSAGES.notDecrypted(outcome.notDecrypted), { variant: 'warning', autoHideDuration: FAILURE_TOAST_MS });
+        } else {
+          enqueueSnackbar(FILES_MESSAGES.downloadDone(target.label), { variant: 'success', autoHideDuration: SUCCESS_TOAST_MS });
+        }
         dispatch(filesDownloaded(folderId));
       } catch (error) {
         if (isDownloadError(error, 'ABORTED')) {
