@@ -6,6 +6,7 @@ import { loggerOptions, type LogDestination } from './logging.ts';
 import { refuseApiRoutesOutsideTheScope } from './plugins/api-access.ts';
 import { appContextPlugin } from './plugins/app-context.ts';
 import { attemptLimitsPlugin } from './plugins/attempt-limits.ts';
+import { backgroundTasksPlugin } from './plugins/background-tasks.ts';
 import { blobStorePlugin } from './plugins/blob-store.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { databasePlugin } from './plugins/database.ts';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(appContextPlugin, { config, clock: options.clock ?? Date.now });
   await app.register(errorHandlerPlugin);
   await app.register(databasePlugin);
+  await app.register(backgroundTasksPlugin);
   await app.register(blobStorePlugin);
   await app.register(securityHeadersPlugin);
   await app.register(bodyParsersPlugin);

@@ -83,7 +83,7 @@ export async function sendCiphertext(
   const onCompleted = download.onCompleted;
   if (onCompleted && end === size - 1) {
     reply.raw.once('finish', () => {
-      onCompleted().catch((error: unknown) => request.log.error({ err: error }, 'after-download update failed'));
+      request.server.background.run(onCompleted, (error) => request.log.error({ err: error }, 'after-download update failed'));
     });
   }
   return reply.send(body ?? '');

@@ -130,7 +130,7 @@ describe('a link without password', () => {
     const open = await share();
     const client = await recipient();
     expect((await getBytes(client, `/api/download/${open.token}/file/${open.files[0]!.id}`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.settled();
     const list = await alice.get(`/api/folders/${open.folderId}/files`);
     expect(list.body.every((file: { last_downloaded_admin: string | null }) => file.last_downloaded_admin === null)).toBe(true);
   });

@@ -160,8 +160,8 @@ describe('GET /api/folders/download/{fileId}', () => {
 
     expect((await getBytes(alice, url, { range: 'bytes=0-999' })).status).toBe(206);
     expect((await getBytes(alice, url, { range: 'bytes=5000-' })).status).toBe(416);
-    // Give a wrongly placed update time to land before asserting that none happened.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait until the server has finished with both requests before asserting that nothing was marked.
+    await server.settled();
     expect(await lastDownloaded(alice, folder.id, file.id)).toBeNull();
 
     server.clock.advance(60_000);
@@ -188,7 +188,7 @@ describe('GET /api/folders/download/{fileId}', () => {
     await reader.read();
     controller.abort();
     await reader.read().catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.settled();
     expect(await lastDownloaded(alice, folder.id, file.id)).toBeNull();
   });
 
@@ -198,7 +198,7 @@ describe('GET /api/folders/download/{fileId}', () => {
     const cookie = [...alice.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const head = await fetch(`${server.baseUrl}/api/folders/download/${file.id}`, { method: 'HEAD', headers: { cookie } });
     expect(head.status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.settled();
     expect(await lastDownloaded(alice, folder.id, file.id)).toBeNull();
   });
 });

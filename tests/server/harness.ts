@@ -33,6 +33,12 @@ export interface TestServer {
   env: Record<string, string>;
   client(): TestClient;
   createUser(username: string, password: string, email?: string | null): Promise<User>;
+  /**
+   * Resolves once the server has finished everything the requests so far set off: every response
+   * closed (sent or aborted) and every background task it started (app.background) settled. Tests
+   * that assert something did NOT happen wait for this instead of sleeping.
+   */
+  settled(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const clock = new ManualClock();
   const app = await buildApp(config, { clock: clock.now, logStream: options.logStream });
   await options.setup?.(app);
+  const openResponses = trackOpenResponses(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
@@ -87,11 +94,42 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     client: () => new TestClient(baseUrl),
     createUser: (username, password, email = null) =>
       createUser(app.repos, { username, password, email, now: clock.now() }),
+    async settled(timeoutMs = 5000) {
+      const until = Date.now() + timeoutMs;
+      do {
+        while (openResponses.count > 0) {
+          if (Date.now() > until) throw new Error(`${openResponses.count} responses still open after ${timeoutMs} ms`);
+          await openResponses.nextClose();
+        }
+        await app.background.settled();
+      } while (openResponses.count > 0);
+    },
     async close() {
       await app.close();
       if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Counts the responses the HTTP server has begun and not yet closed (sent or aborted). */
+function trackOpenResponses(app: FastifyInstance): { readonly count: number; nextClose(): Promise<void> } {
+  let count = 0;
+  let waiting: Array<() => void> = [];
+  app.server.on('request', (_request, response) => {
+    count += 1;
+    response.once('close', () => {
+      count -= 1;
+      const wake = waiting;
+      waiting = [];
+      for (const resolve of wake) resolve();
+    });
+  });
+  return {
+    get count() {
+      return count;
+    },
+    nextClose: () => new Promise<void>((resolve) => waiting.push(resolve)),
   };
 }
 

@@ -6,6 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
+import { eventually } from './files-fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { TestClient } from './http-client.ts';
 import {
@@ -250,7 +251,9 @@ describe('tus uploads', () => {
       });
       streaming.on('error', () => undefined);
       streaming.write(data.subarray(400_000, 600_000));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Stop only once the server holds those bytes (the PATCH itself is still open).
+      const partial = path.join(own.config.dataDir, 'blobs', 'uploads', id);
+      expect(await eventually(async () => fs.existsSync(partial) && fs.statSync(partial).size === 600_000)).toBe(true);
 
       // Stop the server (it does not wait for the upload) and start a new one on the same data.
       const stopping = Date.now();
