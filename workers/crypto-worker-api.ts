@@ -35,6 +35,7 @@ import {
 } from '../src/crypto/link-keys.ts';
 import { rewrapPrivateKey, unwrapPrivateKey, wrapPrivateKey, type WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
 import { RecordDecryptor } from '../src/crypto/record-decryptor.ts';
+import { generateStorageKey, unwrapStoredFileKey, wrapFileKeyForStorage, type StoredFileKey } from '../src/crypto/stored-file-key.ts';
 import { DEFAULT_RECORD_SIZE, assertRecordSize } from '../src/crypto/record-format.ts';
 import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
@@ -127,6 +128,17 @@ export function createCryptoWorkerApi() {
     },
     async unwrapFileKey(privateKeyId: string, wrapped: string): Promise<string> {
       return keys.add('file', await unwrapFileKey(wrapped, keys.get(privateKeyId, 'private')));
+    },
+    // Resuming after a reload (issue 13): the file key leaves the worker only wrapped under the
+    // origin's non-extractable storage key (src/crypto/stored-file-key.ts).
+    generateStorageKey(): Promise<CryptoKey> {
+      return generateStorageKey();
+    },
+    wrapFileKeyForStorage(keyId: string, storageKey: CryptoKey, context: string): Promise<StoredFileKey> {
+      return wrapFileKeyForStorage(keys.get(keyId, 'file'), storageKey, context);
+    },
+    async unwrapStoredFileKey(stored: StoredFileKey, storageKey: CryptoKey, context: string): Promise<string> {
+      return keys.add('file', await unwrapStoredFileKey(stored, storageKey, context));
     },
     async generateWrappedKeyPair(password: string): Promise<GeneratedKeyPair> {
       const pair = await generateKeyPair();

@@ -32,6 +32,7 @@ import type {
 import type { Bytes } from '../src/crypto/bytes.ts';
 import { CryptoError } from '../src/crypto/errors.ts';
 import type { LinkPasswordProtection } from '../src/crypto/link-keys.ts';
+import type { StoredFileKey } from '../src/crypto/stored-file-key.ts';
 import type { WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
 import { ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
 import type { CryptoWorkerApi, GeneratedKeyPair, StoredKeyData } from './crypto-worker-api.ts';
@@ -64,6 +65,12 @@ export interface OpenEncryptionOptions {
   readonly recordSize?: number;
   /** Force where SHA-256 runs ('auto' lets the pool decide); for measurements. */
   readonly hashPlacement?: 'auto' | 'same-worker' | 'other-worker';
+  /**
+   * Encrypt with this existing key and IV instead of fresh ones: only to continue an upload of the
+   * very same bytes (a resumed upload re-produces identical ciphertext). The session's key is then
+   * this handle; releasing it stays the caller's job.
+   */
+  readonly reuse?: { readonly key: FileKeyHandle; readonly iv: string };
 }
 
 interface PoolWorker {
@@ -154,13 +161,16 @@ export class CryptoPool {
         await hasher.api.serveHashPort(transfer(channel.port1, [channel.port1]));
         hashPort = channel.port2;
       }
+      const reuse = options.reuse;
+      if (reuse) await this.ensureKeyOn(reuse.key, encryptor);
       const openOptions = {
         ...(options.recordSize !== undefined ? { recordSize: options.recordSize } : {}),
         ...(options.recipientPublicKey !== undefined ? { recipientPublicKey: options.recipientPublicKey } : {}),
+        ...(reuse ? { keyId: reuse.key.id, iv: reuse.iv } : {}),
         ...(hashPort ? { hashPort } : {}),
       };
       const opened = await encryptor.api.openEncryption(file, hashPort ? transfer(openOptions, [hashPort]) : openOptions);
-      const key = this.adoptKey<'file'>(opened.keyId, 'file', encryptor);
+      const key = reuse ? reuse.key : this.adoptKey<'file'>(opened.keyId, 'file', encryptor);
       return new EncryptionSession({ api: encryptor.api, opened, key, onClose: release, onHashed: releaseHash });
     } catch (error) {
       release();
@@ -173,6 +183,29 @@ export class CryptoPool {
     return this.run(this.leastBusy(), file.size / SHA256_BYTES_PER_SECOND, (w) => w.api.hashBlob(file));
   }
 
+
+  // ---------------------------------------------------------------- resuming after a reload
+
+  /**
+   * A new per-origin storage key: AES-GCM, non-extractable, for wrapping only. The page keeps the
+   * CryptoKey object in IndexedDB (structured clone keeps it non-extractable) and hands it back to
+   * the calls below; its bytes can never be read.
+   */
+  createStorageKey(): Promise<CryptoKey> {
+    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, (w) => w.api.generateStorageKey());
+  }
+
+  /** The file key wrapped under the storage key, bound to `context` (the queue entry's identity). */
+  exportFileKeyForStorage(key: FileKeyHandle, storageKey: CryptoKey, context: string): Promise<StoredFileKey> {
+    return this.run(this.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKeyForStorage(key.id, storageKey, context));
+  }
+
+  /** A stored file key back in a worker; CryptoError INTEGRITY if it does not open (wrong key or context). */
+  importStoredFileKey(stored: StoredFileKey, storageKey: CryptoKey, context: string): Promise<FileKeyHandle> {
+    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
+      this.adoptKey<'file'>(await w.api.unwrapStoredFileKey({ wrapped: stored.wrapped, nonce: stored.nonce }, storageKey, context), 'file', w),
+    );
+  }
 
   // ---------------------------------------------------------------- the admin's key pair
 
