@@ -13,6 +13,7 @@ import { expect, test, type Browser, type Download, type Page } from '@playwrigh
 import { encryptBuffer } from '../server/crypto/file-format.ts';
 import { formatFragment, generateRsaKeyPair, protectLinkKeys, wrapFileKey, wrapPrivateKey } from '../server/crypto/keys.ts';
 import { readZip } from '../tests/support/zip.ts';
+import { resetServerClock, setServerClockOffset } from './support/serverClock.ts';
 import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { E2E_BASE_URL } from './support/environment.mjs';
 
@@ -340,7 +341,7 @@ test('the ZIP leaves out files whose key is wrong and says how many failed', asy
 
 test('a deleted link, an expired link and a missing token fail with the server\'s message', async ({ browser }) => {
   const deleted = await createLink(browser, seeded, [seeded.files[1]!]);
-  const expiring = await createLink(browser, seeded, [seeded.files[1]!], { expiresInMs: 4000 });
+  const expiring = await createLink(browser, seeded, [seeded.files[1]!], { expiresInMs: 60_000 });
   const page = await recipient(browser);
   await page.goto(deleted.url);
   await expect(page.getByText('Files ready for download:')).toBeVisible();
@@ -353,10 +354,18 @@ test('a deleted link, an expired link and a missing token fail with the server\'
   // The file route refuses too, not only the page.
   expect((await page.request.get(`/api/download/${deleted.token}/file/${seeded.files[1]!.id}`)).status()).toBe(404);
 
-  await page.waitForTimeout(Math.max(0, 4500));
+  // Open before it expires, then a minute later on the server's clock (not in real time).
   await page.goto(expiring.url);
-  await expect(page.getByText('Error: This link has expired.')).toBeVisible();
-  await shot(page, 'public-expired');
+  await expect(page.getByText('Files ready for download:')).toBeVisible();
+  setServerClockOffset(61_000);
+  try {
+    await page.goto(expiring.url);
+    await expect(page.getByText('Error: This link has expired.')).toBeVisible();
+    expect((await page.request.get(`/api/download/${expiring.token}/file/${seeded.files[1]!.id}`)).status()).toBe(410);
+    await shot(page, 'public-expired');
+  } finally {
+    resetServerClock();
+  }
 
   await page.goto('/download/%20');
   await expect(page.getByText('Error: Download link token is missing.')).toBeVisible();

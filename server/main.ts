@@ -2,6 +2,7 @@
 // builds the app, listens, and says how to create the first admin when there is none.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { serverClock } from './clock.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 
 function readConfig(): Config {
@@ -43,7 +44,7 @@ function sweepOnSignal(app: FastifyInstance): void {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const app = await buildApp(config);
+  const app = await buildApp(config, { clock: serverClock(process.env.E2E_CLOCK_OFFSET_FILE) });
   stopOnSignals(app);
   sweepOnSignal(app);
   await app.listen({ port: config.port, host: config.host });
