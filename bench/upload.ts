@@ -1,5 +1,5 @@
 /**
- * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N]
+ * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --store=s3] [-- --only-5g]
  *
  * Drives the real upload page in headless Chromium against the real server on loopback and
  * prints, then writes as JSON under bench-results/:
@@ -10,7 +10,11 @@
  *     without encryption through the same tus transport (the network/server limit); the ratio of
  *     the encrypted upload to the lower of the two;
  *   - peak memory (RSS and PSS) of the browser's process tree and of the server process;
- *   - with --size=5g also a 5 GiB file, and how peak memory compares with the 1 GiB run.
+ *   - with --size=5g also a 5 GiB file, and how peak memory compares with the 1 GiB run;
+ *   - with --store=s3 every phase twice in the same run, first against the disk store, then against
+ *     the S3 store (a local OpenStack Swift with s3api, started here on port 9440), and the ratio
+ *     S3/disk of each phase's rate: the cost of object storage. --only-5g runs only the 5 GiB
+ *     phase (with --size=5g), for its peak server memory.
  *
  * Measurement traps avoided (../shared/design/toolchain.md): Chromium is started by this script
  * with a DevTools port; Playwright connects over CDP only to pick files and press the button and
@@ -29,6 +33,7 @@ import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import type { FileRecord } from '../contract/files.ts';
 import { AdminClient } from '../e2e/support/api-client.ts';
 import { ServerProcess } from '../e2e/support/server-process.ts';
+import { startLocalS3, type LocalS3 } from '../scripts/s3-server/s3-server.ts';
 import { PeakMemory, sampleTree } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { ensurePlainFile, ensureSmallFiles } from './upload-files.ts';
@@ -47,6 +52,10 @@ const HUGE = option('size') === '5g';
 const REPEAT = Math.max(1, Number(option('repeat') ?? 3));
 const SMALL_COUNT = Math.max(1, Number(option('small') ?? 2000));
 const PORT = Number(process.env.BENCH_UPLOAD_PORT ?? 8195);
+const STORES: Array<'disk' | 's3'> = option('store') === 's3' ? ['disk', 's3'] : ['disk'];
+const ONLY_HUGE = argv.includes('--only-5g');
+const S3_PORT = 9440;
+const APP_DIR = root('.tmp/bench-upload-app');
 
 interface PhaseRun {
   seconds: number;
@@ -77,7 +86,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function buildApp(): void {
   const vite = root('node_modules/vite/bin/vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root(''), stdio: 'inherit' });
+  // Into a directory of its own: a build of dist/ by someone else mid-run must not change the app.
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', APP_DIR, '--emptyOutDir'], { cwd: root(''), stdio: 'inherit' });
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
@@ -255,6 +265,79 @@ function printPhase(p: PhaseResult): void {
   );
 }
 
+interface StoreRun {
+  store: 'disk' | 's3';
+  phases: PhaseResult[];
+  encrypted?: PhaseResult;
+  plain?: PhaseResult;
+  many?: PhaseResult;
+  huge?: PhaseResult;
+}
+
+/** Every phase against one server, on the disk store or on `s3`. */
+async function measureStore(
+  store: 'disk' | 's3',
+  s3: LocalS3 | null,
+  inputs: { big: string; small: { dir: string; bytes: number }; huge: string | null; plainScript: string },
+): Promise<StoreRun> {
+  const env: Record<string, string> = { LOG_LEVEL: 'warn', UPLOAD_SWEEP_INTERVAL_MINUTES: '0', STATIC_DIR: APP_DIR };
+  if (store === 's3') {
+    const bucket = `bench-${Date.now()}`;
+    await s3!.createBucket(bucket);
+    Object.assign(env, s3!.env(bucket));
+  }
+  const server = new ServerProcess({ port: PORT, dataDir: root(`.tmp/bench-upload-data-${store}`), env });
+  await server.start();
+  const { big, small, huge, plainScript } = inputs;
+  const label = (name: string) => (STORES.length > 1 ? `[${store}] ${name}` : name);
+  const run: StoreRun = { store, phases: [] };
+  try {
+    const { admin } = await AdminClient.create(server.url, server.dataDir, 'bench');
+    const rig: Rig = { server, admin, serverMemory: new PeakMemory(server.pid!) };
+    if (!ONLY_HUGE) {
+      run.encrypted = await phase(rig, label('encrypted upload, one 1 GiB file'), 1, GiB, (page) => pickIntoPage(page, 'file-input', big, 1), pressUpload);
+      run.phases.push(run.encrypted);
+      run.plain = await phase(
+        rig,
+        label('plain upload (no encryption), same 1 GiB, tus'),
+        1,
+        GiB,
+        async (page) => {
+          await page.getByTestId('drop-area').waitFor();
+          // The app's CSP forbids inline scripts; DevTools evaluation is not subject to it.
+          await page.evaluate(plainScript);
+          await page.evaluate(() => {
+            const input = document.createElement('input');
+            input.type = 'file';
+            input.id = 'bench-plain';
+            input.hidden = true;
+            document.body.append(input);
+          });
+          await page.setInputFiles('#bench-plain', big);
+        },
+        (page, linkToken) => page.evaluate((token) => window.benchPlainUpload(token, 'bench-plain'), linkToken),
+      );
+      run.phases.push(run.plain);
+      run.many = await phase(
+        rig,
+        label(`encrypted upload, folder of ${SMALL_COUNT} small files`),
+        SMALL_COUNT,
+        small.bytes,
+        (page) => pickIntoPage(page, 'folder-input', small.dir, SMALL_COUNT),
+        pressUpload,
+      );
+      run.phases.push(run.many);
+    }
+    if (huge) {
+      run.huge = await phase(rig, label('encrypted upload, one 5 GiB file'), 1, 5 * GiB, (page) => pickIntoPage(page, 'file-input', huge, 1), pressUpload, 1);
+      run.phases.push(run.huge);
+    }
+  } finally {
+    await server.stop();
+  }
+  return run;
+}
+
 async function main(): Promise<void> {
   const dir = root('.tmp/bench/');
   process.stdout.write('preparing input files under .tmp/bench (cached between runs)... ');
@@ -269,13 +352,11 @@ async function main(): Promise<void> {
   const plainScript = await plainUploadScript();
   console.log('done');
 
-  const server = new ServerProcess({ port: PORT, dataDir: root('.tmp/bench-upload-data'), env: { LOG_LEVEL: 'warn', UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
-  await server.start();
+  const s3 = STORES.includes('s3') ? await startLocalS3({ port: S3_PORT }) : null;
   try {
-    const { admin } = await AdminClient.create(server.url, server.dataDir, 'bench');
-    const rig: Rig = { server, admin, serverMemory: new PeakMemory(server.pid!) };
-    console.log(`Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median)\n`);
-
+    console.log(
+      `Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median); stores: ${STORES.join(', ')}\n`,
+    );
     const limitBrowser = await BenchBrowser.launch();
     const crypto = await measureCryptoLimit(limitBrowser, big).finally(() => limitBrowser.close());
     const cryptoLimit = crypto.sha256MBps;
@@ -284,76 +365,64 @@ async function main(): Promise<void> {
         `the pool hashes+encrypts a 1 GiB file at ${crypto.poolHashEncryptMBps} MB/s\n`,
     );
 
-    const phases: PhaseResult[] = [];
-    const encrypted = await phase(rig, 'encrypted upload, one 1 GiB file', 1, GiB, (page) => pickIntoPage(page, 'file-input', big, 1), pressUpload);
-    phases.push(encrypted);
-    const plain = await phase(
-      rig,
-      'plain upload (no encryption), same 1 GiB, tus',
-      1,
-      GiB,
-      async (page) => {
-        await page.getByTestId('drop-area').waitFor();
-        // The app's CSP forbids inline scripts; DevTools evaluation is not subject to it.
-        await page.evaluate(plainScript);
-        await page.evaluate(() => {
-          const input = document.createElement('input');
-          input.type = 'file';
-          input.id = 'bench-plain';
-          input.hidden = true;
-          document.body.append(input);
-        });
-        await page.setInputFiles('#bench-plain', big);
-      },
-      (page, linkToken) => page.evaluate((token) => window.benchPlainUpload(token, 'bench-plain'), linkToken),
-    );
-    phases.push(plain);
-    const many = await phase(
-      rig,
-      `encrypted upload, folder of ${SMALL_COUNT} small files`,
-      SMALL_COUNT,
-      small.bytes,
-      (page) => pickIntoPage(page, 'folder-input', small.dir, SMALL_COUNT),
-      pressUpload,
-    );
-    phases.push(many);
-    let hugePhase: PhaseResult | undefined;
-    if (huge) {
-      hugePhase = await phase(rig, 'encrypted upload, one 5 GiB file', 1, 5 * GiB, (page) => pickIntoPage(page, 'file-input', huge, 1), pressUpload, 1);
-      phases.push(hugePhase);
-    }
+    const runs: StoreRun[] = [];
+    for (const store of STORES) runs.push(await measureStore(store, s3, { big, small, huge, plainScript }));
 
     console.log('\nResults (median of runs):');
-    for (const p of phases) printPhase(p);
-    const lower = Math.min(cryptoLimit, plain.medianMBps);
-    const ratio = Number((encrypted.medianMBps / lower).toFixed(2));
-    console.log(
-      `\n  encrypted 1 GiB ${encrypted.medianMBps} MB/s / min(crypto ${cryptoLimit}, plain upload ${plain.medianMBps}) = ratio ${ratio.toFixed(2)} (target >= 0.70)`,
-    );
-    console.log(`  small files: ${many.medianFilesPerSecond} files/s (target >= 200)`);
+    for (const run of runs) for (const p of run.phases) printPhase(p);
+    const first = runs[0]!;
+    let ratio;
+    let smallFiles;
+    if (first.encrypted && first.plain && first.many) {
+      const lower = Math.min(cryptoLimit, first.plain.medianMBps);
+      ratio = { encryptedMBps: first.encrypted.medianMBps, cryptoLimitMBps: cryptoLimit, plainUploadMBps: first.plain.medianMBps, value: Number((first.encrypted.medianMBps / lower).toFixed(2)), target: 0.7 };
+      console.log(
+        `\n  encrypted 1 GiB ${first.encrypted.medianMBps} MB/s / min(crypto ${cryptoLimit}, plain upload ${first.plain.medianMBps}) = ratio ${ratio.value.toFixed(2)} (target >= 0.70)`,
+      );
+      smallFiles = { count: SMALL_COUNT, filesPerSecond: first.many.medianFilesPerSecond, target: 200 };
+      console.log(`  small files: ${first.many.medianFilesPerSecond} files/s (target >= 200)`);
+    }
     let memoryCheck;
-    if (hugePhase) {
-      const browserGrowth = hugePhase.browserPeakRssMiB - encrypted.browserPeakRssMiB;
-      const serverGrowth = hugePhase.serverPeakRssMiB - encrypted.serverPeakRssMiB;
+    if (first.huge && first.encrypted) {
+      const browserGrowth = first.huge.browserPeakRssMiB - first.encrypted.browserPeakRssMiB;
+      const serverGrowth = first.huge.serverPeakRssMiB - first.encrypted.serverPeakRssMiB;
       memoryCheck = { browserGrowthMiB: browserGrowth, serverGrowthMiB: serverGrowth, withinTarget: browserGrowth <= 128 && serverGrowth <= 128 };
       console.log(`  peak RSS 5 GiB vs 1 GiB: browser ${browserGrowth >= 0 ? '+' : ''}${browserGrowth} MiB, server ${serverGrowth >= 0 ? '+' : ''}${serverGrowth} MiB (target: within 128 MiB)`);
+    }
+    let s3VersusDisk;
+    if (runs.length === 2) {
+      const [disk, onS3] = runs as [StoreRun, StoreRun];
+      const compare = (key: 'encrypted' | 'plain' | 'many' | 'huge') => {
+        const d = disk[key];
+        const o = onS3[key];
+        if (!d || !o) return undefined;
+        const rate = (p: PhaseResult) => (p.files > 1 ? p.medianFilesPerSecond : p.medianMBps);
+        return { disk: rate(d), s3: rate(o), unit: d.files > 1 ? 'files/s' : 'MB/s', ratio: Number((rate(o) / rate(d)).toFixed(2)), diskServerPeakRssMiB: d.serverPeakRssMiB, s3ServerPeakRssMiB: o.serverPeakRssMiB };
+      };
+      s3VersusDisk = { encrypted1GiB: compare('encrypted'), plain1GiB: compare('plain'), smallFiles: compare('many'), encrypted5GiB: compare('huge') };
+      console.log('\n  S3 / disk, same run:');
+      for (const [name, c] of Object.entries(s3VersusDisk)) {
+        if (c) console.log(`    ${name.padEnd(14)} disk ${c.disk} ${c.unit}, S3 ${c.s3} ${c.unit}: ratio ${c.ratio.toFixed(2)}   server peak RSS disk ${c.diskServerPeakRssMiB} MiB, S3 ${c.s3ServerPeakRssMiB} MiB`);
+      }
     }
     const report = {
       date: new Date().toISOString(),
       cores: cpus().length,
       repeat: REPEAT,
+      stores: STORES,
       cryptoLimit: crypto,
-      phases,
-      ratio: { encryptedMBps: encrypted.medianMBps, cryptoLimitMBps: cryptoLimit, plainUploadMBps: plain.medianMBps, value: ratio, target: 0.7 },
-      smallFiles: { count: SMALL_COUNT, filesPerSecond: many.medianFilesPerSecond, target: 200 },
+      phases: runs.flatMap((run) => run.phases.map((p) => ({ store: run.store, ...p }))),
+      ratio,
+      smallFiles,
       memoryCheck,
+      s3VersusDisk,
     };
     await mkdir(root('bench-results'), { recursive: true });
     const out = root(`bench-results/upload-${report.date.replace(/[:.]/g, '-')}.json`);
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nwritten ${out}`);
   } finally {
-    await server.stop();
+    await s3?.stop();
   }
 }
 
