@@ -14,7 +14,9 @@ import { receiptEntriesOf, type StoredFile } from './receiptEntries.ts';
 import { downloadReceipt } from './receipt.ts';
 import { RUN_MESSAGES, runOutcome, type RunCounts, type ToastVariant } from './runOutcome.ts';
 import { RunTally } from './runTally.ts';
-import type { EncryptorPool, LeftoverUploads, UploadFile, UploadTransport } from './engine/enginePorts.ts';
+import type { EncryptorPool, FileIdentity, ResumePoint, UploadFile, UploadJournal, UploadTransport } from './engine/enginePorts.ts';
+import { SMALL_FILE_MAX_BYTES } from './engine/uploadLimits.ts';
+import type { QueueEntry } from './resume/queueEntry.ts';
 import { describeUploadFailure } from './engine/runContext.ts';
 import { UploadScheduler } from './engine/uploadScheduler.ts';
 import {
@@ -59,7 +61,14 @@ export interface UploadControllerDeps {
   notifier: UploadNotifier;
   pool: () => EncryptorPool;
   transport: UploadTransport;
-  leftovers: LeftoverUploads;
+  journal: UploadJournal & ResumeCatalogue;
+}
+
+/** The persisted queue as the page reads it (resume/uploadJournal.ts). */
+export interface ResumeCatalogue {
+  unfinished(linkToken: string): Promise<QueueEntry[]>;
+  discard(entryId: string): Promise<void>;
+  resumePointFor(file: FileIdentity): Promise<ResumePoint | undefined>;
 }
 
 export class UploadController {
@@ -158,14 +167,21 @@ export class UploadController {
       if (key === null) return;
       dispatch(keyLoaded());
       notifier.show('info', PAGE_MESSAGES.keyLoaded, NOTICE_MS.keyLoaded);
-      const files: UploadFile[] = pending.map((entry) => ({
-        id: entry.id,
-        file: fileOf(entry.id)!,
-        name: entry.name,
-        relativePath: entry.relativePath,
-        size: entry.size,
-        lastModified: entry.lastModified,
-      }));
+      const files: UploadFile[] = await Promise.all(
+        pending.map(async (entry) => {
+          const file: UploadFile = {
+            id: entry.id,
+            file: fileOf(entry.id)!,
+            name: entry.name,
+            relativePath: entry.relativePath,
+            size: entry.size,
+            lastModified: entry.lastModified,
+          };
+          const resume = await this.resumePointFor(linkToken, file);
+          return resume ? { ...file, resume } : file;
+        }),
+      );
+      if (abort.signal.aborted) return;
       const counts = await this.runEngine(files, linkToken, key, stepState.link.performMimeCheck, abort.signal);
       if (abort.signal.aborted) return;
       const outcome = runOutcome(counts.counts);
@@ -181,6 +197,32 @@ export class UploadController {
       }
     } finally {
       if (this.run === abort) this.run = null;
+    }
+  }
+
+  /** The unfinished uploads an earlier page (or attempt) left for this link. */
+  unfinishedUploads(): Promise<QueueEntry[]> {
+    const linkToken = selectUploadStepState(this.deps.getState()).linkToken;
+    return linkToken === null ? Promise.resolve([]) : this.deps.journal.unfinished(linkToken);
+  }
+
+  /** The user gives up on an unfinished upload: the server's part is cancelled, the stored key deleted. */
+  discardUnfinished(entryId: string): Promise<void> {
+    return this.deps.journal.discard(entryId);
+  }
+
+  /**
+   * A large file the journal knows under the same path, name, size and lastModified continues with
+   * its stored key and IV. Nothing to continue, or a key that cannot be restored, means a fresh
+   * key and IV (the lane then discards what is left): starting over is always safe.
+   */
+  private async resumePointFor(linkToken: string, file: UploadFile): Promise<ResumePoint | undefined> {
+    if (file.size <= SMALL_FILE_MAX_BYTES) return undefined;
+    try {
+      return await this.deps.journal.resumePointFor({ linkToken, relativePath: file.relativePath, name: file.name, size: file.size, lastModified: file.lastModified });
+    } catch (error) {
+      console.warn('upload: the stored key of an unfinished upload could not be restored; the file starts over', error);
+      return undefined;
     }
   }
 
@@ -208,7 +250,7 @@ export class UploadController {
     performMimeCheck: boolean,
     signal: AbortSignal,
   ): Promise<{ counts: RunCounts; stored: StoredFile[] }> {
-    const { dispatch, notifier, transport, leftovers } = this.deps;
+    const { dispatch, notifier, transport, journal } = this.deps;
     const reporter = new ProgressReporter(files, (patches, overall) => dispatch(queueUpdated({ patches, overall })));
     const tally = new RunTally(
       files,
@@ -224,7 +266,7 @@ export class UploadController {
         performMimeCheck,
         pool: this.deps.pool(),
         transport,
-        leftovers,
+        journal,
         describeError: describeUploadFailure,
         signal,
       },

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useAppDispatch, useAppStore } from '../../app/hooks.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { browserTransport } from './transport/browserTransport.ts';
-import { localLeftoverUploads } from './transport/staleUploads.ts';
+import { browserUploadJournal } from './resume/browserUploadJournal.ts';
 import { UploadController, type UploadNotifier } from './uploadController.ts';
 
 /** The page's controller; a running upload stops when the page goes away. */
@@ -10,7 +10,7 @@ export function useUploadController(notifier: UploadNotifier): UploadController 
   const store = useAppStore();
   const dispatch = useAppDispatch();
   const controller = useMemo(
-    () => new UploadController({ dispatch, getState: store.getState, notifier, pool: sharedCryptoPool, transport: browserTransport, leftovers: localLeftoverUploads }),
+    () => new UploadController({ dispatch, getState: store.getState, notifier, pool: sharedCryptoPool, transport: browserTransport, journal: browserUploadJournal() }),
     [dispatch, store, notifier],
   );
   // The crypto workers start when the page opens, not when the first file needs them: a pool

@@ -1,7 +1,7 @@
 // What the upload engine needs from outside, as narrow interfaces: the crypto pool (one encryption
 // session per file), the network (one attempt per call: the lanes own retrying, so the retry
-// budget is tested against fakes), and the record of unfinished tus uploads. The real ones are
-// workers/pool.ts, transport/browserTransport.ts and transport/staleUploads.ts; the tests pass fakes.
+// budget is tested against fakes), and the journal of unfinished tus uploads. The real ones are
+// workers/pool.ts, transport/browserTransport.ts and resume/uploadJournal.ts; the tests pass fakes.
 
 import type { FileKeyHandle } from '../../../../workers/pool.ts';
 import type { CiphertextRange } from '../transport/ciphertextSource.ts';
@@ -9,12 +9,17 @@ import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
 import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';
 
 /**
- * Where an earlier page left a tus upload of this file. A lane given one continues that upload
- * (tus asks the server for its offset) instead of starting over; the session the pool opens for
- * the file must then use the same key and IV (issue 13: a persisted queue provides both).
+ * Where an earlier page (or an earlier attempt) left a tus upload of this very file, with the file's
+ * key back in the pool and its IV (resume/uploadJournal.ts). A lane given one continues that upload
+ * from the offset the server reports with the same key and IV, so the stored ciphertext is the
+ * same as an uninterrupted upload's.
  */
 export interface ResumePoint {
-  uploadUrl: string;
+  /** null: the earlier page stored the key but never created the upload. */
+  uploadUrl: string | null;
+  /** Released with the file's session, like a fresh key. */
+  key: FileKeyHandle;
+  iv: string;
 }
 
 export interface UploadFile {
@@ -37,9 +42,15 @@ export interface EncryptionSessionLike extends CiphertextRange {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  recipientPublicKey: string;
+  /** Encrypt with this key and IV (a resumed upload of the same bytes) instead of fresh ones. */
+  reuse?: { key: FileKeyHandle; iv: string };
+}
+
 export interface EncryptorPool {
   readonly size: number;
-  openEncryption(file: Blob, options: { recipientPublicKey: string }): Promise<EncryptionSessionLike>;
+  openEncryption(file: Blob, options: OpenOptions): Promise<EncryptionSessionLike>;
   /** Forgets a file key in the workers (each open made one). */
   releaseKey(key: FileKeyHandle): Promise<void>;
 }
@@ -72,12 +83,24 @@ export interface FileIdentity {
   lastModified: number;
 }
 
-/** The record of tus uploads not yet completed, kept across page loads. */
-export interface LeftoverUploads {
-  /** Cancels an unfinished upload of this file left by an earlier page (best effort). */
-  cancelLeftover(file: FileIdentity): Promise<void>;
-  remember(file: FileIdentity, uploadUrl: string): void;
-  forget(file: FileIdentity): void;
+/**
+ * The persisted record of unfinished large uploads, kept across page loads (resume/uploadJournal.ts).
+ * Its writes never fail a file: a journal that cannot store only costs the ability to resume.
+ */
+export interface UploadJournal {
+  /**
+   * Before a file starts with a new key: cancels (tus DELETE) and forgets what an earlier attempt
+   * left at the same path, whatever its size and date (a changed file is never resumed).
+   */
+  discardEarlier(file: FileIdentity): Promise<void>;
+  /** Before the first byte leaves: the session's key (wrapped, never in clear) and IV. */
+  opened(file: FileIdentity, session: EncryptionSessionLike): Promise<void>;
+  /** The tus upload exists at this URL. */
+  created(file: FileIdentity, uploadUrl: string): void;
+  /** The server confirmed this many ciphertext bytes. */
+  confirmed(file: FileIdentity, offset: number): void;
+  /** The file is stored: its entry and wrapped key are deleted. */
+  completed(file: FileIdentity): void;
 }
 
 /** A failed request as the page shows it: the error's code and the user-facing text (api/errors.ts). */

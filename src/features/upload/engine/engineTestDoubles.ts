@@ -1,5 +1,5 @@
 // Fakes of the engine's ports for its unit tests: a crypto pool whose opens can be held, a
-// transport whose every request is a deferred the test settles, a leftover-upload record, and an
+// transport whose every request is a deferred the test settles, an upload journal, and an
 // events recorder. Nothing here waits on real time.
 
 import type { FileKeyHandle } from '../../../../workers/pool.ts';
@@ -7,7 +7,7 @@ import type { UploadResult } from '../../../api/types.ts';
 import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
 import { TransportError } from '../transport/transportError.ts';
 import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';
-import type { CompletedUpload, EncryptionSessionLike, EncryptorPool, FileIdentity, LeftoverUploads, UploadFile, UploadTransport } from './enginePorts.ts';
+import type { CompletedUpload, EncryptionSessionLike, EncryptorPool, FileIdentity, OpenOptions, UploadFile, UploadJournal, UploadTransport } from './enginePorts.ts';
 import type { EngineEvents, FinalOutcome, ProcessingStatus } from './runEvents.ts';
 
 export interface Deferred<T> {
@@ -78,9 +78,10 @@ export class FakeSession implements EncryptionSessionLike {
   constructor(
     readonly file: Blob & { name?: string },
     n: number,
+    reuse?: OpenOptions['reuse'],
   ) {
-    this.key = { id: `key-${n}`, kind: 'file' } as FileKeyHandle;
-    this.iv = `iv-${n}`;
+    this.key = reuse?.key ?? ({ id: `key-${n}`, kind: 'file' } as FileKeyHandle);
+    this.iv = reuse?.iv ?? `iv-${n}`;
     this.encryptedLength = fakeCipherSize(file.size);
   }
 
@@ -118,7 +119,10 @@ export class FakePool implements EncryptorPool {
 
   constructor(readonly size = 1) {}
 
-  openEncryption(file: Blob & { name?: string }): Promise<EncryptionSessionLike> {
+  readonly opens: Array<OpenOptions | undefined> = [];
+
+  openEncryption(file: Blob & { name?: string }, options?: OpenOptions): Promise<EncryptionSessionLike> {
+    this.opens.push(options);
     this.open++;
     this.maxOpen = Math.max(this.maxOpen, this.open);
     const failure = file.name !== undefined ? this.failOpenOf.get(file.name) : undefined;
@@ -131,7 +135,7 @@ export class FakePool implements EncryptorPool {
       this.held.push({ file, answer });
       return answer.promise;
     }
-    return Promise.resolve(this.session(file));
+    return Promise.resolve(this.session(file, options?.reuse));
   }
 
   /** Answers the n-th held open with a fresh session. */
@@ -146,8 +150,8 @@ export class FakePool implements EncryptorPool {
     this.open--;
   }
 
-  private session(file: Blob & { name?: string }): FakeSession {
-    const session = new FakeSession(file, this.sessions.length + 1);
+  private session(file: Blob & { name?: string }, reuse?: OpenOptions['reuse']): FakeSession {
+    const session = new FakeSession(file, this.sessions.length + 1, reuse);
     this.sessions.push(session);
     this.onSession(session);
     return session;
@@ -230,20 +234,33 @@ export class FakeTransport implements UploadTransport {
   }
 }
 
-export class FakeLeftovers implements LeftoverUploads {
+/** The journal's calls, in order, by file name. */
+export class FakeJournal implements UploadJournal {
   readonly cancelled: FileIdentity[] = [];
   readonly remembered = new Map<string, string>();
+  readonly steps: string[] = [];
 
-  async cancelLeftover(file: FileIdentity): Promise<void> {
+  async discardEarlier(file: FileIdentity): Promise<void> {
     this.cancelled.push(file);
+    this.steps.push(`discard ${file.name}`);
   }
 
-  remember(file: FileIdentity, uploadUrl: string): void {
+  async opened(file: FileIdentity, session: EncryptionSessionLike): Promise<void> {
+    this.steps.push(`opened ${file.name} ${session.key.id} ${session.iv}`);
+  }
+
+  created(file: FileIdentity, uploadUrl: string): void {
     this.remembered.set(file.name, uploadUrl);
+    this.steps.push(`created ${file.name} ${uploadUrl}`);
   }
 
-  forget(file: FileIdentity): void {
+  confirmed(file: FileIdentity, offset: number): void {
+    this.steps.push(`confirmed ${file.name} ${offset}`);
+  }
+
+  completed(file: FileIdentity): void {
     this.remembered.delete(file.name);
+    this.steps.push(`completed ${file.name}`);
   }
 }
 

@@ -29,7 +29,8 @@ export async function closeSession(pool: EncryptorPool, session: EncryptionSessi
  */
 export async function openSession(pool: EncryptorPool, file: UploadFile, recipientPublicKey: string): Promise<EncryptionSessionLike> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const opening = pool.openEncryption(file.file, { recipientPublicKey });
+  const resume = file.resume;
+  const opening = pool.openEncryption(file.file, { recipientPublicKey, ...(resume ? { reuse: { key: resume.key, iv: resume.iv } } : {}) });
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new WorkerUnresponsiveError()), OPEN_TIMEOUT_MS);
   });
@@ -37,7 +38,7 @@ export async function openSession(pool: EncryptorPool, file: UploadFile, recipie
     return await Promise.race([opening, timeout]);
   } catch (error) {
     // A session that opens after all is closed again.
-    opening.then((late) => closeSession(pool, late), () => undefined).catch(() => undefined);
+    opening.then((late) => closeSession(pool, late), () => (resume ? pool.releaseKey(resume.key) : undefined)).catch(() => undefined);
     throw encryptionFailed(error);
   } finally {
     clearTimeout(timer);

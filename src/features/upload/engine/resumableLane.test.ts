@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SourceReadError } from '../transport/ciphertextSource.ts';
 import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
 import { TransportError } from '../transport/transportError.ts';
-import { allStored, drain, FakeLeftovers, FakePool, FakeTransport, fakeCipherSize, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
-import type { UploadFile } from './enginePorts.ts';
+import { allStored, drain, FakeJournal, FakePool, FakeTransport, fakeCipherSize, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
+import type { ResumePoint, UploadFile } from './enginePorts.ts';
 import { ResumableLane } from './resumableLane.ts';
 import { describeUploadFailure, RunContext } from './runContext.ts';
 
@@ -13,14 +13,14 @@ const URL_1 = 'https://sealdrop.test/api/upload/link/tus/up-1';
 function setup() {
   const pool = new FakePool();
   const transport = new FakeTransport();
-  const leftovers = new FakeLeftovers();
+  const journal = new FakeJournal();
   const events = new RecordedEvents();
   const stop = new AbortController();
   const run = new RunContext(
     { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal },
     events,
   );
-  return { pool, transport, leftovers, events, stop, lane: new ResumableLane(run, transport, leftovers) };
+  return { pool, transport, journal, events, stop, lane: new ResumableLane(run, transport, journal) };
 }
 
 type Setup = ReturnType<typeof setup>;
@@ -41,12 +41,12 @@ describe('resumable lane', () => {
     const file = uploadFile('video.mov', 20 * MiB, 'holiday');
     const done = s.lane.send(file);
     const first = await attempt(s, 0);
-    expect(s.leftovers.cancelled.map((f) => f.name)).toEqual(['video.mov']);
+    expect(s.journal.cancelled.map((f) => f.name)).toEqual(['video.mov']);
     expect(first.options.resumeUrl).toBeUndefined();
     expect(first.options.range.encryptedLength).toBe(fakeCipherSize(20 * MiB));
     expect(first.options.metadata).toEqual({ filename: 'video.mov', relativePath: 'holiday', encryptedKey: 'wrapped-key', iv: 'iv-1', plainSize: 20 * MiB });
     first.options.onCreated?.(URL_1);
-    expect(s.leftovers.remembered.get('video.mov')).toBe(URL_1);
+    expect(s.journal.remembered.get('video.mov')).toBe(URL_1);
     first.options.onProgress(5, 10);
     expect(s.events.progress.get(file.id)).toBe(0.5);
     first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
@@ -56,7 +56,7 @@ describe('resumable lane', () => {
     await done;
     expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'stored', serverId: 42, sha256: 'sha256-of-video.mov' });
     expect(s.events.statuses.get(file.id)).toEqual(['hashing', 'encrypting', 'pending', 'uploading']);
-    expect(s.leftovers.remembered.size).toBe(0);
+    expect(s.journal.remembered.size).toBe(0);
     expect(s.pool.sessions[0]!.closed).toBe(true);
     expect(s.pool.released).toEqual(['key-1']);
   });
@@ -100,7 +100,7 @@ describe('resumable lane', () => {
       await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[n]!);
     }
     const progressing = await attempt(s, RETRY_DELAYS_MS.length);
-    progressing.options.onChunkAccepted?.();
+    progressing.options.onChunkAccepted?.(16 * MiB);
     progressing.answer.reject(TransportError.network());
     await drain();
     // Without the chunk this failure would have been final; now the shortest delay applies again.
@@ -129,7 +129,7 @@ describe('resumable lane', () => {
     expect(s.transport.completions).toHaveLength(0);
     expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code: 'network', reason: 'Network Error: Could not connect to the server.' });
     // The partial upload stays recorded, so the next attempt cancels (or, later, resumes) it.
-    expect(s.leftovers.remembered.get('big.iso')).toBe(URL_1);
+    expect(s.journal.remembered.get('big.iso')).toBe(URL_1);
     expect(s.pool.sessions[0]!.closed).toBe(true);
   });
 
@@ -224,17 +224,47 @@ describe('resumable lane', () => {
     ]);
   });
 
-  it('continues an upload it is given a resume point for, instead of cancelling it', async () => {
+  it('writes each step to the journal: key and IV before the first byte, the URL, each confirmed offset, and completion last', async () => {
     const s = setup();
-    const file: UploadFile = { ...uploadFile('big.iso', 40 * MiB), resume: { uploadUrl: URL_1 } };
+    const file = uploadFile('video.mov', 40 * MiB);
     const done = s.lane.send(file);
     const first = await attempt(s, 0);
-    expect(s.leftovers.cancelled).toHaveLength(0);
+    expect(s.journal.steps).toEqual(['discard video.mov', 'opened video.mov key-1 iv-1']);
+    first.options.onCreated?.(URL_1);
+    first.options.onChunkAccepted?.(16 * MiB);
+    first.options.onChunkAccepted?.(32 * MiB);
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    expect(s.journal.steps.at(-1)).toBe(`confirmed video.mov ${32 * MiB}`);
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.journal.steps).toEqual([
+      'discard video.mov',
+      'opened video.mov key-1 iv-1',
+      `created video.mov ${URL_1}`,
+      `confirmed video.mov ${16 * MiB}`,
+      `confirmed video.mov ${32 * MiB}`,
+      'completed video.mov',
+    ]);
+  });
+
+  it('continues an upload it is given a resume point for with its key and IV, instead of discarding it', async () => {
+    const s = setup();
+    const key = { id: 'stored-key', kind: 'file' } as ResumePoint['key'];
+    const file: UploadFile = { ...uploadFile('big.iso', 40 * MiB), resume: { uploadUrl: URL_1, key, iv: 'stored-iv' } };
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    expect(s.journal.cancelled).toHaveLength(0);
+    expect(s.journal.steps).toEqual([]);
+    expect(s.pool.opens[0]?.reuse).toEqual({ key, iv: 'stored-iv' });
+    expect(first.options.metadata.iv).toBe('stored-iv');
     expect(first.options.resumeUrl).toBe(URL_1);
     first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
     await until(() => s.transport.completions.length === 1, 'complete');
     s.transport.completions[0]!.answer.resolve(allStored([file]));
     await done;
     expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+    expect(s.journal.steps).toEqual(['completed big.iso']);
+    expect(s.pool.released).toContain('stored-key');
   });
 });

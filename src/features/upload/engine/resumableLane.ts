@@ -5,13 +5,17 @@
 // is sent again. After the last byte the hash completes the upload (`POST .../complete`), which is
 // when the server creates the file record.
 //
-// The upload's URL is the resume point: kept in `LeftoverUploads` while the upload is unfinished,
-// and accepted back through `UploadFile.resume`, so a later page can continue it (issue 13).
+// Every step is written to the journal (resume/uploadJournal.ts): before the first byte the file's
+// key (wrapped) and IV, then the upload's URL and each offset the server confirms; the entry is
+// deleted once the file is stored. A file given a resume point (`UploadFile.resume`, built from
+// that journal by a later page or a later attempt) is continued with the same key and IV from the
+// server's offset; any other file first discards what an earlier attempt left at its path, so a
+// changed file always starts over with a fresh key and IV (docs/format.md, "Resuming").
 
 import { RetryBudget, withRetries } from '../transport/retryBudget.ts';
 import { isTransportError } from '../transport/transportError.ts';
 import type { TusSent } from '../transport/tusUpload.ts';
-import type { EncryptionSessionLike, FileIdentity, LeftoverUploads, ResumableTransport, UploadFile } from './enginePorts.ts';
+import type { EncryptionSessionLike, FileIdentity, ResumableTransport, UploadFile, UploadJournal } from './enginePorts.ts';
 import { asProcessingFailure, hashingFailed } from './processingFailure.ts';
 import type { RunContext } from './runContext.ts';
 
@@ -19,7 +23,7 @@ export class ResumableLane {
   constructor(
     private readonly run: RunContext,
     private readonly transport: ResumableTransport,
-    private readonly leftovers: LeftoverUploads,
+    private readonly journal: UploadJournal,
   ) {}
 
   async send(file: UploadFile): Promise<void> {
@@ -40,8 +44,15 @@ export class ResumableLane {
       const session = await this.run.open(file);
       try {
         events.statusChanged(file.id, 'pending');
-        // A leftover from an earlier page cannot be continued with this session's new key.
-        if (file.resume === undefined) await this.leftovers.cancelLeftover(identity);
+        if (file.resume === undefined) {
+          // A leftover from an earlier attempt cannot be continued with this session's new key.
+          await this.journal.discardEarlier(identity);
+          await this.journal.opened(identity, session);
+        } else {
+          // The records before the server's offset are not produced again, so they do not pass the
+          // hash on the way: hash the whole file now, alongside the upload, rather than after it.
+          session.sha256().catch(() => undefined);
+        }
         this.run.announceSending();
         events.statusChanged(file.id, 'uploading');
         const sent = await this.transfer(file, session, identity, onWaiting);
@@ -58,7 +69,7 @@ export class ResumableLane {
           settings.signal,
           onWaiting,
         );
-        this.leftovers.forget(identity);
+        this.journal.completed(identity);
         this.run.settle([file], body, () => sha256);
       } finally {
         await this.run.close(session);
@@ -73,7 +84,7 @@ export class ResumableLane {
   private transfer(file: UploadFile, session: EncryptionSessionLike, identity: FileIdentity, onWaiting: (waiting: boolean) => void): Promise<TusSent> {
     const { events, settings } = this.run;
     const budget = new RetryBudget();
-    let uploadUrl = file.resume?.uploadUrl;
+    let uploadUrl = file.resume?.uploadUrl ?? undefined;
     return withRetries(
       () =>
         this.transport.sendLarge({
@@ -89,10 +100,13 @@ export class ResumableLane {
           signal: settings.signal,
           resumeUrl: uploadUrl,
           onProgress: (bytes, total) => events.progressed(file.id, total > 0 ? bytes / total : 1),
-          onChunkAccepted: () => budget.progressMade(),
+          onChunkAccepted: (offset) => {
+            budget.progressMade();
+            this.journal.confirmed(identity, offset);
+          },
           onCreated: (url) => {
             uploadUrl = url;
-            this.leftovers.remember(identity, url);
+            this.journal.created(identity, url);
           },
         }),
       budget,

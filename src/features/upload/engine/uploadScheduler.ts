@@ -6,7 +6,7 @@
 
 import { BatchLane } from './batchLane.ts';
 import { forEachConcurrent } from './concurrency.ts';
-import type { LeftoverUploads, UploadFile, UploadTransport } from './enginePorts.ts';
+import type { UploadFile, UploadJournal, UploadTransport } from './enginePorts.ts';
 import { ResumableLane } from './resumableLane.ts';
 import type { EngineEvents } from './runEvents.ts';
 import { RunContext, type RunSettings } from './runContext.ts';
@@ -14,7 +14,7 @@ import { LARGE_FILES_AT_ONCE, SMALL_FILE_MAX_BYTES } from './uploadLimits.ts';
 
 export interface SchedulerOptions extends RunSettings {
   transport: UploadTransport;
-  leftovers: LeftoverUploads;
+  journal: UploadJournal;
 }
 
 export class UploadScheduler {
@@ -24,7 +24,7 @@ export class UploadScheduler {
   constructor(options: SchedulerOptions, events: EngineEvents) {
     const run = new RunContext(options, events);
     this.batches = new BatchLane(run, options.transport);
-    this.resumable = new ResumableLane(run, options.transport, options.leftovers);
+    this.resumable = new ResumableLane(run, options.transport, options.journal);
   }
 
   async run(files: readonly UploadFile[]): Promise<void> {

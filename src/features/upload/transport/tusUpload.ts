@@ -32,8 +32,8 @@ export interface TusSendOptions {
   resumeUrl?: string;
   /** Ciphertext bytes sent so far (may go back after a resume) and the total. */
   onProgress: (sent: number, total: number) => void;
-  /** The server accepted a chunk (the retry budget starts over). */
-  onChunkAccepted?: () => void;
+  /** The server accepted a chunk and now holds `offset` bytes (the retry budget starts over). */
+  onChunkAccepted?: (offset: number) => void;
   /** The upload exists on the server (its URL): to resume it, or cancel it after a reload. */
   onCreated?: (url: string) => void;
 }
@@ -81,7 +81,7 @@ export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
         },
         // Retries are the lane's (retryBudget.ts), so that offline waits and server restarts are handled alike.
         retryDelays: null,
-        // The lane keeps the upload's URL itself (and staleUploads.ts across page loads).
+        // The lane keeps the upload's URL itself (and the journal, resume/uploadJournal.ts, across page loads).
         storeFingerprintForResuming: false,
         fileReader: { openFile: async () => new ReadAheadCiphertextSource(options.range) },
         onBeforeRequest: (request: HttpRequest) => {
@@ -92,7 +92,7 @@ export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
           if (upload.url) options.onCreated?.(upload.url);
         },
         onProgress: (sent, total) => options.onProgress(sent, total),
-        onChunkComplete: () => options.onChunkAccepted?.(),
+        onChunkComplete: (_chunkBytes, accepted) => options.onChunkAccepted?.(accepted),
         onSuccess: () => {
           signal.removeEventListener('abort', onAbort);
           const url = upload.url ?? '';

@@ -1,0 +1,58 @@
+// One unfinished large upload as the persisted queue keeps it (IndexedDB, uploadQueueStore.ts):
+// enough to continue it from another page load with the same key and IV, and nothing in clear
+// that opens it (the file key is wrapped under the origin's non-extractable storage key).
+
+import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
+import type { FileIdentity } from '../engine/enginePorts.ts';
+
+export const QUEUE_ENTRY_VERSION = 1;
+
+/**
+ * - `encrypting`: key and IV stored, the tus upload not created yet (no URL);
+ * - `uploading`: the server holds `confirmedOffset` bytes of the ciphertext at `uploadUrl`;
+ * - `sent`: every byte is on the server; only `POST .../complete` (with the hash) is missing.
+ * A completed or discarded file has no entry at all.
+ */
+export type QueueEntryStatus = 'encrypting' | 'uploading' | 'sent';
+
+export interface QueueEntry {
+  readonly version: typeof QUEUE_ENTRY_VERSION;
+  /** entryIdOf(identity): the store's key. */
+  readonly id: string;
+  readonly linkToken: string;
+  readonly relativePath: string;
+  readonly name: string;
+  readonly size: number;
+  readonly lastModified: number;
+  readonly status: QueueEntryStatus;
+  readonly uploadUrl: string | null;
+  /** Ciphertext bytes the server confirmed (tus Upload-Offset after the last accepted PATCH). */
+  readonly confirmedOffset: number;
+  readonly encryptedLength: number;
+  /** The file's IV (base64): not secret, stored in clear like on the server. */
+  readonly iv: string;
+  /** The file key, wrapped under the storage key and bound to `keyContextOf(id, iv)`. */
+  readonly fileKey: StoredFileKey;
+  readonly createdAt: number;
+  /** The last time the server accepted bytes (or the entry was made): the abandon clock. */
+  readonly updatedAt: number;
+}
+
+/**
+ * The key of a file across page loads. Size and lastModified are part of it on purpose: a file
+ * that changed is a different entry, so it can never pick up the old key and IV (docs/format.md,
+ * "Resuming and nonce reuse").
+ */
+export function entryIdOf(file: FileIdentity): string {
+  return JSON.stringify([file.linkToken, file.relativePath, file.name, file.size, file.lastModified]);
+}
+
+/** Same place in the same folder upload, whatever its size and date: the candidates a changed file replaces. */
+export function samePlace(entry: QueueEntry, file: FileIdentity): boolean {
+  return entry.linkToken === file.linkToken && entry.relativePath === file.relativePath && entry.name === file.name;
+}
+
+/** What the wrapped key is bound to: its entry and its IV (a key never opens for another pair). */
+export function keyContextOf(entryId: string, iv: string): string {
+  return `sealdrop-resume-v1\n${entryId}\n${iv}`;
+}

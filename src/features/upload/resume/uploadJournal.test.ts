@@ -1,0 +1,167 @@
+// The persisted upload queue against a real IndexedDB implementation (fake-indexeddb) and the real
+// crypto pool (in-process workers): what is written at each step of a large file, what a reload
+// reads back (a new store and a new pool, as a new page has), and what is purged when.
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CryptoPool } from '../../../../workers/pool.ts';
+import { inProcessWorker } from '../../../../workers/testing/inProcessWorker.ts';
+import type { EncryptionSessionLike, FileIdentity } from '../engine/enginePorts.ts';
+import { entryIdOf } from './queueEntry.ts';
+import { PersistedUploadJournal, SERVER_ABANDON_MS } from './uploadJournal.ts';
+import { UploadQueueStore } from './uploadQueueStore.ts';
+
+const RAW_KEY = Uint8Array.from({ length: 32 }, (_, i) => 200 - i);
+const IV = Buffer.from('0123456789ab').toString('base64');
+const URL_1 = 'https://sealdrop.test/api/upload/link/tus/up-1';
+const FILE: FileIdentity = { linkToken: 'link', relativePath: 'holiday', name: 'video.mov', size: 200 * 1024 * 1024, lastModified: 1_700_000_000_000 };
+
+/** What a page holds: a pool, a store and a journal over the one IndexedDB of the origin. */
+function page(now: { t: number }) {
+  const pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+  const store = new UploadQueueStore();
+  const cancelled: string[] = [];
+  const failures: unknown[] = [];
+  const journal = new PersistedUploadJournal({
+    store,
+    pool: () => pool,
+    now: () => now.t,
+    cancelUpload: async (url) => void cancelled.push(url),
+    onStoreFailure: (error) => failures.push(error),
+  });
+  return { pool, store, journal, cancelled, failures };
+}
+
+function sessionWith(key: Awaited<ReturnType<CryptoPool['importRawFileKey']>>): EncryptionSessionLike {
+  return {
+    key,
+    iv: IV,
+    wrappedKey: 'wrapped-for-recipient',
+    encryptedLength: 1000,
+    readChunks: async () => [],
+    sha256: async () => 'hash',
+    close: async () => undefined,
+  };
+}
+
+/** The raw key a handle stands for, read the one way the pool hands raw keys out (a link fragment). */
+async function rawOf(pool: CryptoPool, key: Parameters<CryptoPool['releaseKey']>[0]): Promise<string> {
+  const fragment = await pool.formatLinkFragment([{ fileId: '1', key: key as never }]);
+  return fragment.slice(fragment.indexOf(':') + 1);
+}
+
+describe('the persisted upload queue', () => {
+  const pools: CryptoPool[] = [];
+  let now: { t: number };
+
+  beforeEach(() => {
+    // A fresh, empty IndexedDB for every test.
+    globalThis.indexedDB = new IDBFactory();
+    now = { t: 1_750_000_000_000 };
+  });
+  afterEach(() => {
+    for (const pool of pools.splice(0)) pool.terminate();
+  });
+
+  function newPage() {
+    const p = page(now);
+    pools.push(p.pool);
+    return p;
+  }
+
+  it('writes the wrapped key and IV before the first byte, then the URL and each confirmed offset, and deletes the entry when the file is stored', async () => {
+    const { pool, store, journal, failures } = newPage();
+    const session = sessionWith(await pool.importRawFileKey(RAW_KEY));
+
+    await journal.opened(FILE, session);
+    const opened = await store.get(entryIdOf(FILE));
+    expect(opened).toMatchObject({ status: 'encrypting', uploadUrl: null, confirmedOffset: 0, encryptedLength: 1000, iv: IV, size: FILE.size, lastModified: FILE.lastModified, relativePath: 'holiday', updatedAt: now.t });
+    // Never in clear: the stored record holds no form of the raw key, and the storage key cannot be exported.
+    const stored = JSON.stringify(opened);
+    for (const form of [Buffer.from(RAW_KEY).toString('base64'), Buffer.from(RAW_KEY).toString('hex'), Buffer.from(RAW_KEY).toString('base64url')]) {
+      expect(stored).not.toContain(form);
+    }
+    const storageKey = await store.storageKey();
+    expect(storageKey).toBeInstanceOf(CryptoKey);
+    expect(storageKey!.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey('raw', storageKey!)).rejects.toThrow();
+
+    now.t += 1000;
+    journal.created(FILE, URL_1);
+    journal.confirmed(FILE, 400);
+    await journal.settled();
+    expect(await store.get(entryIdOf(FILE))).toMatchObject({ status: 'uploading', uploadUrl: URL_1, confirmedOffset: 400, updatedAt: now.t });
+
+    journal.confirmed(FILE, 1000);
+    await journal.settled();
+    expect((await store.get(entryIdOf(FILE)))?.status).toBe('sent');
+
+    journal.completed(FILE);
+    await journal.settled();
+    expect(await store.get(entryIdOf(FILE))).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it('a reloaded page lists the unfinished file with its offset and gets the same key back in its own pool; a changed file gets nothing', async () => {
+    const first = newPage();
+    await first.journal.opened(FILE, sessionWith(await first.pool.importRawFileKey(RAW_KEY)));
+    first.journal.created(FILE, URL_1);
+    first.journal.confirmed(FILE, 600);
+    await first.journal.settled();
+    first.pool.terminate(); // the old page's workers (and every key in them) are gone
+
+    const reloaded = newPage();
+    const listed = await reloaded.journal.unfinished('link');
+    expect(listed.map((e) => [e.name, e.confirmedOffset, e.encryptedLength, e.status])).toEqual([['video.mov', 600, 1000, 'uploading']]);
+    expect(await reloaded.journal.unfinished('other-link')).toEqual([]);
+
+    const point = await reloaded.journal.resumePointFor(FILE);
+    expect(point?.uploadUrl).toBe(URL_1);
+    expect(point?.iv).toBe(IV);
+    expect(await rawOf(reloaded.pool, point!.key)).toBe(Buffer.from(RAW_KEY).toString('base64'));
+
+    // Same path, another size or date: never the old key and IV.
+    expect(await reloaded.journal.resumePointFor({ ...FILE, lastModified: FILE.lastModified + 1 })).toBeUndefined();
+    expect(await reloaded.journal.resumePointFor({ ...FILE, size: FILE.size - 1 })).toBeUndefined();
+  });
+
+  it('a file that starts over discards what was left at its path (cancelling the upload); other paths stay', async () => {
+    const { pool, store, journal, cancelled } = newPage();
+    const other: FileIdentity = { ...FILE, name: 'other.mov' };
+    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(other, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    journal.created(FILE, URL_1);
+    await journal.settled();
+
+    await journal.discardEarlier({ ...FILE, lastModified: FILE.lastModified + 5000 });
+    expect(cancelled).toEqual([URL_1]);
+    expect((await store.list()).map((e) => e.name)).toEqual(['other.mov']);
+  });
+
+  it('purges: entries without server progress for the abandon time, a discarded file (its upload cancelled), and a key that no longer opens', async () => {
+    const { pool, store, journal, cancelled } = newPage();
+    const fresh: FileIdentity = { ...FILE, name: 'fresh.mov' };
+    const discarded: FileIdentity = { ...FILE, name: 'discarded.mov' };
+    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    now.t += SERVER_ABANDON_MS / 2;
+    await journal.opened(fresh, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(discarded, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    journal.created(discarded, URL_1);
+    await journal.settled();
+
+    now.t += SERVER_ABANDON_MS / 2 + 1;
+    expect((await journal.unfinished('link')).map((e) => e.name)).toEqual(['discarded.mov', 'fresh.mov']);
+
+    await journal.discard(entryIdOf(discarded));
+    expect(cancelled).toEqual([URL_1]);
+    expect((await store.list()).map((e) => e.name)).toEqual(['fresh.mov']);
+
+    // A wrapped key that does not open (altered, or wrapped under a storage key that is gone): the
+    // file is not resumed (it will start over with a fresh key) and its entry goes.
+    const reloaded = newPage();
+    const entry = (await reloaded.store.list())[0]!;
+    await reloaded.store.put({ ...entry, fileKey: { ...entry.fileKey, nonce: Buffer.from('another nonce').subarray(0, 12).toString('base64') } });
+    expect(await reloaded.journal.resumePointFor(fresh)).toBeUndefined();
+    expect(await reloaded.store.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,200 @@
+// The persisted upload queue's logic (issue 13): what the resumable lane writes at each step of a
+// large file, what a later page reads back to continue it, and when entries go away.
+//
+// Written: before the first byte the file key, wrapped in a worker under the origin's
+// non-extractable storage key (never in clear), with the IV; then the tus URL and every offset the
+// server confirms. Deleted: when the file is stored, when the user discards it, when a changed file
+// takes its place, and after the server's abandon time without progress (the server has swept the
+// upload by then). A journal that cannot write (storage full, private mode) only costs resuming: the
+// upload itself goes on.
+
+import type { FileKeyHandle } from '../../../../workers/pool.ts';
+import { isCryptoError } from '../../../crypto/errors.ts';
+import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
+import type { EncryptionSessionLike, FileIdentity, ResumePoint, UploadJournal } from '../engine/enginePorts.ts';
+import { cancelTusUpload } from '../transport/tusCancel.ts';
+import { entryIdOf, keyContextOf, QUEUE_ENTRY_VERSION, samePlace, type QueueEntry } from './queueEntry.ts';
+import type { UploadQueueStore } from './uploadQueueStore.ts';
+
+/**
+ * The server sweeps a tus upload after UPLOAD_ABANDON_HOURS without activity (default 24 h,
+ * docs/operations.md). The page cannot read the server's setting, so it uses the default: an
+ * entry older than that may point at nothing and is purged.
+ */
+export const SERVER_ABANDON_MS = 24 * 60 * 60 * 1000;
+
+/** What the journal needs of the crypto pool (workers/pool.ts). */
+export interface ResumeKeyPool {
+  createStorageKey(): Promise<CryptoKey>;
+  exportFileKeyForStorage(key: FileKeyHandle, storageKey: CryptoKey, context: string): Promise<StoredFileKey>;
+  importStoredFileKey(stored: StoredFileKey, storageKey: CryptoKey, context: string): Promise<FileKeyHandle>;
+}
+
+export interface UploadJournalDeps {
+  store: UploadQueueStore;
+  pool: () => ResumeKeyPool;
+  cancelUpload?: (url: string) => Promise<void>;
+  now?: () => number;
+  /** A write that failed (the upload goes on, it just cannot be resumed). */
+  onStoreFailure?: (error: unknown) => void;
+}
+
+export class PersistedUploadJournal implements UploadJournal {
+  private readonly store: UploadQueueStore;
+  private readonly cancelUpload: (url: string) => Promise<void>;
+  private readonly now: () => number;
+  private readonly onStoreFailure: (error: unknown) => void;
+  private storageKeyPromise: Promise<CryptoKey> | undefined;
+  /** Writes of one entry, in call order (a confirmed offset never overtakes the entry's creation). */
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: UploadJournalDeps) {
+    this.store = deps.store;
+    this.cancelUpload = deps.cancelUpload ?? cancelTusUpload;
+    this.now = deps.now ?? Date.now;
+    this.onStoreFailure = deps.onStoreFailure ?? ((error) => console.warn('upload journal: could not store', error));
+  }
+
+  // ------------------------------------------------------------ written by the resumable lane
+
+  async discardEarlier(file: FileIdentity): Promise<void> {
+    const earlier = (await this.safely(() => this.store.list(), [])).filter((entry) => samePlace(entry, file));
+    await Promise.all(earlier.map((entry) => this.discard(entry.id)));
+  }
+
+  async opened(file: FileIdentity, session: EncryptionSessionLike): Promise<void> {
+    const id = entryIdOf(file);
+    await this.write(id, async () => {
+      const fileKey = await this.deps.pool().exportFileKeyForStorage(session.key, await this.storageKey(), keyContextOf(id, session.iv));
+      const now = this.now();
+      await this.store.put({
+        version: QUEUE_ENTRY_VERSION,
+        id,
+        linkToken: file.linkToken,
+        relativePath: file.relativePath,
+        name: file.name,
+        size: file.size,
+        lastModified: file.lastModified,
+        status: 'encrypting',
+        uploadUrl: null,
+        confirmedOffset: 0,
+        encryptedLength: session.encryptedLength,
+        iv: session.iv,
+        fileKey,
+        createdAt: now,
+        updatedAt: now,
+      });
+    });
+  }
+
+  created(file: FileIdentity, uploadUrl: string): void {
+    const id = entryIdOf(file);
+    void this.write(id, () =>
+      this.store.change(id, (entry) => ({
+        ...entry,
+        status: 'uploading',
+        // A new upload (the server had lost the old one) starts at 0 again.
+        confirmedOffset: entry.uploadUrl === uploadUrl ? entry.confirmedOffset : 0,
+        uploadUrl,
+        updatedAt: this.now(),
+      })),
+    );
+  }
+
+  confirmed(file: FileIdentity, offset: number): void {
+    const id = entryIdOf(file);
+    void this.write(id, () =>
+      this.store.change(id, (entry) => ({
+        ...entry,
+        status: offset >= entry.encryptedLength ? 'sent' : 'uploading',
+        confirmedOffset: offset,
+        updatedAt: this.now(),
+      })),
+    );
+  }
+
+  completed(file: FileIdentity): void {
+    const id = entryIdOf(file);
+    void this.write(id, () => this.store.delete(id));
+  }
+
+  // ------------------------------------------------------------ read by the page
+
+  /** The unfinished files of this link, after purging the ones the server has abandoned. */
+  async unfinished(linkToken: string): Promise<QueueEntry[]> {
+    await this.purgeAbandoned();
+    const all = await this.safely(() => this.store.list(), []);
+    return all.filter((entry) => entry.linkToken === linkToken).sort((a, b) => a.createdAt - b.createdAt || a.relativePath.localeCompare(b.relativePath) || a.name.localeCompare(b.name));
+  }
+
+  /** Deletes entries with no server progress for SERVER_ABANDON_MS (the sweep has removed their upload). */
+  async purgeAbandoned(): Promise<void> {
+    const cutoff = this.now() - SERVER_ABANDON_MS;
+    const all = await this.safely(() => this.store.list(), []);
+    await Promise.all(all.filter((entry) => entry.updatedAt < cutoff).map((entry) => this.write(entry.id, () => this.store.delete(entry.id))));
+  }
+
+  /** The user gave up on a file: the server's partial upload is cancelled and the entry deleted. */
+  async discard(entryId: string): Promise<void> {
+    const entry = await this.safely(() => this.store.get(entryId), undefined);
+    await this.write(entryId, () => this.store.delete(entryId));
+    if (entry?.uploadUrl) await this.cancelUpload(entry.uploadUrl);
+  }
+
+  /**
+   * Where this exact file (same path, name, size and lastModified) was left, with its key back in
+   * the pool; undefined when there is nothing to continue. A key that no longer opens (the
+   * origin's storage was cleared, so the storage key is a new one) cannot be continued: its entry
+   * and upload are discarded and the file starts over with a fresh key and IV.
+   */
+  async resumePointFor(file: FileIdentity): Promise<ResumePoint | undefined> {
+    const entry = await this.safely(() => this.store.get(entryIdOf(file)), undefined);
+    if (!entry) return undefined;
+    let key: FileKeyHandle;
+    try {
+      key = await this.deps.pool().importStoredFileKey(entry.fileKey, await this.storageKey(), keyContextOf(entry.id, entry.iv));
+    } catch (error) {
+      if (!isCryptoError(error, 'INTEGRITY') && !isCryptoError(error, 'MALFORMED')) throw error;
+      await this.discard(entry.id);
+      return undefined;
+    }
+    return { uploadUrl: entry.uploadUrl, key, iv: entry.iv };
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private storageKey(): Promise<CryptoKey> {
+    this.storageKeyPromise ??= (async () => {
+      const existing = await this.store.storageKey();
+      if (existing) return existing;
+      return this.store.keepStorageKey(await this.deps.pool().createStorageKey());
+    })();
+    // A failed attempt is not cached: the next write tries again.
+    this.storageKeyPromise.catch(() => (this.storageKeyPromise = undefined));
+    return this.storageKeyPromise;
+  }
+
+  private write(id: string, step: () => Promise<void>): Promise<void> {
+    const previous = this.writes.get(id) ?? Promise.resolve();
+    const next = previous.then(step).catch((error: unknown) => this.onStoreFailure(error));
+    this.writes.set(id, next);
+    void next.then(() => {
+      if (this.writes.get(id) === next) this.writes.delete(id);
+    });
+    return next;
+  }
+
+  private async safely<T>(read: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      this.onStoreFailure(error);
+      return fallback;
+    }
+  }
+
+  /** Resolves once every write asked for so far has been made (tests, and before a page reads back). */
+  async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes.values()]);
+  }
+}
