@@ -7,6 +7,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { DropArea } from './DropArea.tsx';
 import { OverallProgress } from './OverallProgress.tsx';
 import { QueueList } from './QueueList.tsx';
+import { UnfinishedUploads } from './UnfinishedUploads.tsx';
 import { selectQueueSummary } from './queueSummary.ts';
 import type { UploadController } from './uploadController.ts';
 import { DownloadIcon, RetryIcon } from '../../app/icons.tsx';
@@ -27,6 +28,7 @@ export function UploadWorkspace({ controller }: { controller: UploadController }
 
   return (
     <Stack spacing={3}>
+      <UnfinishedUploads controller={controller} refreshKey={step} disabled={running} />
       <DropArea disabled={!canDropFiles(step)} onFiles={(files) => controller.addFiles(files)} />
       {step === UploadStep.keyFailed && keyError && (
         <Alert severity="error" role="alert">
