@@ -1,5 +1,5 @@
 /**
- * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --store=s3] [-- --only-5g]
+ * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR]
  *
  * Drives the real upload page in headless Chromium against the real server on loopback and
  * prints, then writes as JSON under bench-results/:
@@ -55,7 +55,9 @@ const PORT = Number(process.env.BENCH_UPLOAD_PORT ?? 8195);
 const STORES: Array<'disk' | 's3'> = option('store') === 's3' ? ['disk', 's3'] : ['disk'];
 const ONLY_HUGE = argv.includes('--only-5g');
 const S3_PORT = 9440;
-const APP_DIR = root('.tmp/bench-upload-app');
+// --app-dir=<dir>: a build made beforehand (e.g. of a commit, while the working tree is mid-change).
+const PREBUILT_APP = option('app-dir');
+const APP_DIR = PREBUILT_APP ?? root('.tmp/bench-upload-app');
 
 interface PhaseRun {
   seconds: number;
@@ -347,8 +349,8 @@ async function main(): Promise<void> {
   const huge = HUGE ? `${dir}plain-5g.bin` : null;
   if (huge) await ensurePlainFile(huge, 5 * GiB, 500);
   console.log('done');
-  process.stdout.write('building the app... ');
-  buildApp();
+  process.stdout.write(PREBUILT_APP ? `using the app built in ${PREBUILT_APP}... ` : 'building the app... ');
+  if (!PREBUILT_APP) buildApp();
   const plainScript = await plainUploadScript();
   console.log('done');
 
