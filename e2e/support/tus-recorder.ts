@@ -1,0 +1,105 @@
+// A pass-through HTTP proxy in front of a real Sealdrop server that records every tus request the
+// page makes (method, Upload-Offset, body bytes that actually arrived, the server's answer), so a
+// spec can prove from the server's side of the wire which ciphertext bytes were sent and when.
+// It changes nothing: headers and bodies go through as they are; a request the browser aborts (a
+// reload in the middle of a PATCH) is aborted upstream too, as on a direct connection.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface TusRequest {
+  /** ms (Date.now()) when the request reached the proxy, and when its first body byte did. */
+  at: number;
+  firstByteAt: number | null;
+  method: string;
+  path: string;
+  /** The request's Upload-Offset (PATCH), or null. */
+  uploadOffset: number | null;
+  /** Body bytes received from the browser (all of them, even of a request that was cut off). */
+  bodyBytes: number;
+  /** The server's status, or null when the request never got an answer (aborted). */
+  status: number | null;
+  /** The answer's Upload-Offset (HEAD, PATCH), or null. */
+  responseOffset: number | null;
+  /** The creation request's Upload-Metadata, decoded. */
+  metadata: Record<string, string> | null;
+  location: string | null;
+}
+
+function decodeMetadata(header: string | undefined): Record<string, string> | null {
+  if (!header) return null;
+  return Object.fromEntries(
+    header.split(',').map((pair) => {
+      const [key, value] = pair.trim().split(' ');
+      return [key!, value ? Buffer.from(value, 'base64').toString('utf8') : ''];
+    }),
+  );
+}
+
+const numberOr = (value: string | string[] | undefined): number | null => (typeof value === 'string' && value !== '' ? Number(value) : null);
+
+export class TusRecorder {
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+    /** Every tus request so far, in arrival order (entries fill in as answers come). */
+    readonly log: TusRequest[],
+  ) {}
+
+  /** Listens on `port` and forwards to `target` (http://host:port). */
+  static async start(port: number, target: string): Promise<TusRecorder> {
+    const upstream = new URL(target);
+    const log: TusRequest[] = [];
+    const server = http.createServer((req, res) => {
+      const entry: TusRequest | null = req.url?.includes('/tus')
+        ? {
+            at: Date.now(),
+            firstByteAt: null,
+            method: req.method ?? '',
+            path: req.url,
+            uploadOffset: numberOr(req.headers['upload-offset']),
+            bodyBytes: 0,
+            status: null,
+            responseOffset: null,
+            metadata: decodeMetadata(req.headers['upload-metadata'] as string | undefined),
+            location: null,
+          }
+        : null;
+      if (entry) log.push(entry);
+      const forward = http.request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          if (entry) {
+            entry.status = answer.statusCode ?? null;
+            entry.responseOffset = numberOr(answer.headers['upload-offset']);
+            entry.location = (answer.headers.location as string | undefined) ?? null;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', () => res.destroy());
+      req.on('data', (chunk: Buffer) => {
+        if (entry) {
+          entry.firstByteAt ??= Date.now();
+          entry.bodyBytes += chunk.length;
+        }
+      });
+      // The browser went away mid-request (reload): cut the server's side too.
+      req.on('close', () => {
+        if (!req.complete) forward.destroy();
+      });
+      req.pipe(forward);
+    });
+    server.keepAliveTimeout = 1000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    return new TusRecorder(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
