@@ -96,6 +96,18 @@ export default tseslint.config(
     // A test drives its layer from outside: it may use node:crypto's reference implementation in
     // server/crypto, another feature's doubles, or the HTTP server. The layers bind shipped code.
     files: ['**/*.test.{ts,tsx}', '**/testing/**', 'tests/**', 'e2e/**', 'bench/**'],
-    rules: { 'import-x/no-restricted-paths': 'off' },
+    rules: {
+      'import-x/no-restricted-paths': 'off',
+      // Tests read JSON answers loosely (the contract's schemas check shapes where it matters) and
+      // fuzzers build control characters on purpose.
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    // Migrations are written against the schema of their day, not today's: Kysely's documented
+    // type for them is Kysely<any>.
+    files: ['server/db/migrate.ts', 'server/db/migrations/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

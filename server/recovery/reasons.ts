@@ -1,5 +1,6 @@
 // The one place that turns error codes into the report's words. Branches on `code` only; the
 // message of a FileRecoveryError is written for this report and carries its details (sizes, blob).
+import { CONTROL_CHARACTERS } from '../control-characters.ts';
 import type { OfflineCryptoErrorCode } from '../crypto/index.ts';
 import { OfflineCryptoError } from '../crypto/index.ts';
 import { FileRecoveryError } from './errors.ts';
@@ -22,5 +23,5 @@ export function fileFailureReason(error: unknown): string {
 
 /** Names from a manifest may hold anything; control characters are shown escaped, not sent to the terminal. */
 export function printablePath(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(CONTROL_CHARACTERS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,9 +1,8 @@
 // The verification-code message. It names the folder (so the uploader knows which link asked for
 // it) and says how long the code lives.
 import type { OutgoingMail } from '../mail/mailer.ts';
+import { CONTROL_CHARACTERS } from '../control-characters.ts';
 import { CODE_TTL_MS } from './verification-code.ts';
-
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 export function verificationCodeMail(to: string, folderTitle: string, code: string): OutgoingMail {
   const title = folderTitle.replace(CONTROL_CHARACTERS, ' ').trim() || 'an upload link';

@@ -5,8 +5,8 @@
 // stored_filename (spec section 3): "<upload uuid>/<directories>/<name>". The reader drops the
 // first segment; the middle segments are the directory path inside the uploaded tree; the last is
 // the name. A file at the root has no middle segments: "<uuid>/<name>".
+import { CONTROL_CHARACTERS } from '../control-characters.ts';
 
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 const SEPARATORS = /[/\\]/g;
 export const MAX_NAME_LENGTH = 1024;
 export const MAX_PATH_LENGTH = 4096;

@@ -58,6 +58,7 @@ function contextOf(req: unknown): TusRequestContext {
 }
 
 function withoutNul<T extends string | undefined>(value: T): T {
+  // eslint-disable-next-line no-control-regex -- NUL is the one character removed here
   return (value === undefined ? value : value.replace(/\u0000/g, '')) as T;
 }
 
