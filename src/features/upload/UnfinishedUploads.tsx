@@ -34,13 +34,16 @@ const MATCH_NOTE: Record<Match, string> = {
  */
 export function UnfinishedUploads({ controller, refreshKey, disabled }: { controller: UploadController; refreshKey: unknown; disabled: boolean }) {
   const [entries, setEntries] = useState<QueueEntry[]>([]);
+  const [delivered, setDelivered] = useState(0);
   const [reload, setReload] = useState(0);
   const queued = useAppSelector(selectQueuedFiles);
 
   useEffect(() => {
     let live = true;
-    void controller.unfinishedUploads().then((found) => {
-      if (live) setEntries(found);
+    void Promise.all([controller.unfinishedUploads(), controller.deliveredBefore()]).then(([found, stored]) => {
+      if (!live) return;
+      setEntries(found);
+      setDelivered(stored);
     });
     return () => {
       live = false;
@@ -53,6 +56,7 @@ export function UnfinishedUploads({ controller, refreshKey, disabled }: { contro
       <AlertTitle>Unfinished uploads ({entries.length})</AlertTitle>
       <Typography variant="body2">
         Select the same files or folder again and press Upload: they continue where they stopped, without sending again what is already stored.
+        {delivered > 0 && ` ${delivered} ${delivered === 1 ? 'file' : 'files'} of that upload arrived before the interruption and will not be sent again.`}
       </Typography>
       <List dense aria-label="Unfinished files">
         {entries.map((entry) => (

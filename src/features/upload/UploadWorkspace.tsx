@@ -29,7 +29,7 @@ export function UploadWorkspace({ controller }: { controller: UploadController }
   return (
     <Stack spacing={3}>
       <UnfinishedUploads controller={controller} refreshKey={step} disabled={running} />
-      <DropArea disabled={!canDropFiles(step)} onFiles={(files) => controller.addFiles(files)} />
+      <DropArea disabled={!canDropFiles(step)} onFiles={(files) => void controller.addFiles(files)} />
       {step === UploadStep.keyFailed && keyError && (
         <Alert severity="error" role="alert">
           {keyError}

@@ -16,7 +16,7 @@ import { RUN_MESSAGES, runOutcome, type RunCounts, type ToastVariant } from './r
 import { RunTally } from './runTally.ts';
 import type { EncryptorPool, FileIdentity, ResumePoint, UploadFile, UploadJournal, UploadTransport } from './engine/enginePorts.ts';
 import { SMALL_FILE_MAX_BYTES } from './engine/uploadLimits.ts';
-import type { QueueEntry } from './resume/queueEntry.ts';
+import { entryIdOf, type DeliveredMark, type QueueEntry } from './resume/queueEntry.ts';
 import { describeUploadFailure } from './engine/runContext.ts';
 import { UploadScheduler } from './engine/uploadScheduler.ts';
 import {
@@ -69,7 +69,12 @@ export interface ResumeCatalogue {
   unfinished(linkToken: string): Promise<QueueEntry[]>;
   discard(entryId: string): Promise<void>;
   resumePointFor(file: FileIdentity): Promise<ResumePoint | undefined>;
+  deliveredFiles(linkToken: string): Promise<DeliveredMark[]>;
+  runEnded(linkToken: string): Promise<void>;
 }
+
+export const alreadyDeliveredMessage = (n: number) =>
+  `Not sent again: ${n} ${n === 1 ? 'file was' : 'files were'} already uploaded before the interruption.`;
 
 export class UploadController {
   private run: AbortController | null = null;
@@ -81,12 +86,24 @@ export class UploadController {
     return this.run !== null;
   }
 
-  /** Files picked or dropped; only in the steps where dropping is allowed. */
-  addFiles(candidates: readonly CandidateFile[]): void {
+  /**
+   * Files picked or dropped; only in the steps where dropping is allowed. Files an interrupted
+   * visit already stored (same path, name, size and date) are left out: selecting the same folder
+   * again sends only what is missing.
+   */
+  async addFiles(candidates: readonly CandidateFile[]): Promise<void> {
     const { dispatch, getState, notifier } = this.deps;
-    if (!canDropFiles(selectUploadStepState(getState()).step)) return;
+    const { step, linkToken } = selectUploadStepState(getState());
+    if (!canDropFiles(step)) return;
+    const delivered = linkToken === null ? [] : await this.deps.journal.deliveredFiles(linkToken).catch(() => []);
+    const deliveredIds = new Set(delivered.map((mark) => mark.id));
+    const wanted =
+      linkToken === null || deliveredIds.size === 0
+        ? candidates
+        : candidates.filter(({ file, relativePath }) => !deliveredIds.has(entryIdOf({ linkToken, relativePath, name: file.name, size: file.size, lastModified: file.lastModified })));
+    if (wanted.length < candidates.length) notifier.show('info', alreadyDeliveredMessage(candidates.length - wanted.length), NOTICE_MS.page);
     const queued = selectQueuedFiles(getState());
-    const selection = selectFiles(candidates, queued);
+    const selection = selectFiles(wanted, queued);
     if (selection.tooLarge.length > 0) notifier.show('error', tooLargeMessage(selection.tooLarge), NOTICE_MS.page);
     if (selection.rejected.length > 0) notifier.show('error', otherRejectedMessage(selection.rejected), NOTICE_MS.page);
     if (selection.accepted.length === 0) return;
@@ -188,6 +205,7 @@ export class UploadController {
       for (const toast of outcome.toasts) notifier.show(toast.variant, toast.message, NOTICE_MS.page);
       dispatch(filesConfirmed({ receipt: receiptEntriesOf(counts.stored) }));
       dispatch(runFinished({ errorMessage: outcome.stepError }));
+      await this.deps.journal.runEnded(linkToken).catch(() => undefined);
       const storedIds = counts.stored.map((file) => file.id);
       if (storedIds.length > 0) {
         this.later(UPLOADED_ENTRY_LINGER_MS, () => {
@@ -204,6 +222,12 @@ export class UploadController {
   unfinishedUploads(): Promise<QueueEntry[]> {
     const linkToken = selectUploadStepState(this.deps.getState()).linkToken;
     return linkToken === null ? Promise.resolve([]) : this.deps.journal.unfinished(linkToken);
+  }
+
+  /** How many files an interrupted visit to this link already stored. */
+  async deliveredBefore(): Promise<number> {
+    const linkToken = selectUploadStepState(this.deps.getState()).linkToken;
+    return linkToken === null ? 0 : (await this.deps.journal.deliveredFiles(linkToken)).length;
   }
 
   /** The user gives up on an unfinished upload: the server's part is cancelled, the stored key deleted. */

@@ -99,8 +99,14 @@ export interface UploadJournal {
   created(file: FileIdentity, uploadUrl: string): void;
   /** The server confirmed this many ciphertext bytes. */
   confirmed(file: FileIdentity, offset: number): void;
-  /** The file is stored: its entry and wrapped key are deleted. */
+  /** A large file is stored: its entry and wrapped key are deleted. */
   completed(file: FileIdentity): void;
+  /**
+   * A file of either lane is stored: remembered (identity only, no key) until the link has nothing
+   * unfinished left, so that selecting the same folder again after an interruption does not send
+   * it twice.
+   */
+  delivered(file: FileIdentity): void;
 }
 
 /** A failed request as the page shows it: the error's code and the user-facing text (api/errors.ts). */

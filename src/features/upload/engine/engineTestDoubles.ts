@@ -262,6 +262,10 @@ export class FakeJournal implements UploadJournal {
     this.remembered.delete(file.name);
     this.steps.push(`completed ${file.name}`);
   }
+
+  delivered(file: FileIdentity): void {
+    this.steps.push(`delivered ${file.name}`);
+  }
 }
 
 export class RecordedEvents implements EngineEvents {

@@ -17,7 +17,7 @@ function setup() {
   const events = new RecordedEvents();
   const stop = new AbortController();
   const run = new RunContext(
-    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal },
+    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal, journal },
     events,
   );
   return { pool, transport, journal, events, stop, lane: new ResumableLane(run, transport, journal) };
@@ -245,6 +245,7 @@ describe('resumable lane', () => {
       `confirmed video.mov ${16 * MiB}`,
       `confirmed video.mov ${32 * MiB}`,
       'completed video.mov',
+      'delivered video.mov',
     ]);
   });
 
@@ -264,7 +265,7 @@ describe('resumable lane', () => {
     s.transport.completions[0]!.answer.resolve(allStored([file]));
     await done;
     expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
-    expect(s.journal.steps).toEqual(['completed big.iso']);
+    expect(s.journal.steps).toEqual(['completed big.iso', 'delivered big.iso']);
     expect(s.pool.released).toContain('stored-key');
   });
 });

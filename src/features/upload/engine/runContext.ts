@@ -5,7 +5,7 @@
 import { describeApiError } from '../../../api/errors.ts';
 import type { UploadResult } from '../../../api/types.ts';
 import { isUploadResult, matchResults, type FileOutcome, type SentFile } from '../resultMatching.ts';
-import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, UploadFile } from './enginePorts.ts';
+import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, UploadFile, UploadJournal } from './enginePorts.ts';
 import { checkContent, closeSession, openSession } from './fileOpening.ts';
 import { ProcessingFailure } from './processingFailure.ts';
 import type { EngineEvents, FinalOutcome } from './runEvents.ts';
@@ -18,6 +18,8 @@ export interface RunSettings {
   /** Describes a failed request the way the page shows it (api/errors.ts). */
   describeError: (error: unknown) => DescribedFailure;
   signal: AbortSignal;
+  /** Told of every stored file (so an interrupted folder is not sent twice); none in some tests. */
+  journal?: UploadJournal;
 }
 
 /** The app's one error mapping, as the engine reports it: the server's code when it sent one. */
@@ -83,6 +85,13 @@ export class RunContext {
     const result: UploadResult = answered ? body : { successful_files: [], failed_files: [] };
     if (!answered) this.events.emptyResponse();
     const sent: SentFile[] = files.map((f) => ({ id: f.id, name: f.name, relativePath: f.relativePath }));
-    for (const [id, outcome] of matchResults(sent, result)) this.events.finished(id, toFinal(outcome, sha256Of(id)));
+    for (const [id, outcome] of matchResults(sent, result)) {
+      const file = files.find((f) => f.id === id);
+      if (outcome.ok && file) {
+        const { linkToken } = this.settings;
+        this.settings.journal?.delivered({ linkToken, relativePath: file.relativePath, name: file.name, size: file.size, lastModified: file.lastModified });
+      }
+      this.events.finished(id, toFinal(outcome, sha256Of(id)));
+    }
   }
 }

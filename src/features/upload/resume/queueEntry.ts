@@ -39,6 +39,22 @@ export interface QueueEntry {
 }
 
 /**
+ * A file stored during a visit that may be interrupted: its identity and nothing else (no key, no
+ * IV). Kept while the link has unfinished uploads, so that selecting the same folder again sends
+ * only what is missing.
+ */
+export interface DeliveredMark {
+  readonly version: typeof QUEUE_ENTRY_VERSION;
+  readonly id: string;
+  readonly linkToken: string;
+  readonly relativePath: string;
+  readonly name: string;
+  readonly size: number;
+  readonly lastModified: number;
+  readonly at: number;
+}
+
+/**
  * The key of a file across page loads. Size and lastModified are part of it on purpose: a file
  * that changed is a different entry, so it can never pick up the old key and IV (docs/format.md,
  * "Resuming and nonce reuse").

@@ -138,11 +138,36 @@ describe('the persisted upload queue', () => {
     expect((await store.list()).map((e) => e.name)).toEqual(['other.mov']);
   });
 
+  it('remembers stored files (identity only) while the link has unfinished uploads, and forgets them once it has none', async () => {
+    const { pool, store, journal } = newPage();
+    const small: FileIdentity = { ...FILE, name: 'notes.txt', size: 1200 };
+    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    journal.delivered(small);
+    await journal.settled();
+    const [mark] = await store.listDelivered();
+    expect(mark).toEqual({ version: 1, id: entryIdOf(small), linkToken: 'link', relativePath: 'holiday', name: 'notes.txt', size: 1200, lastModified: FILE.lastModified, at: now.t });
+
+    // A reload: the marks are there for the page to skip those files.
+    const reloaded = newPage();
+    expect((await reloaded.journal.deliveredFiles('link')).map((m) => m.name)).toEqual(['notes.txt']);
+    expect(await reloaded.journal.deliveredFiles('other-link')).toEqual([]);
+    // A run ends with the large file still unfinished: the marks stay.
+    await reloaded.journal.runEnded('link');
+    expect(await reloaded.journal.deliveredFiles('link')).toHaveLength(1);
+    // The large file is stored too: the next run end forgets everything of the link.
+    reloaded.journal.completed(FILE);
+    reloaded.journal.delivered(FILE);
+    await reloaded.journal.runEnded('link');
+    expect(await reloaded.store.listDelivered()).toEqual([]);
+    expect(await reloaded.store.list()).toEqual([]);
+  });
+
   it('purges: entries without server progress for the abandon time, a discarded file (its upload cancelled), and a key that no longer opens', async () => {
     const { pool, store, journal, cancelled } = newPage();
     const fresh: FileIdentity = { ...FILE, name: 'fresh.mov' };
     const discarded: FileIdentity = { ...FILE, name: 'discarded.mov' };
     await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    journal.delivered({ ...FILE, name: 'old-mark.txt' });
     now.t += SERVER_ABANDON_MS / 2;
     await journal.opened(fresh, sessionWith(await pool.importRawFileKey(RAW_KEY)));
     await journal.opened(discarded, sessionWith(await pool.importRawFileKey(RAW_KEY)));
@@ -151,6 +176,7 @@ describe('the persisted upload queue', () => {
 
     now.t += SERVER_ABANDON_MS / 2 + 1;
     expect((await journal.unfinished('link')).map((e) => e.name)).toEqual(['discarded.mov', 'fresh.mov']);
+    expect(await journal.deliveredFiles('link')).toEqual([]);
 
     await journal.discard(entryIdOf(discarded));
     expect(cancelled).toEqual([URL_1]);

@@ -13,7 +13,7 @@ import { isCryptoError } from '../../../crypto/errors.ts';
 import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
 import type { EncryptionSessionLike, FileIdentity, ResumePoint, UploadJournal } from '../engine/enginePorts.ts';
 import { cancelTusUpload } from '../transport/tusCancel.ts';
-import { entryIdOf, keyContextOf, QUEUE_ENTRY_VERSION, samePlace, type QueueEntry } from './queueEntry.ts';
+import { entryIdOf, keyContextOf, QUEUE_ENTRY_VERSION, samePlace, type DeliveredMark, type QueueEntry } from './queueEntry.ts';
 import type { UploadQueueStore } from './uploadQueueStore.ts';
 
 /**
@@ -89,6 +89,8 @@ export class PersistedUploadJournal implements UploadJournal {
 
   created(file: FileIdentity, uploadUrl: string): void {
     const id = entryIdOf(file);
+    // Times are taken when the event happens, not when its write gets its turn.
+    const at = this.now();
     void this.write(id, () =>
       this.store.change(id, (entry) => ({
         ...entry,
@@ -96,19 +98,20 @@ export class PersistedUploadJournal implements UploadJournal {
         // A new upload (the server had lost the old one) starts at 0 again.
         confirmedOffset: entry.uploadUrl === uploadUrl ? entry.confirmedOffset : 0,
         uploadUrl,
-        updatedAt: this.now(),
+        updatedAt: at,
       })),
     );
   }
 
   confirmed(file: FileIdentity, offset: number): void {
     const id = entryIdOf(file);
+    const at = this.now();
     void this.write(id, () =>
       this.store.change(id, (entry) => ({
         ...entry,
         status: offset >= entry.encryptedLength ? 'sent' : 'uploading',
         confirmedOffset: offset,
-        updatedAt: this.now(),
+        updatedAt: at,
       })),
     );
   }
@@ -118,7 +121,31 @@ export class PersistedUploadJournal implements UploadJournal {
     void this.write(id, () => this.store.delete(id));
   }
 
+  delivered(file: FileIdentity): void {
+    const id = entryIdOf(file);
+    const { linkToken, relativePath, name, size, lastModified } = file;
+    const at = this.now();
+    void this.write(`delivered ${id}`, () => this.store.putDelivered({ version: QUEUE_ENTRY_VERSION, id, linkToken, relativePath, name, size, lastModified, at }));
+  }
+
   // ------------------------------------------------------------ read by the page
+
+  /** Files stored by an interrupted visit to this link (while it has unfinished uploads). */
+  async deliveredFiles(linkToken: string): Promise<DeliveredMark[]> {
+    const marks = await this.safely(() => this.store.listDelivered(), []);
+    return marks.filter((mark) => mark.linkToken === linkToken);
+  }
+
+  /**
+   * A run on this link ended. With nothing unfinished left, nothing will be continued: the marks of
+   * stored files go (a later selection of the same files is a new upload, as the person means it).
+   */
+  async runEnded(linkToken: string): Promise<void> {
+    await this.settled();
+    if ((await this.unfinished(linkToken)).length > 0) return;
+    const marks = await this.deliveredFiles(linkToken);
+    await Promise.all(marks.map((mark) => this.write(`delivered ${mark.id}`, () => this.store.deleteDelivered(mark.id))));
+  }
 
   /** The unfinished files of this link, after purging the ones the server has abandoned. */
   async unfinished(linkToken: string): Promise<QueueEntry[]> {
@@ -132,6 +159,8 @@ export class PersistedUploadJournal implements UploadJournal {
     const cutoff = this.now() - SERVER_ABANDON_MS;
     const all = await this.safely(() => this.store.list(), []);
     await Promise.all(all.filter((entry) => entry.updatedAt < cutoff).map((entry) => this.write(entry.id, () => this.store.delete(entry.id))));
+    const marks = await this.safely(() => this.store.listDelivered(), []);
+    await Promise.all(marks.filter((mark) => mark.at < cutoff).map((mark) => this.write(`delivered ${mark.id}`, () => this.store.deleteDelivered(mark.id))));
   }
 
   /** The user gave up on a file: the server's partial upload is cancelled and the entry deleted. */

@@ -4,12 +4,13 @@
 // in uploadJournal.ts.
 
 import { createStore, del, entries, get, set, update, type UseStore } from 'idb-keyval';
-import { QUEUE_ENTRY_VERSION, type QueueEntry } from './queueEntry.ts';
+import { QUEUE_ENTRY_VERSION, type DeliveredMark, type QueueEntry } from './queueEntry.ts';
 
 const DB_NAME = 'sealdrop-upload-queue';
 const STORE_NAME = 'entries';
 const STORAGE_KEY_ID = 'storage-key';
 const ENTRY_PREFIX = 'entry:';
+const DELIVERED_PREFIX = 'delivered:';
 
 export class UploadQueueStore {
   private store: UseStore | undefined;
@@ -54,10 +55,24 @@ export class UploadQueueStore {
   }
 
   /** Every entry of this format version (others are left for a later version to read or purge). */
-  async list(): Promise<QueueEntry[]> {
-    const all = await entries<IDBValidKey, QueueEntry | undefined>(this.db());
-    return all
-      .filter(([key, entry]) => typeof key === 'string' && key.startsWith(ENTRY_PREFIX) && entry?.version === QUEUE_ENTRY_VERSION)
-      .map(([, entry]) => entry!);
+  list(): Promise<QueueEntry[]> {
+    return this.listUnder<QueueEntry>(ENTRY_PREFIX);
+  }
+
+  putDelivered(mark: DeliveredMark): Promise<void> {
+    return set(DELIVERED_PREFIX + mark.id, mark, this.db());
+  }
+
+  deleteDelivered(id: string): Promise<void> {
+    return del(DELIVERED_PREFIX + id, this.db());
+  }
+
+  listDelivered(): Promise<DeliveredMark[]> {
+    return this.listUnder<DeliveredMark>(DELIVERED_PREFIX);
+  }
+
+  private async listUnder<T extends { version: number }>(prefix: string): Promise<T[]> {
+    const all = await entries<IDBValidKey, T | undefined>(this.db());
+    return all.filter(([key, value]) => typeof key === 'string' && key.startsWith(prefix) && value?.version === QUEUE_ENTRY_VERSION).map(([, value]) => value!);
   }
 }
