@@ -7,6 +7,8 @@
 //   selected again continues from the offset the server reports (HEAD), no byte before it is sent
 //   again, there is one tus upload in all, and the stored blob decrypts (node:crypto) to the original
 //   with the IV the first page chose.
+// - The browser closed in the middle of a folder upload and opened again on the same profile: the
+//   same folder selected again sends only the unfinished file (resumed) and not the stored ones.
 // - A file modified between the interruption and the resume is started over with a fresh key and
 //   IV (a new tus upload; the old one cancelled) and arrives intact.
 // - RESUME_MEASURE_GIB=1: the time from a reload at 50 % of a 1 GiB file to ciphertext flowing again.
@@ -15,10 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import { chromium, expect, test, type Page } from '@playwright/test';
 import { cipherLength, decryptBuffer, unwrapFileKey, type NodeKeyPair } from '../server/crypto/index.ts';
 import type { FileRecord } from '../contract/files.ts';
 import { AdminClient } from './support/api-client.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/environment.mjs';
 import { ServerProcess } from './support/server-process.ts';
 import { TusRecorder, type TusRequest } from './support/tus-recorder.ts';
 
@@ -27,6 +30,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SERVER_PORT = 8440;
 const PROXY_PORT = 8441;
 const MiB = 1024 * 1024;
+const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const allReceived = (n: number) => `Upload successful! All ${n} processed files received.`;
 
@@ -62,14 +66,19 @@ const patches = (log: readonly TusRequest[]) => log.filter((r) => r.method === '
 /** Ciphertext bytes the server confirmed so far (the last answered PATCH's Upload-Offset). */
 const confirmed = (log: readonly TusRequest[]) => Math.max(0, ...patches(log).map((r) => (r.status === 204 ? (r.responseOffset ?? 0) : 0)));
 
-async function setUp(page: Page): Promise<{ admin: AdminClient; keys: NodeKeyPair; folderId: number }> {
-  const { admin, keys } = await AdminClient.create(server!.url, dataDir, 'resume');
-  const folder = await admin.createFolder({ title: 'Resume', perform_mime_check: false });
+async function openLink(page: Page, link: string): Promise<void> {
   // The reload must go through even though an upload runs: the page asks (beforeunload), the person confirms.
   page.on('dialog', (dialog) => void dialog.accept());
-  await page.goto(`${proxy!.url}/upload/${folder.link_token}`);
+  await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Upload Files for "Resume"' })).toBeVisible();
-  return { admin, keys, folderId: folder.id };
+}
+
+async function setUp(page: Page): Promise<{ admin: AdminClient; keys: NodeKeyPair; folderId: number; link: string }> {
+  const { admin, keys } = await AdminClient.create(server!.url, dataDir, 'resume');
+  const folder = await admin.createFolder({ title: 'Resume', perform_mime_check: false });
+  const link = `${proxy!.url}/upload/${folder.link_token}`;
+  await openLink(page, link);
+  return { admin, keys, folderId: folder.id, link };
 }
 
 async function selectAndUpload(page: Page, file: string): Promise<void> {
@@ -90,6 +99,26 @@ async function reloadWhenConfirmed(page: Page, atLeast: number): Promise<{ logIn
   // Closing or reloading while an upload runs still asks first.
   expect(await asked).toBe('beforeunload');
   return { logIndex: proxy!.log.length, at };
+}
+
+/** The keys of the page's persisted upload queue in IndexedDB, read in the page. */
+function queueKeys(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('sealdrop-upload-queue');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const keys = db.transaction('entries', 'readonly').objectStore('entries').getAllKeys();
+          keys.onerror = () => reject(keys.error);
+          keys.onsuccess = () => {
+            db.close();
+            resolve(keys.result.map(String).sort());
+          };
+        };
+      }),
+  );
 }
 
 async function storedRecord(admin: AdminClient, folderId: number): Promise<FileRecord> {
@@ -156,10 +185,8 @@ test('a reload in the middle of a 200 MiB file: the same file selected again con
   const plain = await decryptStored(admin, keys, record);
   expect(sha256(plain)).toBe(sha256(content));
   expect(plain.equals(content)).toBe(true);
-  // The finished file is no longer listed as unfinished.
-  await page.reload();
-  await expect(page.getByRole('heading', { name: 'Upload Files for "Resume"' })).toBeVisible();
-  await expect(page.getByTestId('unfinished-uploads')).toHaveCount(0);
+  // Purged on completion: the browser keeps only the storage key (entry and wrapped file key are gone).
+  await expect.poll(() => queueKeys(page)).toEqual(['storage-key']);
 });
 
 test('a file modified between the interruption and the resume starts over with a fresh key and IV (the old upload cancelled) and arrives intact', async ({ page }) => {
@@ -201,6 +228,67 @@ test('a file modified between the interruption and the resume starts over with a
   const plain = await decryptStored(admin, keys, record);
   expect(plain.equals(changed)).toBe(true);
   expect(record.file_hash).toBe(sha256(changed));
+});
+
+test('the browser closed in the middle of a folder upload: reopened on the same profile with the same folder selected, the unfinished file resumes and the finished ones are not sent again', async () => {
+  test.setTimeout(240_000);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-profile-'));
+  const launch = () => chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  let context = await launch();
+  try {
+    let page = context.pages()[0] ?? (await context.newPage());
+    const { admin, keys, folderId, link } = await setUp(page);
+    const root = path.join(workDir, 'Shoot');
+    const plain = [
+      { dir: '.', name: 'notes.txt', content: randomBytes(200 * 1024) },
+      { dir: 'docs', name: 'contract.bin', content: randomBytes(2 * MiB + 1) },
+      { dir: 'raw', name: 'take 1.mov', content: randomBytes(200 * MiB + 9) },
+    ];
+    for (const file of plain) {
+      fs.mkdirSync(path.join(root, file.dir), { recursive: true });
+      fs.writeFileSync(path.join(root, file.dir, file.name), file.content);
+    }
+    await page.getByTestId('folder-input').setInputFiles(root);
+    await page.getByRole('button', { name: 'Upload 3 files' }).click();
+    // The two small files stored, the large one partly: then the browser goes away (no beforeunload, as in a crash).
+    await expect.poll(async () => (await admin.listFiles(folderId)).length, { timeout: 60_000, intervals: [50] }).toBe(2);
+    await expect.poll(() => confirmed(proxy!.log), { timeout: 120_000, intervals: [20] }).toBeGreaterThanOrEqual(16 * MiB);
+    await context.close();
+    const logIndex = proxy!.log.length;
+
+    context = await launch();
+    page = context.pages()[0] ?? (await context.newPage());
+    await openLink(page, link);
+    const unfinished = page.getByTestId('unfinished-uploads');
+    await expect(unfinished).toContainText('Unfinished uploads (1)');
+    await expect(unfinished).toContainText('2 files of that upload arrived before the interruption and will not be sent again.');
+    await expect(unfinished.getByRole('listitem', { name: 'take 1.mov' })).toContainText(/MB of 200 MB stored/);
+    await page.getByTestId('folder-input').setInputFiles(root);
+    await expect(page.getByText('Not sent again: 2 files were already uploaded before the interruption.')).toBeVisible();
+    fs.mkdirSync(SHOTS_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS_DIR, 'reopened-folder-selected.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 180_000 });
+
+    // One tus upload in all, continued from the server's offset with nothing before it sent again.
+    expect(creations(proxy!.log)).toHaveLength(1);
+    const after = proxy!.log.slice(logIndex);
+    const head = after.find((r) => r.method === 'HEAD')!;
+    expect(patches(after)[0]!.uploadOffset).toBe(head.responseOffset);
+    expect(patches(after).reduce((sum, r) => sum + r.bodyBytes, 0)).toBe(cipherLength(plain[2]!.content.length) - head.responseOffset!);
+    // Each file stored once, and each decrypts to its original.
+    const records = await admin.listFiles(folderId);
+    expect(records.map((r) => r.original_filename).sort()).toEqual(['contract.bin', 'notes.txt', 'take 1.mov']);
+    for (const record of records) {
+      const original = plain.find((f) => f.name === record.original_filename)!.content;
+      expect((await decryptStored(admin, keys, record)).equals(original), record.original_filename).toBe(true);
+    }
+    // Nothing is left to continue: the entry, its wrapped key and the marks of the stored files are gone.
+    await expect.poll(() => queueKeys(page)).toEqual(['storage-key']);
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
 });
 
 test('measure: a reload at 50 % of a 1 GiB file, seconds until ciphertext flows again (RESUME_MEASURE_GIB=1)', async ({ page }) => {
