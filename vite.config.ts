@@ -16,21 +16,30 @@ export default defineConfig({
       injectRegister: false,
       registerType: 'autoUpdate',
       manifest: {
+        id: '/',
         name: 'Sealdrop',
         short_name: 'Sealdrop',
-        description: 'End-to-end encrypted file exchange',
+        description: 'End-to-end encrypted file exchange: files are encrypted in your browser before they are uploaded.',
         theme_color: '#1e3a5f',
         background_color: '#f5f7fa',
         display: 'standalone',
+        scope: '/',
         start_url: '/',
         icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          // The icon inside the central 80 % safe zone on the theme colour, so no launcher crops it.
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        screenshots: [
+          { src: '/screenshots/upload-wide.png', sizes: '1280x720', type: 'image/png', form_factor: 'wide', label: 'Uploading a folder, encrypted in the browser' },
+          { src: '/screenshots/upload-narrow.png', sizes: '375x812', type: 'image/png', form_factor: 'narrow', label: 'The upload page on a phone' },
         ],
       },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm}'],
+        // Store screenshots for the install dialog, not needed offline.
+        globIgnores: ['screenshots/**'],
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
       },
       devOptions: { enabled: false },

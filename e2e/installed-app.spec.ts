@@ -1,0 +1,97 @@
+// The installed app (issue 13): its notifications fit the window (every toast of a finished batch
+// lies inside the viewport at 1280x720 and at a 375x812 phone, screenshots for review), and Chromium
+// finds nothing missing to install it (CDP Page.getInstallabilityErrors returns none).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { AdminClient } from './support/api-client.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL, E2E_DATA_DIR } from './support/environment.mjs';
+
+const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
+
+async function uploadLink(): Promise<string> {
+  const { admin } = await AdminClient.create(E2E_BASE_URL, E2E_DATA_DIR, 'installed');
+  const folder = await admin.createFolder({ title: 'Toasts', perform_mime_check: false });
+  return `${E2E_BASE_URL}/upload/${folder.link_token}`;
+}
+
+/** Each visible toast's box, as the browser lays it out. */
+async function toastBoxes(page: Page) {
+  const toasts = page.locator('.notistack-SnackbarContainer > *');
+  const boxes = [];
+  for (let i = 0; i < (await toasts.count()); i++) {
+    const box = await toasts.nth(i).boundingBox();
+    if (box) boxes.push({ ...box, text: (await toasts.nth(i).innerText()).trim() });
+  }
+  return boxes;
+}
+
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 375, height: 812 },
+]) {
+  test(`toasts of a finished batch lie inside the window at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-toasts-'));
+    try {
+      const files = ['first.bin', 'second with a rather long name.bin', 'third.bin'].map((name) => {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, randomBytes(40_000));
+        return file;
+      });
+      await page.goto(await uploadLink());
+      await page.getByTestId('file-input').setInputFiles(files);
+      await page.getByRole('button', { name: 'Upload 3 files' }).click();
+      const success = page.getByText('Upload successful! All 3 processed files received.');
+      await expect(success).toBeVisible({ timeout: 60_000 });
+      // Let the enter animation finish before measuring.
+      await page.waitForTimeout(400);
+      fs.mkdirSync(SHOTS_DIR, { recursive: true });
+      await page.screenshot({ path: path.join(SHOTS_DIR, `toasts-${viewport.width}x${viewport.height}.png`) });
+      const boxes = await toastBoxes(page);
+      expect(boxes.length).toBeGreaterThan(0);
+      for (const box of boxes) {
+        expect(box.x, box.text).toBeGreaterThanOrEqual(0);
+        expect(box.y, box.text).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, box.text).toBeLessThanOrEqual(viewport.width);
+        expect(box.y + box.height, box.text).toBeLessThanOrEqual(viewport.height);
+      }
+      // The whole message is readable: not cut off inside its toast either.
+      const message = page.locator('#notistack-snackbar', { hasText: 'Upload successful!' });
+      expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('Chromium reports no installability errors for the app', async () => {
+  // A Playwright context is incognito ("in-incognito" is itself an installability error): a
+  // persistent profile is what a person installs from.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-install-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${E2E_BASE_URL}/login`);
+    // The service worker must control the page for the install criteria.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    const cdp = await context.newCDPSession(page);
+    const errors = async () =>
+      ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: Array<{ errorId: string }> }).installabilityErrors.map((e) => e.errorId);
+    await expect.poll(errors, { timeout: 15_000 }).toEqual([]);
+    const manifest = (await cdp.send('Page.getAppManifest')) as { errors: unknown[]; data?: string };
+    expect(manifest.errors).toEqual([]);
+    const parsed = JSON.parse(manifest.data ?? '{}') as Record<string, unknown>;
+    for (const field of ['id', 'scope', 'description', 'screenshots', 'icons']) expect(parsed[field], field).toBeDefined();
+    const icons = parsed.icons as Array<{ purpose?: string }>;
+    expect(icons.some((icon) => icon.purpose?.includes('maskable'))).toBe(true);
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+});
