@@ -66,8 +66,11 @@ export async function getBytes(client: TestClient, path: string, headers: Record
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** Polls until `check` returns true (for effects that happen after a response has been sent). */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
+/**
+ * Polls until `check` returns true (for effects that happen after a response has been sent). The
+ * deadline only bounds a failure: a loaded CI machine may need seconds, a passing check returns at once.
+ */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;
