@@ -5,6 +5,7 @@ import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
 import { Link, Outlet } from '@tanstack/react-router';
 import { ShieldIcon } from '../icons.tsx';
+import { OfflineNotice } from './OfflineNotice.tsx';
 import { SealdropLogo } from './SealdropLogo.tsx';
 
 /**
@@ -40,6 +41,7 @@ export function AppLayout() {
           </Toolbar>
         </Container>
       </AppBar>
+      <OfflineNotice />
       <Box component="main" sx={{ flexGrow: 1, py: { xs: 3, sm: 5 } }}>
         <Container maxWidth="lg">
           <Outlet />
