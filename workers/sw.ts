@@ -43,5 +43,17 @@ cleanupOutdatedCaches();
 
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api(\/|$)/, /^\/downloads\//] }));
 
-void self.skipWaiting();
+// A new version waits until the page asks (workbox-window messageSkipWaiting, after the person
+// chose "Reload to update"), and even then not while a download streams through this worker:
+// the download manager reads that stream, and replacing the worker would cut it.
+const SKIP_WAITING_RETRY_MS = 1000;
+function skipWaitingWhenIdle(): Promise<void> {
+  if (downloads.activeCount === 0) return self.skipWaiting();
+  return new Promise((resolve) => setTimeout(resolve, SKIP_WAITING_RETRY_MS)).then(skipWaitingWhenIdle);
+}
+self.addEventListener('message', (event) => {
+  const data: unknown = event.data;
+  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'SKIP_WAITING') event.waitUntil(skipWaitingWhenIdle());
+});
+// The first install has nothing to replace: it controls the open pages at once.
 clientsClaim();

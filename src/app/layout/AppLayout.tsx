@@ -7,6 +7,7 @@ import { Link, Outlet } from '@tanstack/react-router';
 import { ShieldIcon } from '../icons.tsx';
 import { OfflineNotice } from './OfflineNotice.tsx';
 import { SealdropLogo } from './SealdropLogo.tsx';
+import { UpdatePrompt } from './UpdatePrompt.tsx';
 
 /**
  * The outer layout of every screen: header with the logo, main content area. Notifications appear
@@ -42,6 +43,7 @@ export function AppLayout() {
         </Container>
       </AppBar>
       <OfflineNotice />
+      <UpdatePrompt />
       <Box component="main" sx={{ flexGrow: 1, py: { xs: 3, sm: 5 } }}>
         <Container maxWidth="lg">
           <Outlet />

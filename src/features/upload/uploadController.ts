@@ -6,6 +6,7 @@
  */
 import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { uploadApi } from '../../api/uploadApi.ts';
+import { transferStarted } from '../../lib/transferActivity.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { fileOf, forgetFile, registerFile } from './fileRegistry.ts';
 import { otherRejectedMessage, selectFiles, tooLargeMessage, type CandidateFile } from './fileSelection.ts';
@@ -199,7 +200,14 @@ export class UploadController {
         }),
       );
       if (abort.signal.aborted) return;
-      const counts = await this.runEngine(files, linkToken, key, stepState.link.performMimeCheck, abort.signal);
+      // A pending service-worker update is not offered while this runs (it would reload the page).
+      const transferEnded = transferStarted();
+      let counts: Awaited<ReturnType<UploadController['runEngine']>>;
+      try {
+        counts = await this.runEngine(files, linkToken, key, stepState.link.performMimeCheck, abort.signal);
+      } finally {
+        transferEnded();
+      }
       if (abort.signal.aborted) return;
       const outcome = runOutcome(counts.counts);
       for (const toast of outcome.toasts) notifier.show(toast.variant, toast.message, NOTICE_MS.page);
