@@ -1,10 +1,12 @@
 // The installed app (issue 13): its notifications fit the window (every toast of a finished batch
-// lies inside the viewport at 1280x720 and at a 375x812 phone, screenshots for review), and Chromium
-// finds nothing missing to install it (CDP Page.getInstallabilityErrors returns none).
+// lies inside the viewport at 1280x720 and at a 375x812 phone, screenshots for review), Chromium
+// finds nothing missing to install it (CDP Page.getInstallabilityErrors returns none), and a new
+// version's service worker waits for "Reload to update" instead of taking over silently.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { AdminClient } from './support/api-client.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL, E2E_DATA_DIR } from './support/environment.mjs';
@@ -93,5 +95,50 @@ test('Chromium reports no installability errors for the app', async () => {
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('a new service worker waits: the page offers "Reload to update", hides it while an upload runs, and takes the new version only when asked', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The served build's worker script; a changed byte makes it a new version for the browser.
+  const swFile = fileURLToPath(new URL('../dist/sw.js', import.meta.url));
+  const original = fs.readFileSync(swFile);
+  const link = await uploadLink();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-update-'));
+  try {
+    await page.goto(link);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const firstWorker = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL);
+
+    fs.writeFileSync(swFile, Buffer.concat([original, Buffer.from(`\n// e2e version ${Date.now()}\n`)]));
+    await page.reload();
+    const prompt = page.getByTestId('update-prompt');
+    await expect(prompt).toContainText('A new version of Sealdrop is ready.', { timeout: 30_000 });
+    // Not taken over silently: the new worker waits, the old one still controls the page.
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
+
+    // While an upload runs the prompt is not offered (a reload would interrupt it).
+    const file = path.join(dir, 'big.bin');
+    fs.writeFileSync(file, randomBytes(60 * 1024 * 1024));
+    await page.getByTestId('file-input').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    await expect(prompt).toHaveCount(0);
+    await expect(page.getByText('Upload successful! All 1 processed files received.')).toBeVisible({ timeout: 60_000 });
+    await expect(prompt).toBeVisible();
+
+    // Asked: the new worker takes over and the page reloads under it.
+    const reloaded = page.waitForEvent('load');
+    await prompt.getByRole('button', { name: 'Reload to update' }).click();
+    await reloaded;
+    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(firstWorker);
+    await expect(page.getByTestId('update-prompt')).toHaveCount(0);
+  } finally {
+    fs.writeFileSync(swFile, original);
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
