@@ -26,9 +26,12 @@ import { ServerProcess } from './support/server-process.ts';
 import { TusRecorder, type TusRequest } from './support/tus-recorder.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** Ports 8440-8449 are this spec's: its server and the recording proxy in front of it. */
-const SERVER_PORT = 8440;
-const PROXY_PORT = 8441;
+/**
+ * Ports 8440-8449 are this spec's: its server and the recording proxy in front of it
+ * (RESUME_E2E_PORT moves both, for two runs of this spec on one machine).
+ */
+const SERVER_PORT = Number(process.env.RESUME_E2E_PORT ?? 8440);
+const PROXY_PORT = SERVER_PORT + 1;
 const MiB = 1024 * 1024;
 const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -291,28 +294,32 @@ test('the browser closed in the middle of a folder upload: reopened on the same 
   }
 });
 
-test('measure: a reload at 50 % of a 1 GiB file, seconds until ciphertext flows again (RESUME_MEASURE_GIB=1)', async ({ page }) => {
+test.describe('measurement', () => {
+  // Skipped here, before the hooks, so that a normal run starts no server for it.
   test.skip(process.env.RESUME_MEASURE_GIB !== '1', 'a measurement, not a check: set RESUME_MEASURE_GIB=1');
-  test.setTimeout(900_000);
-  const { admin, folderId } = await setUp(page);
-  const file = path.join(workDir, 'one-gib.bin');
-  const size = 1024 * MiB;
-  const content = writeRandomFile(file, size);
-  const total = cipherLength(size);
-  await selectAndUpload(page, file);
-  const reload = await reloadWhenConfirmed(page, total / 2);
-  await expect(page.getByTestId('unfinished-uploads')).toBeVisible();
-  await selectAndUpload(page, file);
-  await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 800_000 });
-  const after = proxy!.log.slice(reload.logIndex);
-  const firstData = patches(after).find((r) => r.firstByteAt !== null)!;
-  const head = after.find((r) => r.method === 'HEAD')!;
-  const sentAfter = patches(after).reduce((sum, r) => sum + r.bodyBytes, 0);
-  const lostSeconds = (firstData.firstByteAt! - reload.at) / 1000;
-  const finishedAt = Math.max(...patches(after).map((r) => r.at));
-  const line = `reload at ${head.responseOffset} of ${total} bytes; ${lostSeconds.toFixed(2)} s from reload to the first byte sent again (page load, file selection and key restore included); ${sentAfter - (total - head.responseOffset!)} bytes re-sent; last PATCH started ${((finishedAt - reload.at) / 1000).toFixed(1)} s after the reload`;
-  console.log(`RESUME MEASUREMENT: ${line}`);
-  test.info().annotations.push({ type: 'measurement', description: line });
-  const record = await storedRecord(admin, folderId);
-  expect(record.file_hash).toBe(sha256(content));
+
+  test('measure: a reload at 50 % of a 1 GiB file, seconds until ciphertext flows again (RESUME_MEASURE_GIB=1)', async ({ page }) => {
+    test.setTimeout(900_000);
+    const { admin, folderId } = await setUp(page);
+    const file = path.join(workDir, 'one-gib.bin');
+    const size = 1024 * MiB;
+    const content = writeRandomFile(file, size);
+    const total = cipherLength(size);
+    await selectAndUpload(page, file);
+    const reload = await reloadWhenConfirmed(page, total / 2);
+    await expect(page.getByTestId('unfinished-uploads')).toBeVisible();
+    await selectAndUpload(page, file);
+    await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 800_000 });
+    const after = proxy!.log.slice(reload.logIndex);
+    const firstData = patches(after).find((r) => r.firstByteAt !== null)!;
+    const head = after.find((r) => r.method === 'HEAD')!;
+    const sentAfter = patches(after).reduce((sum, r) => sum + r.bodyBytes, 0);
+    const lostSeconds = (firstData.firstByteAt! - reload.at) / 1000;
+    const finishedAt = Math.max(...patches(after).map((r) => r.at));
+    const line = `reload at ${head.responseOffset} of ${total} bytes; ${lostSeconds.toFixed(2)} s from reload to the first byte sent again (page load, file selection and key restore included); ${sentAfter - (total - head.responseOffset!)} bytes re-sent; last PATCH started ${((finishedAt - reload.at) / 1000).toFixed(1)} s after the reload`;
+    console.log(`RESUME MEASUREMENT: ${line}`);
+    test.info().annotations.push({ type: 'measurement', description: line });
+    const record = await storedRecord(admin, folderId);
+    expect(record.file_hash).toBe(sha256(content));
+  });
 });
