@@ -21,7 +21,7 @@
  * worker, the key moves worker-to-worker over a MessageChannel, never through this thread.
  * Full API notes: workers/README.md.
  */
-import { transfer, wrap, type Remote } from 'comlink';
+import { transfer, wrap } from 'comlink';
 import type {
   LinkFragment,
   LinkPasswordVerifier,
@@ -37,6 +37,7 @@ import type { WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
 import { ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
 import type { CryptoWorkerApi, GeneratedKeyPair, StoredKeyData } from './crypto-worker-api.ts';
 import { EncryptionSession } from './encryption-session.ts';
+import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
 import { installCryptoErrorTransfer } from './wire-errors.ts';
 
@@ -73,25 +74,16 @@ export interface OpenEncryptionOptions {
   readonly reuse?: { readonly key: FileKeyHandle; readonly iv: string };
 }
 
-interface PoolWorker {
-  readonly index: number;
-  readonly worker: Worker;
-  readonly api: Remote<CryptoWorkerApi>;
-  load: number;
-  failure: Error | undefined;
-}
 
 function defaultWorker(): Worker {
   return new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'sealdrop-crypto' });
 }
 
 export class CryptoPool {
-  private readonly workers: PoolWorker[];
-  private readonly keyHolders = new Map<string, Set<number>>();
-  private terminated = false;
+  private readonly placement: WorkerPlacement;
 
   private constructor(workers: PoolWorker[]) {
-    this.workers = workers;
+    this.placement = new WorkerPlacement(workers);
   }
 
   static create(options: CryptoPoolOptions = {}): CryptoPool {
@@ -111,23 +103,21 @@ export class CryptoPool {
   }
 
   get size(): number {
-    return this.workers.length;
+    return this.placement.workers.length;
   }
 
   /** Estimated seconds of work queued per worker (for diagnostics and benchmarks). */
   get loads(): number[] {
-    return this.workers.map((w) => w.load);
+    return this.placement.workers.map((w) => w.load);
   }
 
   /** Which workers hold a key (diagnostics and tests). */
   keyLocations(handle: KeyHandle<'file' | 'private'>): number[] {
-    return [...(this.keyHolders.get(handle.id) ?? [])].sort();
+    return this.placement.keyLocations(handle);
   }
 
   terminate(): void {
-    this.terminated = true;
-    for (const { worker } of this.workers) worker.terminate();
-    this.keyHolders.clear();
+    this.placement.terminate();
   }
 
   // ---------------------------------------------------------------- encryption (upload)
@@ -136,7 +126,7 @@ export class CryptoPool {
     const encryptCost = file.size / AES_GCM_BYTES_PER_SECOND;
     const hashCost = file.size / SHA256_BYTES_PER_SECOND;
     const small = file.size <= ONE_SHOT_DIGEST_MAX_BYTES;
-    const [encryptor, hasher] = this.placeEncryption(encryptCost, hashCost, small ? 'same-worker' : options.hashPlacement ?? 'auto');
+    const [encryptor, hasher] = this.placement.placeEncryption(encryptCost, hashCost, small ? 'same-worker' : options.hashPlacement ?? 'auto');
     encryptor.load += encryptCost;
     hasher.load += hashCost;
     let hashReleased = false;
@@ -162,7 +152,7 @@ export class CryptoPool {
         hashPort = channel.port2;
       }
       const reuse = options.reuse;
-      if (reuse) await this.ensureKeyOn(reuse.key, encryptor);
+      if (reuse) await this.placement.ensureKeyOn(reuse.key, encryptor);
       const openOptions = {
         ...(options.recordSize !== undefined ? { recordSize: options.recordSize } : {}),
         ...(options.recipientPublicKey !== undefined ? { recipientPublicKey: options.recipientPublicKey } : {}),
@@ -170,7 +160,7 @@ export class CryptoPool {
         ...(hashPort ? { hashPort } : {}),
       };
       const opened = await encryptor.api.openEncryption(file, hashPort ? transfer(openOptions, [hashPort]) : openOptions);
-      const key = reuse ? reuse.key : this.adoptKey<'file'>(opened.keyId, 'file', encryptor);
+      const key = reuse ? reuse.key : this.placement.adoptKey<'file'>(opened.keyId, 'file', encryptor);
       return new EncryptionSession({ api: encryptor.api, opened, key, onClose: release, onHashed: releaseHash });
     } catch (error) {
       release();
@@ -180,7 +170,7 @@ export class CryptoPool {
 
   /** SHA-256 of a file without encrypting it (e.g. when only the hash is missing after a reload). */
   hashFile(file: Blob): Promise<Sha256Hex> {
-    return this.run(this.leastBusy(), file.size / SHA256_BYTES_PER_SECOND, (w) => w.api.hashBlob(file));
+    return this.placement.run(this.placement.leastBusy(), file.size / SHA256_BYTES_PER_SECOND, (w) => w.api.hashBlob(file));
   }
 
 
@@ -192,18 +182,18 @@ export class CryptoPool {
    * the calls below; its bytes can never be read.
    */
   createStorageKey(): Promise<CryptoKey> {
-    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, (w) => w.api.generateStorageKey());
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, (w) => w.api.generateStorageKey());
   }
 
   /** The file key wrapped under the storage key, bound to `context` (the queue entry's identity). */
   exportFileKeyForStorage(key: FileKeyHandle, storageKey: CryptoKey, context: string): Promise<StoredFileKey> {
-    return this.run(this.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKeyForStorage(key.id, storageKey, context));
+    return this.placement.run(this.placement.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKeyForStorage(key.id, storageKey, context));
   }
 
   /** A stored file key back in a worker; CryptoError INTEGRITY if it does not open (wrong key or context). */
   importStoredFileKey(stored: StoredFileKey, storageKey: CryptoKey, context: string): Promise<FileKeyHandle> {
-    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
-      this.adoptKey<'file'>(await w.api.unwrapStoredFileKey({ wrapped: stored.wrapped, nonce: stored.nonce }, storageKey, context), 'file', w),
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
+      this.placement.adoptKey<'file'>(await w.api.unwrapStoredFileKey({ wrapped: stored.wrapped, nonce: stored.nonce }, storageKey, context), 'file', w),
     );
   }
 
@@ -211,47 +201,47 @@ export class CryptoPool {
 
   /** New RSA-OAEP key pair; the private key comes back only wrapped under the login password. */
   generateWrappedKeyPair(password: string): Promise<GeneratedKeyPair> {
-    return this.run(this.leastBusy(), KDF_SECONDS + 0.5, (w) => w.api.generateWrappedKeyPair(password));
+    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS + 0.5, (w) => w.api.generateWrappedKeyPair(password));
   }
 
   /** Opens stored key data (or a backup); throws CryptoError('WRONG_PASSWORD') for a wrong password. */
   unlockPrivateKey(data: StoredKeyData, password: string): Promise<PrivateKeyHandle> {
-    const worker = this.leastBusy();
-    return this.run(worker, KDF_SECONDS, async (w) =>
-      this.adoptKey<'private'>(await w.api.unlockPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password), 'private', w),
+    const worker = this.placement.leastBusy();
+    return this.placement.run(worker, KDF_SECONDS, async (w) =>
+      this.placement.adoptKey<'private'>(await w.api.unlockPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password), 'private', w),
     );
   }
 
   /** Password change: the same private key under the new password (fresh salt and IV). */
   rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string): Promise<WrappedPrivateKey> {
-    return this.run(this.leastBusy(), 2 * KDF_SECONDS, (w) =>
+    return this.placement.run(this.placement.leastBusy(), 2 * KDF_SECONDS, (w) =>
       w.api.rewrapPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, oldPassword, newPassword),
     );
   }
 
   /** Restore: the public key belonging to a wrapped private key (a backup holds no public key). */
   publicKeyOfWrappedPrivateKey(data: StoredKeyData, password: string): Promise<PublicKeySpki> {
-    return this.run(this.leastBusy(), KDF_SECONDS, (w) =>
+    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS, (w) =>
       w.api.publicKeyOfWrappedPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password),
     );
   }
 
   /** Opens a file's encrypted key with the unlocked private key; WRONG_KEY if it was not wrapped for it. */
   async unwrapFileKey(privateKey: PrivateKeyHandle, encryptedKey: string): Promise<FileKeyHandle> {
-    const worker = this.holderOf(privateKey);
-    return this.run(worker, KEY_OPERATION_SECONDS, async (w) => this.adoptKey<'file'>(await w.api.unwrapFileKey(privateKey.id, encryptedKey), 'file', w));
+    const worker = this.placement.holderOf(privateKey);
+    return this.placement.run(worker, KEY_OPERATION_SECONDS, async (w) => this.placement.adoptKey<'file'>(await w.api.unwrapFileKey(privateKey.id, encryptedKey), 'file', w));
   }
 
   /** Re-wraps a file key for another recipient public key (base64 SPKI). */
   async wrapFileKey(key: FileKeyHandle, recipientPublicKey: PublicKeySpki | string): Promise<WrappedFileKey> {
-    return this.run(this.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKey(key.id, recipientPublicKey));
+    return this.placement.run(this.placement.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKey(key.id, recipientPublicKey));
   }
 
   /** A raw 32-byte key (tests, offline tools). The app itself never handles raw keys on this thread. */
   importRawFileKey(raw: Uint8Array): Promise<FileKeyHandle> {
     const copy = new Uint8Array(raw) as Bytes;
-    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
-      this.adoptKey<'file'>(await w.api.importRawFileKey(transfer(copy, [copy.buffer])), 'file', w),
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
+      this.placement.adoptKey<'file'>(await w.api.importRawFileKey(transfer(copy, [copy.buffer])), 'file', w),
     );
   }
 
@@ -262,139 +252,41 @@ export class CryptoPool {
    * too: release them when the download is over.
    */
   async sendFileKeys(keys: readonly FileKeyHandle[], port: MessagePort): Promise<void> {
-    const worker = await this.gatherKeys(keys);
-    await this.run(worker, KEY_OPERATION_SECONDS, (w) => w.api.sendFileKeys(keys.map((key) => key.id), transfer(port, [port])));
+    const worker = await this.placement.gatherKeys(keys);
+    await this.placement.run(worker, KEY_OPERATION_SECONDS, (w) => w.api.sendFileKeys(keys.map((key) => key.id), transfer(port, [port])));
   }
 
   /** Forgets a key in every worker holding it (logout, key errors, finished downloads). */
   async releaseKey(handle: KeyHandle<'file' | 'private'>): Promise<void> {
-    const holders = this.keyHolders.get(handle.id);
-    this.keyHolders.delete(handle.id);
-    if (!holders) return;
-    await Promise.all([...holders].map((index) => this.workers[index]!.api.releaseKey(handle.id)));
+    await Promise.all(this.placement.forgetKey(handle).map((holder) => holder.api.releaseKey(handle.id)));
   }
 
   // ---------------------------------------------------------------- download links
 
   /** SECRET result ('fileId:base64key,...'): put it only in the URL fragment. */
   async formatLinkFragment(files: readonly LinkFileKeyHandle[]): Promise<LinkFragment> {
-    const worker = await this.gatherKeys(files.map((f) => f.key));
-    return this.run(worker, KEY_OPERATION_SECONDS, (w) => w.api.formatLinkFragment(files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
+    const worker = await this.placement.gatherKeys(files.map((f) => f.key));
+    return this.placement.run(worker, KEY_OPERATION_SECONDS, (w) => w.api.formatLinkFragment(files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
   }
 
   /** Keys from an opened link's fragment; MALFORMED if any pair is damaged. */
   async parseLinkFragment(fragment: string): Promise<Map<string, FileKeyHandle>> {
-    return this.run(this.leastBusy(), KEY_OPERATION_SECONDS, async (w) => this.adoptKeyMap(await w.api.parseLinkFragment(fragment), w));
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) => this.placement.adoptKeyMap(await w.api.parseLinkFragment(fragment), w));
   }
 
   /** Wraps the selected files' keys for a password-protected link (see docs/format.md). */
   async protectLinkKeys(password: string, files: readonly LinkFileKeyHandle[]): Promise<LinkPasswordProtection> {
-    const worker = await this.gatherKeys(files.map((f) => f.key));
-    return this.run(worker, KDF_SECONDS, (w) => w.api.protectLinkKeys(password, files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
+    const worker = await this.placement.gatherKeys(files.map((f) => f.key));
+    return this.placement.run(worker, KDF_SECONDS, (w) => w.api.protectLinkKeys(password, files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
   }
 
   /** Opens reencrypted_keys from the server; WRONG_PASSWORD for a wrong link password. */
   async openLinkKeys(password: string, reencryptedKeys: Record<string, string>): Promise<Map<string, FileKeyHandle>> {
-    return this.run(this.leastBusy(), KDF_SECONDS, async (w) => this.adoptKeyMap(await w.api.openLinkKeys(password, reencryptedKeys), w));
+    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS, async (w) => this.placement.adoptKeyMap(await w.api.openLinkKeys(password, reencryptedKeys), w));
   }
 
   /** The value a recipient proves the link password with; the server stores only a hash of it. */
   deriveLinkPasswordVerifier(password: string, kdfParams: string): Promise<LinkPasswordVerifier> {
-    return this.run(this.leastBusy(), KDF_SECONDS, (w) => w.api.deriveLinkPasswordVerifier(password, kdfParams));
-  }
-
-  // ---------------------------------------------------------------- placement and key movement
-
-  private live(): PoolWorker[] {
-    if (this.terminated) throw new CryptoError('WORKER_FAILED', 'the crypto pool was terminated');
-    const live = this.workers.filter((w) => !w.failure);
-    if (live.length === 0) throw this.workers[0]?.failure ?? new CryptoError('WORKER_FAILED', 'no crypto worker is running');
-    return live;
-  }
-
-  private leastBusy(): PoolWorker {
-    return this.live().reduce((best, w) => (w.load < best.load ? w : best));
-  }
-
-  /**
-   * Chooses the encrypting and the hashing worker for one file: the pair that keeps the busiest
-   * worker least busy; on a tie, one worker for both (no records cross between workers).
-   */
-  private placeEncryption(encryptCost: number, hashCost: number, placement: 'auto' | 'same-worker' | 'other-worker'): [PoolWorker, PoolWorker] {
-    const live = this.live();
-    let best: [PoolWorker, PoolWorker] = [live[0]!, live[0]!];
-    let bestScore = Number.POSITIVE_INFINITY;
-    for (const e of live) {
-      for (const h of live) {
-        if (placement === 'same-worker' && e !== h) continue;
-        if (placement === 'other-worker' && e === h && live.length > 1) continue;
-        const loads = live.map((w) => w.load + (w === e ? encryptCost : 0) + (w === h ? hashCost : 0));
-        const score = Math.max(...loads) + (e === h ? 0 : 1e-9);
-        if (score < bestScore - 1e-12) {
-          bestScore = score;
-          best = [e, h];
-        }
-      }
-    }
-    return best;
-  }
-
-  private async run<T>(worker: PoolWorker, cost: number, task: (w: PoolWorker) => Promise<T>): Promise<T> {
-    if (worker.failure) throw worker.failure;
-    worker.load += cost;
-    try {
-      return await task(worker);
-    } finally {
-      worker.load -= cost;
-    }
-  }
-
-  private adoptKey<Kind extends 'file' | 'private'>(id: string, kind: Kind, holder: PoolWorker): KeyHandle<Kind> {
-    this.keyHolders.set(id, new Set([holder.index]));
-    return { id, kind } as KeyHandle<Kind>;
-  }
-
-  private adoptKeyMap(ids: Record<string, string>, holder: PoolWorker): Map<string, FileKeyHandle> {
-    return new Map(Object.entries(ids).map(([fileId, id]) => [fileId, this.adoptKey<'file'>(id, 'file', holder)]));
-  }
-
-  private holderOf(handle: KeyHandle<'file' | 'private'>): PoolWorker {
-    const holders = this.keyHolders.get(handle.id);
-    if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
-    const live = [...holders].map((index) => this.workers[index]!).filter((w) => !w.failure);
-    if (live.length === 0) throw new CryptoError('WORKER_FAILED', 'the worker holding this key failed');
-    return live.reduce((best, w) => (w.load < best.load ? w : best));
-  }
-
-  /** Copies a key to `target` (worker to worker over a MessageChannel) unless it is already there. */
-  private async ensureKeyOn(handle: KeyHandle<'file' | 'private'>, target: PoolWorker): Promise<void> {
-    const holders = this.keyHolders.get(handle.id);
-    if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
-    if (holders.has(target.index)) return;
-    const source = this.holderOf(handle);
-    const channel = new MessageChannel();
-    const received = target.api.receiveKey(transfer(channel.port2, [channel.port2]));
-    await source.api.sendKey(handle.id, transfer(channel.port1, [channel.port1]));
-    await received;
-    holders.add(target.index);
-  }
-
-  /** The worker holding most of these keys, after copying the rest to it. */
-  private async gatherKeys(keys: readonly FileKeyHandle[]): Promise<PoolWorker> {
-    if (keys.length === 0) throw new CryptoError('MALFORMED', 'a link needs at least one file key');
-    const counts = new Map<number, number>();
-    for (const key of keys) {
-      for (const index of this.keyHolders.get(key.id) ?? []) counts.set(index, (counts.get(index) ?? 0) + 1);
-    }
-    let target = this.leastBusy();
-    let most = -1;
-    for (const [index, count] of counts) {
-      if (count > most && !this.workers[index]!.failure) {
-        most = count;
-        target = this.workers[index]!;
-      }
-    }
-    for (const key of keys) await this.ensureKeyOn(key, target);
-    return target;
+    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS, (w) => w.api.deriveLinkPasswordVerifier(password, kdfParams));
   }
 }

@@ -1,0 +1,136 @@
+/**
+ * Where the pool's work and keys go: the workers with their estimated load (seconds of work
+ * assigned), which workers hold which key, and moving a key worker-to-worker over a MessageChannel
+ * when an operation needs it elsewhere (never through the page's thread). CryptoPool (pool.ts) says
+ * what to do; this says on which worker.
+ */
+import { transfer, type Remote } from 'comlink';
+import { CryptoError } from '../src/crypto/errors.ts';
+import type { CryptoWorkerApi } from './crypto-worker-api.ts';
+import type { FileKeyHandle, KeyHandle } from './pool-types.ts';
+
+export interface PoolWorker {
+  readonly index: number;
+  readonly worker: Worker;
+  readonly api: Remote<CryptoWorkerApi>;
+  load: number;
+  failure: Error | undefined;
+}
+
+export class WorkerPlacement {
+  private readonly keyHolders = new Map<string, Set<number>>();
+  private terminated = false;
+
+  constructor(readonly workers: readonly PoolWorker[]) {}
+
+  /** Which workers hold a key (diagnostics and tests). */
+  keyLocations(handle: KeyHandle<'file' | 'private'>): number[] {
+    return [...(this.keyHolders.get(handle.id) ?? [])].sort();
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    for (const { worker } of this.workers) worker.terminate();
+    this.keyHolders.clear();
+  }
+
+  /** Forgets a key's locations and returns the workers that held it. */
+  forgetKey(handle: KeyHandle<'file' | 'private'>): PoolWorker[] {
+    const holders = this.keyHolders.get(handle.id);
+    this.keyHolders.delete(handle.id);
+    return [...(holders ?? [])].map((index) => this.workers[index]!);
+  }
+
+  live(): PoolWorker[] {
+    if (this.terminated) throw new CryptoError('WORKER_FAILED', 'the crypto pool was terminated');
+    const live = this.workers.filter((w) => !w.failure);
+    if (live.length === 0) throw this.workers[0]?.failure ?? new CryptoError('WORKER_FAILED', 'no crypto worker is running');
+    return live;
+  }
+
+  leastBusy(): PoolWorker {
+    return this.live().reduce((best, w) => (w.load < best.load ? w : best));
+  }
+
+  /**
+   * Chooses the encrypting and the hashing worker for one file: the pair that keeps the busiest
+   * worker least busy; on a tie, one worker for both (no records cross between workers).
+   */
+  placeEncryption(encryptCost: number, hashCost: number, placement: 'auto' | 'same-worker' | 'other-worker'): [PoolWorker, PoolWorker] {
+    const live = this.live();
+    let best: [PoolWorker, PoolWorker] = [live[0]!, live[0]!];
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const e of live) {
+      for (const h of live) {
+        if (placement === 'same-worker' && e !== h) continue;
+        if (placement === 'other-worker' && e === h && live.length > 1) continue;
+        const loads = live.map((w) => w.load + (w === e ? encryptCost : 0) + (w === h ? hashCost : 0));
+        const score = Math.max(...loads) + (e === h ? 0 : 1e-9);
+        if (score < bestScore - 1e-12) {
+          bestScore = score;
+          best = [e, h];
+        }
+      }
+    }
+    return best;
+  }
+
+  async run<T>(worker: PoolWorker, cost: number, task: (w: PoolWorker) => Promise<T>): Promise<T> {
+    if (worker.failure) throw worker.failure;
+    worker.load += cost;
+    try {
+      return await task(worker);
+    } finally {
+      worker.load -= cost;
+    }
+  }
+
+  adoptKey<Kind extends 'file' | 'private'>(id: string, kind: Kind, holder: PoolWorker): KeyHandle<Kind> {
+    this.keyHolders.set(id, new Set([holder.index]));
+    return { id, kind } as KeyHandle<Kind>;
+  }
+
+  adoptKeyMap(ids: Record<string, string>, holder: PoolWorker): Map<string, FileKeyHandle> {
+    return new Map(Object.entries(ids).map(([fileId, id]) => [fileId, this.adoptKey<'file'>(id, 'file', holder)]));
+  }
+
+  holderOf(handle: KeyHandle<'file' | 'private'>): PoolWorker {
+    const holders = this.keyHolders.get(handle.id);
+    if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
+    const live = [...holders].map((index) => this.workers[index]!).filter((w) => !w.failure);
+    if (live.length === 0) throw new CryptoError('WORKER_FAILED', 'the worker holding this key failed');
+    return live.reduce((best, w) => (w.load < best.load ? w : best));
+  }
+
+  /** Copies a key to `target` (worker to worker over a MessageChannel) unless it is already there. */
+  async ensureKeyOn(handle: KeyHandle<'file' | 'private'>, target: PoolWorker): Promise<void> {
+    const holders = this.keyHolders.get(handle.id);
+    if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
+    if (holders.has(target.index)) return;
+    const source = this.holderOf(handle);
+    const channel = new MessageChannel();
+    const received = target.api.receiveKey(transfer(channel.port2, [channel.port2]));
+    await source.api.sendKey(handle.id, transfer(channel.port1, [channel.port1]));
+    await received;
+    holders.add(target.index);
+  }
+
+  /** The worker holding most of these keys, after copying the rest to it. */
+  async gatherKeys(keys: readonly FileKeyHandle[]): Promise<PoolWorker> {
+    if (keys.length === 0) throw new CryptoError('MALFORMED', 'a link needs at least one file key');
+    const counts = new Map<number, number>();
+    for (const key of keys) {
+      for (const index of this.keyHolders.get(key.id) ?? []) counts.set(index, (counts.get(index) ?? 0) + 1);
+    }
+    let target = this.leastBusy();
+    let most = -1;
+    for (const [index, count] of counts) {
+      if (count > most && !this.workers[index]!.failure) {
+        most = count;
+        target = this.workers[index]!;
+      }
+    }
+    for (const key of keys) await this.ensureKeyOn(key, target);
+    return target;
+  }
+}
