@@ -15,9 +15,11 @@ import { receiptEntriesOf, type StoredFile } from './receiptEntries.ts';
 import { downloadReceipt } from './receipt.ts';
 import { RUN_MESSAGES, runOutcome, type RunCounts, type ToastVariant } from './runOutcome.ts';
 import { RunTally } from './runTally.ts';
-import type { EncryptorPool, FileIdentity, ResumePoint, UploadFile, UploadJournal, UploadTransport } from './engine/enginePorts.ts';
+import type { EncryptorPool, ResumePoint, UploadFile, UploadJournal, UploadTransport } from './engine/enginePorts.ts';
 import { SMALL_FILE_MAX_BYTES } from './engine/uploadLimits.ts';
-import { entryIdOf, type DeliveredMark, type QueueEntry } from './resume/queueEntry.ts';
+import { entryIdOf, type QueueEntry } from './resume/queueEntry.ts';
+import type { ResumeCatalogue } from './resume/resumeCatalogue.ts';
+export type { ResumeCatalogue } from './resume/resumeCatalogue.ts';
 import { describeUploadFailure } from './engine/runContext.ts';
 import { UploadScheduler } from './engine/uploadScheduler.ts';
 import {
@@ -34,23 +36,9 @@ import {
 import { canDropFiles, canStartUpload, isUploadRunning } from './uploadSteps.ts';
 import { keyFailed, keyLoaded, runFinished, selectUploadStepState, sendingStarted } from './uploadStepSlice.ts';
 
-export const UPLOADED_ENTRY_LINGER_MS = 5000;
-export const RETRY_DELAY_MS = 100;
-
-export const PAGE_MESSAGES = {
-  alreadyRunning: 'An upload is already in progress.',
-  nothingPending: 'No new files are pending for upload.',
-  nothingToRetry: 'No files to retry.',
-  noReceipt: 'No files have been successfully uploaded yet to generate a receipt.',
-  unexpectedStep: 'An unexpected error occurred. Please refresh the page.',
-  keyMissing: 'Recipient public key is missing or not configured.',
-  keyLoaded: 'Encryption key loaded.',
-} as const;
-
-export const keyLoadFailedMessage = (reason: string) => `Failed to load encryption key: ${reason}`;
-
-/** Spec section 9: upload-page notifications 4 s, key-loaded notice 2 s, key-error notice 5 s. */
-export const NOTICE_MS = { page: 4000, keyLoaded: 2000, keyError: 5000 } as const;
+import { PAGE_MESSAGES, keyLoadFailedMessage, NOTICE_MS, alreadyDeliveredMessage, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './uploadPageMessages.ts';
+// The page's texts and notice times (uploadPageMessages.ts), re-exported for the page's components.
+export { PAGE_MESSAGES, keyLoadFailedMessage, NOTICE_MS, alreadyDeliveredMessage, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './uploadPageMessages.ts';
 
 export interface UploadNotifier {
   show(variant: ToastVariant, message: string, durationMs?: number): void;
@@ -65,17 +53,6 @@ export interface UploadControllerDeps {
   journal: UploadJournal & ResumeCatalogue;
 }
 
-/** The persisted queue as the page reads it (resume/uploadJournal.ts). */
-export interface ResumeCatalogue {
-  unfinished(linkToken: string): Promise<QueueEntry[]>;
-  discard(entryId: string): Promise<void>;
-  resumePointFor(file: FileIdentity): Promise<ResumePoint | undefined>;
-  deliveredFiles(linkToken: string): Promise<DeliveredMark[]>;
-  runEnded(linkToken: string): Promise<void>;
-}
-
-export const alreadyDeliveredMessage = (n: number) =>
-  `Not sent again: ${n} ${n === 1 ? 'file was' : 'files were'} already uploaded before the interruption.`;
 
 export class UploadController {
   private run: AbortController | null = null;
