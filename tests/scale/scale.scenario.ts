@@ -6,32 +6,28 @@
 // other; a large resumable upload whose PATCHes alternate between the processes, one of them
 // killed mid-PATCH and restarted; a multipart upload; downloads by the owner and by link from
 // both processes, decrypted with node:crypto and compared with the originals; the sweep started
-// in both processes at once, doing the work once and logging no error.
-import { spawnSync } from 'node:child_process';
+// in both processes at once, doing the work once and logging no error. The rig itself (start,
+// stop) is tests/scale/rig.ts, shared with npm run bench:scale.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecryptRecords, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapFileKey } from '../../server/crypto/index.ts';
 import type { Folder } from '../../server/db/repositories/index.ts';
-import { startLocalS3, localS3Client, type LocalS3 } from '../../scripts/s3-server/s3-server.ts';
-import { portFree, startNginx, type RunningNginx } from '../../scripts/scale/nginx.ts';
+import { localS3Client, type LocalS3 } from '../../scripts/s3-server/s3-server.ts';
+import type { RunningNginx } from '../../scripts/scale/nginx.ts';
 import { TestClient, type TestResponse } from '../server/http-client.ts';
 import { MultipartBody, postMultipart, tusCreate, tusHead, tusPatch } from '../server/upload-helpers.ts';
-import { ServerProcess } from './server-process.ts';
+import { startRig, type Rig } from './rig.ts';
+import type { ServerProcess } from './server-process.ts';
 
-const S3_PORT = 9410;
-const NGINX_PORT = 9420;
-const PORTS = { a: 9421, b: 9422 };
 const MiB = 1024 * 1024;
-const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const SCHEMA = `scale_${randomBytes(4).toString('hex')}`;
 const BUCKET = 'sealdrop-scale';
 const admin = generateRsaKeyPair();
 
+let rig: Rig;
 let s3: LocalS3;
 let nginx: RunningNginx;
 let a: ServerProcess;
@@ -39,6 +35,7 @@ let b: ServerProcess;
 let alice: TestClient;
 let folder: { id: number; link_token: string };
 const sent: Array<{ name: string; plain: Buffer; id?: number }> = [];
+const PORTS = { a: 9421, b: 9422 };
 
 interface Sealed {
   plain: Buffer;
@@ -80,65 +77,22 @@ const through = (client: TestClient, url: string) => {
   return other;
 };
 
-async function ensurePostgres(): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  try {
-    await client.connect();
-  } catch {
-    // The local cluster, as .ci/run starts it.
-    const versions = spawnSync('ls', ['/etc/postgresql'], { encoding: 'utf8' }).stdout.trim().split('\n');
-    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', versions[0] ?? '15', 'main', 'start'], { stdio: 'inherit' });
-    await client.connect();
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function dropSchema(): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  await client.query(`drop schema if exists "${SCHEMA}" cascade`);
-  await client.end();
-}
-
 beforeAll(async () => {
-  for (const port of [S3_PORT, NGINX_PORT, PORTS.a, PORTS.b]) {
-    if (!(await portFree(port))) throw new Error(`port ${port} is busy: test:scale needs 9410-9414 and 9420-9422`);
-  }
-  await ensurePostgres();
-  s3 = await startLocalS3({ port: S3_PORT });
-  await s3.createBucket(BUCKET);
-  const env = {
-    ...s3.env(BUCKET),
-    DATABASE_URL,
-    DATABASE_SCHEMA: SCHEMA,
-    DATA_DIR: `/tmp/sealdrop-scale-${SCHEMA}`,
-    STATIC_DIR: '/nonexistent-app-build',
-    TRUST_PROXY: '1',
-    LOG_LEVEL: 'info',
-    UPLOAD_SWEEP_INTERVAL_MINUTES: '0',
+  rig = await startRig({
+    s3Port: 9410,
+    nginxPort: 9420,
+    ports: PORTS,
+    bucket: BUCKET,
+    label: 'test:scale',
     // Leftovers count as abandoned after 3.6 s, so the sweep step need not wait a day.
-    UPLOAD_ABANDON_HOURS: '0.001',
-  };
-  a = new ServerProcess('A', PORTS.a, env);
-  b = new ServerProcess('B', PORTS.b, env);
-  await a.start(); // migrates first
-  await b.start();
-  nginx = await startNginx(NGINX_PORT, [`127.0.0.1:${PORTS.a}`, `127.0.0.1:${PORTS.b}`]);
-  const created = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'create-user', 'alice', '--password-stdin'], {
-    env: { ...process.env, ...env },
-    input: 'correct horse battery\n',
-    encoding: 'utf8',
+    env: { UPLOAD_ABANDON_HOURS: '0.001' },
   });
-  expect(created.status, created.stderr).toBe(0);
+  ({ s3, nginx, a, b } = rig);
+  rig.createUser('alice', 'correct horse battery');
 }, 180_000);
 
 afterAll(async () => {
-  await nginx?.stop();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await s3?.stop();
-  await dropSchema().catch(() => undefined);
-  spawnSync('rm', ['-rf', `/tmp/sealdrop-scale-${SCHEMA}`]);
+  await rig?.stop();
 });
 
 describe('two processes on PostgreSQL and S3 behind nginx', () => {
