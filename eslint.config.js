@@ -2,7 +2,7 @@
 // Each rule below is one line of that page; an import that crosses a layer is an error, not a
 // warning. Exceptions are listed in `except` with the reason beside them, nowhere else.
 import { readdirSync } from 'node:fs';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 const FEATURES = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
@@ -74,13 +74,16 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,mts}'],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: 'latest', sourceType: 'module' } },
-    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs'] } } },
+    plugins: { import: importPlugin, '@typescript-eslint': tseslint.plugin },
+    settings: {
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs'] } },
+    },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones }],
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-duplicates': 'error',
+      'import/no-restricted-paths': ['error', { zones }],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-duplicates': 'error',
       'no-control-regex': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/ban-ts-comment': 'error',
@@ -97,7 +100,7 @@ export default tseslint.config(
     // server/crypto, another feature's doubles, or the HTTP server. The layers bind shipped code.
     files: ['**/*.test.{ts,tsx}', '**/testing/**', 'tests/**', 'e2e/**', 'bench/**'],
     rules: {
-      'import-x/no-restricted-paths': 'off',
+      'import/no-restricted-paths': 'off',
       // Tests read JSON answers loosely (the contract's schemas check shapes where it matters) and
       // fuzzers build control characters on purpose.
       '@typescript-eslint/no-explicit-any': 'off',
