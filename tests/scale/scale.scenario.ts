@@ -14,12 +14,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DecryptRecords, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapFileKey } from '../../server/crypto/index.ts';
+import { DecryptRecords, generateRsaKeyPair, unwrapFileKey } from '../../server/crypto/index.ts';
 import type { Folder } from '../../server/db/repositories/index.ts';
 import { localS3Client, type LocalS3 } from '../../scripts/s3-server/s3-server.ts';
 import type { RunningNginx } from '../../scripts/scale/nginx.ts';
 import { TestClient, type TestResponse } from '../server/http-client.ts';
-import { MultipartBody, postMultipart, tusCreate, tusHead, tusPatch } from '../server/upload-helpers.ts';
+import { MultipartBody, postMultipart, sealForUpload, tusCreate, tusHead, tusPatch } from '../server/upload-helpers.ts';
 import { startRig, type Rig } from './rig.ts';
 import type { ServerProcess } from './server-process.ts';
 
@@ -37,25 +37,7 @@ let folder: { id: number; link_token: string };
 const sent: Array<{ name: string; plain: Buffer; id?: number }> = [];
 const PORTS = { a: 9421, b: 9422 };
 
-interface Sealed {
-  plain: Buffer;
-  sealed: Buffer;
-  encryptedKey: string;
-  iv: string;
-  hash: string;
-}
-
-function seal(plain: Buffer): Sealed {
-  const key = randomBytes(32);
-  const iv = randomBytes(12);
-  return {
-    plain,
-    sealed: encryptBuffer(key, iv, plain),
-    encryptedKey: wrapFileKey(admin.publicKeySpki, key),
-    iv: iv.toString('base64'),
-    hash: createHash('sha256').update(plain).digest('hex'),
-  };
-}
+const seal = (plain: Buffer) => sealForUpload(plain, admin.publicKeySpki);
 
 /** Downloads `path` and decrypts it as it streams; returns the plaintext's SHA-256 and who served it. */
 async function downloadAndDecrypt(client: TestClient, path: string, encryptedKey: string, iv: string): Promise<{ hash: string; upstream: string }> {

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { hashPassword } from '../../server/auth/passwords.ts';
 import { newToken } from '../../server/auth/tokens.ts';
+import { encryptBuffer, wrapFileKey } from '../../server/crypto/index.ts';
 import type { Folder } from '../../server/db/repositories/index.ts';
 import type { TestClient, TestResponse } from './http-client.ts';
 import type { TestServer } from './harness.ts';
@@ -248,4 +249,25 @@ export async function tusUploadAll(
   const patched = await tusPatch(client, location, 0, data);
   if (patched.status !== 204) throw new Error(`tus patch: ${patched.status} ${String(patched.body)}`);
   return { id: location.split('/').pop()!, location };
+}
+
+/** A file as an uploader's browser would send it, encrypted for the admin with node:crypto. */
+export interface SealedUpload {
+  plain: Buffer;
+  sealed: Buffer;
+  encryptedKey: string;
+  iv: string;
+  hash: string;
+}
+
+export function sealForUpload(plain: Buffer, recipientPublicKeySpki: string): SealedUpload {
+  const key = randomBytes(32);
+  const iv = randomBytes(12);
+  return {
+    plain,
+    sealed: encryptBuffer(key, iv, plain),
+    encryptedKey: wrapFileKey(recipientPublicKeySpki, key),
+    iv: iv.toString('base64'),
+    hash: createHash('sha256').update(plain).digest('hex'),
+  };
 }

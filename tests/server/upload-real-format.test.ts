@@ -4,9 +4,9 @@
 // recorded hash matching.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptBuffer, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapFileKey } from '../../server/crypto/index.ts';
+import { decryptBuffer, generateRsaKeyPair, unwrapFileKey } from '../../server/crypto/index.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { createUploadFolder, MultipartBody, postMultipart, tusCreate, tusPatch, uploadPath } from './upload-helpers.ts';
+import { createUploadFolder, MultipartBody, postMultipart, sealForUpload, tusCreate, tusPatch, uploadPath } from './upload-helpers.ts';
 
 let server: TestServer;
 const admin = generateRsaKeyPair();
@@ -16,25 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Sealed {
-  plain: Buffer;
-  sealed: Buffer;
-  encryptedKey: string;
-  iv: string;
-  hash: string;
-}
-
-function seal(plain: Buffer): Sealed {
-  const key = randomBytes(32);
-  const iv = randomBytes(12);
-  return {
-    plain,
-    sealed: encryptBuffer(key, iv, plain),
-    encryptedKey: wrapFileKey(admin.publicKeySpki, key),
-    iv: iv.toString('base64'),
-    hash: createHash('sha256').update(plain).digest('hex'),
-  };
-}
+const seal = (plain: Buffer) => sealForUpload(plain, admin.publicKeySpki);
 
 async function decryptStored(blobKey: string, encryptedKey: string, iv: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
