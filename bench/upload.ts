@@ -1,5 +1,5 @@
 /**
- * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR]
+ * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --phases=encrypted,plain,many] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR]
  *
  * Drives the real upload page in headless Chromium against the real server on loopback and
  * prints, then writes as JSON under bench-results/:
@@ -54,6 +54,8 @@ const SMALL_COUNT = Math.max(1, Number(option('small') ?? 2000));
 const PORT = Number(process.env.BENCH_UPLOAD_PORT ?? 8195);
 const STORES: Array<'disk' | 's3'> = option('store') === 's3' ? ['disk', 's3'] : ['disk'];
 const ONLY_HUGE = argv.includes('--only-5g');
+// --phases=encrypted,plain,many: only these phases (default all); the ratios need all three.
+const PHASES = new Set((option('phases') ?? 'encrypted,plain,many').split(','));
 const S3_PORT = 9440;
 // --app-dir=<dir>: a build made beforehand (e.g. of a commit, while the working tree is mid-change).
 const PREBUILT_APP = option('app-dir');
@@ -297,9 +299,8 @@ async function measureStore(
     const { admin } = await AdminClient.create(server.url, server.dataDir, 'bench');
     const rig: Rig = { server, admin, serverMemory: new PeakMemory(server.pid!) };
     if (!ONLY_HUGE) {
-      run.encrypted = await phase(rig, label('encrypted upload, one 1 GiB file'), 1, GiB, (page) => pickIntoPage(page, 'file-input', big, 1), pressUpload);
-      run.phases.push(run.encrypted);
-      run.plain = await phase(
+      if (PHASES.has('encrypted')) run.encrypted = await phase(rig, label('encrypted upload, one 1 GiB file'), 1, GiB, (page) => pickIntoPage(page, 'file-input', big, 1), pressUpload);
+      if (PHASES.has('plain')) run.plain = await phase(
         rig,
         label('plain upload (no encryption), same 1 GiB, tus'),
         1,
@@ -319,8 +320,7 @@ async function measureStore(
         },
         (page, linkToken) => page.evaluate((token) => window.benchPlainUpload(token, 'bench-plain'), linkToken),
       );
-      run.phases.push(run.plain);
-      run.many = await phase(
+      if (PHASES.has('many')) run.many = await phase(
         rig,
         label(`encrypted upload, folder of ${SMALL_COUNT} small files`),
         SMALL_COUNT,
@@ -328,7 +328,7 @@ async function measureStore(
         (page) => pickIntoPage(page, 'folder-input', small.dir, SMALL_COUNT),
         pressUpload,
       );
-      run.phases.push(run.many);
+      run.phases.push(...[run.encrypted, run.plain, run.many].filter((p) => p !== undefined));
     }
     if (huge) {
       run.huge = await phase(rig, label('encrypted upload, one 5 GiB file'), 1, 5 * GiB, (page) => pickIntoPage(page, 'file-input', huge, 1), pressUpload, 1);
