@@ -62,6 +62,23 @@ export class BenchBrowser {
     }
   }
 
+  /**
+   * Waits until the tab's title starts with `prefix` and returns the rest, reading titles from the
+   * DevTools HTTP endpoint (/json/list): no session attaches to the tab, so nothing of the
+   * automation runs while it works.
+   */
+  async waitForTitle(prefix: string, timeoutMs: number): Promise<string> {
+    const list = new URL('/json/list', this.endpoint.replace(/^ws:/, 'http:'));
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const targets = (await (await fetch(list)).json()) as Array<{ type: string; title: string }>;
+      const title = targets.find((t) => t.type === 'page' && t.title.startsWith(prefix))?.title;
+      if (title !== undefined) return title.slice(prefix.length);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`the tab did not report "${prefix}…" within ${Math.round(timeoutMs / 1000)} s`);
+  }
+
   async close(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));

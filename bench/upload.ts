@@ -1,5 +1,5 @@
 /**
- * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --phases=encrypted,plain,many] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR]
+ * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --phases=ceiling,plain,encrypted,many] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR]
  *
  * Drives the real upload page in headless Chromium against the real server on loopback and
  * prints, then writes as JSON under bench-results/:
@@ -54,8 +54,8 @@ const SMALL_COUNT = Math.max(1, Number(option('small') ?? 2000));
 const PORT = Number(process.env.BENCH_UPLOAD_PORT ?? 8195);
 const STORES: Array<'disk' | 's3'> = option('store') === 's3' ? ['disk', 's3'] : ['disk'];
 const ONLY_HUGE = argv.includes('--only-5g');
-// --phases=encrypted,plain,many: only these phases (default all); the ratios need all three.
-const PHASES = new Set((option('phases') ?? 'encrypted,plain,many').split(','));
+// --phases=ceiling,plain,encrypted,many: only these phases (default all); a ratio needs both its phases.
+const PHASES = new Set((option('phases') ?? 'ceiling,plain,encrypted,many').split(','));
 const S3_PORT = 9440;
 // --app-dir=<dir>: a build made beforehand (e.g. of a commit, while the working tree is mid-change).
 const PREBUILT_APP = option('app-dir');
@@ -77,6 +77,7 @@ interface PhaseResult {
   browserPeakRssMiB: number;
   browserPeakPssMiB: number;
   browserIdleRssMiB: number;
+  browserIdlePssMiB: number;
   serverPeakRssMiB: number;
   serverIdleRssMiB: number;
   /** Cores kept busy on average during the runs (CPU seconds / wall seconds). */
@@ -128,6 +129,22 @@ interface Rig {
   serverMemory: PeakMemory;
 }
 
+/** When a run ended, in seconds after `startedAt` (Date.now() when the button was pressed). */
+type AwaitEnd = (rig: Rig & { browser: BenchBrowser }, folderId: number, files: number, startedAt: number) => Promise<number>;
+
+/** The default end: the server's upload_time of the newest of the folder's `files` records. */
+const endAtLastRecord: AwaitEnd = async (rig, folderId, files, startedAt) => {
+  const records = await waitForRecords(rig.admin, folderId, files, files > 1 ? 1000 : 200);
+  return (Math.max(...records.map((r) => Date.parse(r.upload_time))) - startedAt) / 1000;
+};
+
+/** The end the page reports in its title (bench/upload-plain-page.ts): for sends that make no record. */
+const endReportedByPage: AwaitEnd = async (rig) => {
+  const outcome = await rig.browser.waitForTitle('bench:', 15 * 60_000);
+  if (!outcome.startsWith('done ')) throw new Error(`the page's run failed: ${outcome}`);
+  return Number(outcome.slice('done '.length)) / 1000;
+};
+
 /**
  * One measured phase, in a browser of its own (so what an earlier phase left in memory does not
  * count), REPEAT times: `prepare` opens a page and picks the input (automation attached), `start`
@@ -142,10 +159,11 @@ async function phase(
   prepare: (page: Page, linkToken: string) => Promise<void>,
   start: (page: Page, linkToken: string) => Promise<void>,
   repeat = REPEAT,
+  awaitEnd: AwaitEnd = endAtLastRecord,
 ): Promise<PhaseResult> {
   const browser = await BenchBrowser.launch();
   try {
-    return await measurePhase({ ...rig, browser, browserMemory: new PeakMemory(browser.pid) }, name, files, bytes, prepare, start, repeat);
+    return await measurePhase({ ...rig, browser, browserMemory: new PeakMemory(browser.pid) }, name, files, bytes, prepare, start, repeat, awaitEnd);
   } finally {
     await browser.close();
   }
@@ -159,6 +177,7 @@ async function measurePhase(
   prepare: (page: Page, linkToken: string) => Promise<void>,
   start: (page: Page, linkToken: string) => Promise<void>,
   repeat: number,
+  awaitEnd: AwaitEnd,
 ): Promise<PhaseResult> {
   const runs: PhaseRun[] = [];
   let browserCpu = 0;
@@ -168,6 +187,7 @@ async function measurePhase(
   let browserPeakPss = 0;
   let serverPeakRss = 0;
   let browserIdle = 0;
+  let browserIdlePss = 0;
   let serverIdle = 0;
   for (let i = 0; i < repeat; i++) {
     const folder = await rig.admin.createFolder({ title: `${name} #${i + 1}`, perform_mime_check: true });
@@ -178,6 +198,7 @@ async function measurePhase(
     const idleBrowser = await rig.browserMemory.stop();
     const idleServer = await rig.serverMemory.stop();
     browserIdle = Math.max(browserIdle, idleBrowser.peakRssBytes);
+    browserIdlePss = Math.max(browserIdlePss, idleBrowser.peakPssBytes);
     serverIdle = Math.max(serverIdle, idleServer.peakRssBytes);
     rig.browserMemory.start();
     rig.serverMemory.start();
@@ -187,8 +208,7 @@ async function measurePhase(
       startedAt = Date.now();
       await start(page, folder.link_token);
     });
-    const records = await waitForRecords(rig.admin, folder.id, files, files > 1 ? 1000 : 200);
-    const endedAt = Math.max(...records.map((r) => Date.parse(r.upload_time)));
+    const seconds = await awaitEnd(rig, folder.id, files, startedAt);
     const cpuAfter = [await sampleTree(rig.browser.pid), await sampleTree(rig.server.pid!)];
     browserCpu += cpuAfter[0]!.cpuSeconds - cpuBefore[0]!.cpuSeconds;
     serverCpu += cpuAfter[1]!.cpuSeconds - cpuBefore[1]!.cpuSeconds;
@@ -198,7 +218,6 @@ async function measurePhase(
     browserPeakRss = Math.max(browserPeakRss, browserPeak.peakRssBytes);
     browserPeakPss = Math.max(browserPeakPss, browserPeak.peakPssBytes);
     serverPeakRss = Math.max(serverPeakRss, serverPeak.peakRssBytes);
-    const seconds = (endedAt - startedAt) / 1000;
     runs.push({ seconds, mbps: bytes / 1e6 / seconds, filesPerSecond: files / seconds });
     process.stdout.write(`  ${name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(files / seconds).toFixed(0)} files/s\n`);
     await rig.admin.deleteFolder(folder.id);
@@ -213,6 +232,7 @@ async function measurePhase(
     browserPeakRssMiB: mib(browserPeakRss),
     browserPeakPssMiB: mib(browserPeakPss),
     browserIdleRssMiB: mib(browserIdle),
+    browserIdlePssMiB: mib(browserIdlePss),
     serverPeakRssMiB: mib(serverPeakRss),
     serverIdleRssMiB: mib(serverIdle),
     browserCores: Number((browserCpu / wall).toFixed(2)),
@@ -224,6 +244,23 @@ async function pickIntoPage(page: Page, testId: 'file-input' | 'folder-input', p
   await page.getByTestId('drop-area').waitFor();
   await page.getByTestId(testId).setInputFiles(path);
   await page.getByRole('button', { name: `Upload ${files} file${files === 1 ? '' : 's'}` }).waitFor();
+}
+
+const BENCH_INPUT_ID = 'bench-plain';
+
+/** The references' page script (bench/upload-plain-page.ts) in the upload page, and the big file picked into an input of its own. */
+async function pickIntoBenchInput(page: Page, plainScript: string, path: string): Promise<void> {
+  await page.getByTestId('drop-area').waitFor();
+  // The app's CSP forbids inline scripts; DevTools evaluation is not subject to it.
+  await page.evaluate(plainScript);
+  await page.evaluate((id) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = id;
+    input.hidden = true;
+    document.body.append(input);
+  }, BENCH_INPUT_ID);
+  await page.setInputFiles(`#${BENCH_INPUT_ID}`, path);
 }
 
 async function pressUpload(page: Page): Promise<void> {
@@ -265,7 +302,7 @@ async function measureCryptoLimit(browser: BenchBrowser, bigFile: string): Promi
 function printPhase(p: PhaseResult): void {
   const rate = p.files > 1 ? `${p.medianFilesPerSecond} files/s (${p.medianMBps} MB/s)` : `${p.medianMBps} MB/s`;
   console.log(
-    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (PSS ${p.browserPeakPssMiB}, idle ${p.browserIdleRssMiB})   server peak RSS ${p.serverPeakRssMiB} MiB (idle ${p.serverIdleRssMiB})   cores busy: browser ${p.browserCores}, server ${p.serverCores}`,
+    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})   server peak RSS ${p.serverPeakRssMiB} MiB (idle ${p.serverIdleRssMiB})   cores busy: browser ${p.browserCores}, server ${p.serverCores}`,
   );
 }
 
@@ -274,6 +311,7 @@ interface StoreRun {
   phases: PhaseResult[];
   encrypted?: PhaseResult;
   plain?: PhaseResult;
+  ceiling?: PhaseResult;
   many?: PhaseResult;
   huge?: PhaseResult;
 }
@@ -284,7 +322,7 @@ async function measureStore(
   s3: LocalS3 | null,
   inputs: { big: string; small: { dir: string; bytes: number }; huge: string | null; plainScript: string },
 ): Promise<StoreRun> {
-  const env: Record<string, string> = { LOG_LEVEL: 'warn', UPLOAD_SWEEP_INTERVAL_MINUTES: '0', STATIC_DIR: APP_DIR };
+  const env: Record<string, string> = { LOG_LEVEL: 'warn', UPLOAD_SWEEP_INTERVAL_MINUTES: '0', STATIC_DIR: APP_DIR, BENCH_DISCARD_ROUTE: '1' };
   if (store === 's3') {
     const bucket = `bench-${Date.now()}`;
     await s3!.createBucket(bucket);
@@ -300,26 +338,28 @@ async function measureStore(
     const rig: Rig = { server, admin, serverMemory: new PeakMemory(server.pid!) };
     if (!ONLY_HUGE) {
       if (PHASES.has('encrypted')) run.encrypted = await phase(rig, label('encrypted upload, one 1 GiB file'), 1, GiB, (page) => pickIntoPage(page, 'file-input', big, 1), pressUpload);
-      if (PHASES.has('plain')) run.plain = await phase(
-        rig,
-        label('plain upload (no encryption), same 1 GiB, tus'),
-        1,
-        GiB,
-        async (page) => {
-          await page.getByTestId('drop-area').waitFor();
-          // The app's CSP forbids inline scripts; DevTools evaluation is not subject to it.
-          await page.evaluate(plainScript);
-          await page.evaluate(() => {
-            const input = document.createElement('input');
-            input.type = 'file';
-            input.id = 'bench-plain';
-            input.hidden = true;
-            document.body.append(input);
-          });
-          await page.setInputFiles('#bench-plain', big);
-        },
-        (page, linkToken) => page.evaluate((token) => window.benchPlainUpload(token, 'bench-plain'), linkToken),
-      );
+      if (PHASES.has('plain')) {
+        run.plain = await phase(
+          rig,
+          label('plain upload (no encryption), same 1 GiB, tus'),
+          1,
+          GiB,
+          (page) => pickIntoBenchInput(page, plainScript, big),
+          (page, linkToken) => page.evaluate((token) => window.benchPlainUpload(token, BENCH_INPUT_ID), linkToken),
+        );
+      }
+      if (PHASES.has('ceiling')) {
+        run.ceiling = await phase(
+          rig,
+          label('transport ceiling: same bytes, bare XHR to a discard route'),
+          1,
+          GiB,
+          (page) => pickIntoBenchInput(page, plainScript, big),
+          (page) => page.evaluate((url) => window.benchCeilingUpload(url, BENCH_INPUT_ID), `${server.url}/api/bench/discard`),
+          REPEAT,
+          endReportedByPage,
+        );
+      }
       if (PHASES.has('many')) run.many = await phase(
         rig,
         label(`encrypted upload, folder of ${SMALL_COUNT} small files`),
@@ -328,7 +368,7 @@ async function measureStore(
         (page) => pickIntoPage(page, 'folder-input', small.dir, SMALL_COUNT),
         pressUpload,
       );
-      run.phases.push(...[run.encrypted, run.plain, run.many].filter((p) => p !== undefined));
+      run.phases.push(...[run.ceiling, run.plain, run.encrypted, run.many].filter((p) => p !== undefined));
     }
     if (huge) {
       run.huge = await phase(rig, label('encrypted upload, one 5 GiB file'), 1, 5 * GiB, (page) => pickIntoPage(page, 'file-input', huge, 1), pressUpload, 1);
@@ -384,6 +424,29 @@ async function main(): Promise<void> {
       smallFiles = { count: SMALL_COUNT, filesPerSecond: first.many.medianFilesPerSecond, target: 200 };
       console.log(`  small files: ${first.many.medianFilesPerSecond} files/s (target >= 200)`);
     }
+    let transport;
+    if (first.ceiling && first.plain && first.encrypted) {
+      const ratio2 = (a: number, b: number) => Number((a / b).toFixed(2));
+      transport = {
+        ceilingMBps: first.ceiling.medianMBps,
+        plainMBps: first.plain.medianMBps,
+        encryptedMBps: first.encrypted.medianMBps,
+        plainToCeilingRatio: ratio2(first.plain.medianMBps, first.ceiling.medianMBps),
+        encryptedToPlainRatio: ratio2(first.encrypted.medianMBps, first.plain.medianMBps),
+        encryptedToCeilingRatio: ratio2(first.encrypted.medianMBps, first.ceiling.medianMBps),
+        targets: { plainToCeilingRatio: 0.85, encryptedToPlainRatio: 0.85 },
+      };
+      console.log(
+        `  transport: ceiling ${transport.ceilingMBps} MB/s; plain tus / ceiling = ${transport.plainToCeilingRatio.toFixed(2)} (target >= 0.85); ` +
+          `encrypted / plain = ${transport.encryptedToPlainRatio.toFixed(2)} (target >= 0.85)`,
+      );
+    }
+    const pssGrowth = Object.fromEntries(
+      runs[0]!.phases.map((p) => [p.name, { browserIdlePssMiB: p.browserIdlePssMiB, browserPeakPssMiB: p.browserPeakPssMiB, growthMiB: p.browserPeakPssMiB - p.browserIdlePssMiB }]),
+    );
+    for (const [name, g] of Object.entries(pssGrowth)) {
+      console.log(`  browser PSS ${name}: idle ${g.browserIdlePssMiB} MiB, peak ${g.browserPeakPssMiB} MiB (+${g.growthMiB}; target for encrypted uploads: within 256 MiB)`);
+    }
     let memoryCheck;
     if (first.huge && first.encrypted) {
       const browserGrowth = first.huge.browserPeakRssMiB - first.encrypted.browserPeakRssMiB;
@@ -415,6 +478,8 @@ async function main(): Promise<void> {
       cryptoLimit: crypto,
       phases: runs.flatMap((run) => run.phases.map((p) => ({ store: run.store, ...p }))),
       ratio,
+      transport,
+      browserPss: pssGrowth,
       smallFiles,
       memoryCheck,
       s3VersusDisk,

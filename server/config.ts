@@ -75,6 +75,11 @@ export interface Config {
   blobStore: BlobStoreConfig;
   /** Origin of published links (download links' full_url), e.g. https://files.example.com; null: the request's. */
   publicUrl: string | null;
+  /**
+   * BENCH_DISCARD_ROUTE: serve POST /api/bench/discard, which reads a request body and throws it
+   * away (the transport ceiling of `npm run bench:upload`). Off unless set; never in production.
+   */
+  benchDiscardRoute: boolean;
 }
 
 export class ConfigError extends Error {
@@ -148,6 +153,7 @@ const envSchema = z.object({
   BLOB_STORE: z.enum(['disk', 's3'], { error: 'must be disk or s3' }).default('disk'),
   S3_BUCKET: z.string().regex(BUCKET_NAME, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
   S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  BENCH_DISCARD_ROUTE: booleanFlag.default(false),
   AWS_ENDPOINT_URL_S3: z
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http:// or https:// URL without a path, e.g. https://s3.example.com')
@@ -238,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     blobStore,
     publicUrl: e.PUBLIC_URL ?? null,
+    benchDiscardRoute: e.BENCH_DISCARD_ROUTE,
   };
 }
 

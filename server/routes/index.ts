@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { guardApiScope, publicRoutes } from '../plugins/api-access.ts';
 import { authRoutes } from './auth/index.ts';
+import { benchDiscardRoutes } from './bench/discard-route.ts';
 import { downloadLinkRoutes } from './download-links/index.ts';
 import { exportRoutes } from './files/export.ts';
 import { fileRoutes } from './files/index.ts';
@@ -19,4 +20,5 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(downloadLinkRoutes, { prefix: '/download' });
   // The upload link is the capability: no account (spec: "Upload (anonymous)").
   await app.register(publicRoutes(uploadRoutes), { prefix: '/upload' });
+  if (app.config.benchDiscardRoute) await app.register(benchDiscardRoutes, { prefix: '/bench' });
 }
