@@ -1,12 +1,15 @@
 /**
- * Several files as one streaming ZIP (client-zip: stored entries, CRC-32 as the bytes pass, ZIP64
- * once an entry or an offset passes 4 GiB). Files are opened one after the other as the archive
- * reaches them, so only one file is in flight and memory does not grow with the archive.
+ * Several files as one streaming ZIP (stored entries, CRC-32 as the bytes pass, ZIP64 once an
+ * entry or an offset passes 4 GiB). Files are opened one after the other as the archive reaches
+ * them, so only one file is in flight and memory does not grow with the archive. The archive is
+ * client-zip's layout written by zipWriter.ts (a WebAssembly CRC-32: see there why), so its length
+ * is client-zip's `predictLength`.
  */
-import { makeZip, predictLength } from 'client-zip';
+import { predictLength } from 'client-zip';
 import type { PlanEntry } from './protocol.ts';
 import { isDownloadError } from './downloadErrors.ts';
 import { openDecryptedFile, primed, type DecryptedFileOptions } from './decryptedFile.ts';
+import { writeZip } from './zipWriter.ts';
 
 export interface ZipStreamOptions extends DecryptedFileOptions {
   /** Skip files that fail before their first byte (see DownloadPlan.skipFailedFiles). */
@@ -32,8 +35,8 @@ export function createZipStream(entries: readonly PlanEntry[], options: ZipStrea
         options.onFileFailed?.(entry, error);
         continue;
       }
-      yield { name: entry.name, size: entry.plainSize, lastModified, input };
+      yield { name: entry.name, lastModified, input };
     }
   }
-  return makeZip(files(), { buffersAreUTF8: true });
+  return writeZip(files());
 }
