@@ -12,7 +12,9 @@ export type DownloadErrorCode =
   /** A file's wrapped key from the server is not a wrapped key at all (bad base64 or length). */
   | 'KEY_FORMAT'
   /** A batch (ZIP) in which not one file could be decrypted. */
-  | 'NOTHING_DECRYPTED';
+  | 'NOTHING_DECRYPTED'
+  /** Direct to disk: the browser's save or folder dialog could not be opened (not a cancel). */
+  | 'PICKER_FAILED';
 
 export class DownloadError extends Error {
   override readonly name = 'DownloadError';
@@ -33,7 +35,7 @@ export class DownloadError extends Error {
   }
 }
 
-const PAGE_ONLY_CODES: ReadonlySet<DownloadErrorCode> = new Set(['NO_STREAMING_SUPPORT', 'KEY_FORMAT', 'NOTHING_DECRYPTED']);
+const PAGE_ONLY_CODES: ReadonlySet<DownloadErrorCode> = new Set(['NO_STREAMING_SUPPORT', 'KEY_FORMAT', 'NOTHING_DECRYPTED', 'PICKER_FAILED']);
 
 function isWireFailureCode(code: DownloadErrorCode): code is WireFailureCode {
   return !PAGE_ONLY_CODES.has(code);
@@ -60,5 +62,11 @@ export const DOWNLOAD_MESSAGES = {
   noStreaming:
     "Downloads are decrypted by the app's service worker, which is not active in this tab. Reload the page (a normal reload, " +
     'not a hard refresh) and try again. Private windows or browser settings that block service workers prevent downloads.',
+  /** Direct to disk (docs/download.md, "Direct to disk"). */
+  diskFull: (file: string) => `Could not save "${file}": the disk is full. Free some space and try again.`,
+  writeNotAllowed: (file: string) =>
+    `Could not save "${file}": the browser may not write to the chosen location. Choose another folder and try again.`,
+  writeFailed: (file: string, detail: string) => `Could not save "${file}" (${detail}). Choose another location and try again.`,
+  pickerFailed: 'The save dialog did not open. Click the download button again.',
   unexpected: (detail: string) => (detail ? `Unexpected Error: ${detail}` : 'An unknown error occurred.'),
 } as const;

@@ -43,7 +43,17 @@ export interface KeepaliveMessage {
 }
 
 /** Failure codes that cross from the service worker (see downloadErrors.ts for their meaning). */
-export type WireFailureCode = 'INTEGRITY' | 'HTTP' | 'HEADERS' | 'SIZE_MISMATCH' | 'ABORTED' | 'EXPIRED' | 'KEY_UNAVAILABLE' | 'FAILED';
+export type WireFailureCode =
+  | 'INTEGRITY'
+  | 'HTTP'
+  | 'HEADERS'
+  | 'SIZE_MISMATCH'
+  | 'ABORTED'
+  | 'EXPIRED'
+  | 'KEY_UNAVAILABLE'
+  /** Direct to disk only: the chosen file or folder could not be written (full, no permission, in use). */
+  | 'WRITE_FAILED'
+  | 'FAILED';
 
 export interface WireFailure {
   readonly code: WireFailureCode;
@@ -92,7 +102,7 @@ export function isDownloadPlan(value: unknown): value is DownloadPlan {
   );
 }
 
-function isPlanEntry(value: unknown): value is PlanEntry {
+export function isPlanEntry(value: unknown): value is PlanEntry {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Partial<PlanEntry>;
   return (

@@ -10,3 +10,4 @@ export type {
 } from './startDownload.ts';
 export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from '../../../workers/download-service/downloadErrors.ts';
 export { controllingServiceWorker } from './serviceWorkerBridge.ts';
+export { canSaveFile, canSaveToFolder, pickDirectory, pickSaveFile, saveFileToDisk, saveFilesToFolder, type FolderSaveOutcome } from './direct/index.ts';

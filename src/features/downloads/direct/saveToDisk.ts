@@ -1,0 +1,167 @@
+/**
+ * Direct to disk (docs/download.md, "Direct to disk"): one file into a handle from the save
+ * dialog, or several files as real files and folders into a picked folder. A dedicated worker per
+ * download fetches, decrypts (the one decrypting stream) and writes; the file keys go from the
+ * crypto worker straight to that worker, never through this thread, and leave with it when it is
+ * ended. Same contract as startDownload.ts: resolves once every byte is on disk, rejects with a
+ * DownloadError whose `code` says why. The caller owns the file keys: release them afterwards.
+ */
+import { sharedCryptoPool } from '../../../app/cryptoPool.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from '../../../../workers/download-service/downloadErrors.ts';
+import type { ControlMessage, StatusMessage } from '../../../../workers/download-service/protocol.ts';
+import { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from '../../../../workers/download-service/direct/directProtocol.ts';
+import { ProgressMeter } from '../progressMeter.ts';
+import type { DecryptedDownloadSource, DownloadOptions, FailedZipFile, ZipDownloadOptions } from '../startDownload.ts';
+
+/** What a folder save did (the same shape as a ZIP's outcome). */
+export interface FolderSaveOutcome {
+  /** Plaintext bytes written in complete files. */
+  bytes: number;
+  /** Files saved. */
+  files: number;
+  /** Files left out (removed again); only with onFileFailed. */
+  failed: FailedZipFile[];
+}
+
+const DEFAULT_REQUIRED_HEADERS = ['x-encryption-iv'] as const;
+/** From posting the plan until the worker has the keys. */
+const READY_TIMEOUT_MS = 20_000;
+/** After an abort, how long the worker may take to discard what it wrote before it is ended. */
+const ABORT_GRACE_MS = 5_000;
+
+function createDownloadWorker(): Worker {
+  return new Worker(new URL('../../../../workers/download-service/direct/direct.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'sealdrop-direct-download',
+  });
+}
+
+function aborted(): DownloadError {
+  return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
+}
+
+/** Saves one decrypted file into `file` (from pickSaveFile). */
+export async function saveFileToDisk(source: DecryptedDownloadSource, file: FileSystemFileHandle, options: DownloadOptions = {}): Promise<void> {
+  await runDirect({ kind: 'file', file }, [source], options, undefined);
+}
+
+/**
+ * Saves the files into `directory` (from pickDirectory), each under its `name` as a relative path
+ * ('docs/2024/a.txt'): subfolders are created, existing files are never overwritten (a taken name
+ * gets ' (2)'). With onFileFailed a file that fails is removed and reported, and the rest go on.
+ */
+export async function saveFilesToFolder(
+  sources: readonly DecryptedDownloadSource[],
+  directory: FileSystemDirectoryHandle,
+  options: ZipDownloadOptions = {},
+): Promise<FolderSaveOutcome> {
+  if (sources.length === 0) throw new DownloadError('FAILED', 'No files selected for download.');
+  const failed: FailedZipFile[] = [];
+  const onFileFailed = options.onFileFailed
+    ? (entry: FailedZipFile) => {
+        failed.push(entry);
+        options.onFileFailed?.(entry);
+      }
+    : undefined;
+  const bytes = await runDirect({ kind: 'tree', directory }, sources, options, onFileFailed);
+  return { bytes, files: sources.length - failed.length, failed };
+}
+
+async function runDirect(
+  target: DirectTarget,
+  sources: readonly DecryptedDownloadSource[],
+  options: DownloadOptions,
+  onFileFailed: ((failed: FailedZipFile) => void) | undefined,
+): Promise<number> {
+  if (options.signal?.aborted) throw aborted();
+  const plan: DirectPlan = {
+    type: DIRECT_PLAN_MESSAGE,
+    target,
+    skipFailedFiles: onFileFailed !== undefined,
+    entries: sources.map((source) => ({
+      url: source.url,
+      name: source.name,
+      plainSize: source.plainSize,
+      iv: source.iv,
+      keyId: source.key.id,
+      requiredHeaders: [...(source.requiredHeaders ?? DEFAULT_REQUIRED_HEADERS)],
+    })),
+  };
+  const worker = createDownloadWorker();
+  const keyChannel = new MessageChannel();
+  const statusChannel = new MessageChannel();
+  const statusPort = statusChannel.port1;
+  let meter: ProgressMeter | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const outcome = new Promise<number>((resolve, reject) => {
+    let settled = false;
+    const end = () => {
+      clearTimeout(timer);
+      statusPort.onmessage = null;
+      statusPort.close();
+      worker.terminate(); // the keys go with it
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    const fail = (error: DownloadError) => {
+      if (settled) return;
+      settled = true;
+      end();
+      reject(error);
+    };
+    const onAbort = () => {
+      // The worker aborts its writable (the browser discards the partial file) and answers with an
+      // error; it is ended anyway if that takes too long.
+      statusPort.postMessage({ type: 'abort' } satisfies ControlMessage);
+      clearTimeout(timer);
+      timer = setTimeout(() => fail(aborted()), ABORT_GRACE_MS);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    timer = setTimeout(() => fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired)), READY_TIMEOUT_MS);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      fail(new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected('the download worker could not start')));
+    };
+
+    statusPort.onmessage = (event: MessageEvent<StatusMessage>) => {
+      const message = event.data;
+      switch (message.type) {
+        case 'ready':
+          clearTimeout(timer);
+          break;
+        case 'started':
+          meter = new ProgressMeter(message.totalBytes ?? 0);
+          options.onProgress?.(meter.update(0));
+          break;
+        case 'progress':
+          if (meter) options.onProgress?.(meter.update(message.bytes));
+          break;
+        case 'file-failed':
+          onFileFailed?.({ name: message.name, error: DownloadError.fromWire(message.failure) });
+          break;
+        case 'done':
+          if (settled) return;
+          settled = true;
+          end();
+          resolve(message.bytes);
+          break;
+        case 'error':
+          fail(options.signal?.aborted ? aborted() : DownloadError.fromWire(message.failure));
+          break;
+      }
+    };
+  });
+
+  worker.postMessage(plan, [keyChannel.port2, statusChannel.port2]);
+  // The keys go from the crypto worker straight to the download worker, never through this thread.
+  const uniqueKeys = [...new Map(sources.map((source) => [source.key.id, source.key])).values()];
+  try {
+    await sharedCryptoPool().sendFileKeys(uniqueKeys, keyChannel.port1);
+  } catch (error) {
+    keyChannel.port1.close();
+    // The worker then reports KEY_UNAVAILABLE on the status port; this error says why.
+    void outcome.catch(() => undefined);
+    throw error;
+  }
+  return outcome;
+}

@@ -1,0 +1,119 @@
+/**
+ * One direct-to-disk download, run in a dedicated worker (direct.worker.ts): the keys arrive from
+ * the crypto worker on the key port, each file's ciphertext is fetched (same route, checks and
+ * range resumption as the service worker's), decrypted by the one decrypting stream
+ * (../decryptedFile.ts) and written to the picked file or folder (diskWriter.ts, treeWriter.ts).
+ * Reports go back on the status port: ready, started, progress, file-failed, then done or error.
+ * Files of a tree are written one after the other; the keys are dropped when the download ends.
+ */
+import { DOWNLOAD_MESSAGES, DownloadError, isDownloadError } from '../downloadErrors.ts';
+import { openDecryptedFile } from '../decryptedFile.ts';
+import { receiveFileKeys } from '../keyInbox.ts';
+import type { ControlMessage, PlanEntry } from '../protocol.ts';
+import { StatusReporter, toWireFailure } from '../statusReporter.ts';
+import type { DirectPlan } from './directProtocol.ts';
+import { writeFailure, writeToDisk } from './diskWriter.ts';
+import { createTreeFile } from './treeWriter.ts';
+
+export interface DirectDownloadOptions {
+  readonly keyTimeoutMs?: number;
+  readonly fetch?: typeof fetch;
+  readonly writeChunkBytes?: number;
+}
+
+const DEFAULT_KEY_TIMEOUT_MS = 15_000;
+
+function isControlMessage(value: unknown): value is ControlMessage {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'abort';
+}
+
+/** Failures after which the next files of a tree would fail the same way (or were not wanted). */
+function endsTheTree(error: unknown): boolean {
+  return !isDownloadError(error) || error.code === 'ABORTED' || error.code === 'WRITE_FAILED' || error.code === 'KEY_UNAVAILABLE';
+}
+
+/** Removes a picked file that did not get written (the save dialog created it empty). */
+async function removePicked(file: FileSystemFileHandle): Promise<void> {
+  // FileSystemHandle.remove() is Chromium's (not yet in every engine's typings).
+  const removable = file as FileSystemFileHandle & { remove?: () => Promise<void> };
+  await removable.remove?.().catch(() => undefined);
+}
+
+export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort, statusPort: MessagePort, options: DirectDownloadOptions = {}): Promise<void> {
+  const status = new StatusReporter(statusPort);
+  const controller = new AbortController();
+  let keys: Map<string, CryptoKey>;
+  try {
+    keys = await receiveFileKeys(keyPort, options.keyTimeoutMs ?? DEFAULT_KEY_TIMEOUT_MS);
+  } catch {
+    status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(plan.entries[0]?.name ?? '')));
+    return;
+  }
+  const missing = plan.entries.find((entry) => !keys.has(entry.keyId));
+  if (missing) {
+    keys.clear();
+    status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(missing.name)));
+    return;
+  }
+  statusPort.onmessage = (event: MessageEvent<unknown>) => {
+    if (isControlMessage(event.data)) controller.abort(new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted));
+  };
+  status.post({ type: 'ready' });
+
+  const total = plan.entries.reduce((sum, entry) => sum + entry.plainSize, 0);
+  /** Bytes of finished files, plus the whole size of files left out, so progress ends at the total. */
+  let processed = 0;
+  /** Bytes on disk in complete files. */
+  let saved = 0;
+  status.post({ type: 'started', totalBytes: total });
+  const writeOne = async (entry: PlanEntry, file: FileSystemFileHandle): Promise<void> => {
+    let fileBytes = 0;
+    const plaintext = await openDecryptedFile(entry, { keys, signal: controller.signal, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    await writeToDisk(plaintext, file, {
+      name: entry.name,
+      signal: controller.signal,
+      ...(options.writeChunkBytes ? { writeChunkBytes: options.writeChunkBytes } : {}),
+      onBytes: (count) => {
+        fileBytes += count;
+        status.progress(processed + fileBytes);
+      },
+    });
+    saved += fileBytes;
+  };
+
+  try {
+    if (plan.target.kind === 'file') {
+      const file = plan.target.file;
+      try {
+        await writeOne(plan.entries[0]!, file);
+      } catch (error) {
+        await removePicked(file);
+        throw error;
+      }
+    } else {
+      for (const entry of plan.entries) {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        let treeFile;
+        try {
+          treeFile = await createTreeFile(plan.target.directory, entry.name);
+        } catch (error) {
+          throw writeFailure(entry.name, error, controller.signal);
+        }
+        try {
+          await writeOne(entry, treeFile.handle);
+        } catch (error) {
+          await treeFile.discard();
+          if (!plan.skipFailedFiles || endsTheTree(error)) throw error;
+          status.post({ type: 'file-failed', name: entry.name, failure: toWireFailure(error) });
+        }
+        processed += entry.plainSize;
+      }
+    }
+    status.done(saved);
+  } catch (error) {
+    controller.abort(error);
+    status.failed(isDownloadError(error) ? error : writeFailure(plan.entries[0]?.name ?? '', error, controller.signal));
+  } finally {
+    keys.clear();
+  }
+}
