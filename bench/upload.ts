@@ -345,7 +345,7 @@ async function measureStore(
           1,
           GiB,
           (page) => pickIntoBenchInput(page, plainScript, big),
-          (page, linkToken) => page.evaluate((token) => window.benchPlainUpload(token, BENCH_INPUT_ID), linkToken),
+          (page, linkToken) => page.evaluate(([token, id]) => window.benchPlainUpload(token, id), [linkToken, BENCH_INPUT_ID] as const),
         );
       }
       if (PHASES.has('ceiling')) {
@@ -355,7 +355,7 @@ async function measureStore(
           1,
           GiB,
           (page) => pickIntoBenchInput(page, plainScript, big),
-          (page) => page.evaluate((url) => window.benchCeilingUpload(url, BENCH_INPUT_ID), `${server.url}/api/bench/discard`),
+          (page) => page.evaluate(([url, id]) => window.benchCeilingUpload(url, id), [`${server.url}/api/bench/discard`, BENCH_INPUT_ID] as const),
           REPEAT,
           endReportedByPage,
         );
