@@ -168,6 +168,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
       )}
       <DeleteFilesDialog count={deletion.pending?.length ?? null} busy={deletion.deleting} onCancel={deletion.cancel} onConfirm={() => void deletion.confirm()} />
       {downloads.unlockDialog}
+      {downloads.choiceDialog}
     </Box>
   );
 }

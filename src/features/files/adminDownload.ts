@@ -34,7 +34,10 @@ export interface AdminDownloadRequest {
   readonly pool: CryptoPool;
   readonly onProgress?: (progress: DownloadProgress) => void;
   readonly signal?: AbortSignal;
-  /** The streaming download; replaced only by tests, which have no service worker. */
+  /**
+   * Where the bytes go: the service worker's streaming download (default), or direct to disk
+   * (saveDestination.ts); tests, which have no service worker, record instead.
+   */
   readonly transfer?: DownloadTransfer;
 }
 

@@ -16,6 +16,13 @@ export const FILES_MESSAGES = {
   downloadFailed: (message: string) => `Download failed: ${message}`,
   downloadCancelled: 'Download cancelled.',
   downloadDone: (name: string) => `Downloaded ${name}.`,
+  /** Where the File System Access API lets several files be saved as a folder (docs/download.md). */
+  saveChoiceTitle: (count: number) => `Download ${count} files`,
+  saveToFolder: 'Save to Folder...',
+  saveToFolderDetail: "Choose a folder: the files are decrypted straight into it, with their subfolders. Nothing there is overwritten; a name already taken gets ' (2)'.",
+  downloadZip: 'Download as ZIP',
+  downloadZipDetail: (zipName: string) => `One archive, ${zipName}, saved by your browser like any download.`,
+  savedToFolder: (count: number, folder: string) => `Saved ${count === 1 ? '1 file' : `${count} files`} to "${folder}".`,
   directoryNoMatch: (directory: string) => `No files in "${directory}" match the 'Never Downloaded' filter.`,
   exportStarted: (count: number) =>
     `Exporting ${count === 1 ? '1 file' : `${count} files`} encrypted: your browser saves the ZIP (ciphertext and manifest).`,

@@ -1,8 +1,10 @@
 /**
  * The files screen's downloads: the 'Login Password Required' dialog first when no private key is
- * unlocked (then the pending download runs), progress while the service worker streams, and the
- * spec's outcome texts. A crypto error clears the cached private key (spec section 8); a finished
- * download reloads the list, whose last_downloaded_admin changed.
+ * unlocked (then the pending download runs), then where to save (saveDestination.ts: the browser's
+ * save or folder dialog where it has the File System Access API, the service worker's download
+ * otherwise), progress while it runs, and the spec's outcome texts. A crypto error clears the
+ * cached private key (spec section 8); a finished download reloads the list, whose
+ * last_downloaded_admin changed. A cancelled dialog ends the action quietly.
  */
 import { useSnackbar } from 'notistack';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
@@ -15,6 +17,8 @@ import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } 
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { FILES_MESSAGES } from './filesMessages.ts';
+import { useSaveChoice } from './SaveChoiceDialog.tsx';
+import { chooseSaveDestination, transferTo } from './saveDestination.ts';
 
 /** Spec section 9: admin toasts 3-7 s. */
 const SUCCESS_TOAST_MS = 3000;
@@ -42,13 +46,15 @@ export interface FileDownloads {
   cancel(): void;
   active: ActiveDownload | null;
   unlockDialog: ReactNode;
+  /** 'Save to Folder...' or 'Download as ZIP' (only where the browser can write to a folder). */
+  choiceDialog: ReactNode;
 }
 
 /** The text of a failed download (spec section 8: 'Download failed: {message}'). */
 export function downloadFailureText(error: unknown): string {
   if (isDownloadError(error)) {
     // These already read as a full sentence about the download.
-    if (error.code === 'HTTP' || error.code === 'NO_STREAMING_SUPPORT' || error.code === 'NOTHING_DECRYPTED') return error.message;
+    if (['HTTP', 'NO_STREAMING_SUPPORT', 'NOTHING_DECRYPTED', 'WRITE_FAILED', 'PICKER_FAILED'].includes(error.code)) return error.message;
     return FILES_MESSAGES.downloadFailed(error.message);
   }
   if (isCryptoError(error)) return FILES_MESSAGES.downloadFailed(keyOperationFailureText(error, (e) => describeApiError(e).message));
@@ -64,6 +70,7 @@ export function useFileDownloads(folderId: number): FileDownloads {
   const dispatch = useAppDispatch();
   const { enqueueSnackbar } = useSnackbar();
   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
+  const { askSaveChoice, choiceDialog } = useSaveChoice();
   const [active, setActive] = useState<ActiveDownload | null>(null);
   const running = useRef<AbortController | null>(null);
 
@@ -72,9 +79,18 @@ export function useFileDownloads(folderId: number): FileDownloads {
       if (running.current || target.files.length === 0) return;
       const privateKey = await requestPrivateKey();
       if (!privateKey) return; // the unlock dialog was cancelled
+      let destination;
+      try {
+        destination = await chooseSaveDestination(target, askSaveChoice);
+      } catch (error) {
+        enqueueSnackbar(downloadFailureText(error), { variant: 'error', autoHideDuration: FAILURE_TOAST_MS });
+        return;
+      }
+      if (!destination || running.current) return; // a dialog was cancelled
       const controller = new AbortController();
       running.current = controller;
-      setActive({ label: target.label, fileCount: target.files.length, progress: null });
+      const label = destination.kind === 'folder' ? `to "${destination.directory.name}"` : target.label;
+      setActive({ label, fileCount: target.files.length, progress: null });
       try {
         const outcome = await downloadAdminFiles({
           files: target.files,
@@ -82,12 +98,14 @@ export function useFileDownloads(folderId: number): FileDownloads {
           privateKey,
           pool: sharedCryptoPool(),
           signal: controller.signal,
-          onProgress: (progress) => setActive({ label: target.label, fileCount: target.files.length, progress }),
+          transfer: transferTo(destination),
+          onProgress: (progress) => setActive({ label, fileCount: target.files.length, progress }),
         });
         if (outcome.notDecrypted.length > 0) {
           enqueueSnackbar(DOWNLOAD_MESSAGES.notDecrypted(outcome.notDecrypted), { variant: 'warning', autoHideDuration: FAILURE_TOAST_MS });
         } else {
-          enqueueSnackbar(FILES_MESSAGES.downloadDone(target.label), { variant: 'success', autoHideDuration: SUCCESS_TOAST_MS });
+          const done = destination.kind === 'folder' ? FILES_MESSAGES.savedToFolder(target.files.length, destination.directory.name) : FILES_MESSAGES.downloadDone(target.label);
+          enqueueSnackbar(done, { variant: 'success', autoHideDuration: SUCCESS_TOAST_MS });
         }
         dispatch(filesDownloaded(folderId));
       } catch (error) {
@@ -103,10 +121,10 @@ export function useFileDownloads(folderId: number): FileDownloads {
         setActive(null);
       }
     },
-    [dispatch, enqueueSnackbar, folderId, requestPrivateKey],
+    [askSaveChoice, dispatch, enqueueSnackbar, folderId, requestPrivateKey],
   );
 
   const cancel = useCallback(() => running.current?.abort(), []);
 
-  return { download, requestPrivateKey, cancel, active, unlockDialog };
+  return { download, requestPrivateKey, cancel, active, unlockDialog, choiceDialog };
 }

@@ -8,15 +8,18 @@ import type { SharedFile } from '../../api/linksApi.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 import { FILE_BUTTON_LABELS, isBusy } from './fileButtonState.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
+import type { LinkDiskSaver } from './directLinkSaver.ts';
 import type { LinkDownloader } from './linkDownloader.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
-import { useLinkDownloads, type FileDownloadState } from './useLinkDownloads.ts';
+import { useLinkDownloads, type FileDownloadState, type ZipDownloadState } from './useLinkDownloads.ts';
 
 interface ReadyStepProps {
   linkToken: string;
   files: SharedFile[];
   keys: LinkKeys;
   downloader: LinkDownloader;
+  /** Direct to disk where the browser allows it (File System Access API); null elsewhere. */
+  diskSaver: LinkDiskSaver | null;
 }
 
 function buttonColor(state: FileDownloadState): 'primary' | 'success' | 'error' {
@@ -25,9 +28,18 @@ function buttonColor(state: FileDownloadState): 'primary' | 'success' | 'error' 
   return 'primary';
 }
 
-/** Step 2: 'Files ready for download:', a button per file and 'Download All as ZIP' for several. */
-export function ReadyStep({ linkToken, files, keys, downloader }: ReadyStepProps) {
-  const { stateOf, downloadFile, zip, downloadAll } = useLinkDownloads(linkToken, files, keys, downloader);
+function batchLabel(zip: ZipDownloadState): string {
+  const percent = zip.percent !== null ? ` ${zip.percent}%` : '';
+  return zip.mode === 'folder' ? `${DOWNLOAD_PAGE_MESSAGES.savingToFolder}${percent}` : `Preparing ZIP...${percent}`;
+}
+
+/**
+ * Step 2: 'Files ready for download:', a button per file and 'Download All as ZIP' for several;
+ * beside it 'Save All to Folder...' where the browser can write to a folder.
+ */
+export function ReadyStep({ linkToken, files, keys, downloader, diskSaver }: ReadyStepProps) {
+  const { stateOf, downloadFile, zip, downloadAll, saveAllToFolder } = useLinkDownloads(linkToken, files, keys, downloader, diskSaver);
+  const folderOffered = diskSaver?.canSaveToFolder() ?? false;
   if (files.length === 0) return <Alert severity="info">{DOWNLOAD_PAGE_MESSAGES.noFilesLeft}</Alert>;
   return (
     <Stack spacing={2.5}>
@@ -77,15 +89,27 @@ export function ReadyStep({ linkToken, files, keys, downloader }: ReadyStepProps
       </Box>
       {files.length > 1 && (
         <Box>
-          <Button variant="contained" size="large" disabled={zip.running} onClick={() => void downloadAll()}>
-            {zip.running ? `Preparing ZIP...${zip.percent !== null ? ` ${zip.percent}%` : ''}` : DOWNLOAD_PAGE_MESSAGES.downloadAll}
-          </Button>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+            <Button variant="contained" size="large" disabled={zip.running} onClick={() => void downloadAll()}>
+              {zip.running && zip.mode === 'zip' ? batchLabel(zip) : DOWNLOAD_PAGE_MESSAGES.downloadAll}
+            </Button>
+            {folderOffered && (
+              <Button variant="outlined" size="large" disabled={zip.running} onClick={() => void saveAllToFolder()}>
+                {zip.running && zip.mode === 'folder' ? batchLabel(zip) : DOWNLOAD_PAGE_MESSAGES.saveAllToFolder}
+              </Button>
+            )}
+          </Stack>
+          {folderOffered && !zip.running && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              {DOWNLOAD_PAGE_MESSAGES.saveAllToFolderHint}
+            </Typography>
+          )}
           {zip.running && (
             <LinearProgress
               variant={zip.percent === null ? 'indeterminate' : 'determinate'}
               value={zip.percent ?? 0}
               sx={{ mt: 1.5, borderRadius: 1 }}
-              aria-label="Progress of the ZIP download"
+              aria-label={zip.mode === 'folder' ? 'Progress of saving to the folder' : 'Progress of the ZIP download'}
             />
           )}
         </Box>

@@ -8,6 +8,10 @@ export const DOWNLOAD_PAGE_MESSAGES = {
   unlocking: 'Unlocking...',
   filesReady: 'Files ready for download:',
   downloadAll: 'Download All as ZIP',
+  /** Where the browser can write to a folder (File System Access API; docs/download.md). */
+  saveAllToFolder: 'Save All to Folder...',
+  saveAllToFolderHint: "Saves every file, decrypted, into a folder you choose. Nothing there is overwritten; a name already taken gets ' (2)'.",
+  savingToFolder: 'Saving to folder...',
   tokenMissing: 'Download link token is missing.',
   keysMissing: 'Decryption keys are missing from the link. The link is incomplete or was copied incorrectly.',
   keysInvalid: 'No valid decryption keys found in the link.',

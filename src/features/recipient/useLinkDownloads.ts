@@ -1,5 +1,8 @@
 // Per-file downloads and the ZIP of the public page. Each file's button runs its own state
 // machine (fileButtonState.ts); the ZIP follows the partial-failure rules of spec section 4.
+// Where the browser has the File System Access API (diskSaver), a file goes through its save
+// dialog, and 'Save All to Folder...' saves every file into a picked folder under the same rules
+// as the ZIP. A cancelled dialog does nothing.
 
 import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -9,6 +12,7 @@ import { UserFacingError } from '../../lib/userFacingError.ts';
 import { DOWNLOAD_PAGE_MESSAGES, FILE_STATUS_RESET_MS, PUBLIC_ZIP_NAME, ZIP_PROBLEM_TOAST_MS } from './downloadPageMessages.ts';
 import { isBusy, progressPercent, statusForProgress, type FileButtonStatus } from './fileButtonState.ts';
 import { linkFileSource, linkZipSources } from './linkDownloadSources.ts';
+import type { LinkDiskSaver } from './directLinkSaver.ts';
 import type { LinkDownloader } from './linkDownloader.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
 import { zipOutcomeNotice } from './zipOutcome.ts';
@@ -20,15 +24,19 @@ export interface FileDownloadState {
 
 export interface ZipDownloadState {
   running: boolean;
+  /** What runs: the ZIP, or the save into a folder. */
+  mode: BatchMode;
   percent: number | null;
 }
 
+export type BatchMode = 'zip' | 'folder';
+
 const IDLE: FileDownloadState = { status: 'idle', percent: null };
 
-export function useLinkDownloads(linkToken: string, files: readonly SharedFile[], keys: LinkKeys, downloader: LinkDownloader) {
+export function useLinkDownloads(linkToken: string, files: readonly SharedFile[], keys: LinkKeys, downloader: LinkDownloader, diskSaver: LinkDiskSaver | null) {
   const { enqueueSnackbar } = useSnackbar();
   const [fileStates, setFileStates] = useState<Record<number, FileDownloadState>>({});
-  const [zip, setZip] = useState<ZipDownloadState>({ running: false, percent: null });
+  const [zip, setZip] = useState<ZipDownloadState>({ running: false, mode: 'zip', percent: null });
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   const aborts = useRef(new Set<AbortController>());
 
@@ -75,15 +83,27 @@ export function useLinkDownloads(linkToken: string, files: readonly SharedFile[]
         finishFile(file.id, 'failed');
         return;
       }
+      let saveTo: FileSystemFileHandle | null = null;
+      if (diskSaver?.canSaveFile()) {
+        try {
+          saveTo = await diskSaver.pickFile(source.name);
+        } catch (error) {
+          showError(error);
+          return;
+        }
+        if (!saveTo) return; // the save dialog was cancelled
+      }
       setFile(file.id, { status: 'starting', percent: null });
       const controller = new AbortController();
       aborts.current.add(controller);
       try {
-        await downloader.file(source, {
+        const options = {
           signal: controller.signal,
-          onProgress: ({ bytes, totalBytes }) =>
+          onProgress: ({ bytes, totalBytes }: { bytes: number; totalBytes: number }) =>
             setFile(file.id, { status: statusForProgress(bytes, totalBytes), percent: progressPercent(bytes, totalBytes) }),
-        });
+        };
+        if (saveTo && diskSaver) await diskSaver.file(source, saveTo, options);
+        else await downloader.file(source, options);
         finishFile(file.id, 'done');
       } catch (error) {
         showError(error);
@@ -92,43 +112,60 @@ export function useLinkDownloads(linkToken: string, files: readonly SharedFile[]
         aborts.current.delete(controller);
       }
     },
-    [downloader, fileStates, finishFile, keys, linkToken, setFile, showError],
+    [diskSaver, downloader, fileStates, finishFile, keys, linkToken, setFile, showError],
   );
 
-  const downloadAll = useCallback(async () => {
-    if (zip.running) return;
-    const { sources, missingKeys } = linkZipSources(linkToken, files, keys);
-    if (files.length === 0) {
-      enqueueSnackbar(DOWNLOAD_PAGE_MESSAGES.noFiles, { variant: 'warning' });
-      return;
-    }
-    let failed = missingKeys.length;
-    if (sources.length > 0) {
-      setZip({ running: true, percent: null });
-      const controller = new AbortController();
-      aborts.current.add(controller);
-      try {
-        const outcome = await downloader.zip(PUBLIC_ZIP_NAME, sources, {
-          signal: controller.signal,
-          onProgress: ({ bytes, totalBytes }) => setZip({ running: true, percent: progressPercent(bytes, totalBytes) }),
-          onFileFailed: () => undefined,
-        });
-        failed += outcome.failedFiles;
-      } catch (error) {
-        // The archive itself failed (no streaming support, cancelled, broken mid-file).
-        const described = describeApiError(error);
-        enqueueSnackbar(described.message, { variant: 'error', autoHideDuration: ZIP_PROBLEM_TOAST_MS });
+  const runBatch = useCallback(
+    async (mode: BatchMode) => {
+      if (zip.running) return;
+      const { sources, missingKeys } = linkZipSources(linkToken, files, keys);
+      if (files.length === 0) {
+        enqueueSnackbar(DOWNLOAD_PAGE_MESSAGES.noFiles, { variant: 'warning' });
         return;
-      } finally {
-        aborts.current.delete(controller);
-        setZip({ running: false, percent: null });
       }
-    }
-    const notice = zipOutcomeNotice(files.length, failed);
-    enqueueSnackbar(notice.message, { variant: notice.severity, autoHideDuration: notice.autoHideMs });
-  }, [downloader, enqueueSnackbar, files, keys, linkToken, zip.running]);
+      let failed = missingKeys.length;
+      if (sources.length > 0) {
+        let directory: FileSystemDirectoryHandle | null = null;
+        if (mode === 'folder') {
+          try {
+            directory = (await diskSaver?.pickFolder()) ?? null;
+          } catch (error) {
+            enqueueSnackbar(describeApiError(error).message, { variant: 'error', autoHideDuration: ZIP_PROBLEM_TOAST_MS });
+            return;
+          }
+          if (!directory) return; // the folder dialog was cancelled
+        }
+        setZip({ running: true, mode, percent: null });
+        const controller = new AbortController();
+        aborts.current.add(controller);
+        const options = {
+          signal: controller.signal,
+          onProgress: ({ bytes, totalBytes }: { bytes: number; totalBytes: number }) => setZip({ running: true, mode, percent: progressPercent(bytes, totalBytes) }),
+          onFileFailed: () => undefined,
+        };
+        try {
+          const outcome = directory && diskSaver ? await diskSaver.folder(sources, directory, options) : await downloader.zip(PUBLIC_ZIP_NAME, sources, options);
+          failed += outcome.failedFiles;
+        } catch (error) {
+          // The batch itself failed (no streaming support, cancelled, broken mid-file, disk full).
+          const described = describeApiError(error);
+          enqueueSnackbar(described.message, { variant: 'error', autoHideDuration: ZIP_PROBLEM_TOAST_MS });
+          return;
+        } finally {
+          aborts.current.delete(controller);
+          setZip({ running: false, mode, percent: null });
+        }
+      }
+      const notice = zipOutcomeNotice(files.length, failed);
+      enqueueSnackbar(notice.message, { variant: notice.severity, autoHideDuration: notice.autoHideMs });
+    },
+    [diskSaver, downloader, enqueueSnackbar, files, keys, linkToken, zip.running],
+  );
+
+  const downloadAll = useCallback(() => runBatch('zip'), [runBatch]);
+  const saveAllToFolder = useCallback(() => runBatch('folder'), [runBatch]);
 
   const stateOf = useCallback((file: SharedFile): FileDownloadState => fileStates[file.id] ?? IDLE, [fileStates]);
 
-  return { stateOf, downloadFile, zip, downloadAll };
+  return { stateOf, downloadFile, zip, downloadAll, saveAllToFolder };
 }
