@@ -41,6 +41,7 @@ import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } fro
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
 import { LocalHashSink, PortHashSink, serveHashPort } from './hash-sinks.ts';
+import { encryptWholeFiles, type WholeFileResult } from './whole-file-encryption.ts';
 import { KeyStore } from './key-store.ts';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
 import type { FileKeysMessage } from './pool-types.ts';
@@ -226,6 +227,16 @@ export function createCryptoWorkerApi() {
         options.hashPort?.close();
         throw error;
       }
+    },
+    /**
+     * Small files, a group per message: each encrypted whole with a key of its own that is wrapped
+     * for the recipient and then forgotten (workers/whole-file-encryption.ts). A bad recipient key
+     * fails the whole call; anything else fails only its file. Ciphertexts are transferred.
+     */
+    async encryptWholeFiles(sources: readonly Blob[], recipientPublicKey: string, recordSize: number = DEFAULT_RECORD_SIZE): Promise<WholeFileResult[]> {
+      assertRecordSize(recordSize);
+      const results = await encryptWholeFiles(sources, await importPublicKeySpki(recipientPublicKey), recordSize);
+      return transfer(results, results.flatMap((result) => (result.ok ? [result.ciphertext.buffer as ArrayBuffer] : [])));
     },
     async readCiphertext(jobId: string, start: number, end: number): Promise<Uint8Array[]> {
       return transferViews(await job(encryptions, jobId).read(start, end));

@@ -40,10 +40,12 @@ import { EncryptionSession } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
 import { installCryptoErrorTransfer } from './wire-errors.ts';
+import type { WholeFileEncrypted, WholeFileFailed, WireError } from './whole-file-encryption.ts';
 
 export type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
 export type { FileKeysMessage } from './pool-types.ts';
 export { EncryptionSession } from './encryption-session.ts';
+export { WHOLE_FILE_MAX_BYTES } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
 /** Per-core rates measured in headless Chromium on the reference machine; only their ratio matters. */
@@ -74,6 +76,16 @@ export interface OpenEncryptionOptions {
   readonly reuse?: { readonly key: FileKeyHandle; readonly iv: string };
 }
 
+
+/** One small file encrypted whole (encryptSmallFiles), or why it could not be. */
+export type SmallFileEncryption = WholeFileEncrypted | { readonly ok: false; readonly stage: WholeFileFailed['stage']; readonly error: Error };
+
+function fromWire(error: WireError): Error {
+  if (error.code !== undefined) return new CryptoError(error.code, error.message);
+  const rebuilt = new Error(error.message);
+  rebuilt.name = error.name;
+  return rebuilt;
+}
 
 function defaultWorker(): Worker {
   return new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'sealdrop-crypto' });
@@ -166,6 +178,22 @@ export class CryptoPool {
       release();
       throw error;
     }
+  }
+
+  /**
+   * Small files (each at most WHOLE_FILE_MAX_BYTES), a group in one message to one worker: each
+   * encrypted whole with a fresh key wrapped for the recipient, and hashed. One message per group
+   * instead of a session per file (five round trips) is what the upload of a folder of thousands of
+   * small files needs (workers/whole-file-encryption.ts). Results in the order of `files`; a file
+   * that fails carries its error, the others are unaffected. No key handle is returned: the keys
+   * are forgotten in the worker once wrapped. Rejects as a whole only for a bad recipient key or a
+   * failed worker.
+   */
+  async encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: PublicKeySpki | string; recordSize?: number }): Promise<SmallFileEncryption[]> {
+    const bytes = files.reduce((sum, file) => sum + file.size, 0);
+    const cost = bytes / AES_GCM_BYTES_PER_SECOND + bytes / SHA256_BYTES_PER_SECOND + files.length * KEY_OPERATION_SECONDS;
+    const results = await this.placement.run(this.placement.leastBusy(), cost, (w) => w.api.encryptWholeFiles(files, options.recipientPublicKey, options.recordSize));
+    return results.map((result) => (result.ok ? result : { ok: false, stage: result.stage, error: fromWire(result.error) }));
   }
 
   /** SHA-256 of a file without encrypting it (e.g. when only the hash is missing after a reload). */

@@ -1,19 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
 import { TransportError } from '../transport/transportError.ts';
-import { BatchLane } from './batchLane.ts';
+import { BatchLane, smallFileGroups } from './batchLane.ts';
 import { allStored, drain, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
 import type { UploadFile } from './enginePorts.ts';
 import { describeUploadFailure, RunContext } from './runContext.ts';
-import { MAX_BATCH_FILES, MAX_BATCHES_IN_FLIGHT, OPEN_TIMEOUT_MS, SMALL_FILES_PER_WORKER } from './uploadLimits.ts';
+import { MAX_BATCH_FILES, MAX_BATCHES_IN_FLIGHT, OPEN_TIMEOUT_MS, SMALL_GROUP_BYTES, SMALL_GROUP_FILES, SMALL_GROUPS_PER_WORKER } from './uploadLimits.ts';
 
-function setup(poolSize = 1) {
+function setup(poolSize = 1, performMimeCheck = false) {
   const pool = new FakePool(poolSize);
   const transport = new FakeTransport();
   const events = new RecordedEvents();
   const stop = new AbortController();
   const run = new RunContext(
-    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal },
+    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck, pool, describeError: describeUploadFailure, signal: stop.signal },
     events,
   );
   return { pool, transport, events, stop, lane: new BatchLane(run, transport) };
@@ -60,13 +60,15 @@ describe('batch lane: order and limits', () => {
     await until(() => transport.batches.length === MAX_BATCHES_IN_FLIGHT, 'two batches on the wire');
     await drain();
     expect(transport.batches).toHaveLength(MAX_BATCHES_IN_FLIGHT);
-    // Ciphertext waiting for a slot is bounded: the batches on the wire plus one full batch per
-    // encrypting worker, never the whole queue.
-    const bound = MAX_BATCH_FILES * (MAX_BATCHES_IN_FLIGHT + pool.size * SMALL_FILES_PER_WORKER);
-    expect(pool.sessions.length).toBeLessThanOrEqual(bound);
-    const stalledAt = pool.sessions.length;
+    // Ciphertext waiting for a slot is bounded: the batches on the wire, the batch being filled and
+    // the groups the pool was encrypting, never the whole queue.
+    const encrypted = () => pool.groups.flat().length;
+    const bound = MAX_BATCH_FILES * (MAX_BATCHES_IN_FLIGHT + 1) + pool.size * SMALL_GROUPS_PER_WORKER * SMALL_GROUP_FILES;
+    expect(encrypted()).toBeLessThanOrEqual(bound);
+    expect(encrypted()).toBeLessThan(700);
+    const stalledAt = encrypted();
     await drain();
-    expect(pool.sessions.length).toBe(stalledAt);
+    expect(encrypted()).toBe(stalledAt);
 
     transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
     await until(() => transport.batches.length === 3, 'third batch after a slot frees');
@@ -79,23 +81,35 @@ describe('batch lane: order and limits', () => {
     expect(transport.maxBatchesInFlight).toBe(MAX_BATCHES_IN_FLIGHT);
   });
 
-  it('encrypts at most pool.size × SMALL_FILES_PER_WORKER files at once', async () => {
+  it('hands the pool groups of at most SMALL_GROUP_FILES files in queue order, at most pool.size × SMALL_GROUPS_PER_WORKER at once', async () => {
     const { lane, transport, pool } = setup(2);
     pool.hold = true;
-    const done = lane.send(files(10));
-    await until(() => pool.held.length === 2 * SMALL_FILES_PER_WORKER, 'opens');
+    const queue = files(5 * SMALL_GROUP_FILES + 3);
+    const done = lane.send(queue);
+    await until(() => pool.heldGroups.length === 2 * SMALL_GROUPS_PER_WORKER, 'groups');
     await drain();
-    expect(pool.held).toHaveLength(2 * SMALL_FILES_PER_WORKER);
-    pool.release(0);
-    await until(() => pool.held.length === 2 * SMALL_FILES_PER_WORKER + 1, 'the next open after one finished');
-    for (let n = 1; n < 10; n++) {
-      await until(() => pool.held.length > n, `open ${n + 1}`);
-      pool.release(n);
+    expect(pool.heldGroups).toHaveLength(2 * SMALL_GROUPS_PER_WORKER);
+    pool.releaseGroup(0);
+    await until(() => pool.heldGroups.length === 2 * SMALL_GROUPS_PER_WORKER + 1, 'the next group after one finished');
+    for (let n = 1; n < 6; n++) {
+      await until(() => pool.heldGroups.length > n, `group ${n + 1}`);
+      pool.releaseGroup(n);
     }
-    await until(() => transport.batches.length === 1, 'the batch');
-    transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
+    for (let n = 0; n < 3; n++) {
+      await until(() => transport.batches.length > n, `batch ${n + 1}`);
+      transport.batches[n]!.answer.resolve(allStored(transport.batches[n]!.files));
+    }
     await done;
-    expect(pool.maxOpen).toBe(2 * SMALL_FILES_PER_WORKER);
+    expect(pool.maxGroupsOpen).toBe(2 * SMALL_GROUPS_PER_WORKER);
+    expect(pool.groups.map((group) => group.length)).toEqual([50, 50, 50, 50, 50, 3]);
+    expect(pool.groups.flat().map((file) => file.name)).toEqual(namesOf(queue));
+  });
+
+  it('closes a group before its plaintext would pass SMALL_GROUP_BYTES; a larger small file goes alone', () => {
+    const MiB = 1024 * 1024;
+    const queue = [uploadFile('a', 3 * MiB), uploadFile('b', MiB), uploadFile('c', 1), uploadFile('d', 6 * MiB), uploadFile('e', 1)];
+    expect(SMALL_GROUP_BYTES).toBe(4 * MiB);
+    expect(smallFileGroups(queue).map((group) => namesOf(group))).toEqual([['a', 'b'], ['c'], ['d'], ['e']]);
   });
 
   it("shows the request's progress on every file of the batch", async () => {
@@ -235,45 +249,76 @@ describe('batch lane: failures and stopping', () => {
 
   it('fails a file whose hash cannot be computed with "Hashing failed"', async () => {
     const { lane, transport, events, pool } = setup();
-    pool.onSession = (session) => {
-      session.sha256Error = new Error('worker lost');
-    };
-    const queue = files(1);
+    const queue = files(2);
+    pool.failHashOf.set('f0.txt', new Error('worker lost'));
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    expect(namesOf(transport.batches[0]!.files)).toEqual(['f1.txt']);
+    transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
+    await done;
+    expect(events.outcomes.get(queue[0]!.id)).toMatchObject({ kind: 'processing-failed', code: 'HASHING_FAILED', error: 'Hashing failed', reason: 'worker lost' });
+    expect(events.outcomes.get(queue[1]!.id)?.kind).toBe('stored');
+  });
+
+  it('fails only the file whose content does not match its type; the rest of its group is encrypted and sent', async () => {
+    const { lane, transport, events, pool } = setup(1, true);
+    // The fake files hold no bytes: a .png cannot start with the PNG signature.
+    const queue = [uploadFile('a.txt', 10), uploadFile('fake.png', 10), uploadFile('b.txt', 10)];
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    expect(pool.groups.flat().map((file) => file.name)).toEqual(['a.txt', 'b.txt']);
+    transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
+    await done;
+    expect(events.outcomes.get(queue[1]!.id)).toMatchObject({ kind: 'processing-failed', code: 'CONTENT_MISMATCH' });
+    expect(events.outcomes.get(queue[0]!.id)?.kind).toBe('stored');
+    expect(events.outcomes.get(queue[2]!.id)?.kind).toBe('stored');
+  });
+
+  it('fails every file of a group the pool refuses as a whole with "Encryption failed"', async () => {
+    const { lane, transport, events, pool } = setup();
+    pool.refuseGroups = new Error('the crypto pool was terminated');
+    const queue = files(3);
     await lane.send(queue);
     expect(transport.batches).toHaveLength(0);
-    expect(events.outcomes.get(queue[0]!.id)).toMatchObject({ kind: 'processing-failed', code: 'HASHING_FAILED', error: 'Hashing failed' });
-    expect(pool.sessions[0]!.closed).toBe(true);
+    for (const file of queue) {
+      expect(events.outcomes.get(file.id)).toEqual({
+        kind: 'processing-failed',
+        code: 'ENCRYPTION_FAILED',
+        error: 'Encryption failed: the crypto pool was terminated',
+        reason: 'the crypto pool was terminated',
+      });
+    }
   });
 
-  it('fails a file whose worker never answers after OPEN_TIMEOUT_MS, and closes the session if it opens late', async () => {
+  it('fails every file of a group whose worker never answers after OPEN_TIMEOUT_MS; a late answer changes nothing', async () => {
     vi.useFakeTimers();
-    const { lane, events, pool } = setup();
+    const { lane, events, pool, transport } = setup();
     pool.hold = true;
-    const queue = files(1);
+    const queue = files(2);
     const done = lane.send(queue);
-    await until(() => pool.held.length === 1, 'the open');
+    await until(() => pool.heldGroups.length === 1, 'the group');
     await vi.advanceTimersByTimeAsync(OPEN_TIMEOUT_MS);
     await done;
-    expect(events.outcomes.get(queue[0]!.id)).toMatchObject({ kind: 'processing-failed', code: 'WORKER_UNRESPONSIVE' });
-    const late = pool.release(0);
-    await until(() => late.closed && pool.released.includes(late.key.id), 'the late session closed');
+    for (const file of queue) expect(events.outcomes.get(file.id)).toMatchObject({ kind: 'processing-failed', code: 'WORKER_UNRESPONSIVE' });
+    pool.releaseGroup(0);
+    await drain();
+    expect(transport.batches).toHaveLength(0);
   });
 
-  it('stops on abort: requests on the wire are aborted, nothing more is sent or reported, every session is closed', async () => {
+  it('stops on abort: requests on the wire are aborted, nothing more is encrypted, sent or reported', async () => {
     const { lane, transport, events, pool, stop } = setup();
     const done = lane.send(files(500));
     await until(() => transport.batches.length === MAX_BATCHES_IN_FLIGHT, 'batches on the wire');
-    const openedBeforeAbort = pool.sessions.length;
+    const groupsBeforeAbort = pool.groups.length;
     stop.abort();
     await done;
     await drain();
-    // At most the files already being opened finish opening; no new file is started.
-    expect(pool.sessions.length).toBeLessThanOrEqual(openedBeforeAbort + pool.size * SMALL_FILES_PER_WORKER);
+    // No new group is started after the abort.
+    expect(pool.groups.length).toBe(groupsBeforeAbort);
     expect(transport.abortedRequests).toBe(MAX_BATCHES_IN_FLIGHT);
     expect(transport.batches).toHaveLength(MAX_BATCHES_IN_FLIGHT);
     expect(transport.inFlight).toBe(0);
     expect(events.outcomes.size).toBe(0);
-    expect(pool.open).toBe(0);
-    expect(pool.sessions.every((session) => session.closed)).toBe(true);
+    expect(pool.groupsOpen).toBe(0);
   });
 });

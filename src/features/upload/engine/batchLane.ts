@@ -1,8 +1,10 @@
-// The small-file lane: a few files at a time are checked, encrypted whole and hashed in the pool,
-// packed into batches (batchPacker.ts) and sent with the spec's one-request multipart upload. At
-// most MAX_BATCHES_IN_FLIGHT batches are on the wire; encryption waits for a free slot instead of
+// The small-file lane: files are checked, then encrypted whole and hashed in the pool a group at a
+// time (one worker message per group of up to SMALL_GROUP_FILES files), packed into batches
+// (batchPacker.ts) and sent with the spec's one-request multipart upload. At most
+// MAX_BATCHES_IN_FLIGHT batches are on the wire; encryption waits for a free slot instead of
 // piling ciphertext up in memory. A batch whose request fails is sent again within the retry
-// budget (the server stores all of a request or none of it).
+// budget (the server stores all of a request or none of it). A file that fails its content check
+// or its encryption fails alone; the rest of its group goes on.
 
 import type { EncryptedFile } from '../transport/multipartBatch.ts';
 import { RetryBudget, withRetries } from '../transport/retryBudget.ts';
@@ -11,11 +13,19 @@ import { forEachConcurrent, Semaphore } from './concurrency.ts';
 import type { BatchTransport, UploadFile } from './enginePorts.ts';
 import { encryptionFailed, hashingFailed } from './processingFailure.ts';
 import type { RunContext } from './runContext.ts';
-import { MAX_BATCHES_IN_FLIGHT, SMALL_FILES_PER_WORKER } from './uploadLimits.ts';
+import { MAX_BATCHES_IN_FLIGHT, SMALL_GROUP_BYTES, SMALL_GROUP_FILES, SMALL_GROUPS_PER_WORKER } from './uploadLimits.ts';
 
 interface ReadyFile {
   source: UploadFile;
   encrypted: EncryptedFile;
+}
+
+/** The files in queue order, cut into the groups the pool encrypts one message at a time. */
+export function smallFileGroups(files: readonly UploadFile[]): UploadFile[][] {
+  const packer = new BatchPacker<UploadFile>((file) => file.size, { maxFiles: SMALL_GROUP_FILES, maxBytes: SMALL_GROUP_BYTES });
+  const groups = files.flatMap((file) => packer.add(file));
+  const rest = packer.rest();
+  return rest ? [...groups, rest] : groups;
 }
 
 export class BatchLane {
@@ -33,59 +43,66 @@ export class BatchLane {
       await slots.acquire();
       sending.push(this.sendBatch(batch).finally(() => slots.release()));
     };
-    await forEachConcurrent(files, this.run.settings.pool.size * SMALL_FILES_PER_WORKER, async (file) => {
+    await forEachConcurrent(smallFileGroups(files), this.run.settings.pool.size * SMALL_GROUPS_PER_WORKER, async (group) => {
       if (this.run.aborted) return;
-      const ready = await this.prepare(file);
-      if (!ready) return;
-      for (const full of packer.add(ready)) await dispatch(full);
+      for (const ready of await this.prepare(group)) {
+        for (const full of packer.add(ready)) await dispatch(full);
+      }
     });
     const rest = packer.rest();
     if (rest) await dispatch(rest);
     await Promise.all(sending);
   }
 
-  /** The file encrypted whole and hashed, or null after reporting its failure. */
-  private async prepare(file: UploadFile): Promise<ReadyFile | null> {
+  /** The group's files that passed their check and were encrypted whole and hashed; each failure is reported. */
+  private async prepare(group: readonly UploadFile[]): Promise<ReadyFile[]> {
     const { events } = this.run;
+    for (const file of group) events.statusChanged(file.id, 'hashing');
+    const checked = await Promise.all(
+      group.map(async (file) => {
+        try {
+          await this.run.checkContent(file);
+          return file;
+        } catch (error) {
+          this.run.fail(file, error);
+          return null;
+        }
+      }),
+    );
+    const toEncrypt = checked.filter((file): file is UploadFile => file !== null);
+    if (toEncrypt.length === 0) return [];
+    for (const file of toEncrypt) events.statusChanged(file.id, 'encrypting');
+    let results;
     try {
-      events.statusChanged(file.id, 'hashing');
-      await this.run.checkContent(file);
-      const session = await this.run.open(file);
-      try {
-        events.statusChanged(file.id, 'encrypting');
-        let chunks: Uint8Array[];
-        try {
-          chunks = await session.readChunks(0, session.encryptedLength);
-        } catch (error) {
-          throw encryptionFailed(error);
-        }
-        let sha256: string;
-        try {
-          sha256 = await session.sha256();
-        } catch (error) {
-          throw hashingFailed(error);
-        }
-        events.statusChanged(file.id, 'pending');
-        return {
-          source: file,
-          encrypted: {
-            name: file.name,
-            relativePath: file.relativePath,
-            plainSize: file.size,
-            ciphertext: chunks,
-            cipherSize: session.encryptedLength,
-            encryptedKey: session.wrappedKey ?? '',
-            iv: session.iv,
-            sha256,
-          },
-        };
-      } finally {
-        await this.run.close(session);
-      }
+      results = await this.run.encryptSmall(toEncrypt);
     } catch (error) {
-      this.run.fail(file, error);
-      return null;
+      const failure = encryptionFailed(error);
+      for (const file of toEncrypt) this.run.fail(file, failure);
+      return [];
     }
+    const ready: ReadyFile[] = [];
+    toEncrypt.forEach((file, index) => {
+      const result = results[index] ?? { ok: false, stage: 'encrypt', error: new Error('the pool returned no result for this file') };
+      if (!result.ok) {
+        this.run.fail(file, result.stage === 'hash' ? hashingFailed(result.error) : encryptionFailed(result.error));
+        return;
+      }
+      events.statusChanged(file.id, 'pending');
+      ready.push({
+        source: file,
+        encrypted: {
+          name: file.name,
+          relativePath: file.relativePath,
+          plainSize: file.size,
+          ciphertext: [result.ciphertext],
+          cipherSize: result.ciphertext.byteLength,
+          encryptedKey: result.wrappedKey,
+          iv: result.iv,
+          sha256: result.sha256,
+        },
+      });
+    });
+    return ready;
   }
 
   private async sendBatch(batch: readonly ReadyFile[]): Promise<void> {

@@ -48,9 +48,19 @@ export interface OpenOptions {
   reuse?: { key: FileKeyHandle; iv: string };
 }
 
+/** One small file encrypted whole: ciphertext, wrapped key, IV and the plaintext's SHA-256. */
+export type SmallFileEncryption =
+  | { readonly ok: true; readonly iv: string; readonly wrappedKey: string; readonly ciphertext: Uint8Array; readonly sha256: string }
+  | { readonly ok: false; readonly stage: 'encrypt' | 'hash'; readonly error: Error };
+
 export interface EncryptorPool {
   readonly size: number;
   openEncryption(file: Blob, options: OpenOptions): Promise<EncryptionSessionLike>;
+  /**
+   * Small files, a group in one message: each encrypted whole and hashed, results in the order of
+   * `files` (a failed file carries its error). Rejects as a whole only when the pool cannot work.
+   */
+  encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: string }): Promise<SmallFileEncryption[]>;
   /** Forgets a file key in the workers (each open made one). */
   releaseKey(key: FileKeyHandle): Promise<void>;
 }

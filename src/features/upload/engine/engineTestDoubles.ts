@@ -7,7 +7,17 @@ import type { UploadResult } from '../../../api/types.ts';
 import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
 import { TransportError } from '../transport/transportError.ts';
 import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';
-import type { CompletedUpload, EncryptionSessionLike, EncryptorPool, FileIdentity, OpenOptions, UploadFile, UploadJournal, UploadTransport } from './enginePorts.ts';
+import type {
+  CompletedUpload,
+  EncryptionSessionLike,
+  EncryptorPool,
+  FileIdentity,
+  OpenOptions,
+  SmallFileEncryption,
+  UploadFile,
+  UploadJournal,
+  UploadTransport,
+} from './enginePorts.ts';
 import type { EngineEvents, FinalOutcome, ProcessingStatus } from './runEvents.ts';
 
 export interface Deferred<T> {
@@ -105,7 +115,12 @@ interface HeldOpen {
   answer: Deferred<EncryptionSessionLike>;
 }
 
-/** A pool that opens at once, or (with `hold`) only when the test says so. */
+interface HeldGroup {
+  files: ReadonlyArray<Blob & { name?: string }>;
+  answer: Deferred<SmallFileEncryption[]>;
+}
+
+/** A pool that opens (and encrypts groups of small files) at once, or (with `hold`) only when the test says so. */
 export class FakePool implements EncryptorPool {
   hold = false;
   readonly held: HeldOpen[] = [];
@@ -114,8 +129,19 @@ export class FakePool implements EncryptorPool {
   /** Opens asked for and not yet closed. */
   open = 0;
   maxOpen = 0;
+  /** By file name: its open fails, and as a small file its encryption fails. */
   failOpenOf = new Map<string, unknown>();
+  /** By file name: as a small file its hashing fails. */
+  failHashOf = new Map<string, Error>();
+  /** Set: every group of small files is refused as a whole (a pool that cannot work). */
+  refuseGroups: Error | null = null;
   onSession: (session: FakeSession) => void = () => undefined;
+  /** Every group of small files asked for, in order. */
+  readonly groups: Array<ReadonlyArray<Blob & { name?: string }>> = [];
+  readonly heldGroups: HeldGroup[] = [];
+  /** Groups asked for and not yet answered. */
+  groupsOpen = 0;
+  maxGroupsOpen = 0;
 
   constructor(readonly size = 1) {}
 
@@ -136,6 +162,38 @@ export class FakePool implements EncryptorPool {
       return answer.promise;
     }
     return Promise.resolve(this.session(file, options?.reuse));
+  }
+
+  encryptSmallFiles(files: ReadonlyArray<Blob & { name?: string }>): Promise<SmallFileEncryption[]> {
+    this.groups.push(files);
+    this.groupsOpen++;
+    this.maxGroupsOpen = Math.max(this.maxGroupsOpen, this.groupsOpen);
+    const answer = deferred<SmallFileEncryption[]>();
+    answer.promise.then(
+      () => this.groupsOpen--,
+      () => this.groupsOpen--,
+    );
+    if (this.refuseGroups) answer.reject(this.refuseGroups);
+    else if (this.hold) this.heldGroups.push({ files, answer });
+    else answer.resolve(this.encryptGroup(files));
+    return answer.promise;
+  }
+
+  /** Answers the n-th held group of small files. */
+  releaseGroup(n = 0): void {
+    const held = this.heldGroups[n]!;
+    held.answer.resolve(this.encryptGroup(held.files));
+  }
+
+  private encryptGroup(files: ReadonlyArray<Blob & { name?: string }>): SmallFileEncryption[] {
+    return files.map((file, i): SmallFileEncryption => {
+      const name = file.name ?? 'blob';
+      const failure = this.failOpenOf.get(name);
+      if (failure !== undefined) return { ok: false, stage: 'encrypt', error: failure instanceof Error ? failure : new Error(String(failure)) };
+      const hashFailure = this.failHashOf.get(name);
+      if (hashFailure) return { ok: false, stage: 'hash', error: hashFailure };
+      return { ok: true, iv: `iv-${this.groups.length}-${i}`, wrappedKey: 'wrapped-key', ciphertext: new Uint8Array(fakeCipherSize(file.size)), sha256: `sha256-of-${name}` };
+    });
   }
 
   /** Answers the n-th held open with a fresh session. */

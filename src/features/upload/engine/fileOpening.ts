@@ -1,8 +1,8 @@
-// Getting a file ready to encrypt: the content check, opening it in the crypto pool (with a time
-// limit) and closing it again. Shared by both lanes.
+// Getting files ready to encrypt: the content check, opening a file in the crypto pool (with a
+// time limit) and closing it again, and a group of small files encrypted whole (same time limit).
 
 import { checkFileSignature } from '../contentSignature.ts';
-import type { EncryptionSessionLike, EncryptorPool, UploadFile } from './enginePorts.ts';
+import type { EncryptionSessionLike, EncryptorPool, SmallFileEncryption, UploadFile } from './enginePorts.ts';
 import { contentMismatch, encryptionFailed, hashingFailed, WorkerUnresponsiveError } from './processingFailure.ts';
 import { OPEN_TIMEOUT_MS } from './uploadLimits.ts';
 
@@ -23,24 +23,44 @@ export async function closeSession(pool: EncryptorPool, session: EncryptionSessi
   await pool.releaseKey(session.key).catch(() => undefined);
 }
 
+/** `work`, or WorkerUnresponsiveError once OPEN_TIMEOUT_MS have passed without an answer. */
+async function withinWorkerTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WorkerUnresponsiveError()), OPEN_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Small files encrypted whole, a group in one pool message (results in the order of `files`). The
+ * pool keeps no key of them, so an answer that comes after the timeout needs no clean-up.
+ */
+export function encryptSmallGroup(pool: EncryptorPool, files: readonly UploadFile[], recipientPublicKey: string): Promise<SmallFileEncryption[]> {
+  const encrypting = pool.encryptSmallFiles(
+    files.map((file) => file.file),
+    { recipientPublicKey },
+  );
+  encrypting.catch(() => undefined);
+  return withinWorkerTimeout(encrypting);
+}
+
 /**
  * Opens the file in the pool. A worker that never answers would leave the run waiting forever
  * (the pool has no timeout), so after OPEN_TIMEOUT_MS the file fails with a clear reason instead.
  */
 export async function openSession(pool: EncryptorPool, file: UploadFile, recipientPublicKey: string): Promise<EncryptionSessionLike> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const resume = file.resume;
   const opening = pool.openEncryption(file.file, { recipientPublicKey, ...(resume ? { reuse: { key: resume.key, iv: resume.iv } } : {}) });
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new WorkerUnresponsiveError()), OPEN_TIMEOUT_MS);
-  });
   try {
-    return await Promise.race([opening, timeout]);
+    return await withinWorkerTimeout(opening);
   } catch (error) {
     // A session that opens after all is closed again.
     opening.then((late) => closeSession(pool, late), () => (resume ? pool.releaseKey(resume.key) : undefined)).catch(() => undefined);
     throw encryptionFailed(error);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -5,8 +5,8 @@
 import { describeApiError } from '../../../api/errors.ts';
 import type { UploadResult } from '../../../api/types.ts';
 import { isUploadResult, matchResults, type FileOutcome, type SentFile } from '../resultMatching.ts';
-import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, UploadFile, UploadJournal } from './enginePorts.ts';
-import { checkContent, closeSession, openSession } from './fileOpening.ts';
+import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, SmallFileEncryption, UploadFile, UploadJournal } from './enginePorts.ts';
+import { checkContent, closeSession, encryptSmallGroup, openSession } from './fileOpening.ts';
 import { ProcessingFailure } from './processingFailure.ts';
 import type { EngineEvents, FinalOutcome } from './runEvents.ts';
 
@@ -57,6 +57,11 @@ export class RunContext {
 
   open(file: UploadFile): Promise<EncryptionSessionLike> {
     return openSession(this.settings.pool, file, this.settings.recipientPublicKey);
+  }
+
+  /** Small files encrypted whole in one pool message; rejects (WorkerUnresponsiveError) only as a whole. */
+  encryptSmall(files: readonly UploadFile[]): Promise<SmallFileEncryption[]> {
+    return encryptSmallGroup(this.settings.pool, files, this.settings.recipientPublicKey);
   }
 
   close(session: EncryptionSessionLike): Promise<void> {

@@ -11,7 +11,16 @@ export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 export const MAX_BATCHES_IN_FLIGHT = 2;
 /** Large files streamed through tus at once. */
 export const LARGE_FILES_AT_ONCE = 2;
-/** Small files hashed and encrypted at once, per worker of the pool. */
-export const SMALL_FILES_PER_WORKER = 2;
-/** Opening a file in the pool takes milliseconds; this long means a worker stopped answering. */
+/**
+ * Small files go to the pool in groups, one worker message per group, of at most this many files
+ * and SMALL_GROUP_BYTES of plaintext (a single larger small file goes alone).
+ */
+export const SMALL_GROUP_FILES = 50;
+export const SMALL_GROUP_BYTES = 4 * 1024 * 1024;
+/** Groups being encrypted at once, per worker of the pool (one working, one waiting its turn). */
+export const SMALL_GROUPS_PER_WORKER = 2;
+/**
+ * Opening a file in the pool, or encrypting a group of small files, takes milliseconds; this long
+ * means a worker stopped answering.
+ */
 export const OPEN_TIMEOUT_MS = 60_000;

@@ -1,0 +1,122 @@
+/**
+ * Small files encrypted whole, a group of them per worker message (the upload's batch lane): per
+ * file a fresh key and IV, the key wrapped for the recipient, the whole ciphertext (the same bytes
+ * an EncryptionJob produces: header, then every record) in one buffer, and the plaintext's SHA-256.
+ *
+ * Why a group per message: opening, reading, hashing, closing and releasing each small file as its
+ * own job took five round trips per file, and for a folder of thousands of small files the page's
+ * thread handling those messages was the upload's bottleneck (docs/upload.md, "Measurements behind
+ * the choices"). The file key never leaves this module (it is not kept in the KeyStore): a small
+ * file is sent whole and never resumed, so nothing needs the key after the wrap.
+ *
+ * Each file succeeds or fails on its own; a failure comes back as a result, so the other files of
+ * the group go on.
+ */
+import type { CipherBytes, FileIvBase64, Sha256Hex, WrappedFileKey } from '../src/crypto/branded.ts';
+import { CryptoError, type CryptoErrorCode } from '../src/crypto/errors.ts';
+import { encodeFileIv, generateFileIv, generateFileKey, wrapFileKey } from '../src/crypto/file-key.ts';
+import { encryptRecord, type RecordContext } from '../src/crypto/record-cipher.ts';
+import { encodeHeader, encryptedLength, HEADER_LENGTH, recordCount, recordSpan } from '../src/crypto/record-format.ts';
+import { ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
+
+/** Files up to this size may be encrypted whole (the whole plaintext is held at once). */
+export const WHOLE_FILE_MAX_BYTES = ONE_SHOT_DIGEST_MAX_BYTES;
+
+export interface WholeFileEncrypted {
+  readonly ok: true;
+  readonly iv: FileIvBase64;
+  readonly wrappedKey: WrappedFileKey;
+  readonly ciphertext: CipherBytes;
+  readonly sha256: Sha256Hex;
+}
+
+/** An error as it crosses the worker boundary: a CryptoError keeps its code. */
+export interface WireError {
+  readonly name: string;
+  readonly code: CryptoErrorCode | undefined;
+  readonly message: string;
+}
+
+export interface WholeFileFailed {
+  readonly ok: false;
+  /** Which step failed: reading or encrypting the file, or hashing it. */
+  readonly stage: 'encrypt' | 'hash';
+  readonly error: WireError;
+}
+
+export type WholeFileResult = WholeFileEncrypted | WholeFileFailed;
+
+function toWire(error: unknown): WireError {
+  if (error instanceof CryptoError) return { name: error.name, code: error.code, message: error.message };
+  if (error instanceof Error) return { name: error.name, code: undefined, message: error.message };
+  return { name: 'Error', code: undefined, message: String(error) };
+}
+
+async function readWhole(source: Blob): Promise<Uint8Array<ArrayBuffer>> {
+  if (source.size > WHOLE_FILE_MAX_BYTES) {
+    throw new CryptoError('MALFORMED', `a file of ${source.size} bytes is too large to encrypt whole`);
+  }
+  const plaintext = new Uint8Array(await source.arrayBuffer());
+  if (plaintext.byteLength !== source.size) throw new CryptoError('SOURCE_CHANGED', 'the file changed while being read');
+  return plaintext;
+}
+
+/** Header and every record of `plaintext` in one buffer, records encrypted concurrently. */
+async function encryptWhole(context: RecordContext, plaintext: Uint8Array<ArrayBuffer>, recordSize: number): Promise<CipherBytes> {
+  const out = new Uint8Array(encryptedLength(plaintext.byteLength, recordSize));
+  out.set(context.header.bytes.subarray(0, HEADER_LENGTH), 0);
+  const count = recordCount(plaintext.byteLength, recordSize);
+  await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const span = recordSpan(index, plaintext.byteLength, recordSize);
+      out.set(await encryptRecord(context, index, span.last, plaintext.subarray(span.plainStart, span.plainEnd)), span.cipherStart);
+    }),
+  );
+  return out as CipherBytes;
+}
+
+/** One file: read once, encrypted and hashed from the same bytes. */
+export async function encryptWholeFile(source: Blob, recipient: CryptoKey, recordSize: number): Promise<WholeFileResult> {
+  let plaintext: Uint8Array<ArrayBuffer>;
+  let sealed: { iv: FileIvBase64; wrappedKey: WrappedFileKey; ciphertext: Promise<CipherBytes> };
+  try {
+    plaintext = await readWhole(source);
+    const key = await generateFileKey();
+    const iv = generateFileIv();
+    const wrappedKey = await wrapFileKey(key, recipient);
+    // encryptRecord copies its input synchronously (WebCrypto), so hashing may use the same bytes.
+    const ciphertext = encryptWhole({ key, iv, header: encodeHeader(recordSize) }, plaintext, recordSize);
+    ciphertext.catch(() => undefined);
+    sealed = { iv: encodeFileIv(iv), wrappedKey, ciphertext };
+  } catch (error) {
+    return { ok: false, stage: 'encrypt', error: toWire(error) };
+  }
+  let sha256: Sha256Hex;
+  try {
+    sha256 = await sha256OneShot(plaintext);
+  } catch (error) {
+    return { ok: false, stage: 'hash', error: toWire(error) };
+  }
+  try {
+    return { ok: true, iv: sealed.iv, wrappedKey: sealed.wrappedKey, ciphertext: await sealed.ciphertext, sha256 };
+  } catch (error) {
+    return { ok: false, stage: 'encrypt', error: toWire(error) };
+  }
+}
+
+/** Files read at once within a group: a read (an IPC to the browser) overlaps another file's crypto. */
+const FILES_AT_ONCE = 4;
+
+/** A group of files, results in the same order. */
+export async function encryptWholeFiles(sources: readonly Blob[], recipient: CryptoKey, recordSize: number): Promise<WholeFileResult[]> {
+  const results: WholeFileResult[] = new Array(sources.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < sources.length) {
+      const index = next++;
+      results[index] = await encryptWholeFile(sources[index]!, recipient, recordSize);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, sources.length) }, lane));
+  return results;
+}
