@@ -19,7 +19,7 @@ export const FILES_MESSAGES = {
   /** Where the File System Access API lets several files be saved as a folder (docs/download.md). */
   saveChoiceTitle: (count: number) => `Download ${count} files`,
   saveToFolder: 'Save to Folder...',
-  saveToFolderDetail: "Choose a folder: the files are decrypted straight into it, with their subfolders. Nothing there is overwritten; a name already taken gets ' (2)'.",
+  saveToFolderDetail: "Choose a folder: the files are decrypted straight into it, with their subfolders. Nothing there is overwritten: a file whose name is taken gets a number, like 'report (2).pdf'.",
   downloadZip: 'Download as ZIP',
   downloadZipDetail: (zipName: string) => `One archive, ${zipName}, saved by your browser like any download.`,
   savedToFolder: (count: number, folder: string) => `Saved ${count === 1 ? '1 file' : `${count} files`} to "${folder}".`,

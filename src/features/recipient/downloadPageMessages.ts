@@ -10,7 +10,7 @@ export const DOWNLOAD_PAGE_MESSAGES = {
   downloadAll: 'Download All as ZIP',
   /** Where the browser can write to a folder (File System Access API; docs/download.md). */
   saveAllToFolder: 'Save All to Folder...',
-  saveAllToFolderHint: "Saves every file, decrypted, into a folder you choose. Nothing there is overwritten; a name already taken gets ' (2)'.",
+  saveAllToFolderHint: "Saves every file, decrypted, into a folder you choose. Nothing there is overwritten: a file whose name is taken gets a number, like 'report (2).pdf'.",
   savingToFolder: 'Saving to folder...',
   tokenMissing: 'Download link token is missing.',
   keysMissing: 'Decryption keys are missing from the link. The link is incomplete or was copied incorrectly.',
