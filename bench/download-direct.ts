@@ -1,0 +1,144 @@
+/**
+ * The direct-to-disk phase of bench:download (src/features/downloads/direct): the app decrypts in
+ * a dedicated worker and writes through the File System Access API's writable, no service worker
+ * and no download manager in between. A headless browser cannot click a native save dialog, so only
+ * the picker is replaced: `window.showSaveFilePicker` returns a handle of the origin-private file
+ * system (navigator.storage.getDirectory()), whose writable is the real one (the same seam the
+ * end-to-end tests use; the app has no switch for it).
+ *
+ * A run ends when the OPFS file has its full size: the writable writes to a swap file that replaces
+ * the file only on close(), so the size appears complete only when every byte is committed. The
+ * file is then read back in the page in 8 MiB slices and hashed with hash-wasm's SHA-256 (its UMD
+ * build evaluated in the page: DevTools evaluation is not subject to the page's CSP, which allows
+ * WebAssembly), compared with the plaintext's (local runs) or reported (QA mode), and deleted.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from '@playwright/test';
+import { runPhase, timedRun, type Phase } from './download-phases.ts';
+import type { PeakMemory } from './process-tree.ts';
+
+const GiB = 1024 ** 3;
+const OPFS_PREFIX = 'bench-direct-';
+const NOT_OFFERED = 'the app did not ask for a save picker: no direct-to-disk path in this build';
+
+export interface DirectSpec {
+  readonly name: string;
+  readonly size: number;
+  /** The plaintext's SHA-256 when known (local runs); QA mode only reports what it read back. */
+  readonly sha256?: string;
+  /** The page's download button for this file: with a save picker present, the app saves directly to disk. */
+  readonly button: Locator;
+}
+
+/**
+ * Installed in every page of the benchmark's browser before the app runs: without the pickers the
+ * app takes the service-worker path (as in Firefox) for the file and ZIP phases, and offers no
+ * save-choice dialog. The direct phase puts an OPFS-backed save picker back for its runs.
+ */
+export const HIDE_PICKERS = 'window.showSaveFilePicker = undefined; window.showDirectoryPicker = undefined;';
+
+/** Replaces only the picker: every save dialog answers with a fresh OPFS file, named in window.__benchDirectName. */
+const PICKER_OVERRIDE = `(() => {
+  window.showSaveFilePicker = async () => {
+    const root = await navigator.storage.getDirectory();
+    const name = '${OPFS_PREFIX}' + Date.now() + '-' + Math.random().toString(36).slice(2) + '.bin';
+    window.__benchDirectName = name;
+    return root.getFileHandle(name, { create: true });
+  };
+  window.__benchDirectName = null;
+})()`;
+
+/** Resolves once the OPFS file the last save picked has `size` bytes; rejects if no save picker was asked for within 15 s. */
+function completeScript(size: number): string {
+  return `(async () => {
+    const asked = Date.now() + 15000;
+    for (;;) {
+      if (!window.__benchDirectName && Date.now() > asked) throw new Error('${NOT_OFFERED}');
+      const name = window.__benchDirectName;
+      if (name) {
+        const root = await navigator.storage.getDirectory();
+        const file = await (await root.getFileHandle(name)).getFile();
+        if (file.size === ${size}) return name;
+        if (file.size > ${size}) throw new Error('OPFS file grew past the expected size: ' + file.size);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })()`;
+}
+
+/** SHA-256 of an OPFS file read back in slices, then the file is removed (with any stale bench files). */
+function readBackScript(name: string): string {
+  return `(async () => {
+    const root = await navigator.storage.getDirectory();
+    const file = await (await root.getFileHandle(${JSON.stringify(name)})).getFile();
+    const hasher = await hashwasm.createSHA256();
+    hasher.init();
+    const slice = 8 * 1024 * 1024;
+    for (let at = 0; at < file.size; at += slice) hasher.update(new Uint8Array(await file.slice(at, at + slice).arrayBuffer()));
+    const sha256 = hasher.digest('hex');
+    const size = file.size;
+    for await (const entry of root.keys()) if (entry.startsWith('${OPFS_PREFIX}')) await root.removeEntry(entry);
+    return { sha256, size };
+  })()`;
+}
+
+const hashWasmLoaded = new WeakSet<Page>();
+
+async function ensureHashWasm(page: Page): Promise<void> {
+  if (hashWasmLoaded.has(page) && (await page.evaluate('typeof hashwasm !== "undefined"'))) return;
+  const source = readFileSync(fileURLToPath(new URL('../node_modules/hash-wasm/dist/sha256.umd.min.js', import.meta.url)), 'utf8');
+  await page.evaluate(source);
+  hashWasmLoaded.add(page);
+}
+
+export interface DirectContext {
+  readonly decryptMBps: number;
+  readonly ceilingMBps: number | null;
+  readonly repeat: number;
+}
+
+/**
+ * The phase "direct to disk, one N GiB file", or undefined (with a note) when the page does not
+ * offer the direct path.
+ */
+export async function measureDirect(page: Page, memory: PeakMemory, spec: DirectSpec, context: DirectContext): Promise<Phase | undefined> {
+  await page.evaluate(PICKER_OVERRIDE);
+  await ensureHashWasm(page);
+  try {
+    return await directPhase(page, memory, spec, context);
+  } catch (error) {
+    if (!(error instanceof Error && error.message.includes(NOT_OFFERED))) throw error;
+    console.log(`  direct to disk: ${NOT_OFFERED}; phase skipped`);
+    return undefined;
+  } finally {
+    await page.evaluate(HIDE_PICKERS);
+  }
+}
+
+function directPhase(page: Page, memory: PeakMemory, spec: DirectSpec, context: DirectContext): Promise<Phase> {
+  return runPhase(page, memory, {
+    name: `direct to disk, one file, ${+(spec.size / GiB).toFixed(2)} GiB`,
+    kind: 'direct',
+    plainBytes: spec.size,
+    decryptMBps: context.decryptMBps,
+    ceilingMBps: context.ceilingMBps,
+    repeat: context.repeat,
+    run: async () => {
+      await page.evaluate('window.__benchDirectName = null');
+      return timedRun(page, memory, () => spec.button.click(), async () => {
+        await page.evaluate(completeScript(spec.size));
+        return null;
+      });
+    },
+    verify: async () => {
+      const name = (await page.evaluate('window.__benchDirectName')) as string;
+      await ensureHashWasm(page);
+      const read = (await page.evaluate(readBackScript(name))) as { sha256: string; size: number };
+      if (read.size !== spec.size) throw new Error(`direct: ${spec.name}: ${read.size} bytes in OPFS, expected ${spec.size}`);
+      if (spec.sha256 !== undefined && read.sha256 !== spec.sha256) throw new Error(`direct: ${spec.name}: SHA-256 of the OPFS file differs from the plaintext`);
+      return { sha256: read.sha256, bytes: read.size, checkedAgainstPlaintext: spec.sha256 !== undefined };
+    },
+  });
+}
+

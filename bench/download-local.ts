@@ -1,0 +1,164 @@
+/**
+ * bench:download against a server of its own: seeds it through the multipart API (plaintext known,
+ * so every saved byte is checked by SHA-256), signs in on the admin files screen and measures the
+ * pass-through ceiling, single files and ZIPs of folders (and the direct-to-disk path, see
+ * download-direct.ts) in one browser.
+ */
+import { cpSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { ServerProcess } from '../e2e/support/server-process.ts';
+import { hashZipEntries } from '../tests/support/zip.ts';
+import { measureDirect, type DirectSpec } from './download-direct.ts';
+import { PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
+import { measureDecryptLimits, measurePassthrough, median, runPhase, timedDownload, type Phase } from './download-phases.ts';
+import { createBenchAdmin, createBenchFolder, uploadStreamed, type SeedFile, type SeededFile } from './download-seed.ts';
+import { sha256OfRange } from './download-verify.ts';
+import type { BenchContext, MeasuredRun } from './download.ts';
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+function singleFiles(huge: boolean): SeedFile[] {
+  const files: SeedFile[] = [{ dir: '.', name: 'warmup.txt', size: 1024, seed: 1 }, { dir: 'media', name: 'one-gib.bin', size: GiB, seed: 2 }];
+  if (huge) files.push({ dir: 'media', name: 'five-gib.bin', size: 5 * GiB, seed: 3 });
+  return files;
+}
+
+function folderFiles(total: number, parts: number, seedBase: number): SeedFile[] {
+  return Array.from({ length: parts }, (_, i) => ({ dir: i < parts / 2 ? 'raw/day-1' : 'raw/day-2', name: `part-${String(i + 1).padStart(2, '0')}.bin`, size: total / parts, seed: seedBase + i }));
+}
+
+async function signInAndUnlock(page: Page, baseUrl: string, username: string, password: string, folderId: number): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  // Let the service worker install and take control before anything is measured.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  await page.goto(`${baseUrl}/folders/view/${folderId}`);
+  const warmup = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download warmup.txt' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Login Password Required' });
+  await dialog.getByLabel('Login Password').fill(password);
+  await dialog.getByRole('button', { name: 'Unlock' }).click();
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await (await warmup).path();
+}
+
+async function verifyFile(path: string, file: SeededFile): Promise<void> {
+  const size = statSync(path).size;
+  if (size !== file.size) throw new Error(`${file.name}: saved ${size} bytes, expected ${file.size}`);
+  if ((await sha256OfRange(path)) !== file.sha256) throw new Error(`${file.name}: SHA-256 differs from the plaintext`);
+}
+
+async function verifyZip(path: string, files: SeededFile[]): Promise<void> {
+  const entries = await hashZipEntries(path);
+  if (entries.length !== files.length) throw new Error(`ZIP has ${entries.length} entries, expected ${files.length}`);
+  for (const file of files) {
+    const entry = entries.find((candidate) => candidate.name === `${file.dir}/${file.name}`);
+    if (!entry || entry.compressionMethod !== 0 || entry.size !== file.size) throw new Error(`ZIP entry ${file.dir}/${file.name} is missing or has the wrong size`);
+    if (entry.sha256 !== file.sha256) throw new Error(`ZIP entry ${file.name}: SHA-256 differs`);
+  }
+}
+
+/** A port nobody listens on now (other benchmarks and test servers run on this machine too). */
+async function freePort(): Promise<number> {
+  if (process.env.BENCH_PORT) return Number(process.env.BENCH_PORT);
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
+  const { dataDir, staticDir } = bench.paths;
+  rmSync(staticDir, { recursive: true, force: true });
+  cpSync(bench.paths.dist, staticDir, { recursive: true });
+  writeFileSync(join(staticDir, PASSTHROUGH_SW_PATH.slice(1)), PASSTHROUGH_SW_SOURCE);
+  mkdirSync(dataDir, { recursive: true });
+  const server = new ServerProcess({ port: await freePort(), dataDir, env: { STATIC_DIR: staticDir } });
+  await server.start();
+  try {
+    process.stdout.write(`seeding through the multipart API (${bench.huge ? '1 + 5 GiB files, 2 + 5 GiB folders' : '1 GiB file, 2 GiB folder'})... `);
+    const admin = await createBenchAdmin(server.url, dataDir);
+    const single = await createBenchFolder(admin, 'Bench single files');
+    const singleSeeded: SeededFile[] = [];
+    for (const file of singleFiles(bench.huge)) singleSeeded.push(await uploadStreamed(server.url, single.link_token, admin.publicKeySpki, file));
+    const folders = [{ title: 'Bench 2 GiB folder', files: folderFiles(2 * GiB, 8, 100) }];
+    if (bench.huge) folders.push({ title: 'Bench 5 GiB folder', files: folderFiles(5 * GiB, 10, 200) });
+    const seededFolders: Array<{ id: number; title: string; files: SeededFile[] }> = [];
+    for (const spec of folders) {
+      const folder = await createBenchFolder(admin, spec.title);
+      const files: SeededFile[] = [];
+      for (const file of spec.files) files.push(await uploadStreamed(server.url, folder.link_token, admin.publicKeySpki, file));
+      seededFolders.push({ id: folder.id, title: spec.title, files });
+    }
+    console.log('done');
+
+    const { page, memory, repeat } = await bench.openBrowser();
+    await signInAndUnlock(page, server.url, admin.username, admin.password, single.id);
+    const limits = await measureDecryptLimits(page);
+    bench.printLimits(limits);
+    const decryptMBps = limits.sequentialDecryptMBps;
+    const oneGiB = singleSeeded.find((file) => file.size === GiB)!;
+    const ceilingRuns = await measurePassthrough(page, memory, server.url, `/api/folders/download/${oneGiB.id}`, oneGiB.size, repeat);
+    const ceilingMBps = Math.round(median(ceilingRuns));
+    console.log(`Service-worker streaming ceiling (1 GiB of ciphertext through a bare service worker to disk, no decryption): ${ceilingMBps} MB/s\n`);
+
+    const phases: Phase[] = [];
+    const fileTable = page.getByRole('table', { name: 'Files' });
+    await fileTable.getByRole('button', { name: 'Expand media' }).click();
+    for (const file of singleSeeded.filter((f) => f.size >= GiB)) {
+      phases.push(
+        await runPhase(page, memory, {
+          name: `one file, ${file.size / GiB} GiB`,
+          kind: 'file',
+          plainBytes: file.size,
+          decryptMBps,
+          ceilingMBps,
+          repeat,
+          run: () => timedDownload(page, memory, () => fileTable.getByRole('button', { name: `Download ${file.name}` }).click()),
+          verify: (run) => verifyFile(run.savedPath!, file),
+        }),
+      );
+    }
+    for (const file of singleSeeded.filter((f) => f.size >= GiB)) {
+      const spec: DirectSpec = { name: file.name, size: file.size, sha256: file.sha256, button: fileTable.getByRole('button', { name: `Download ${file.name}` }) };
+      const direct = await measureDirect(page, memory, spec, { decryptMBps, ceilingMBps, repeat });
+      if (direct) phases.push(direct);
+    }
+    for (const folder of seededFolders) {
+      // In-app navigation: a page load would forget the unlocked key (it lives in this page's memory).
+      await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+      await page.getByRole('link', { name: folder.title }).click();
+      await expect(page.getByRole('heading', { name: `Files in Folder: ${folder.title}` })).toBeVisible();
+      const bytes = folder.files.reduce((sum, file) => sum + file.size, 0);
+      phases.push(
+        await runPhase(page, memory, {
+          name: `ZIP of a ${bytes / GiB} GiB folder (${folder.files.length} files)`,
+          kind: 'zip',
+          plainBytes: bytes,
+          decryptMBps,
+          ceilingMBps,
+          repeat,
+          run: () => timedDownload(page, memory, () => page.getByRole('button', { name: `Download All (${folder.files.length})` }).click()),
+          verify: (run) => verifyZip(run.savedPath!, folder.files),
+        }),
+      );
+    }
+    return { limits, ceiling: { ceilingMBps, ceilingRunsMBps: ceilingRuns.map(Math.round), ceilingKind: 'service-worker pass-through to disk' }, phases };
+  } finally {
+    await bench.closeBrowser();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(staticDir, { recursive: true, force: true });
+  }
+}

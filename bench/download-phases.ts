@@ -1,0 +1,216 @@
+/**
+ * The measuring parts of bench:download, shared by the local run (download.ts with a server of its
+ * own) and QA mode (download-target.ts against a deployment): one timed download from click to
+ * complete file, a phase of REPEAT such downloads with the browser's memory and CPU, the raw
+ * decrypt limit and the service-worker streaming ceiling of the same browser.
+ */
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { expect, type Download, type Page } from '@playwright/test';
+import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
+import { type PeakMemory, sampleTree } from './process-tree.ts';
+
+const MiB = 1024 * 1024;
+
+export interface Phase {
+  readonly name: string;
+  readonly kind: 'file' | 'zip' | 'direct';
+  readonly plainBytes: number;
+  readonly runsMBps: number[];
+  readonly medianMBps: number;
+  /** Against the raw decrypt limit (one call at a time) of the same run. */
+  readonly toDecryptRatio: number;
+  /** Against the pass-through ceiling of the same run; null where it cannot be measured (QA mode). */
+  readonly toCeilingRatio: number | null;
+  /** CPU seconds of the browser's process tree per wall second. */
+  readonly browserCores: number;
+  readonly browserIdleRssMiB: number;
+  readonly browserIdlePssMiB: number;
+  readonly browserPeakRssMiB: number;
+  readonly browserPeakPssMiB: number;
+  /** QA mode: what was checked of the saved bytes (no plaintext is known there). */
+  readonly saved?: unknown;
+}
+
+export interface RunResult {
+  readonly seconds: number;
+  readonly cpuSeconds: number;
+  readonly peakRssBytes: number;
+  readonly peakPssBytes: number;
+  /** Where the download manager saved it; null for the direct path (written to OPFS). */
+  readonly savedPath: string | null;
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const mib = (bytes: number) => Math.round(bytes / MiB);
+export const ratio = (value: number, reference: number | null | undefined) => (reference ? Number((value / reference).toFixed(2)) : null);
+
+/** Waits for the page to be idle, then times `start` to `finished` with the tree's peak memory. */
+export async function timedRun(page: Page, memory: PeakMemory, start: () => Promise<void>, finished: () => Promise<string | null>): Promise<RunResult> {
+  await expect(page.getByRole('status', { name: 'Download progress' })).toBeHidden({ timeout: 60_000 });
+  await page.waitForTimeout(1000); // let the previous run's garbage go
+  const cpuBefore = (await sampleTree(memory.rootPid)).cpuSeconds;
+  memory.start();
+  let peak: { peakRssBytes: number; peakPssBytes: number };
+  let savedPath: string | null;
+  let seconds: number;
+  try {
+    const started = performance.now();
+    await start();
+    savedPath = await finished();
+    seconds = (performance.now() - started) / 1000;
+  } finally {
+    peak = await memory.stop();
+  }
+  const cpuSeconds = (await sampleTree(memory.rootPid)).cpuSeconds - cpuBefore;
+  return { seconds, cpuSeconds, ...peak, savedPath };
+}
+
+/** A download through the browser's download manager: from `click` to the file complete on disk. */
+export function timedDownload(page: Page, memory: PeakMemory, click: () => Promise<void>): Promise<RunResult> {
+  let event: Promise<Download> | undefined;
+  return timedRun(
+    page,
+    memory,
+    async () => {
+      event = page.waitForEvent('download', { timeout: 120_000 });
+      await click();
+    },
+    async () => (await event!).path(),
+  );
+}
+
+export interface PhaseSpec {
+  readonly name: string;
+  readonly kind: Phase['kind'];
+  readonly plainBytes: number;
+  readonly decryptMBps: number;
+  readonly ceilingMBps: number | null;
+  readonly repeat: number;
+  /** One timed run (timedDownload, or the direct path's own). */
+  run(): Promise<RunResult>;
+  /** Checks a run's output (and may delete it); its result goes into the phase as `saved`. */
+  verify(run: RunResult): Promise<unknown>;
+}
+
+export async function runPhase(page: Page, memory: PeakMemory, spec: PhaseSpec): Promise<Phase> {
+  await page.waitForTimeout(1000);
+  const idle = await sampleTree(memory.rootPid);
+  const runs: RunResult[] = [];
+  let saved: unknown;
+  for (let i = 0; i < spec.repeat; i++) {
+    const run = await spec.run();
+    saved = await spec.verify(run);
+    if (run.savedPath) rmSync(run.savedPath, { force: true });
+    runs.push(run);
+    const load = loadavg()[0]!.toFixed(1);
+    process.stdout.write(`  ${spec.name}: run ${i + 1}: ${(spec.plainBytes / 1e6 / run.seconds).toFixed(0)} MB/s, peak PSS ${mib(run.peakPssBytes)} MiB (load ${load})\n`);
+  }
+  const mbps = runs.map((run) => spec.plainBytes / 1e6 / run.seconds);
+  const medianMBps = median(mbps);
+  return {
+    name: spec.name,
+    kind: spec.kind,
+    plainBytes: spec.plainBytes,
+    runsMBps: mbps.map((value) => Math.round(value)),
+    medianMBps: Math.round(medianMBps),
+    toDecryptRatio: ratio(medianMBps, spec.decryptMBps)!,
+    toCeilingRatio: ratio(medianMBps, spec.ceilingMBps),
+    browserCores: Number(median(runs.map((run) => run.cpuSeconds / run.seconds)).toFixed(2)),
+    browserIdleRssMiB: mib(idle.rssBytes),
+    browserIdlePssMiB: mib(idle.pssBytes),
+    browserPeakRssMiB: mib(Math.max(...runs.map((run) => run.peakRssBytes))),
+    browserPeakPssMiB: mib(Math.max(...runs.map((run) => run.peakPssBytes))),
+    ...(saved !== undefined ? { saved } : {}),
+  };
+}
+
+export interface DecryptLimits {
+  readonly sequentialDecryptMBps: number;
+  readonly parallelDecryptMBps: number;
+}
+
+/**
+ * Raw AES-256-GCM decryption in this page: 256 KiB records, one call at a time, then 4 in flight.
+ * Plain JavaScript text: tsx would wrap a TypeScript function's inner functions in a helper the
+ * page does not have.
+ */
+const LIMITS_SCRIPT = `(async () => {
+  const recordSize = 256 * 1024;
+  const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  const records = [];
+  for (let r = 0; r < 8; r++) {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const full = new Uint8Array(recordSize);
+    for (let i = 0; i < recordSize; i += 65536) crypto.getRandomValues(full.subarray(i, i + 65536));
+    records.push({ iv, data: new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, full)) });
+  }
+  const calls = 1024; // 256 MiB
+  async function run(inFlight) {
+    const started = performance.now();
+    let next = 0;
+    async function lane() {
+      while (next < calls) {
+        const record = records[next++ % records.length];
+        await crypto.subtle.decrypt({ name: 'AES-GCM', iv: record.iv }, key, record.data);
+      }
+    }
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    return (calls * recordSize) / 1e6 / ((performance.now() - started) / 1000);
+  }
+  await run(1);
+  const sequential = Math.max(await run(1), await run(1));
+  const parallel = Math.max(await run(4), await run(4));
+  return { sequentialDecryptMBps: sequential, parallelDecryptMBps: parallel };
+})()`;
+
+export async function measureDecryptLimits(page: Page): Promise<DecryptLimits> {
+  return (await page.evaluate(LIMITS_SCRIPT)) as DecryptLimits;
+}
+
+/**
+ * The ceiling: the same ciphertext through a bare service worker (bench/download-passthrough-sw.ts)
+ * straight to the download manager, in a second tab of the same browser, `repeat` times. Needs the
+ * benchmark's own copy of the app (the worker is served from it): local runs only.
+ */
+export async function measurePassthrough(page: Page, memory: PeakMemory, baseUrl: string, ciphertextPath: string, plainBytes: number, repeat: number): Promise<number[]> {
+  await page.evaluate(`navigator.serviceWorker.register('${PASSTHROUGH_SW_PATH}', { scope: '${PASSTHROUGH_SCOPE}' }).then(() => undefined)`);
+  const tab = await page.context().newPage();
+  for (let attempt = 0; ; attempt++) {
+    await tab.goto(`${baseUrl}${PASSTHROUGH_SCOPE}page`);
+    if ((await tab.title()) === 'bench') break;
+    if (attempt > 20) throw new Error('the pass-through service worker did not take over its scope');
+    await tab.waitForTimeout(250);
+  }
+  const runs: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const run = await timedDownload(tab, memory, () =>
+      tab.evaluate(`(() => { const f = document.createElement('iframe'); f.hidden = true; f.src = '${PASSTHROUGH_SCOPE}passthrough?url=${ciphertextPath}'; document.body.append(f); })()`),
+    );
+    if (run.savedPath) rmSync(run.savedPath, { force: true });
+    runs.push(plainBytes / 1e6 / run.seconds);
+  }
+  await tab.close();
+  return runs;
+}
+
+/**
+ * QA mode's transport reference (no pass-through worker can be installed on a deployment): the
+ * page fetches the ciphertext itself and discards it, i.e. network, proxy and storage without the
+ * service worker, decryption or disk. An upper bound of what the deployment can serve this browser.
+ */
+export async function measureNetworkRead(page: Page, url: string, bytes: number, repeat: number): Promise<number[]> {
+  const runs: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const seconds = (await page.evaluate(`(async () => {
+      const started = performance.now();
+      const response = await fetch(${JSON.stringify(url)}, { cache: 'no-store', credentials: 'same-origin' });
+      if (!response.ok) throw new Error('ciphertext fetch answered ' + response.status);
+      const reader = response.body.getReader();
+      for (;;) { const { done } = await reader.read(); if (done) break; }
+      return (performance.now() - started) / 1000;
+    })()`)) as number;
+    runs.push(bytes / 1e6 / seconds);
+  }
+  return runs;
+}
