@@ -3,13 +3,16 @@
 // admin, the tree, selection and filter; downloads of one file, a directory and everything,
 // decrypted by the app's service worker and written by Chromium's download manager, unzipped
 // here and compared byte for byte (and by SHA-256) with the originals; a tampered blob failing with
-// the spec's message; deletes with their confirmation and partial failures.
+// the spec's message; deletes with their confirmation and partial failures. The pages have no
+// File System Access API here (as in Firefox), so every download takes the service-worker path;
+// e2e/direct-download.spec.ts covers the direct-to-disk path.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { readZip } from '../tests/support/zip.ts';
 import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
+import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { blobOfPlainSize, createFolder, giveAdminKeyPair, sha256, storedBlobs, uploadFiles, uploadThroughPage, type PlainFile, type UploadedFile } from './support/files-seed.ts';
 
 const SHOTS_DIR = process.env.FILES_SHOTS_DIR ?? '/tmp/files-shots';
@@ -40,6 +43,7 @@ function debug(page: Page): void {
 
 async function seed(page: Page, title: string, files: PlainFile[], options: { throughUploadPage?: string } = {}): Promise<Seeded> {
   debug(page);
+  await withoutFileSystemAccess(page);
   const admin = createAdmin('files');
   await signIn(page, admin);
   const publicKey = await giveAdminKeyPair(page, admin.password);

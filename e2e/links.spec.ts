@@ -6,6 +6,8 @@
 // one file and the ZIP through the service worker, compare bytes and SHA-256 with the originals;
 // a cut, missing or altered fragment, a wrong password, an expired and a deleted link give the
 // spec's messages. (links-admin.spec.ts drives the admin's side through the files screen.)
+// Recipients here have no File System Access API (as in Firefox), so their downloads take the
+// service-worker path; e2e/direct-download.spec.ts covers the direct-to-disk path.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { readZip } from '../tests/support/zip.ts';
 import { resetServerClock, setServerClockOffset } from './support/serverClock.ts';
 import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { E2E_BASE_URL } from './support/environment.mjs';
+import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 
 const SHOTS_DIR = process.env.LINKS_SHOTS_DIR ?? '/tmp/links-shots';
 const LINK_PASSWORD = 'SonneWolke26-418';
@@ -161,6 +164,7 @@ async function deleteLink(browser: Browser, seeded: Seeded, token: string): Prom
 /** A recipient: a fresh browser context with no session, no cookies, no service worker yet. */
 async function recipient(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true });
+  await withoutFileSystemAccess(context);
   return context.newPage();
 }
 
