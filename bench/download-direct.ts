@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
-import { runPhase, timedRun, type Phase } from './download-phases.ts';
+import { PhaseSkipped, timedRun, type PhaseSpec } from './download-phases.ts';
 import type { PeakMemory } from './process-tree.ts';
 
 const GiB = 1024 ** 3;
@@ -92,46 +92,35 @@ async function ensureHashWasm(page: Page): Promise<void> {
   hashWasmLoaded.add(page);
 }
 
-export interface DirectContext {
-  readonly decryptMBps: number;
-  readonly ceilingMBps: number | null;
-  readonly repeat: number;
-}
-
 /**
- * The phase "direct to disk, one N GiB file", or undefined (with a note) when the page does not
- * offer the direct path.
+ * The phase "direct to disk, one N GiB file": each run puts the OPFS picker in place, clicks the
+ * file's download button, waits for the complete file, and hides the pickers again (the other
+ * phases take the service-worker path). A build without the direct path is skipped (PhaseSkipped).
  */
-export async function measureDirect(page: Page, memory: PeakMemory, spec: DirectSpec, context: DirectContext): Promise<Phase | undefined> {
-  await page.evaluate(PICKER_OVERRIDE);
-  await ensureHashWasm(page);
-  try {
-    return await directPhase(page, memory, spec, context);
-  } catch (error) {
-    if (!(error instanceof Error && error.message.includes(NOT_OFFERED))) throw error;
-    console.log(`  direct to disk: ${NOT_OFFERED}; phase skipped`);
-    return undefined;
-  } finally {
-    await page.evaluate(HIDE_PICKERS);
-  }
-}
-
-function directPhase(page: Page, memory: PeakMemory, spec: DirectSpec, context: DirectContext): Promise<Phase> {
-  return runPhase(page, memory, {
+export function directSpec(page: Page, memory: PeakMemory, spec: DirectSpec, prepare?: () => Promise<void>): PhaseSpec {
+  return {
     name: `direct to disk, one file, ${+(spec.size / GiB).toFixed(2)} GiB`,
     kind: 'direct',
     plainBytes: spec.size,
-    decryptMBps: context.decryptMBps,
-    ceilingMBps: context.ceilingMBps,
-    repeat: context.repeat,
-    run: async () => {
-      await page.evaluate('window.__benchDirectName = null');
-      return timedRun(page, memory, () => spec.button.click(), async () => {
-        await page.evaluate(completeScript(spec.size));
-        return null;
-      });
+    async prepare() {
+      await prepare?.();
+      await ensureHashWasm(page);
     },
-    verify: async () => {
+    async run() {
+      await page.evaluate(PICKER_OVERRIDE);
+      try {
+        return await timedRun(page, memory, () => spec.button.click(), async () => {
+          await page.evaluate(completeScript(spec.size));
+          return null;
+        });
+      } catch (error) {
+        if (error instanceof Error && error.message.includes(NOT_OFFERED)) throw new PhaseSkipped(NOT_OFFERED);
+        throw error;
+      } finally {
+        await page.evaluate(HIDE_PICKERS);
+      }
+    },
+    async verify() {
       const name = (await page.evaluate('window.__benchDirectName')) as string;
       await ensureHashWasm(page);
       const read = (await page.evaluate(readBackScript(name))) as { sha256: string; size: number };
@@ -139,6 +128,5 @@ function directPhase(page: Page, memory: PeakMemory, spec: DirectSpec, context: 
       if (spec.sha256 !== undefined && read.sha256 !== spec.sha256) throw new Error(`direct: ${spec.name}: SHA-256 of the OPFS file differs from the plaintext`);
       return { sha256: read.sha256, bytes: read.size, checkedAgainstPlaintext: spec.sha256 !== undefined };
     },
-  });
+  };
 }
-

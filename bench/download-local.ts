@@ -7,13 +7,12 @@
 import { cpSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { type Page } from '@playwright/test';
-import { expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ServerProcess } from '../e2e/support/server-process.ts';
 import { hashZipEntries } from '../tests/support/zip.ts';
-import { measureDirect, type DirectSpec } from './download-direct.ts';
+import { directSpec } from './download-direct.ts';
 import { PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
-import { measureDecryptLimits, measurePassthrough, median, runPhase, timedDownload, type Phase } from './download-phases.ts';
+import { measureDecryptLimits, median, passthroughCeiling, runRounds, summarize, timedDownload, type PhaseSpec } from './download-phases.ts';
 import { createBenchAdmin, createBenchFolder, uploadStreamed, type SeedFile, type SeededFile } from './download-seed.ts';
 import { sha256OfRange } from './download-verify.ts';
 import type { BenchContext, MeasuredRun } from './download.ts';
@@ -107,54 +106,49 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
     await signInAndUnlock(page, server.url, admin.username, admin.password, single.id);
     const limits = await measureDecryptLimits(page);
     bench.printLimits(limits);
-    const decryptMBps = limits.sequentialDecryptMBps;
     const oneGiB = singleSeeded.find((file) => file.size === GiB)!;
-    const ceilingRuns = await measurePassthrough(page, memory, server.url, `/api/folders/download/${oneGiB.id}`, oneGiB.size, repeat);
-    const ceilingMBps = Math.round(median(ceilingRuns));
-    console.log(`Service-worker streaming ceiling (1 GiB of ciphertext through a bare service worker to disk, no decryption): ${ceilingMBps} MB/s\n`);
-
-    const phases: Phase[] = [];
     const fileTable = page.getByRole('table', { name: 'Files' });
-    await fileTable.getByRole('button', { name: 'Expand media' }).click();
-    for (const file of singleSeeded.filter((f) => f.size >= GiB)) {
-      phases.push(
-        await runPhase(page, memory, {
-          name: `one file, ${file.size / GiB} GiB`,
-          kind: 'file',
-          plainBytes: file.size,
-          decryptMBps,
-          ceilingMBps,
-          repeat,
-          run: () => timedDownload(page, memory, () => fileTable.getByRole('button', { name: `Download ${file.name}` }).click()),
-          verify: (run) => verifyFile(run.savedPath!, file),
-        }),
-      );
+    // In-app navigation between folders: a page load would forget the unlocked key (it lives in this page's memory).
+    let shownFolder = 'Bench single files';
+    const openFolder = async (title: string) => {
+      if (shownFolder !== title) {
+        await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+        await page.getByRole('link', { name: title }).click();
+        await expect(page.getByRole('heading', { name: `Files in Folder: ${title}` })).toBeVisible();
+        shownFolder = title;
+      }
+      const expand = fileTable.getByRole('button', { name: 'Expand media' });
+      if (title === 'Bench single files' && (await expand.count()) > 0) await expand.click();
+    };
+    const openSingle = () => openFolder('Bench single files');
+
+    const specs: PhaseSpec[] = [await passthroughCeiling(page, memory, server.url, `/api/folders/download/${oneGiB.id}`, oneGiB.size)];
+    const bigFiles = singleSeeded.filter((f) => f.size >= GiB);
+    for (const file of bigFiles) {
+      specs.push({
+        name: `one file, ${file.size / GiB} GiB`,
+        kind: 'file',
+        plainBytes: file.size,
+        prepare: openSingle,
+        run: () => timedDownload(page, memory, () => fileTable.getByRole('button', { name: `Download ${file.name}` }).click()),
+        verify: (run) => verifyFile(run.savedPath!, file),
+      });
     }
-    for (const file of singleSeeded.filter((f) => f.size >= GiB)) {
-      const spec: DirectSpec = { name: file.name, size: file.size, sha256: file.sha256, button: fileTable.getByRole('button', { name: `Download ${file.name}` }) };
-      const direct = await measureDirect(page, memory, spec, { decryptMBps, ceilingMBps, repeat });
-      if (direct) phases.push(direct);
-    }
+    for (const file of bigFiles) specs.push(directSpec(page, memory, { name: file.name, size: file.size, sha256: file.sha256, button: fileTable.getByRole('button', { name: `Download ${file.name}` }) }, openSingle));
     for (const folder of seededFolders) {
-      // In-app navigation: a page load would forget the unlocked key (it lives in this page's memory).
-      await page.getByRole('link', { name: 'Back to Dashboard' }).click();
-      await page.getByRole('link', { name: folder.title }).click();
-      await expect(page.getByRole('heading', { name: `Files in Folder: ${folder.title}` })).toBeVisible();
       const bytes = folder.files.reduce((sum, file) => sum + file.size, 0);
-      phases.push(
-        await runPhase(page, memory, {
-          name: `ZIP of a ${bytes / GiB} GiB folder (${folder.files.length} files)`,
-          kind: 'zip',
-          plainBytes: bytes,
-          decryptMBps,
-          ceilingMBps,
-          repeat,
-          run: () => timedDownload(page, memory, () => page.getByRole('button', { name: `Download All (${folder.files.length})` }).click()),
-          verify: (run) => verifyZip(run.savedPath!, folder.files),
-        }),
-      );
+      specs.push({
+        name: `ZIP of a ${bytes / GiB} GiB folder (${folder.files.length} files)`,
+        kind: 'zip',
+        plainBytes: bytes,
+        prepare: () => openFolder(folder.title),
+        run: () => timedDownload(page, memory, () => page.getByRole('button', { name: `Download All (${folder.files.length})` }).click()),
+        verify: (run) => verifyZip(run.savedPath!, folder.files),
+      });
     }
-    return { limits, ceiling: { ceilingMBps, ceilingRunsMBps: ceilingRuns.map(Math.round), ceilingKind: 'service-worker pass-through to disk' }, phases };
+    const { phases, ceiling } = summarize(await runRounds(page, memory, specs, repeat), limits.sequentialDecryptMBps);
+    const ceilingRuns = ceiling!.runs.map((run) => oneGiB.size / 1e6 / run.seconds);
+    return { limits, ceiling: { ceilingMBps: Math.round(median(ceilingRuns)), ceilingRunsMBps: ceilingRuns.map(Math.round), ceilingKind: 'service-worker pass-through to disk' }, phases };
   } finally {
     await bench.closeBrowser();
     await server.stop();

@@ -82,47 +82,92 @@ export function timedDownload(page: Page, memory: PeakMemory, click: () => Promi
 
 export interface PhaseSpec {
   readonly name: string;
-  readonly kind: Phase['kind'];
+  readonly kind: Phase['kind'] | 'ceiling';
   readonly plainBytes: number;
-  readonly decryptMBps: number;
-  readonly ceilingMBps: number | null;
-  readonly repeat: number;
+  /** Brings the page to where this phase starts (in-app navigation; a reload would forget unlocked keys). */
+  prepare?(): Promise<void>;
   /** One timed run (timedDownload, or the direct path's own). */
   run(): Promise<RunResult>;
-  /** Checks a run's output (and may delete it); its result goes into the phase as `saved`. */
+  /** Checks a run's output; its result goes into the phase as `saved`. */
   verify(run: RunResult): Promise<unknown>;
 }
 
-export async function runPhase(page: Page, memory: PeakMemory, spec: PhaseSpec): Promise<Phase> {
-  await page.waitForTimeout(1000);
-  const idle = await sampleTree(memory.rootPid);
-  const runs: RunResult[] = [];
-  let saved: unknown;
-  for (let i = 0; i < spec.repeat; i++) {
-    const run = await spec.run();
-    saved = await spec.verify(run);
-    if (run.savedPath) rmSync(run.savedPath, { force: true });
-    runs.push(run);
-    const load = loadavg()[0]!.toFixed(1);
-    process.stdout.write(`  ${spec.name}: run ${i + 1}: ${(spec.plainBytes / 1e6 / run.seconds).toFixed(0)} MB/s, peak PSS ${mib(run.peakPssBytes)} MiB (load ${load})\n`);
+/** A phase that turns out not to apply (e.g. a build without the direct path): dropped, not failed. */
+export class PhaseSkipped extends Error {
+  readonly code = 'PHASE_SKIPPED';
+}
+
+export interface Measured {
+  readonly spec: PhaseSpec;
+  readonly runs: RunResult[];
+  readonly idle: { rssBytes: number; pssBytes: number };
+  saved?: unknown;
+}
+
+/**
+ * `repeat` rounds of every phase in turn (ceiling, file, direct, ZIP, ceiling, file, ...), so that
+ * the machine's load, which drifts over minutes here, weighs on every phase alike and the ratios
+ * of one run compare like with like. Idle memory is sampled once per phase, before its first run.
+ */
+export async function runRounds(page: Page, memory: PeakMemory, specs: readonly PhaseSpec[], repeat: number): Promise<Measured[]> {
+  const measured: Measured[] = [];
+  let active = [...specs];
+  for (let round = 0; round < repeat; round++) {
+    for (const spec of [...active]) {
+      await spec.prepare?.();
+      let entry = measured.find((m) => m.spec === spec);
+      if (!entry) {
+        await page.waitForTimeout(1000);
+        const idle = await sampleTree(memory.rootPid);
+        entry = { spec, runs: [], idle };
+        measured.push(entry);
+      }
+      let run: RunResult;
+      try {
+        run = await spec.run();
+      } catch (error) {
+        if (!(error instanceof PhaseSkipped)) throw error;
+        console.log(`  ${spec.name}: skipped: ${error.message}`);
+        active = active.filter((s) => s !== spec);
+        measured.splice(measured.indexOf(entry), 1);
+        continue;
+      }
+      entry.saved = await spec.verify(run);
+      if (run.savedPath) rmSync(run.savedPath, { force: true });
+      entry.runs.push(run);
+      process.stdout.write(`  round ${round + 1}: ${spec.name}: ${(spec.plainBytes / 1e6 / run.seconds).toFixed(0)} MB/s, peak PSS ${mib(run.peakPssBytes)} MiB (load ${loadavg()[0]!.toFixed(1)})\n`);
+    }
   }
-  const mbps = runs.map((run) => spec.plainBytes / 1e6 / run.seconds);
-  const medianMBps = median(mbps);
+  return measured;
+}
+
+export const medianMBps = (m: Measured) => median(m.runs.map((run) => m.spec.plainBytes / 1e6 / run.seconds));
+
+export function toPhase(m: Measured, decryptMBps: number, ceilingMBps: number | null): Phase {
+  const mbps = m.runs.map((run) => m.spec.plainBytes / 1e6 / run.seconds);
+  const medianValue = median(mbps);
   return {
-    name: spec.name,
-    kind: spec.kind,
-    plainBytes: spec.plainBytes,
+    name: m.spec.name,
+    kind: m.spec.kind as Phase['kind'],
+    plainBytes: m.spec.plainBytes,
     runsMBps: mbps.map((value) => Math.round(value)),
-    medianMBps: Math.round(medianMBps),
-    toDecryptRatio: ratio(medianMBps, spec.decryptMBps)!,
-    toCeilingRatio: ratio(medianMBps, spec.ceilingMBps),
-    browserCores: Number(median(runs.map((run) => run.cpuSeconds / run.seconds)).toFixed(2)),
-    browserIdleRssMiB: mib(idle.rssBytes),
-    browserIdlePssMiB: mib(idle.pssBytes),
-    browserPeakRssMiB: mib(Math.max(...runs.map((run) => run.peakRssBytes))),
-    browserPeakPssMiB: mib(Math.max(...runs.map((run) => run.peakPssBytes))),
-    ...(saved !== undefined ? { saved } : {}),
+    medianMBps: Math.round(medianValue),
+    toDecryptRatio: ratio(medianValue, decryptMBps)!,
+    toCeilingRatio: ratio(medianValue, ceilingMBps),
+    browserCores: Number(median(m.runs.map((run) => run.cpuSeconds / run.seconds)).toFixed(2)),
+    browserIdleRssMiB: mib(m.idle.rssBytes),
+    browserIdlePssMiB: mib(m.idle.pssBytes),
+    browserPeakRssMiB: mib(Math.max(...m.runs.map((run) => run.peakRssBytes))),
+    browserPeakPssMiB: mib(Math.max(...m.runs.map((run) => run.peakPssBytes))),
+    ...(m.saved !== undefined ? { saved: m.saved } : {}),
   };
+}
+
+/** The measured rounds as phases, the ceiling (if any) taken out as the reference. */
+export function summarize(measured: readonly Measured[], decryptMBps: number): { phases: Phase[]; ceiling: Measured | undefined } {
+  const ceiling = measured.find((m) => m.spec.kind === 'ceiling');
+  const ceilingMBps = ceiling ? medianMBps(ceiling) : null;
+  return { ceiling, phases: measured.filter((m) => m !== ceiling).map((m) => toPhase(m, decryptMBps, ceilingMBps)) };
 }
 
 export interface DecryptLimits {
@@ -170,10 +215,10 @@ export async function measureDecryptLimits(page: Page): Promise<DecryptLimits> {
 
 /**
  * The ceiling: the same ciphertext through a bare service worker (bench/download-passthrough-sw.ts)
- * straight to the download manager, in a second tab of the same browser, `repeat` times. Needs the
- * benchmark's own copy of the app (the worker is served from it): local runs only.
+ * straight to the download manager, in a second tab of the same browser. Needs the benchmark's own
+ * copy of the app (the worker is served from it): local runs only.
  */
-export async function measurePassthrough(page: Page, memory: PeakMemory, baseUrl: string, ciphertextPath: string, plainBytes: number, repeat: number): Promise<number[]> {
+export async function passthroughCeiling(page: Page, memory: PeakMemory, baseUrl: string, ciphertextPath: string, plainBytes: number): Promise<PhaseSpec> {
   await page.evaluate(`navigator.serviceWorker.register('${PASSTHROUGH_SW_PATH}', { scope: '${PASSTHROUGH_SCOPE}' }).then(() => undefined)`);
   const tab = await page.context().newPage();
   for (let attempt = 0; ; attempt++) {
@@ -182,16 +227,16 @@ export async function measurePassthrough(page: Page, memory: PeakMemory, baseUrl
     if (attempt > 20) throw new Error('the pass-through service worker did not take over its scope');
     await tab.waitForTimeout(250);
   }
-  const runs: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const run = await timedDownload(tab, memory, () =>
-      tab.evaluate(`(() => { const f = document.createElement('iframe'); f.hidden = true; f.src = '${PASSTHROUGH_SCOPE}passthrough?url=${ciphertextPath}'; document.body.append(f); })()`),
-    );
-    if (run.savedPath) rmSync(run.savedPath, { force: true });
-    runs.push(plainBytes / 1e6 / run.seconds);
-  }
-  await tab.close();
-  return runs;
+  return {
+    name: 'ceiling: ciphertext through a bare service worker to disk',
+    kind: 'ceiling',
+    plainBytes,
+    run: () =>
+      timedDownload(tab, memory, () =>
+        tab.evaluate(`(() => { const f = document.createElement('iframe'); f.hidden = true; f.src = '${PASSTHROUGH_SCOPE}passthrough?url=${ciphertextPath}'; document.body.append(f); })()`),
+      ),
+    verify: async () => undefined,
+  };
 }
 
 /**
@@ -199,18 +244,24 @@ export async function measurePassthrough(page: Page, memory: PeakMemory, baseUrl
  * page fetches the ciphertext itself and discards it, i.e. network, proxy and storage without the
  * service worker, decryption or disk. An upper bound of what the deployment can serve this browser.
  */
-export async function measureNetworkRead(page: Page, url: string, bytes: number, repeat: number): Promise<number[]> {
-  const runs: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const seconds = (await page.evaluate(`(async () => {
-      const started = performance.now();
-      const response = await fetch(${JSON.stringify(url)}, { cache: 'no-store', credentials: 'same-origin' });
-      if (!response.ok) throw new Error('ciphertext fetch answered ' + response.status);
-      const reader = response.body.getReader();
-      for (;;) { const { done } = await reader.read(); if (done) break; }
-      return (performance.now() - started) / 1000;
-    })()`)) as number;
-    runs.push(bytes / 1e6 / seconds);
-  }
-  return runs;
+export function networkCeiling(page: Page, memory: PeakMemory, url: string, plainBytes: number): PhaseSpec {
+  return {
+    name: 'ceiling: the page reads the ciphertext and discards it',
+    kind: 'ceiling',
+    plainBytes,
+    run: () =>
+      timedRun(
+        page,
+        memory,
+        () =>
+          page.evaluate(`(async () => {
+            const response = await fetch(${JSON.stringify(url)}, { cache: 'no-store', credentials: 'same-origin' });
+            if (!response.ok) throw new Error('ciphertext fetch answered ' + response.status);
+            const reader = response.body.getReader();
+            for (;;) { const { done } = await reader.read(); if (done) break; }
+          })()`),
+        async () => null,
+      ),
+    verify: async () => undefined,
+  };
 }

@@ -14,8 +14,8 @@
 import { statSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import { hashZipEntries } from '../tests/support/zip.ts';
-import { measureDirect } from './download-direct.ts';
-import { measureDecryptLimits, measureNetworkRead, median, runPhase, timedDownload, type Phase } from './download-phases.ts';
+import { directSpec } from './download-direct.ts';
+import { measureDecryptLimits, median, networkCeiling, runRounds, summarize, timedDownload, type PhaseSpec } from './download-phases.ts';
 import { sha256OfRange } from './download-verify.ts';
 import type { BenchContext, MeasuredRun } from './download.ts';
 import { fetchTargetJson, guardTestingNames, QaTargetError, type QaTarget } from './qa-target.ts';
@@ -58,62 +58,50 @@ export async function runTarget(bench: BenchContext, target: QaTarget): Promise<
     await openLinkPage(page, target, status);
     const limits = await measureDecryptLimits(page);
     bench.printLimits(limits);
-    const decryptMBps = limits.sequentialDecryptMBps;
-    const networkRuns = await measureNetworkRead(page, `/api/download/${target.token}/file/${largest.id}`, largest.file_size, repeat);
-    const ceilingMBps = Math.round(median(networkRuns));
-    console.log(`Network ceiling (the page fetches ${largest.original_filename}'s ciphertext and discards it): ${ceilingMBps} MB/s\n`);
-
     const list = page.getByRole('list', { name: 'Shared files' });
-    const phases: Phase[] = [];
+    const fileButton = list.getByRole('button', { name: `Download ${largest.original_filename}`, exact: true });
     let fileSha256: string | undefined;
-    phases.push(
-      await runPhase(page, memory, {
+    const specs: PhaseSpec[] = [
+      networkCeiling(page, memory, `/api/download/${target.token}/file/${largest.id}`, largest.file_size),
+      {
         name: `one file, ${(largest.file_size / 1e9).toFixed(2)} GB`,
         kind: 'file',
         plainBytes: largest.file_size,
-        decryptMBps,
-        ceilingMBps,
-        repeat,
-        run: () => timedDownload(page, memory, () => list.getByRole('button', { name: `Download ${largest.original_filename}`, exact: true }).click()),
+        run: () => timedDownload(page, memory, () => fileButton.click()),
         verify: async (run) => {
           const size = statSync(run.savedPath!).size;
           if (size !== largest.file_size) throw new Error(`${largest.original_filename}: saved ${size} bytes, the link announces ${largest.file_size}`);
-          fileSha256 = await sha256OfRange(run.savedPath!);
-          return { name: largest.original_filename, bytes: size, sha256: fileSha256 };
+          const sha256 = await sha256OfRange(run.savedPath!);
+          if (fileSha256 !== undefined && sha256 !== fileSha256) throw new Error(`${largest.original_filename}: two downloads of the same file differ`);
+          fileSha256 = sha256;
+          return { name: largest.original_filename, bytes: size, sha256 };
         },
-      }),
-    );
-    const direct = await measureDirect(
-      page,
-      memory,
-      { name: largest.original_filename, size: largest.file_size, button: list.getByRole('button', { name: `Download ${largest.original_filename}`, exact: true }) },
-      { decryptMBps, ceilingMBps, repeat },
-    );
-    if (direct) phases.push(direct);
+      },
+      directSpec(page, memory, { name: largest.original_filename, size: largest.file_size, button: fileButton }),
+    ];
     if (files.length > 1) {
-      phases.push(
-        await runPhase(page, memory, {
-          name: `ZIP of the link's ${files.length} files, ${(totalBytes / 1e9).toFixed(2)} GB`,
-          kind: 'zip',
-          plainBytes: totalBytes,
-          decryptMBps,
-          ceilingMBps,
-          repeat,
-          run: () => timedDownload(page, memory, () => page.getByRole('button', { name: 'Download All as ZIP' }).click()),
-          verify: async (run) => {
-            const entries = await hashZipEntries(run.savedPath!);
-            const sizes = (list: number[]) => [...list].sort((a, b) => a - b).join(',');
-            if (sizes(entries.map((entry) => entry.size)) !== sizes(files.map((file) => file.file_size))) {
-              throw new Error(`ZIP: ${entries.length} entries whose sizes differ from the link's ${files.length} files`);
-            }
-            const same = entries.find((entry) => entry.name.split('/').pop() === largest.original_filename.split('/').pop());
-            if (same && fileSha256 !== undefined && same.sha256 !== fileSha256) throw new Error(`ZIP entry ${same.name}: SHA-256 differs from the same file downloaded alone`);
-            return entries.map((entry) => ({ name: entry.name, bytes: entry.size, sha256: entry.sha256 }));
-          },
-        }),
-      );
+      specs.push({
+        name: `ZIP of the link's ${files.length} files, ${(totalBytes / 1e9).toFixed(2)} GB`,
+        kind: 'zip',
+        plainBytes: totalBytes,
+        run: () => timedDownload(page, memory, () => page.getByRole('button', { name: 'Download All as ZIP' }).click()),
+        verify: async (run) => {
+          const entries = await hashZipEntries(run.savedPath!);
+          const sizes = (list: number[]) => [...list].sort((a, b) => a - b).join(',');
+          if (sizes(entries.map((entry) => entry.size)) !== sizes(files.map((file) => file.file_size))) {
+            throw new Error(`ZIP: ${entries.length} entries whose sizes differ from the link's ${files.length} files`);
+          }
+          const same = entries.find((entry) => entry.name.split('/').pop() === largest.original_filename.split('/').pop());
+          if (same && fileSha256 !== undefined && same.sha256 !== fileSha256) throw new Error(`ZIP entry ${same.name}: SHA-256 differs from the same file downloaded alone`);
+          return entries.map((entry) => ({ name: entry.name, bytes: entry.size, sha256: entry.sha256 }));
+        },
+      });
     }
-    return { limits, ceiling: { ceilingMBps, ceilingRunsMBps: networkRuns.map(Math.round), ceilingKind: 'page fetch of the ciphertext, discarded (network + proxy + storage)' }, phases };
+    const { phases, ceiling } = summarize(await runRounds(page, memory, specs, repeat), limits.sequentialDecryptMBps);
+    const direct = phases.find((phase) => phase.kind === 'direct')?.saved as { sha256?: string } | undefined;
+    if (direct?.sha256 !== undefined && fileSha256 !== undefined && direct.sha256 !== fileSha256) throw new Error('direct to disk: SHA-256 differs from the same file through the download manager');
+    const ceilingRuns = ceiling!.runs.map((run) => largest.file_size / 1e6 / run.seconds);
+    return { limits, ceiling: { ceilingMBps: Math.round(median(ceilingRuns)), ceilingRunsMBps: ceilingRuns.map(Math.round), ceilingKind: 'page fetch of the ciphertext, discarded (network + proxy + storage)' }, phases };
   } finally {
     await bench.closeBrowser();
   }
