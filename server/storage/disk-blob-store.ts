@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { listDiskBlobs } from './disk-blob-listing.ts';
+import { DirectorySync } from './directory-sync.ts';
 import {
   BlobStoreError,
   checkBlobKey,
@@ -19,14 +20,24 @@ import {
  * Blobs as files under one directory. A put writes a temporary file beside the target, fsyncs it,
  * renames it into place and fsyncs the directory, so a blob that `put` reported is on disk even
  * after a crash, and a half-written one is never visible under its key.
+ *
+ * Many small puts at once (a multipart batch of 100 files) share their directory fsyncs
+ * (directory-sync.ts), and a directory is created once per process rather than at every put:
+ * both were a large part of the server's time per small file (docs/upload.md, Measurements).
  */
 export class DiskBlobStore implements BlobStore {
+  private readonly directories = new Set<string>();
+  private readonly directorySync = new DirectorySync(fsyncPath);
+
   constructor(readonly root: string) {}
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<BlobInfo> {
     const target = this.pathOf(key);
     const directory = dirname(target);
-    await mkdir(directory, { recursive: true });
+    if (!this.directories.has(directory)) {
+      await mkdir(directory, { recursive: true });
+      this.directories.add(directory);
+    }
     const temporary = join(directory, `.${randomUUID()}.partial`);
     let size = 0;
     const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
@@ -38,11 +49,13 @@ export class DiskBlobStore implements BlobStore {
       },
     });
     try {
-      await pipeline(body, counter, createWriteStream(temporary, { flags: 'wx' }));
-      await fsyncPath(temporary);
+      // flush: the file is fsynced before its descriptor is closed.
+      await pipeline(body, counter, createWriteStream(temporary, { flags: 'wx', flush: true }));
       await rename(temporary, target);
-      await fsyncPath(directory);
+      await this.directorySync.sync(directory);
     } catch (error) {
+      // A directory removed behind our back is created again by the next put.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.directories.delete(directory);
       await rm(temporary, { force: true });
       throw error;
     }
