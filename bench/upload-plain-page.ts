@@ -3,11 +3,12 @@
 //
 // - benchPlainUpload: the same tus transport as the page (tusUpload.ts: same chunk size, same
 //   read-ahead, XMLHttpRequest) sending the file's bytes without encryption, padded to the
-//   encrypted length the server insists on: the encrypted upload minus the crypto.
+//   encrypted length the server insists on: the encrypted upload minus the crypto. Its bodies are
+//   slices of the picked file, read from disk by the browser, as the encrypted upload's bodies are
+//   files of its spool (workers/ciphertext-spool.ts).
 // - benchCeilingUpload: the transport ceiling: the same number of bytes sent by a bare
 //   XMLHttpRequest to the server's discard route (BENCH_DISCARD_ROUTE, server/routes/bench/),
-//   one TUS_CHUNK_BYTES body at a time, each a slice of the picked File (a Blob the browser reads
-//   from disk itself: no copy in the page). What the browser, the connection and the server's
+//   one TUS_CHUNK_BYTES body at a time, the same slices as benchPlainUpload's. What the browser, the connection and the server's
 //   socket can do with no protocol and nothing stored.
 //
 // Each reports its end by setting the tab's title ("bench:done <ms>" or "bench:failed <why>"), which
@@ -29,6 +30,13 @@ function pickedFile(inputId: string): File {
   return (document.getElementById(inputId) as HTMLInputElement).files![0]!;
 }
 
+/** Bytes [start, end) of the file followed by zeros up to `total` (the encrypted length), without copying. */
+function paddedSlice(file: File, total: number, start: number, end: number): Blob {
+  if (end <= file.size) return file.slice(start, end);
+  const zeros = new Blob([new Uint8Array(Math.min(end - start, total - file.size))]);
+  return new Blob([file.slice(Math.min(start, file.size), file.size), zeros.slice(0, end - Math.max(start, file.size))]);
+}
+
 function reportEnd(work: Promise<unknown>, startedAt: number): void {
   work.then(
     () => {
@@ -44,14 +52,8 @@ window.benchPlainUpload = (linkToken, inputId) => {
   const file = pickedFile(inputId);
   const cipherBytes = encryptedLength(file.size);
   const signal = new AbortController().signal;
-  const range = {
-    encryptedLength: cipherBytes,
-    async readChunks(start: number, end: number): Promise<Uint8Array[]> {
-      const out = new Uint8Array(end - start);
-      if (start < file.size) out.set(new Uint8Array(await file.slice(start, Math.min(end, file.size)).arrayBuffer()));
-      return [out];
-    },
-  };
+  // Bodies read from disk by the browser, as the encrypted upload's spool files are.
+  const range = { encryptedLength: cipherBytes, readBody: async (start: number, end: number) => paddedSlice(file, cipherBytes, start, end) };
   const startedAt = performance.now();
   reportEnd(
     sendWithTus({
@@ -69,12 +71,10 @@ window.benchCeilingUpload = (discardUrl, inputId) => {
   const file = pickedFile(inputId);
   const total = encryptedLength(file.size);
   const signal = new AbortController().signal;
-  const padding = new Blob([new Uint8Array(Math.min(TUS_CHUNK_BYTES, total - file.size))]);
   async function sendAll(): Promise<void> {
     for (let start = 0; start < total; start += TUS_CHUNK_BYTES) {
       const end = Math.min(total, start + TUS_CHUNK_BYTES);
-      // The file's bytes, and past its end zeros up to the encrypted length (as benchPlainUpload).
-      const body = end <= file.size ? file.slice(start, end) : new Blob([file.slice(start, file.size), padding.slice(0, end - Math.max(start, file.size))]);
+      const body = paddedSlice(file, total, start, end);
       const response = await sendXhr({ method: 'POST', url: discardUrl, body, headers: { 'content-type': 'application/octet-stream' }, signal });
       if (response.status !== 200) throw new Error(`discard route answered ${response.status}: ${response.text.slice(0, 200)}`);
     }

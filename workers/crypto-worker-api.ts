@@ -38,6 +38,7 @@ import { RecordDecryptor } from '../src/crypto/record-decryptor.ts';
 import { generateStorageKey, unwrapStoredFileKey, wrapFileKeyForStorage, type StoredFileKey } from '../src/crypto/stored-file-key.ts';
 import { DEFAULT_RECORD_SIZE, assertRecordSize } from '../src/crypto/record-format.ts';
 import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
+import { spoolWritableHere, writeSpoolFile, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
 import { LocalHashSink, PortHashSink, serveHashPort } from './hash-sinks.ts';
@@ -240,6 +241,13 @@ export function createCryptoWorkerApi() {
     },
     async readCiphertext(jobId: string, start: number, end: number): Promise<Uint8Array[]> {
       return transferViews(await job(encryptions, jobId).read(start, end));
+    },
+    canSpool(): boolean {
+      return spoolWritableHere();
+    },
+    /** Ciphertext bytes [start, end) written to the upload spool file at `path` (workers/ciphertext-spool.ts). */
+    async spoolCiphertext(jobId: string, start: number, end: number, path: SpoolPath): Promise<void> {
+      await writeSpoolFile(path, await job(encryptions, jobId).read(start, end));
     },
     encryptionSha256(jobId: string): Promise<Sha256Hex> {
       return job(encryptions, jobId).sha256();

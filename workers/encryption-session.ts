@@ -11,6 +11,8 @@
 import type { Remote } from 'comlink';
 import type { FileIvBase64, Sha256Hex, WrappedFileKey } from '../src/crypto/branded.ts';
 import { concatBytes } from '../src/crypto/bytes.ts';
+import { CryptoError } from '../src/crypto/errors.ts';
+import type { CiphertextSpool } from './ciphertext-spool.ts';
 import type { CryptoWorkerApi, OpenedEncryption } from './crypto-worker-api.ts';
 import type { FileKeyHandle } from './pool-types.ts';
 
@@ -25,7 +27,15 @@ export interface EncryptionSessionInit {
   readonly onClose: () => void;
   /** Called once when the hash is known. */
   readonly onHashed: () => void;
+  /** Where request bodies are spooled (disk-backed); null: built in memory. */
+  readonly spool: CiphertextSpool | null;
 }
+
+/**
+ * Spool files kept per session: the chunk on the wire and the one read ahead
+ * (src/features/upload/transport/ciphertextSource.ts); anything older has been sent or dropped.
+ */
+const SPOOL_FILES_KEPT = 2;
 
 export class EncryptionSession {
   readonly key: FileKeyHandle;
@@ -41,6 +51,9 @@ export class EncryptionSession {
   private readonly onHashed: () => void;
   private digest: Promise<Sha256Hex> | undefined;
   private closed = false;
+  private spool: CiphertextSpool | null;
+  private readonly spooled: string[] = [];
+  private spoolCount = 0;
 
   constructor(init: EncryptionSessionInit) {
     this.api = init.api;
@@ -53,11 +66,37 @@ export class EncryptionSession {
     this.recordSize = init.opened.recordSize;
     this.onClose = init.onClose;
     this.onHashed = init.onHashed;
+    this.spool = init.spool;
   }
 
   /** Ciphertext bytes [start, end) as pieces (transferred from the worker, no copy). */
   readChunks(start: number, end: number): Promise<Uint8Array[]> {
     return this.api.readCiphertext(this.jobId, start, end);
+  }
+
+  /**
+   * Ciphertext bytes [start, end) as a request body: a file of the upload spool that the browser
+   * reads from disk (workers/ciphertext-spool.ts), or, without a spool, a Blob of the pieces in
+   * memory. A Blob either way: Chromium sends a typed-array body several times slower than a Blob
+   * (docs/upload.md). Bodies older than the last SPOOL_FILES_KEPT are deleted as new ones are made.
+   */
+  async readBody(start: number, end: number): Promise<Blob> {
+    const spool = this.spool;
+    if (!spool) return new Blob((await this.readChunks(start, end)) as Uint8Array<ArrayBuffer>[]);
+    const name = `${this.jobId}-${this.spoolCount++}`;
+    this.spooled.push(name);
+    for (const old of this.spooled.splice(0, Math.max(0, this.spooled.length - SPOOL_FILES_KEPT))) void spool.remove(old);
+    try {
+      await this.api.spoolCiphertext(this.jobId, start, end, spool.pathOf(name));
+      return await spool.file(name);
+    } catch (error) {
+      // The spool could not take it (disk or quota full): this session builds its bodies in memory
+      // from here on. A failure to encrypt fails again just below, and is reported from there.
+      this.spool = null;
+      void spool.remove(name);
+      if (error instanceof CryptoError) throw error;
+      return new Blob((await this.readChunks(start, end)) as Uint8Array<ArrayBuffer>[]);
+    }
   }
 
   /** Ciphertext bytes [start, end) in one array (copies when the range spans records). */
@@ -101,6 +140,8 @@ export class EncryptionSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const spool = this.spool;
+    if (spool) for (const name of this.spooled.splice(0)) void spool.remove(name);
     try {
       await this.api.closeEncryption(this.jobId);
     } finally {

@@ -36,6 +36,7 @@ import type { StoredFileKey } from '../src/crypto/stored-file-key.ts';
 import type { WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
 import { ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
 import type { CryptoWorkerApi, GeneratedKeyPair, StoredKeyData } from './crypto-worker-api.ts';
+import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
@@ -59,6 +60,11 @@ export interface CryptoPoolOptions {
   readonly size?: number;
   /** For tests and harnesses; the default creates workers/crypto.worker.ts as a module worker. */
   readonly createWorker?: () => Worker;
+  /**
+   * Where sessions put upload request bodies (EncryptionSession.readBody): 'spool' (default) in the
+   * origin-private file system where the browser has it (workers/ciphertext-spool.ts), 'memory' always in memory.
+   */
+  readonly uploadBodies?: 'spool' | 'memory';
 }
 
 export interface OpenEncryptionOptions {
@@ -93,8 +99,12 @@ function defaultWorker(): Worker {
 
 export class CryptoPool {
   private readonly placement: WorkerPlacement;
+  private spool: Promise<CiphertextSpool | null> | undefined;
 
-  private constructor(workers: PoolWorker[]) {
+  private constructor(
+    workers: PoolWorker[],
+    private readonly uploadBodies: 'spool' | 'memory',
+  ) {
     this.placement = new WorkerPlacement(workers);
   }
 
@@ -111,7 +121,7 @@ export class CryptoPool {
       });
       return entry;
     });
-    return new CryptoPool(workers);
+    return new CryptoPool(workers, options.uploadBodies ?? 'spool');
   }
 
   get size(): number {
@@ -173,11 +183,17 @@ export class CryptoPool {
       };
       const opened = await encryptor.api.openEncryption(file, hashPort ? transfer(openOptions, [hashPort]) : openOptions);
       const key = reuse ? reuse.key : this.placement.adoptKey<'file'>(opened.keyId, 'file', encryptor);
-      return new EncryptionSession({ api: encryptor.api, opened, key, onClose: release, onHashed: releaseHash });
+      const spool = this.uploadBodies === 'spool' ? await (this.spool ??= this.openSpool(encryptor)) : null;
+      return new EncryptionSession({ api: encryptor.api, opened, key, onClose: release, onHashed: releaseHash, spool });
     } catch (error) {
       release();
       throw error;
     }
+  }
+
+  /** The upload spool, where the workers can write it (they all run the same code) and the page can read it. */
+  private async openSpool(worker: PoolWorker): Promise<CiphertextSpool | null> {
+    return (await worker.api.canSpool()) ? CiphertextSpool.open() : null;
   }
 
   /**

@@ -37,7 +37,6 @@ export interface EncryptionSessionLike extends CiphertextRange {
   readonly key: FileKeyHandle;
   readonly iv: string;
   readonly wrappedKey: string | undefined;
-  readChunks(start: number, end: number): Promise<Uint8Array[]>;
   sha256(): Promise<string>;
   close(): Promise<void>;
 }

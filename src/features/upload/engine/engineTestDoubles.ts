@@ -82,7 +82,7 @@ export class FakeSession implements EncryptionSessionLike {
   readonly wrappedKey = 'wrapped-key';
   readonly encryptedLength: number;
   closed = false;
-  readChunksError: unknown = null;
+  readBodyError: unknown = null;
   sha256Error: unknown = null;
 
   constructor(
@@ -95,9 +95,9 @@ export class FakeSession implements EncryptionSessionLike {
     this.encryptedLength = fakeCipherSize(file.size);
   }
 
-  async readChunks(start: number, end: number): Promise<Uint8Array[]> {
-    if (this.readChunksError) throw this.readChunksError;
-    return [new Uint8Array(Math.max(0, Math.min(end, 64) - Math.min(start, 64)))];
+  async readBody(start: number, end: number): Promise<Blob> {
+    if (this.readBodyError) throw this.readBodyError;
+    return new Blob([new Uint8Array(Math.max(0, Math.min(end, 64) - Math.min(start, 64)))]);
   }
 
   async sha256(): Promise<string> {

@@ -37,7 +37,7 @@ function sessionWith(key: Awaited<ReturnType<CryptoPool['importRawFileKey']>>): 
     iv: IV,
     wrappedKey: 'wrapped-for-recipient',
     encryptedLength: 1000,
-    readChunks: async () => [],
+    readBody: async () => new Blob(),
     sha256: async () => 'hash',
     close: async () => undefined,
   };

@@ -1,0 +1,131 @@
+/**
+ * The upload spool: ciphertext chunks of a tus upload written to files in the origin-private file
+ * system (OPFS) by the worker that encrypts them, and sent from there as disk-backed Blobs.
+ *
+ * Why (measured with `npm run bench:upload`, docs/upload.md "Flat memory"): a Blob built from bytes
+ * in memory (`new Blob([uint8array])`) keeps its bytes in the browser's blob storage until the page's
+ * garbage collector happens to collect the Blob object, and nothing tells the collector those
+ * small objects hold 16 MiB each: a 1 GiB upload left the browser about 1.1 GiB larger (PSS), in
+ * memory or as typed-array bodies alike. A File from the OPFS is read from disk by the network
+ * process itself, as a picked file is, so the page holds at most the chunk being encrypted, and the
+ * files are deleted as soon as tus has moved past them.
+ *
+ * Layout: `upload-spool/<page id>/<chunk>`; each page holds a Web Lock named after its directory for
+ * as long as it lives, so a later page deletes the directories of pages that are gone (a closed or
+ * crashed tab) and never one of a page still uploading in another tab.
+ *
+ * No library does this (OPFS spooling for request bodies); it is three OPFS calls and a lock.
+ */
+
+const SPOOL_ROOT = 'upload-spool';
+const LOCK_PREFIX = 'sealdrop-upload-spool-';
+
+/** What the worker needs to find a chunk's file: directory names from the OPFS root, then the file's. */
+export type SpoolPath = readonly string[];
+
+export class CiphertextSpool {
+  private constructor(
+    private readonly directory: FileSystemDirectoryHandle,
+    private readonly pageId: string,
+  ) {}
+
+  /**
+   * The page's spool, or null where the browser has no OPFS or Web Locks here (then uploads build
+   * their bodies in memory). Whether the workers can write to it is theirs to say: synchronous
+   * access handles exist only in dedicated workers (spoolWritableHere, asked by the pool).
+   */
+  static async open(): Promise<CiphertextSpool | null> {
+    if (!spoolReachableHere()) return null;
+    try {
+      const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(SPOOL_ROOT, { create: true });
+      const pageId = crypto.randomUUID();
+      await holdLockForPageLifetime(`${LOCK_PREFIX}${pageId}`);
+      await removeAbandonedPages(root);
+      return new CiphertextSpool(await root.getDirectoryHandle(pageId, { create: true }), pageId);
+    } catch {
+      // Storage refused (private browsing, quota, a policy): bodies in memory work everywhere.
+      return null;
+    }
+  }
+
+  /** Where a worker writes the chunk `name` (see writeSpoolFile). */
+  pathOf(name: string): SpoolPath {
+    return [SPOOL_ROOT, this.pageId, name];
+  }
+
+  /** The chunk `name` as the worker wrote it: a File the browser reads from disk. */
+  async file(name: string): Promise<File> {
+    return (await this.directory.getFileHandle(name)).getFile();
+  }
+
+  /** Deletes the chunk `name`; one already gone is fine. */
+  async remove(name: string): Promise<void> {
+    await this.directory.removeEntry(name).catch(() => undefined);
+  }
+}
+
+function spoolReachableHere(): boolean {
+  return typeof navigator !== 'undefined' && typeof navigator.storage?.getDirectory === 'function' && typeof navigator.locks?.request === 'function';
+}
+
+/** In a worker: whether writeSpoolFile can work here (OPFS with synchronous access handles). */
+export function spoolWritableHere(): boolean {
+  return (
+    typeof navigator !== 'undefined' &&
+    typeof navigator.storage?.getDirectory === 'function' &&
+    typeof FileSystemFileHandle !== 'undefined' &&
+    'createSyncAccessHandle' in FileSystemFileHandle.prototype
+  );
+}
+
+/** Takes the lock and keeps it until the page goes away (the promise given to the lock never settles). */
+function holdLockForPageLifetime(name: string): Promise<void> {
+  return new Promise<void>((granted) => {
+    void navigator.locks.request(name, () => {
+      granted();
+      return new Promise<never>(() => undefined);
+    });
+  });
+}
+
+async function removeAbandonedPages(root: FileSystemDirectoryHandle): Promise<void> {
+  const held = new Set(((await navigator.locks.query()).held ?? []).map((lock) => lock.name));
+  const abandoned: string[] = [];
+  for await (const name of root.keys()) if (!held.has(`${LOCK_PREFIX}${name}`)) abandoned.push(name);
+  await Promise.all(abandoned.map((name) => root.removeEntry(name, { recursive: true }).catch(() => undefined)));
+}
+
+/** The part of FileSystemSyncAccessHandle used here (TypeScript's DOM library declares it only for workers). */
+interface SyncAccessHandle {
+  truncate(size: number): void;
+  write(buffer: Uint8Array<ArrayBuffer>, options: { at: number }): number;
+  close(): void;
+}
+
+/** The spool file could not be written in full (the disk or the quota is full). */
+export class SpoolWriteError extends Error {
+  override readonly name = 'SpoolWriteError';
+  readonly code = 'SPOOL_WRITE_FAILED';
+}
+
+/**
+ * In the worker: writes `pieces` as the whole content of the file at `path` (created), through a
+ * synchronous access handle (the fastest OPFS write, available only in dedicated workers).
+ */
+export async function writeSpoolFile(path: SpoolPath, pieces: readonly Uint8Array[]): Promise<void> {
+  let directory = await navigator.storage.getDirectory();
+  for (const name of path.slice(0, -1)) directory = await directory.getDirectoryHandle(name);
+  const file = await directory.getFileHandle(path.at(-1)!, { create: true });
+  const handle = await (file as unknown as { createSyncAccessHandle(): Promise<SyncAccessHandle> }).createSyncAccessHandle();
+  try {
+    handle.truncate(0);
+    let at = 0;
+    for (const piece of pieces) {
+      const written = handle.write(piece as Uint8Array<ArrayBuffer>, { at });
+      if (written !== piece.byteLength) throw new SpoolWriteError(`wrote ${written} of ${piece.byteLength} bytes to the upload spool`);
+      at += written;
+    }
+  } finally {
+    handle.close();
+  }
+}
