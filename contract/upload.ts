@@ -57,6 +57,11 @@ export const uploadLinkStatusResponse = z.object({
   has_allowed_emails_list: z.boolean(),
   /** Not in the spec's status shape: tells the page whether to check content signatures. */
   perform_mime_check: z.boolean(),
+  /**
+   * Not in the spec's status shape: hours without activity after which the server sweeps an
+   * unfinished resumable upload (UPLOAD_ABANDON_HOURS); the page forgets its resume entries by it.
+   */
+  upload_abandon_hours: z.number().positive(),
 });
 export type UploadLinkStatus = z.infer<typeof uploadLinkStatusResponse>;
 

@@ -70,6 +70,7 @@ describe('link status', () => {
       requires_email: false,
       has_allowed_emails_list: false,
       perform_mime_check: true,
+      upload_abandon_hours: 24,
     });
   });
 
@@ -87,6 +88,7 @@ describe('link status', () => {
       requires_email: true,
       has_allowed_emails_list: true,
       perform_mime_check: true,
+      upload_abandon_hours: 24,
     });
   });
 });

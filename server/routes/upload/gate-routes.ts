@@ -36,6 +36,7 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
         requires_email: folder.requireEmailVerification,
         has_allowed_emails_list: allowedEmailList(folder) !== null,
         perform_mime_check: folder.performMimeCheck,
+        upload_abandon_hours: app.config.upload.abandonAfterMs / 3_600_000,
       };
     },
   );
