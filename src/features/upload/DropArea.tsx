@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { CloudUploadIcon, FileIcon, FolderIcon } from '../../app/icons.tsx';
 import { collectDroppedFiles, entriesOf, filesFromInput } from './dropTraversal.ts';
 import type { CandidateFile } from './fileSelection.ts';
+import { canPickHandles, dropHandlesOf, filesFromDropHandles, pickFileHandles, pickFolderHandle } from './filePickers.ts';
 
 interface DropAreaProps {
   disabled: boolean;
@@ -15,6 +16,9 @@ interface DropAreaProps {
 /**
  * Where files and whole folders come in: drag and drop (folders are walked, keeping their
  * structure), or the two pickers. Disabled while an upload runs and before the gates are passed.
+ * Where the browser has the File System Access API the buttons open its dialogs and a drop is read
+ * through handles (filePickers.ts), so an interrupted upload can continue without a new selection;
+ * the hidden inputs stay for other browsers (and for a dialog that fails).
  */
 export function DropArea({ disabled, onFiles }: DropAreaProps) {
   const [over, setOver] = useState(false);
@@ -37,9 +41,28 @@ export function DropArea({ disabled, onFiles }: DropAreaProps) {
     event.preventDefault();
     setOver(false);
     if (disabled) return;
-    // Entries must be taken now: the browser empties the DataTransfer when this handler returns.
+    // Handles and entries must be taken now: the browser empties the DataTransfer when this handler returns.
+    const handles = dropHandlesOf(event.dataTransfer);
     const dropped = entriesOf(event.dataTransfer);
-    void collectDroppedFiles(dropped).then(onFiles);
+    void (async () => {
+      const viaHandles = handles ? await handles.then(filesFromDropHandles).catch(() => null) : null;
+      onFiles(viaHandles ?? (await collectDroppedFiles(dropped)));
+    })();
+  }
+
+  /** The File System Access dialog where there is one (a closed dialog adds nothing), else the input. */
+  function choose(pick: () => Promise<CandidateFile[]>, input: HTMLInputElement | null) {
+    if (!canPickHandles()) {
+      input?.click();
+      return;
+    }
+    void pick().then(
+      (files) => files.length > 0 && onFiles(files),
+      (error: unknown) => {
+        console.warn('upload: the file dialog failed; using the plain file input instead', error);
+        input?.click();
+      },
+    );
   }
 
   function picked(input: HTMLInputElement | null) {
@@ -76,10 +99,10 @@ export function DropArea({ disabled, onFiles }: DropAreaProps) {
         Folders keep their structure. Up to 5120 MB per file.
       </Typography>
       <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-        <Button variant="outlined" startIcon={<FileIcon />} disabled={disabled} onClick={() => filesInput.current?.click()}>
+        <Button variant="outlined" startIcon={<FileIcon />} disabled={disabled} onClick={() => choose(pickFileHandles, filesInput.current)}>
           Select Files
         </Button>
-        <Button variant="outlined" startIcon={<FolderIcon />} disabled={disabled} onClick={() => folderInput.current?.click()}>
+        <Button variant="outlined" startIcon={<FolderIcon />} disabled={disabled} onClick={() => choose(pickFolderHandle, folderInput.current)}>
           Select Folder
         </Button>
       </Stack>

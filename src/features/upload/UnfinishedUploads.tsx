@@ -6,13 +6,19 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
+import { useGetUploadLinkStatusQuery } from '../../api/uploadApi.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
+import { rememberSources } from './filePickers.ts';
 import type { QueueEntry } from './resume/queueEntry.ts';
+import { reopenSources, type ReopenProblem } from './resume/reopenSources.ts';
+import { selectUploadStepState } from './uploadStepSlice.ts';
 import type { UploadController } from './uploadController.ts';
 import { selectQueuedFiles, type QueuedFile } from './uploadQueueSlice.ts';
 
 type Match = 'selected' | 'changed' | 'none';
+
+const HOUR_MS = 3_600_000;
 
 /** Whether a queued file is this entry's file again (resumes), or a changed one at its place (starts over). */
 function matchOf(entry: QueueEntry, queued: readonly QueuedFile[]): Match {
@@ -27,20 +33,50 @@ const MATCH_NOTE: Record<Match, string> = {
   none: '',
 };
 
+/** Why Continue Upload could not open a file through its kept handle, and what to do. */
+export const REOPEN_NOTE: Record<ReopenProblem, string> = {
+  denied: ' · the browser did not allow reading it again: select it again',
+  missing: ' · no longer found where it was: select it again',
+  changed: ' · changed since: select it again (it will be sent from the start)',
+};
+
+export const CONTINUE_HINT =
+  'Press Continue Upload to carry on where they stopped, without sending again what is already stored (the browser may ask you to allow reading the files again), or select the same files or folder again and press Upload.';
+export const RESELECT_HINT =
+  'Select the same files or folder again and press Upload: they continue where they stopped, without sending again what is already stored.';
+
+function noteOf(entry: QueueEntry, queued: readonly QueuedFile[], problems: ReadonlyMap<string, ReopenProblem>): string {
+  const match = matchOf(entry, queued);
+  const problem = problems.get(entry.id);
+  return match === 'none' && problem ? REOPEN_NOTE[problem] : MATCH_NOTE[match];
+}
+
+/** The server's abandon time from the link's status (already loaded by the page), when it says. */
+function useServerAbandonMs(): number | undefined {
+  const linkToken = useAppSelector(selectUploadStepState).linkToken;
+  const { data } = useGetUploadLinkStatusQuery(linkToken ?? '', { skip: linkToken === null });
+  return data?.upload_abandon_hours === undefined ? undefined : data.upload_abandon_hours * HOUR_MS;
+}
+
 /**
  * The large files an earlier visit (a reload, a closed tab) left unfinished on this link, with how
  * much the server holds. Selecting the same files or folder again continues them (the engine
- * matches by path, name, size and date); Discard gives one up.
+ * matches by path, name, size and date); where the files were picked through File System Access
+ * handles, Continue Upload opens them again after one permission prompt (resume/reopenSources.ts);
+ * Discard gives one up.
  */
 export function UnfinishedUploads({ controller, refreshKey, disabled }: { controller: UploadController; refreshKey: unknown; disabled: boolean }) {
   const [entries, setEntries] = useState<QueueEntry[]>([]);
   const [delivered, setDelivered] = useState(0);
   const [reload, setReload] = useState(0);
+  const [opening, setOpening] = useState(false);
+  const [problems, setProblems] = useState<ReadonlyMap<string, ReopenProblem>>(new Map());
   const queued = useAppSelector(selectQueuedFiles);
+  const abandonAfterMs = useServerAbandonMs();
 
   useEffect(() => {
     let live = true;
-    void Promise.all([controller.unfinishedUploads(), controller.deliveredBefore()]).then(([found, stored]) => {
+    void Promise.all([controller.unfinishedUploads(abandonAfterMs), controller.deliveredBefore()]).then(([found, stored]) => {
       if (!live) return;
       setEntries(found);
       setDelivered(stored);
@@ -48,22 +84,43 @@ export function UnfinishedUploads({ controller, refreshKey, disabled }: { contro
     return () => {
       live = false;
     };
-  }, [controller, refreshKey, reload]);
+  }, [controller, refreshKey, reload, abandonAfterMs]);
+
+  /** The click's user activation lets the browser ask for read permission again. */
+  async function continueUpload(): Promise<void> {
+    setOpening(true);
+    try {
+      const reopened = await reopenSources(entries);
+      setProblems(reopened.problems);
+      if (reopened.files.length === 0) return;
+      await controller.addFiles(rememberSources(reopened.files));
+      await controller.startUpload();
+    } finally {
+      setOpening(false);
+    }
+  }
 
   if (entries.length === 0) return null;
+  const reopenable = entries.some((entry) => entry.source !== undefined && !problems.has(entry.id));
   return (
     <Alert severity="info" component="section" aria-label="Unfinished uploads" data-testid="unfinished-uploads">
       <AlertTitle>Unfinished uploads ({entries.length})</AlertTitle>
       <Typography variant="body2">
-        Select the same files or folder again and press Upload: they continue where they stopped, without sending again what is already stored.
+        {reopenable ? CONTINUE_HINT : RESELECT_HINT}
         {delivered > 0 && ` ${delivered} ${delivered === 1 ? 'file' : 'files'} of that upload arrived before the interruption and will not be sent again.`}
       </Typography>
+      {reopenable && (
+        <Button variant="contained" size="small" sx={{ mt: 1 }} disabled={disabled || opening} onClick={() => void continueUpload()}>
+          {opening ? 'Opening files...' : 'Continue Upload'}
+        </Button>
+      )}
       <List dense aria-label="Unfinished files">
         {entries.map((entry) => (
           <ListItem
             key={entry.id}
             aria-label={entry.name}
             data-match={matchOf(entry, queued)}
+            data-reopen={problems.get(entry.id) ?? (entry.source ? 'ready' : 'reselect')}
             disableGutters
             secondaryAction={
               <Button
@@ -77,7 +134,7 @@ export function UnfinishedUploads({ controller, refreshKey, disabled }: { contro
           >
             <ListItemText
               primary={entry.relativePath === '.' ? entry.name : `${entry.relativePath}/${entry.name}`}
-              secondary={`${formatBytes(entry.confirmedOffset, 'wholeFrom100')} of ${formatBytes(entry.encryptedLength, 'wholeFrom100')} stored${MATCH_NOTE[matchOf(entry, queued)]}`}
+              secondary={`${formatBytes(entry.confirmedOffset, 'wholeFrom100')} of ${formatBytes(entry.encryptedLength, 'wholeFrom100')} stored${noteOf(entry, queued, problems)}`}
               slotProps={{ primary: { sx: { overflowWrap: 'anywhere', pr: 8 } } }}
             />
           </ListItem>

@@ -203,10 +203,10 @@ export class UploadController {
     }
   }
 
-  /** The unfinished uploads an earlier page (or attempt) left for this link. */
-  unfinishedUploads(): Promise<QueueEntry[]> {
+  /** The unfinished uploads an earlier page (or attempt) left for this link (`abandonAfterMs`: the server's rule, when known). */
+  unfinishedUploads(abandonAfterMs?: number): Promise<QueueEntry[]> {
     const linkToken = selectUploadStepState(this.deps.getState()).linkToken;
-    return linkToken === null ? Promise.resolve([]) : this.deps.journal.unfinished(linkToken);
+    return linkToken === null ? Promise.resolve([]) : this.deps.journal.unfinished(linkToken, abandonAfterMs);
   }
 
   /** How many files an interrupted visit to this link already stored. */

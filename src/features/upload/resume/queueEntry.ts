@@ -4,6 +4,7 @@
 
 import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
 import type { FileIdentity } from '../engine/enginePorts.ts';
+import type { FileSource } from './fileSource.ts';
 
 export const QUEUE_ENTRY_VERSION = 1;
 
@@ -36,6 +37,11 @@ export interface QueueEntry {
   readonly createdAt: number;
   /** The last time the server accepted bytes (or the entry was made): the abandon clock. */
   readonly updatedAt: number;
+  /**
+   * Where the file can be opened again without a new selection (File System Access handles,
+   * Chromium); absent where the file came from an input or the browser has no handles.
+   */
+  readonly source?: FileSource;
 }
 
 /**

@@ -4,7 +4,8 @@ import type { DeliveredMark, QueueEntry } from './queueEntry.ts';
 
 /** The persisted queue as the page reads it (resume/uploadJournal.ts). */
 export interface ResumeCatalogue {
-  unfinished(linkToken: string): Promise<QueueEntry[]>;
+  /** `abandonAfterMs`: the server's abandon time (the link status's `upload_abandon_hours`), when known. */
+  unfinished(linkToken: string, abandonAfterMs?: number): Promise<QueueEntry[]>;
   discard(entryId: string): Promise<void>;
   resumePointFor(file: FileIdentity): Promise<ResumePoint | undefined>;
   deliveredFiles(linkToken: string): Promise<DeliveredMark[]>;

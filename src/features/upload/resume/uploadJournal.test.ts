@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CryptoPool } from '../../../../workers/pool.ts';
 import { inProcessWorker } from '../../../../workers/testing/inProcessWorker.ts';
 import type { EncryptionSessionLike, FileIdentity } from '../engine/enginePorts.ts';
+import { PickedSources, type FileSource } from './fileSource.ts';
 import { entryIdOf } from './queueEntry.ts';
 import { PersistedUploadJournal, SERVER_ABANDON_MS } from './uploadJournal.ts';
 import { UploadQueueStore } from './uploadQueueStore.ts';
@@ -21,14 +22,16 @@ function page(now: { t: number }) {
   const store = new UploadQueueStore();
   const cancelled: string[] = [];
   const failures: unknown[] = [];
+  const sources = new PickedSources();
   const journal = new PersistedUploadJournal({
     store,
     pool: () => pool,
     now: () => now.t,
     cancelUpload: async (url) => void cancelled.push(url),
     onStoreFailure: (error) => failures.push(error),
+    sourceOf: (file) => sources.sourceOf(file),
   });
-  return { pool, store, journal, cancelled, failures };
+  return { pool, store, journal, cancelled, failures, sources };
 }
 
 function sessionWith(key: Awaited<ReturnType<CryptoPool['importRawFileKey']>>): EncryptionSessionLike {
@@ -189,5 +192,34 @@ describe('the persisted upload queue', () => {
     await reloaded.store.put({ ...entry, fileKey: { ...entry.fileKey, nonce: Buffer.from('another nonce').subarray(0, 12).toString('base64') } });
     expect(await reloaded.journal.resumePointFor(fresh)).toBeUndefined();
     expect(await reloaded.store.list()).toEqual([]);
+  });
+
+  it('keeps the handle a file was picked through in its entry (what one-click resume opens), and none for a file from an input', async () => {
+    const { pool, store, journal, sources } = newPage();
+    // IndexedDB stores real handles by structured clone; a plain object stands in for one here.
+    const handle = { kind: 'file', name: FILE.name } as unknown as FileSystemFileHandle;
+    const source: FileSource = { kind: 'file', handle };
+    sources.remember(FILE, source);
+    const fromInput: FileIdentity = { ...FILE, name: 'from-input.mov' };
+    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(fromInput, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    journal.confirmed(FILE, 400);
+    await journal.settled();
+    expect((await store.get(entryIdOf(FILE)))?.source).toEqual(source);
+    expect(await store.get(entryIdOf(fromInput))).not.toHaveProperty('source');
+    // A reloaded page reads it back with the entry.
+    const reloaded = newPage();
+    expect((await reloaded.journal.unfinished('link')).find((e) => e.name === FILE.name)?.source).toEqual(source);
+  });
+
+  it("purges by the server's announced abandon time when the page knows it, else by the 24 h default", async () => {
+    const { pool, journal } = newPage();
+    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    now.t += 3 * 3_600_000;
+    // The default keeps a 3-hour-old entry; a server that sweeps after 2 hours has removed its upload.
+    expect(await journal.unfinished('link')).toHaveLength(1);
+    expect(await journal.unfinished('link', 4 * 3_600_000)).toHaveLength(1);
+    expect(await journal.unfinished('link', 2 * 3_600_000)).toEqual([]);
+    expect(SERVER_ABANDON_MS).toBe(24 * 3_600_000);
   });
 });

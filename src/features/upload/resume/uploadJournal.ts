@@ -15,11 +15,13 @@ import type { EncryptionSessionLike, FileIdentity, ResumePoint, UploadJournal } 
 import { cancelTusUpload } from '../transport/tusCancel.ts';
 import { entryIdOf, keyContextOf, QUEUE_ENTRY_VERSION, samePlace, type DeliveredMark, type QueueEntry } from './queueEntry.ts';
 import type { UploadQueueStore } from './uploadQueueStore.ts';
+import type { FileSource } from './fileSource.ts';
 
 /**
  * The server sweeps a tus upload after UPLOAD_ABANDON_HOURS without activity (default 24 h,
- * docs/operations.md). The page cannot read the server's setting, so it uses the default: an
- * entry older than that may point at nothing and is purged.
+ * docs/operations.md) and announces its setting in the link's status (`upload_abandon_hours`). An
+ * entry without progress for that long points at nothing and is purged. This default applies
+ * until the page has read the status (and to a server that does not say).
  */
 export const SERVER_ABANDON_MS = 24 * 60 * 60 * 1000;
 
@@ -37,6 +39,8 @@ export interface UploadJournalDeps {
   now?: () => number;
   /** A write that failed (the upload goes on, it just cannot be resumed). */
   onStoreFailure?: (error: unknown) => void;
+  /** Where a file being opened was picked from (File System Access handles), kept in its entry. */
+  sourceOf?: (file: FileIdentity) => FileSource | undefined;
 }
 
 export class PersistedUploadJournal implements UploadJournal {
@@ -64,6 +68,7 @@ export class PersistedUploadJournal implements UploadJournal {
 
   async opened(file: FileIdentity, session: EncryptionSessionLike): Promise<void> {
     const id = entryIdOf(file);
+    const source = this.deps.sourceOf?.(file);
     await this.write(id, async () => {
       const fileKey = await this.deps.pool().exportFileKeyForStorage(session.key, await this.storageKey(), keyContextOf(id, session.iv));
       const now = this.now();
@@ -83,6 +88,7 @@ export class PersistedUploadJournal implements UploadJournal {
         fileKey,
         createdAt: now,
         updatedAt: now,
+        ...(source ? { source } : {}),
       });
     });
   }
@@ -147,16 +153,19 @@ export class PersistedUploadJournal implements UploadJournal {
     await Promise.all(marks.map((mark) => this.write(`delivered ${mark.id}`, () => this.store.deleteDelivered(mark.id))));
   }
 
-  /** The unfinished files of this link, after purging the ones the server has abandoned. */
-  async unfinished(linkToken: string): Promise<QueueEntry[]> {
-    await this.purgeAbandoned();
+  /**
+   * The unfinished files of this link, after purging the ones the server has abandoned
+   * (`abandonAfterMs`: the server's announced abandon time, else SERVER_ABANDON_MS).
+   */
+  async unfinished(linkToken: string, abandonAfterMs?: number): Promise<QueueEntry[]> {
+    await this.purgeAbandoned(abandonAfterMs);
     const all = await this.safely(() => this.store.list(), []);
     return all.filter((entry) => entry.linkToken === linkToken).sort((a, b) => a.createdAt - b.createdAt || a.relativePath.localeCompare(b.relativePath) || a.name.localeCompare(b.name));
   }
 
-  /** Deletes entries with no server progress for SERVER_ABANDON_MS (the sweep has removed their upload). */
-  async purgeAbandoned(): Promise<void> {
-    const cutoff = this.now() - SERVER_ABANDON_MS;
+  /** Deletes entries with no server progress for the abandon time (the sweep has removed their upload). */
+  async purgeAbandoned(abandonAfterMs: number = SERVER_ABANDON_MS): Promise<void> {
+    const cutoff = this.now() - abandonAfterMs;
     const all = await this.safely(() => this.store.list(), []);
     await Promise.all(all.filter((entry) => entry.updatedAt < cutoff).map((entry) => this.write(entry.id, () => this.store.delete(entry.id))));
     const marks = await this.safely(() => this.store.listDelivered(), []);
