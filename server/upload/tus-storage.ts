@@ -9,11 +9,9 @@
 //   and keeps the multipart upload's id in "uploads/<id>.info". The offset is what S3 lists, so
 //   every process sees the same one. The last PATCH completes the multipart upload: only then does
 //   the object "uploads/<id>" exist, and only then can the upload become a file record.
-import { createWriteStream } from 'node:fs';
-import { open, writeFile } from 'node:fs/promises';
+import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { ERRORS, type DataStore, type KvStore, type Upload } from '@tus/server';
@@ -79,18 +77,129 @@ class FlatFileStore extends FileStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const file = path.join(this.directory, id);
-    const sink = createWriteStream(file, { flags: 'r+', start: offset });
+    const handle = await open(path.join(this.directory, id), 'r+');
+    const writer = new GatheringWriter(handle, offset);
     let failure: unknown = null;
     try {
-      await pipeline(readable, sink);
+      for await (const piece of readable) await writer.add(piece as Buffer);
     } catch (error) {
       failure = error;
     }
-    await fsync(file, 'data');
+    try {
+      await writer.finish();
+    } finally {
+      await handle.close();
+    }
     // As the stock store: a broken request is the client's to resume, from the size now on disk.
     if (failure !== null) throw ERRORS.FILE_WRITE_ERROR;
-    return offset + sink.bytesWritten;
+    return writer.position;
+  }
+}
+
+/**
+ * Writes what a request brings at the file's position as it arrives: one write in flight, the
+ * pieces that arrive meanwhile gathered into the next (writev), the request paused while more than
+ * WRITE_BATCH_BYTES wait; flushed to the disk as it goes (OverlappedFlush).
+ */
+class GatheringWriter {
+  private waiting: Buffer[] = [];
+  private waitingBytes = 0;
+  private inFlight: Promise<void> | null = null;
+  private failure: unknown = null;
+  private readonly flusher: OverlappedFlush;
+
+  constructor(
+    private readonly handle: FileHandle,
+    public position: number,
+  ) {
+    this.flusher = new OverlappedFlush(handle, position);
+  }
+
+  async add(piece: Buffer): Promise<void> {
+    if (this.failure !== null) throw this.failure;
+    this.waiting.push(piece);
+    this.waitingBytes += piece.length;
+    this.pump();
+    while (this.waitingBytes >= WRITE_BATCH_BYTES && this.inFlight !== null) await this.inFlight;
+    if (this.failure !== null) throw this.failure;
+  }
+
+  async finish(): Promise<void> {
+    while (this.inFlight !== null) await this.inFlight;
+    const failure = this.failure;
+    await this.flusher.finish();
+    if (failure !== null) throw failure;
+  }
+
+  private pump(): void {
+    if (this.inFlight !== null || this.waitingBytes === 0 || this.failure !== null) return;
+    const pieces = this.waiting;
+    const bytes = this.waitingBytes;
+    this.waiting = [];
+    this.waitingBytes = 0;
+    this.inFlight = this.writeAll(pieces, bytes).then(
+      () => {
+        this.position += bytes;
+        this.flusher.wrote(this.position);
+        this.inFlight = null;
+        this.pump();
+      },
+      (error: unknown) => {
+        this.failure = error;
+        this.inFlight = null;
+      },
+    );
+  }
+
+  private async writeAll(pieces: Buffer[], bytes: number): Promise<void> {
+    let written = (await this.handle.writev(pieces, this.position)).bytesWritten;
+    // A short write (rare: a full disk, a signal) continues with what is left.
+    if (written < bytes) {
+      const rest = Buffer.concat(pieces);
+      while (written < bytes) written += (await this.handle.write(rest, written, bytes - written, this.position + written)).bytesWritten;
+    }
+  }
+}
+
+/** Bytes of a request held in memory while a write is in flight, before the request is paused. */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+/** Bytes written between flushes started while the body still arrives. */
+const FLUSH_EVERY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * fdatasync while the request body still arrives, one at a time, every FLUSH_EVERY_BYTES, so the
+ * disk writes back during the transfer and the flush before the answer has only the tail left:
+ * measured on the development machine (server alone, 16 MiB PATCHes), one flush at the end took
+ * the server from 469 to 89 MB/s; see docs/upload.md.
+ */
+class OverlappedFlush {
+  private running: Promise<void> | null = null;
+  private failure: unknown = null;
+
+  constructor(
+    private readonly handle: FileHandle,
+    private flushedUpTo: number,
+  ) {}
+
+  /** The file now holds bytes up to `position`. */
+  wrote(position: number): void {
+    if (this.running !== null || position - this.flushedUpTo < FLUSH_EVERY_BYTES) return;
+    this.running = this.handle.datasync().then(
+      () => {
+        this.flushedUpTo = position;
+        this.running = null;
+      },
+      (error: unknown) => {
+        this.failure = error;
+        this.running = null;
+      },
+    );
+  }
+
+  async finish(): Promise<void> {
+    await this.running;
+    if (this.failure !== null) throw this.failure;
+    await this.handle.datasync();
   }
 }
 

@@ -20,6 +20,7 @@ import { ExportBlobMissingError, ExportFilesNotFoundError } from '../../server/e
 import { RangeNotSatisfiableError } from '../../server/files/ciphertext-response.ts';
 import { FileNotFoundError } from '../../server/files/errors.ts';
 import { FolderNotFoundError } from '../../server/folders/errors.ts';
+import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
 import { FileTooLargeError, UPLOAD_ERRORS, UploadError, type UploadErrorCode } from '../../server/upload/errors.ts';
 import { startServer, type TestServer } from './harness.ts';
@@ -44,6 +45,7 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   new ExportBlobMissingError([12]),
   new KeyNotFoundError('PUBLIC_KEY_NOT_FOUND'),
   new KeyNotFoundError('ENCRYPTED_KEY_NOT_FOUND'),
+  new BenchBodyTooLargeError(),
   new RequestValidationError([{ loc: ['body', 'title'], msg: 'Field required' }]),
 ];
 

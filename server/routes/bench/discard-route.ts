@@ -10,7 +10,7 @@ import { HttpError } from '../../errors.ts';
 /** Bodies larger than this are refused: the benchmark sends 16 MiB pieces; no reason to take more. */
 export const BENCH_DISCARD_MAX_BYTES = 256 * 1024 * 1024;
 
-class BenchBodyTooLargeError extends HttpError<'PAYLOAD_TOO_LARGE'> {
+export class BenchBodyTooLargeError extends HttpError<'PAYLOAD_TOO_LARGE'> {
   constructor() {
     super('PAYLOAD_TOO_LARGE', 413, 'The body must declare a Content-Length of at most 256 MiB.');
   }
