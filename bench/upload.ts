@@ -1,4 +1,5 @@
 /**
+ * npm run bench:upload -- --target https://host --link TOKEN [--force]   (QA mode: bench/upload-target.ts)
  * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --phases=ceiling,plain,encrypted,many] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR]
  *
  * Drives the real upload page in headless Chromium against the real server on loopback and
@@ -25,8 +26,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import type { Page } from '@playwright/test';
 import { buildHarness } from '../e2e/crypto-harness/build.ts';
 import type { EncryptRunResult, HarnessError, RateSample } from '../e2e/crypto-harness/harness-types.ts';
 import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
@@ -34,8 +33,10 @@ import type { FileRecord } from '../contract/files.ts';
 import { AdminClient } from '../e2e/support/api-client.ts';
 import { ServerProcess } from '../e2e/support/server-process.ts';
 import { startLocalS3, type LocalS3 } from '../scripts/s3-server/s3-server.ts';
-import { PeakMemory, sampleTree } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
+import { parseQaTarget, QA_TARGET_HELP, QaTargetError } from './qa-target.ts';
+import { runUploadTarget } from './upload-target.ts';
+import { endReportedByPage, measurePhase, plainUploadScript, printPhase, RUN_DEADLINE_MS, uploadPhases, type PhaseResult, type UploadSite } from './upload-phases.ts';
 import { ensurePlainFile, ensureSmallFiles } from './upload-files.ts';
 
 const MiB = 1024 * 1024;
@@ -61,32 +62,6 @@ const S3_PORT = 9440;
 const PREBUILT_APP = option('app-dir');
 const APP_DIR = PREBUILT_APP ?? root('.tmp/bench-upload-app');
 
-interface PhaseRun {
-  seconds: number;
-  mbps: number;
-  filesPerSecond: number;
-}
-
-interface PhaseResult {
-  name: string;
-  files: number;
-  bytes: number;
-  runs: PhaseRun[];
-  medianMBps: number;
-  medianFilesPerSecond: number;
-  browserPeakRssMiB: number;
-  browserPeakPssMiB: number;
-  browserIdleRssMiB: number;
-  browserIdlePssMiB: number;
-  serverPeakRssMiB: number;
-  serverIdleRssMiB: number;
-  /** Cores kept busy on average during the runs (CPU seconds / wall seconds). */
-  browserCores: number;
-  serverCores: number;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const mib = (bytes: number) => Math.round(bytes / MiB);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function buildApp(): void {
@@ -96,24 +71,9 @@ function buildApp(): void {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-async function plainUploadScript(): Promise<string> {
-  const bundled = await build({
-    entryPoints: [root('bench/upload-plain-page.ts')],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    logLevel: 'warning',
-  });
-  return bundled.outputFiles[0]!.text;
-}
-
-/** Polls until the folder has `count` records; the run ends at the newest record's upload_time. */
+/** Polls until the folder has `count` records. */
 async function waitForRecords(admin: AdminClient, folderId: number, count: number, pollMs: number): Promise<FileRecord[]> {
-  // Far longer than any run here takes (a 5 GiB file at 20 MB/s is ~4.5 min); a run that never
-  // completes (a file failed in the page) ends the benchmark with an error instead of hanging.
-  const deadline = Date.now() + 15 * 60_000;
+  const deadline = Date.now() + RUN_DEADLINE_MS;
   while (Date.now() < deadline) {
     const files = await admin.listFiles(folderId);
     if (files.length >= count) return files;
@@ -123,148 +83,28 @@ async function waitForRecords(admin: AdminClient, folderId: number, count: numbe
   throw new Error(`timed out waiting for ${count} file records (${stored} stored): a file failed in the page`);
 }
 
-interface Rig {
-  server: ServerProcess;
-  admin: AdminClient;
-  serverMemory: PeakMemory;
-}
-
-/** When a run ended, in seconds after `startedAt` (Date.now() when the button was pressed). */
-type AwaitEnd = (rig: Rig & { browser: BenchBrowser }, folderId: number, files: number, startedAt: number) => Promise<number>;
-
-/** The default end: the server's upload_time of the newest of the folder's `files` records. */
-const endAtLastRecord: AwaitEnd = async (rig, folderId, files, startedAt) => {
-  const records = await waitForRecords(rig.admin, folderId, files, files > 1 ? 1000 : 200);
-  return (Math.max(...records.map((r) => Date.parse(r.upload_time))) - startedAt) / 1000;
-};
-
-/** The end the page reports in its title (bench/upload-plain-page.ts): for sends that make no record. */
-const endReportedByPage: AwaitEnd = async (rig) => {
-  const outcome = await rig.browser.waitForTitle('bench:', 15 * 60_000);
-  if (!outcome.startsWith('done ')) throw new Error(`the page's run failed: ${outcome}`);
-  return Number(outcome.slice('done '.length)) / 1000;
-};
-
 /**
- * One measured phase, in a browser of its own (so what an earlier phase left in memory does not
- * count), REPEAT times: `prepare` opens a page and picks the input (automation attached), `start`
- * presses the button (then the automation disconnects), and the run ends when the server has all
- * the records.
+ * The server started here: each run uploads into a folder of its own, deleted after the run; an
+ * upload run ends at the server's upload_time of the folder's newest record (what the server
+ * confirmed, not what the page showed).
  */
-async function phase(
-  rig: Rig,
-  name: string,
-  files: number,
-  bytes: number,
-  prepare: (page: Page, linkToken: string) => Promise<void>,
-  start: (page: Page, linkToken: string) => Promise<void>,
-  repeat = REPEAT,
-  awaitEnd: AwaitEnd = endAtLastRecord,
-): Promise<PhaseResult> {
-  const browser = await BenchBrowser.launch();
-  try {
-    return await measurePhase({ ...rig, browser, browserMemory: new PeakMemory(browser.pid) }, name, files, bytes, prepare, start, repeat, awaitEnd);
-  } finally {
-    await browser.close();
-  }
-}
-
-async function measurePhase(
-  rig: Rig & { browser: BenchBrowser; browserMemory: PeakMemory },
-  name: string,
-  files: number,
-  bytes: number,
-  prepare: (page: Page, linkToken: string) => Promise<void>,
-  start: (page: Page, linkToken: string) => Promise<void>,
-  repeat: number,
-  awaitEnd: AwaitEnd,
-): Promise<PhaseResult> {
-  const runs: PhaseRun[] = [];
-  let browserCpu = 0;
-  let serverCpu = 0;
-  let wall = 0;
-  let browserPeakRss = 0;
-  let browserPeakPss = 0;
-  let serverPeakRss = 0;
-  let browserIdle = 0;
-  let browserIdlePss = 0;
-  let serverIdle = 0;
-  for (let i = 0; i < repeat; i++) {
-    const folder = await rig.admin.createFolder({ title: `${name} #${i + 1}`, perform_mime_check: true });
-    await rig.browser.drive(`${rig.server.url}/upload/${folder.link_token}`, (page) => prepare(page, folder.link_token));
-    await sleep(1000);
-    rig.browserMemory.start();
-    rig.serverMemory.start();
-    const idleBrowser = await rig.browserMemory.stop();
-    const idleServer = await rig.serverMemory.stop();
-    browserIdle = Math.max(browserIdle, idleBrowser.peakRssBytes);
-    browserIdlePss = Math.max(browserIdlePss, idleBrowser.peakPssBytes);
-    serverIdle = Math.max(serverIdle, idleServer.peakRssBytes);
-    rig.browserMemory.start();
-    rig.serverMemory.start();
-    const cpuBefore = [await sampleTree(rig.browser.pid), await sampleTree(rig.server.pid!)];
-    let startedAt = 0;
-    await rig.browser.drive(null, async (page) => {
-      startedAt = Date.now();
-      await start(page, folder.link_token);
-    });
-    const seconds = await awaitEnd(rig, folder.id, files, startedAt);
-    const cpuAfter = [await sampleTree(rig.browser.pid), await sampleTree(rig.server.pid!)];
-    browserCpu += cpuAfter[0]!.cpuSeconds - cpuBefore[0]!.cpuSeconds;
-    serverCpu += cpuAfter[1]!.cpuSeconds - cpuBefore[1]!.cpuSeconds;
-    wall += (Date.now() - startedAt) / 1000;
-    const browserPeak = await rig.browserMemory.stop();
-    const serverPeak = await rig.serverMemory.stop();
-    browserPeakRss = Math.max(browserPeakRss, browserPeak.peakRssBytes);
-    browserPeakPss = Math.max(browserPeakPss, browserPeak.peakPssBytes);
-    serverPeakRss = Math.max(serverPeakRss, serverPeak.peakRssBytes);
-    runs.push({ seconds, mbps: bytes / 1e6 / seconds, filesPerSecond: files / seconds });
-    process.stdout.write(`  ${name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(files / seconds).toFixed(0)} files/s\n`);
-    await rig.admin.deleteFolder(folder.id);
-  }
+function localSite(server: ServerProcess, admin: AdminClient): UploadSite {
   return {
-    name,
-    files,
-    bytes,
-    runs: runs.map((r) => ({ seconds: Number(r.seconds.toFixed(3)), mbps: Math.round(r.mbps), filesPerSecond: Math.round(r.filesPerSecond) })),
-    medianMBps: Math.round(median(runs.map((r) => r.mbps))),
-    medianFilesPerSecond: Math.round(median(runs.map((r) => r.filesPerSecond))),
-    browserPeakRssMiB: mib(browserPeakRss),
-    browserPeakPssMiB: mib(browserPeakPss),
-    browserIdleRssMiB: mib(browserIdle),
-    browserIdlePssMiB: mib(browserIdlePss),
-    serverPeakRssMiB: mib(serverPeakRss),
-    serverIdleRssMiB: mib(serverIdle),
-    browserCores: Number((browserCpu / wall).toFixed(2)),
-    serverCores: Number((serverCpu / wall).toFixed(2)),
+    origin: server.url,
+    serverPid: server.pid!,
+    async openRun(phaseName, run) {
+      const folder = await admin.createFolder({ title: `${phaseName} #${run}`, perform_mime_check: true });
+      return {
+        linkToken: folder.link_token,
+        async awaitEnd(end, files, startedAt, browser) {
+          if (end === 'page') return endReportedByPage(browser);
+          const records = await waitForRecords(admin, folder.id, files, files > 1 ? 1000 : 200);
+          return (Math.max(...records.map((r) => Date.parse(r.upload_time))) - startedAt) / 1000;
+        },
+        finish: () => admin.deleteFolder(folder.id),
+      };
+    },
   };
-}
-
-async function pickIntoPage(page: Page, testId: 'file-input' | 'folder-input', path: string, files: number): Promise<void> {
-  await page.getByTestId('drop-area').waitFor();
-  await page.getByTestId(testId).setInputFiles(path);
-  await page.getByRole('button', { name: `Upload ${files} file${files === 1 ? '' : 's'}` }).waitFor();
-}
-
-const BENCH_INPUT_ID = 'bench-plain';
-
-/** The references' page script (bench/upload-plain-page.ts) in the upload page, and the big file picked into an input of its own. */
-async function pickIntoBenchInput(page: Page, plainScript: string, path: string): Promise<void> {
-  await page.getByTestId('drop-area').waitFor();
-  // The app's CSP forbids inline scripts; DevTools evaluation is not subject to it.
-  await page.evaluate(plainScript);
-  await page.evaluate((id) => {
-    const input = document.createElement('input');
-    input.type = 'file';
-    input.id = id;
-    input.hidden = true;
-    document.body.append(input);
-  }, BENCH_INPUT_ID);
-  await page.setInputFiles(`#${BENCH_INPUT_ID}`, path);
-}
-
-async function pressUpload(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /^Upload \d+ files?$/ }).click();
 }
 
 interface CryptoLimit {
@@ -299,13 +139,6 @@ async function measureCryptoLimit(browser: BenchBrowser, bigFile: string): Promi
   }
 }
 
-function printPhase(p: PhaseResult): void {
-  const rate = p.files > 1 ? `${p.medianFilesPerSecond} files/s (${p.medianMBps} MB/s)` : `${p.medianMBps} MB/s`;
-  console.log(
-    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})   server peak RSS ${p.serverPeakRssMiB} MiB (idle ${p.serverIdleRssMiB})   cores busy: browser ${p.browserCores}, server ${p.serverCores}`,
-  );
-}
-
 interface StoreRun {
   store: 'disk' | 's3';
   phases: PhaseResult[];
@@ -335,43 +168,17 @@ async function measureStore(
   const run: StoreRun = { store, phases: [] };
   try {
     const { admin } = await AdminClient.create(server.url, server.dataDir, 'bench');
-    const rig: Rig = { server, admin, serverMemory: new PeakMemory(server.pid!) };
+    const site = localSite(server, admin);
+    const phases = uploadPhases({ big, small: { ...small, count: SMALL_COUNT }, huge, plainScript, discardUrl: `${server.url}/api/bench/discard`, repeat: REPEAT, label, end: 'records' });
     if (!ONLY_HUGE) {
-      if (PHASES.has('encrypted')) run.encrypted = await phase(rig, label('encrypted upload, one 1 GiB file'), 1, GiB, (page) => pickIntoPage(page, 'file-input', big, 1), pressUpload);
-      if (PHASES.has('plain')) {
-        run.plain = await phase(
-          rig,
-          label('plain upload (no encryption), same 1 GiB, tus'),
-          1,
-          GiB,
-          (page) => pickIntoBenchInput(page, plainScript, big),
-          (page, linkToken) => page.evaluate(([token, id]) => window.benchPlainUpload(token, id), [linkToken, BENCH_INPUT_ID] as const),
-        );
-      }
-      if (PHASES.has('ceiling')) {
-        run.ceiling = await phase(
-          rig,
-          label('transport ceiling: same bytes, bare XHR to a discard route'),
-          1,
-          GiB,
-          (page) => pickIntoBenchInput(page, plainScript, big),
-          (page) => page.evaluate(([url, id]) => window.benchCeilingUpload(url, id), [`${server.url}/api/bench/discard`, BENCH_INPUT_ID] as const),
-          REPEAT,
-          endReportedByPage,
-        );
-      }
-      if (PHASES.has('many')) run.many = await phase(
-        rig,
-        label(`encrypted upload, folder of ${SMALL_COUNT} small files`),
-        SMALL_COUNT,
-        small.bytes,
-        (page) => pickIntoPage(page, 'folder-input', small.dir, SMALL_COUNT),
-        pressUpload,
-      );
+      if (PHASES.has('ceiling') && phases.ceiling) run.ceiling = await measurePhase(site, phases.ceiling);
+      if (PHASES.has('plain')) run.plain = await measurePhase(site, phases.plain);
+      if (PHASES.has('encrypted')) run.encrypted = await measurePhase(site, phases.encrypted);
+      if (PHASES.has('many')) run.many = await measurePhase(site, phases.many);
       run.phases.push(...[run.ceiling, run.plain, run.encrypted, run.many].filter((p) => p !== undefined));
     }
-    if (huge) {
-      run.huge = await phase(rig, label('encrypted upload, one 5 GiB file'), 1, 5 * GiB, (page) => pickIntoPage(page, 'file-input', huge, 1), pressUpload, 1);
+    if (phases.huge) {
+      run.huge = await measurePhase(site, phases.huge);
       run.phases.push(run.huge);
     }
   } finally {
@@ -381,6 +188,11 @@ async function measureStore(
 }
 
 async function main(): Promise<void> {
+  if (argv.includes('--help')) {
+    console.log(`npm run bench:upload [-- --size=5g] [--repeat N] [--small N] [--phases=ceiling,plain,encrypted,many] [--store=s3] [--only-5g] [--app-dir=DIR]\n\n${QA_TARGET_HELP}`);
+    return;
+  }
+  const target = parseQaTarget(argv, process.env, '/upload/');
   const dir = root('.tmp/bench/');
   process.stdout.write('preparing input files under .tmp/bench (cached between runs)... ');
   const big = `${dir}plain-1g.bin`;
@@ -389,6 +201,11 @@ async function main(): Promise<void> {
   const huge = HUGE ? `${dir}plain-5g.bin` : null;
   if (huge) await ensurePlainFile(huge, 5 * GiB, 500);
   console.log('done');
+  if (target) {
+    const report = await runUploadTarget(target, { big, small: { ...small, count: SMALL_COUNT }, huge, plainScript: await plainUploadScript(), repeat: REPEAT, phases: PHASES });
+    await writeReport('upload-target', report);
+    return;
+  }
   process.stdout.write(PREBUILT_APP ? `using the app built in ${PREBUILT_APP}... ` : 'building the app... ');
   if (!PREBUILT_APP) buildApp();
   const plainScript = await plainUploadScript();
@@ -450,7 +267,7 @@ async function main(): Promise<void> {
     let memoryCheck;
     if (first.huge && first.encrypted) {
       const browserGrowth = first.huge.browserPeakRssMiB - first.encrypted.browserPeakRssMiB;
-      const serverGrowth = first.huge.serverPeakRssMiB - first.encrypted.serverPeakRssMiB;
+      const serverGrowth = (first.huge.serverPeakRssMiB ?? 0) - (first.encrypted.serverPeakRssMiB ?? 0);
       memoryCheck = { browserGrowthMiB: browserGrowth, serverGrowthMiB: serverGrowth, withinTarget: browserGrowth <= 128 && serverGrowth <= 128 };
       console.log(`  peak RSS 5 GiB vs 1 GiB: browser ${browserGrowth >= 0 ? '+' : ''}${browserGrowth} MiB, server ${serverGrowth >= 0 ? '+' : ''}${serverGrowth} MiB (target: within 128 MiB)`);
     }
@@ -484,13 +301,23 @@ async function main(): Promise<void> {
       memoryCheck,
       s3VersusDisk,
     };
-    await mkdir(root('bench-results'), { recursive: true });
-    const out = root(`bench-results/upload-${report.date.replace(/[:.]/g, '-')}.json`);
-    await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`\nwritten ${out}`);
+    await writeReport('upload', report);
   } finally {
     await s3?.stop();
   }
 }
 
-await main();
+async function writeReport(kind: string, report: { date: string }): Promise<void> {
+  await mkdir(root('bench-results'), { recursive: true });
+  const out = root(`bench-results/${kind}-${report.date.replace(/[:.]/g, '-')}.json`);
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten ${out}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof QaTargetError)) throw error;
+  console.error(`bench:upload: ${error.message}`);
+  process.exitCode = 2;
+}
