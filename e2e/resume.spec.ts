@@ -15,140 +15,61 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import { chromium, expect, test, type Page } from '@playwright/test';
-import { cipherLength, decryptBuffer, unwrapFileKey, type NodeKeyPair } from '../server/crypto/index.ts';
-import type { FileRecord } from '../contract/files.ts';
-import { AdminClient } from './support/api-client.ts';
+import { cipherLength } from '../server/crypto/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/environment.mjs';
-import { ServerProcess } from './support/server-process.ts';
-import { TusRecorder, type TusRequest } from './support/tus-recorder.ts';
+import {
+  allReceived,
+  confirmed,
+  creations,
+  decryptStored,
+  MiB,
+  openLink,
+  patches,
+  queueKeys,
+  ResumeRig,
+  sha256,
+  storedRecord,
+  writeRandomFile,
+} from './support/resumeRig.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /**
  * Ports 8440-8449 are this spec's: its server and the recording proxy in front of it
- * (RESUME_E2E_PORT moves both, for two runs of this spec on one machine).
+ * (RESUME_E2E_PORT moves both, for two runs of this spec on one machine; resume-handles.spec.ts
+ * takes the two after them).
  */
 const SERVER_PORT = Number(process.env.RESUME_E2E_PORT ?? 8440);
-const PROXY_PORT = SERVER_PORT + 1;
-const MiB = 1024 * 1024;
 const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const allReceived = (n: number) => `Upload successful! All ${n} processed files received.`;
 
-const dataDir = path.join(ROOT, `.tmp/resume-${SERVER_PORT}`);
-let server: ServerProcess | null = null;
-let proxy: TusRecorder | null = null;
-let workDir = '';
+let rig: ResumeRig | null = null;
 
 test.beforeEach(async () => {
-  server = new ServerProcess({ port: SERVER_PORT, dataDir, env: { UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
-  await server.start();
-  proxy = await TusRecorder.start(PROXY_PORT, server.url);
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-resume-'));
+  rig = await ResumeRig.start(SERVER_PORT, 'resume');
 });
 
 test.afterEach(async () => {
-  await proxy?.close();
-  proxy = null;
-  await server?.stop();
-  server = null;
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(workDir, { recursive: true, force: true });
+  await rig?.stop();
+  rig = null;
 });
-
-function writeRandomFile(file: string, size: number): Buffer {
-  const content = randomBytes(size);
-  fs.writeFileSync(file, content);
-  return content;
-}
-
-const creations = (log: readonly TusRequest[]) => log.filter((r) => r.method === 'POST' && r.metadata !== null);
-const patches = (log: readonly TusRequest[]) => log.filter((r) => r.method === 'PATCH');
-/** Ciphertext bytes the server confirmed so far (the last answered PATCH's Upload-Offset). */
-const confirmed = (log: readonly TusRequest[]) => Math.max(0, ...patches(log).map((r) => (r.status === 204 ? (r.responseOffset ?? 0) : 0)));
-
-async function openLink(page: Page, link: string): Promise<void> {
-  // The reload must go through even though an upload runs: the page asks (beforeunload), the person confirms.
-  page.on('dialog', (dialog) => void dialog.accept());
-  await page.goto(link);
-  await expect(page.getByRole('heading', { name: 'Upload Files for "Resume"' })).toBeVisible();
-}
-
-async function setUp(page: Page): Promise<{ admin: AdminClient; keys: NodeKeyPair; folderId: number; link: string }> {
-  const { admin, keys } = await AdminClient.create(server!.url, dataDir, 'resume');
-  const folder = await admin.createFolder({ title: 'Resume', perform_mime_check: false });
-  const link = `${proxy!.url}/upload/${folder.link_token}`;
-  await openLink(page, link);
-  return { admin, keys, folderId: folder.id, link };
-}
 
 async function selectAndUpload(page: Page, file: string): Promise<void> {
   await page.getByTestId('file-input').setInputFiles(file);
   await page.getByRole('button', { name: 'Upload 1 file' }).click();
 }
 
-/**
- * Reloads once the server holds at least `atLeast` bytes. Returns when the reload began and where
- * the log stood once the new page was there: requests from that index on are the new page's (the
- * old page's last PATCH, cut off by the reload, comes before it).
- */
-async function reloadWhenConfirmed(page: Page, atLeast: number): Promise<{ logIndex: number; at: number }> {
-  await expect.poll(() => confirmed(proxy!.log), { timeout: 120_000, intervals: [20] }).toBeGreaterThanOrEqual(atLeast);
-  const at = Date.now();
-  const asked = page.waitForEvent('dialog', { timeout: 5000 }).then((d) => d.type()).catch(() => 'none');
-  await page.reload();
-  // Closing or reloading while an upload runs still asks first.
-  expect(await asked).toBe('beforeunload');
-  return { logIndex: proxy!.log.length, at };
-}
-
-/** The keys of the page's persisted upload queue in IndexedDB, read in the page. */
-function queueKeys(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open('sealdrop-upload-queue');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const keys = db.transaction('entries', 'readonly').objectStore('entries').getAllKeys();
-          keys.onerror = () => reject(keys.error);
-          keys.onsuccess = () => {
-            db.close();
-            resolve(keys.result.map(String).sort());
-          };
-        };
-      }),
-  );
-}
-
-async function storedRecord(admin: AdminClient, folderId: number): Promise<FileRecord> {
-  const records = await admin.listFiles(folderId);
-  expect(records).toHaveLength(1);
-  return records[0]!;
-}
-
-async function decryptStored(admin: AdminClient, keys: NodeKeyPair, record: FileRecord): Promise<Buffer> {
-  const response = await admin.downloadCiphertext(record.id);
-  const sealed = Buffer.from(await response.arrayBuffer());
-  expect(sealed.length).toBe(cipherLength(record.file_size));
-  return decryptBuffer(unwrapFileKey(keys.privateKey, record.encrypted_key), Buffer.from(record.encryption_iv, 'base64'), sealed);
-}
-
 test('a reload in the middle of a 200 MiB file: the same file selected again continues from the server offset, nothing before it is sent again, the blob decrypts to the original', async ({ page }) => {
   test.setTimeout(240_000);
-  const { admin, keys, folderId } = await setUp(page);
-  const file = path.join(workDir, 'Aufnahme "roh".mov');
+  const { admin, keys, folderId } = await rig!.setUp(page);
+  const file = path.join(rig!.workDir, 'Aufnahme "roh".mov');
   const size = 200 * MiB + 7;
   const content = writeRandomFile(file, size);
   const total = cipherLength(size);
 
   await selectAndUpload(page, file);
   // Two chunks confirmed, far from the end.
-  const reload = await reloadWhenConfirmed(page, 32 * MiB);
-  const firstIv = creations(proxy!.log)[0]!.metadata!.iv;
+  const reload = await rig!.reloadWhenConfirmed(page, 32 * MiB);
+  const firstIv = creations(rig!.proxy.log)[0]!.metadata!.iv;
 
   // The new page lists what is unfinished and how much of it the server holds.
   const unfinished = page.getByTestId('unfinished-uploads');
@@ -160,7 +81,7 @@ test('a reload in the middle of a 200 MiB file: the same file selected again con
 
   // From the server's side: one upload in all; after the reload the page asked for the offset and
   // sent exactly the bytes from there to the end, each PATCH continuing where the last one ended.
-  const log = proxy!.log;
+  const log = rig!.proxy.log;
   expect(creations(log)).toHaveLength(1);
   const after = log.slice(reload.logIndex);
   const head = after.find((r) => r.method === 'HEAD');
@@ -194,14 +115,14 @@ test('a reload in the middle of a 200 MiB file: the same file selected again con
 
 test('a file modified between the interruption and the resume starts over with a fresh key and IV (the old upload cancelled) and arrives intact', async ({ page }) => {
   test.setTimeout(240_000);
-  const { admin, keys, folderId } = await setUp(page);
-  const file = path.join(workDir, 'report.bin');
+  const { admin, keys, folderId } = await rig!.setUp(page);
+  const file = path.join(rig!.workDir, 'report.bin');
   const size = 100 * MiB + 3;
   writeRandomFile(file, size);
 
   await selectAndUpload(page, file);
-  await reloadWhenConfirmed(page, 16 * MiB);
-  const [first] = creations(proxy!.log);
+  await rig!.reloadWhenConfirmed(page, 16 * MiB);
+  const [first] = creations(rig!.proxy.log);
   const firstUrl = first!.location!;
 
   // Changed on disk: same name and size, new content and date.
@@ -215,15 +136,15 @@ test('a file modified between the interruption and the resume starts over with a
   await expect(unfinished.getByRole('listitem', { name: 'report.bin' })).toHaveAttribute('data-match', 'changed');
   await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 180_000 });
 
-  const made = creations(proxy!.log);
+  const made = creations(rig!.proxy.log);
   expect(made).toHaveLength(2);
   expect(made[1]!.metadata!.iv).not.toBe(made[0]!.metadata!.iv);
   expect(made[1]!.metadata!.encryptedKey).not.toBe(made[0]!.metadata!.encryptedKey);
   // The old partial upload was cancelled, and the new one was sent from byte 0.
-  const cancelled = proxy!.log.find((r) => r.method === 'DELETE' && r.path === new URL(firstUrl, proxy!.url).pathname);
+  const cancelled = rig!.proxy.log.find((r) => r.method === 'DELETE' && r.path === new URL(firstUrl, rig!.proxy.url).pathname);
   expect(cancelled?.status).toBe(204);
-  const newPath = new URL(made[1]!.location!, proxy!.url).pathname;
-  expect(patches(proxy!.log).find((r) => r.path === newPath)?.uploadOffset).toBe(0);
+  const newPath = new URL(made[1]!.location!, rig!.proxy.url).pathname;
+  expect(patches(rig!.proxy.log).find((r) => r.path === newPath)?.uploadOffset).toBe(0);
 
   const record = await storedRecord(admin, folderId);
   expect(record.encryption_iv).toBe(made[1]!.metadata!.iv);
@@ -240,8 +161,8 @@ test('the browser closed in the middle of a folder upload: reopened on the same 
   let context = await launch();
   try {
     let page = context.pages()[0] ?? (await context.newPage());
-    const { admin, keys, folderId, link } = await setUp(page);
-    const root = path.join(workDir, 'Shoot');
+    const { admin, keys, folderId, link } = await rig!.setUp(page);
+    const root = path.join(rig!.workDir, 'Shoot');
     const plain = [
       { dir: '.', name: 'notes.txt', content: randomBytes(200 * 1024) },
       { dir: 'docs', name: 'contract.bin', content: randomBytes(2 * MiB + 1) },
@@ -255,9 +176,9 @@ test('the browser closed in the middle of a folder upload: reopened on the same 
     await page.getByRole('button', { name: 'Upload 3 files' }).click();
     // The two small files stored, the large one partly: then the browser goes away (no beforeunload, as in a crash).
     await expect.poll(async () => (await admin.listFiles(folderId)).length, { timeout: 60_000, intervals: [50] }).toBe(2);
-    await expect.poll(() => confirmed(proxy!.log), { timeout: 120_000, intervals: [20] }).toBeGreaterThanOrEqual(16 * MiB);
+    await expect.poll(() => confirmed(rig!.proxy.log), { timeout: 120_000, intervals: [20] }).toBeGreaterThanOrEqual(16 * MiB);
     await context.close();
-    const logIndex = proxy!.log.length;
+    const logIndex = rig!.proxy.log.length;
 
     context = await launch();
     page = context.pages()[0] ?? (await context.newPage());
@@ -274,8 +195,8 @@ test('the browser closed in the middle of a folder upload: reopened on the same 
     await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 180_000 });
 
     // One tus upload in all, continued from the server's offset with nothing before it sent again.
-    expect(creations(proxy!.log)).toHaveLength(1);
-    const after = proxy!.log.slice(logIndex);
+    expect(creations(rig!.proxy.log)).toHaveLength(1);
+    const after = rig!.proxy.log.slice(logIndex);
     const head = after.find((r) => r.method === 'HEAD')!;
     expect(patches(after)[0]!.uploadOffset).toBe(head.responseOffset);
     expect(patches(after).reduce((sum, r) => sum + r.bodyBytes, 0)).toBe(cipherLength(plain[2]!.content.length) - head.responseOffset!);
@@ -300,17 +221,17 @@ test.describe('measurement', () => {
 
   test('measure: a reload at 50 % of a 1 GiB file, seconds until ciphertext flows again (RESUME_MEASURE_GIB=1)', async ({ page }) => {
     test.setTimeout(900_000);
-    const { admin, folderId } = await setUp(page);
-    const file = path.join(workDir, 'one-gib.bin');
+    const { admin, folderId } = await rig!.setUp(page);
+    const file = path.join(rig!.workDir, 'one-gib.bin');
     const size = 1024 * MiB;
     const content = writeRandomFile(file, size);
     const total = cipherLength(size);
     await selectAndUpload(page, file);
-    const reload = await reloadWhenConfirmed(page, total / 2);
+    const reload = await rig!.reloadWhenConfirmed(page, total / 2);
     await expect(page.getByTestId('unfinished-uploads')).toBeVisible();
     await selectAndUpload(page, file);
     await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 800_000 });
-    const after = proxy!.log.slice(reload.logIndex);
+    const after = rig!.proxy.log.slice(reload.logIndex);
     const firstData = patches(after).find((r) => r.firstByteAt !== null)!;
     const head = after.find((r) => r.method === 'HEAD')!;
     const sentAfter = patches(after).reduce((sum, r) => sum + r.bodyBytes, 0);
