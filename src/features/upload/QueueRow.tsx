@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
+import { FileNameText } from './FileNameText.tsx';
 import { transferLine } from './formatTransfer.ts';
 import { CloseIcon, DoneIcon, ErrorIcon, FileIcon, OfflineIcon, RetryIcon } from '../../app/icons.tsx';
 import { selectQueuedFileById, type QueuedFile, type QueuedFileStatus } from './uploadQueueSlice.ts';
@@ -65,13 +66,11 @@ export const QueueRow = memo(function QueueRow({ id, idle, onRemove, onRetry }: 
       role="listitem"
       aria-label={file.name}
       data-status={file.status}
-      sx={{ height: QUEUE_ROW_HEIGHT, px: 2, display: 'flex', alignItems: 'center', gap: 1.5, position: 'relative', borderBottom: 1, borderColor: 'divider' }}
+      sx={{ height: QUEUE_ROW_HEIGHT, px: { xs: 1, sm: 2 }, display: 'flex', alignItems: 'center', gap: { xs: 1, sm: 1.5 }, position: 'relative', borderBottom: 1, borderColor: 'divider' }}
     >
       <StatusIcon file={file} />
       <Box sx={{ flex: 1, minWidth: 0 }}>
-        <Typography variant="body2" noWrap title={file.name} sx={{ fontWeight: 600 }}>
-          {file.name}
-        </Typography>
+        <FileNameText name={file.name} />
         <Typography
           variant="caption"
           noWrap
@@ -88,9 +87,9 @@ export const QueueRow = memo(function QueueRow({ id, idle, onRemove, onRetry }: 
         variant={file.status === 'pending' ? 'outlined' : 'filled'}
         color={STATUS_COLOR[file.status]}
         label={file.status === 'uploading' ? `${STATUS_LABEL.uploading} ${file.progress}%` : STATUS_LABEL[file.status]}
-        sx={{ minWidth: 88 }}
+        sx={{ minWidth: { xs: 0, sm: 88 }, flexShrink: 0 }}
       />
-      <Box sx={{ width: 72, display: 'flex', justifyContent: 'flex-end' }}>
+      <Box sx={{ width: { xs: 'auto', sm: 72 }, display: 'flex', justifyContent: 'flex-end', flexShrink: 0 }}>
         {idle && file.status === 'error' && (
           <Tooltip title="Retry this file">
             <IconButton size="small" aria-label={`Retry ${file.name}`} onClick={() => onRetry(file.id)}>
