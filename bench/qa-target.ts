@@ -9,8 +9,8 @@
  * GiBs of noise to a real folder. So a link is measured only when it is visibly made for testing:
  *   - download link: every file in it is named "bench…" (case-insensitive, e.g. bench-1gib.bin),
  *     which the recipient status route shows without a password;
- *   - upload link: the folder title starts with "bench" (the upload status route shows it), and
- *     the folder is empty before the run (the caller checks what its route can tell);
+ *   - upload link: the folder title starts with "bench" (the upload status route shows it); what
+ *     the runs upload stays in that folder (no public route can delete it: an admin empties it);
  * `--force` overrides the rule (say why in the QA note).
  */
 
@@ -18,8 +18,8 @@ export const TESTING_PREFIX = 'bench';
 
 export const QA_TARGET_RULE =
   `A link is measured only when it is made for testing: for a download link every file name starts ` +
-  `with "${TESTING_PREFIX}" (e.g. ${TESTING_PREFIX}-1gib.bin); for an upload link the folder title starts with ` +
-  `"${TESTING_PREFIX}" and the folder is empty. --force measures any link: the benchmark then downloads ` +
+  `with "${TESTING_PREFIX}" (e.g. ${TESTING_PREFIX}-1gib.bin); for an upload link the folder's title starts with ` +
+  `"${TESTING_PREFIX}" (what the runs upload stays in that folder). --force measures any link: the benchmark then downloads ` +
   `or uploads several GiB through it, repeatedly.`;
 
 export const QA_TARGET_HELP = `QA mode (measure an existing deployment instead of starting a server):

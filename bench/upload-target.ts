@@ -69,8 +69,10 @@ function siteFor(target: QaTarget): UploadSite {
 function throughGate(target: QaTarget, status: UploadLinkStatus, prepare: PhaseSpec['prepare']): PhaseSpec['prepare'] {
   if (!status.requires_password) return prepare;
   return async (page: Page, linkToken: string) => {
-    await page.getByLabel('Link password').fill(target.password!);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    const gate = page.getByRole('form', { name: 'Link password' });
+    await gate.getByLabel('Link password').fill(target.password!);
+    await gate.getByRole('button', { name: 'Continue' }).click();
+    await gate.waitFor({ state: 'hidden' });
     await prepare(page, linkToken);
   };
 }
