@@ -51,11 +51,16 @@ function noteOf(entry: QueueEntry, queued: readonly QueuedFile[], problems: Read
   return match === 'none' && problem ? REOPEN_NOTE[problem] : MATCH_NOTE[match];
 }
 
-/** The server's abandon time from the link's status (already loaded by the page), when it says. */
-function useServerAbandonMs(): number | undefined {
+/**
+ * The server's abandon time from the link's status (already loaded by the page): `known` once the
+ * status has answered, `ms` undefined when it does not say. Entries are listed (and purged) only
+ * then: purging by the 24 h default first would delete entries a server that keeps uploads longer
+ * could still continue.
+ */
+function useServerAbandonTime(): { known: boolean; ms: number | undefined } {
   const linkToken = useAppSelector(selectUploadStepState).linkToken;
-  const { data } = useGetUploadLinkStatusQuery(linkToken ?? '', { skip: linkToken === null });
-  return data?.upload_abandon_hours === undefined ? undefined : data.upload_abandon_hours * HOUR_MS;
+  const { data, isSuccess, isError } = useGetUploadLinkStatusQuery(linkToken ?? '', { skip: linkToken === null });
+  return { known: isSuccess || isError, ms: data?.upload_abandon_hours === undefined ? undefined : data.upload_abandon_hours * HOUR_MS };
 }
 
 /**
@@ -72,9 +77,10 @@ export function UnfinishedUploads({ controller, refreshKey, disabled }: { contro
   const [opening, setOpening] = useState(false);
   const [problems, setProblems] = useState<ReadonlyMap<string, ReopenProblem>>(new Map());
   const queued = useAppSelector(selectQueuedFiles);
-  const abandonAfterMs = useServerAbandonMs();
+  const { known: abandonTimeKnown, ms: abandonAfterMs } = useServerAbandonTime();
 
   useEffect(() => {
+    if (!abandonTimeKnown) return;
     let live = true;
     void Promise.all([controller.unfinishedUploads(abandonAfterMs), controller.deliveredBefore()]).then(([found, stored]) => {
       if (!live) return;
@@ -84,7 +90,7 @@ export function UnfinishedUploads({ controller, refreshKey, disabled }: { contro
     return () => {
       live = false;
     };
-  }, [controller, refreshKey, reload, abandonAfterMs]);
+  }, [controller, refreshKey, reload, abandonTimeKnown, abandonAfterMs]);
 
   /** The click's user activation lets the browser ask for read permission again. */
   async function continueUpload(): Promise<void> {

@@ -212,7 +212,7 @@ describe('the persisted upload queue', () => {
     expect((await reloaded.journal.unfinished('link')).find((e) => e.name === FILE.name)?.source).toEqual(source);
   });
 
-  it("purges by the server's announced abandon time when the page knows it, else by the 24 h default", async () => {
+  it("purges by the server's announced abandon time when the page knows it (shorter or longer), else by the 24 h default", async () => {
     const { pool, journal } = newPage();
     await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
     now.t += 3 * 3_600_000;
@@ -220,6 +220,11 @@ describe('the persisted upload queue', () => {
     expect(await journal.unfinished('link')).toHaveLength(1);
     expect(await journal.unfinished('link', 4 * 3_600_000)).toHaveLength(1);
     expect(await journal.unfinished('link', 2 * 3_600_000)).toEqual([]);
+    // A server that keeps uploads for 48 h: a 30-hour-old entry is still continued (the default would purge it).
+    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    now.t += 30 * 3_600_000;
+    expect(await journal.unfinished('link', 48 * 3_600_000)).toHaveLength(1);
+    expect(await journal.unfinished('link')).toEqual([]);
     expect(SERVER_ABANDON_MS).toBe(24 * 3_600_000);
   });
 });
