@@ -4,63 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { FileSource } from './fileSource.ts';
 import { entryIdOf, QUEUE_ENTRY_VERSION, type QueueEntry } from './queueEntry.ts';
 import { reopenSources } from './reopenSources.ts';
-
-type Permission = 'granted' | 'prompt' | 'denied';
-
-/** What a fake handle's permission prompt answers, and how often it was asked. */
-class Permissions {
-  asked = 0;
-  constructor(public answer: Permission = 'granted', public current: Permission = 'prompt') {}
-}
-
-class FakeFile {
-  readonly kind = 'file';
-  constructor(
-    readonly name: string,
-    public content: string,
-    public lastModified: number,
-    private readonly permissions: Permissions,
-    public gone = false,
-  ) {}
-  async getFile(): Promise<File> {
-    if (this.gone) throw new DOMException('A requested file or directory could not be found.', 'NotFoundError');
-    return new File([this.content], this.name, { lastModified: this.lastModified });
-  }
-  async isSameEntry(other: unknown): Promise<boolean> {
-    return other === this;
-  }
-  async queryPermission(): Promise<Permission> {
-    return this.permissions.current;
-  }
-  async requestPermission(): Promise<Permission> {
-    this.permissions.asked++;
-    this.permissions.current = this.permissions.answer;
-    return this.permissions.answer;
-  }
-}
-
-class FakeFolder {
-  readonly kind = 'directory';
-  readonly children: Array<FakeFile | FakeFolder> = [];
-  constructor(
-    readonly name: string,
-    private readonly permissions: Permissions,
-  ) {}
-  async *values(): AsyncIterable<FakeFile | FakeFolder> {
-    yield* this.children;
-  }
-  async isSameEntry(other: unknown): Promise<boolean> {
-    return other === this;
-  }
-  async queryPermission(): Promise<Permission> {
-    return this.permissions.current;
-  }
-  async requestPermission(): Promise<Permission> {
-    this.permissions.asked++;
-    this.permissions.current = this.permissions.answer;
-    return this.permissions.answer;
-  }
-}
+import { asFileHandle as asFile, asFolderHandle as asFolder, FakeFile, FakeFolder, Permissions } from './testing/fakeFileSystemHandles.ts';
 
 const T = 1_700_000_000_000;
 
@@ -82,8 +26,6 @@ function entryFor(relativePath: string, file: FakeFile, source: FileSource | und
   };
 }
 
-const asFile = (f: FakeFile) => f as unknown as FileSystemFileHandle;
-const asFolder = (f: FakeFolder) => f as unknown as FileSystemDirectoryHandle;
 
 /** Shoot/notes.txt, Shoot/raw/take1.mov, Shoot/raw/take2.mov under one permission. */
 function shoot(permissions = new Permissions()) {
