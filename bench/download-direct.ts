@@ -67,6 +67,62 @@ function completeScript(size: number): string {
   })()`;
 }
 
+/**
+ * The writable alone: a dedicated worker (as the app's) writes `size` bytes into a fresh OPFS file
+ * through createWritable in 4 MiB writes of freshly allocated blocks (as the app's block gatherer
+ * hands them), commits it and removes it. No network, no decryption: what this browser's writable
+ * can take on this machine, the reference the direct path's speed is honestly measured against.
+ */
+function writeCeilingScript(size: number): string {
+  const worker = `onmessage = async () => {
+    try {
+      const root = await navigator.storage.getDirectory();
+      const name = '${OPFS_PREFIX}ceiling-' + Date.now() + '.bin';
+      const writable = await (await root.getFileHandle(name, { create: true })).createWritable({ keepExistingData: false });
+      const block = 4 * 1024 * 1024;
+      const source = new Uint8Array(block);
+      for (let i = 0; i < block; i += 65536) crypto.getRandomValues(source.subarray(i, i + 65536));
+      for (let at = 0; at < ${size}; at += block) {
+        const piece = new Uint8Array(Math.min(block, ${size} - at));
+        piece.set(source.subarray(0, piece.byteLength));
+        await writable.write(piece);
+      }
+      await writable.close();
+      const written = (await (await root.getFileHandle(name)).getFile()).size;
+      await root.removeEntry(name);
+      postMessage({ written });
+    } catch (error) {
+      postMessage({ error: String(error) });
+    }
+  };`;
+  return `new Promise((resolve, reject) => {
+    const url = URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' }));
+    const worker = new Worker(url);
+    worker.onmessage = (event) => {
+      worker.terminate();
+      URL.revokeObjectURL(url);
+      if (event.data.error) reject(new Error('write ceiling: ' + event.data.error));
+      else if (event.data.written !== ${size}) reject(new Error('write ceiling: ' + event.data.written + ' bytes written'));
+      else resolve(null);
+    };
+    worker.postMessage(null);
+  })`;
+}
+
+/**
+ * The phase "the writable alone": the ceiling of the direct path on this machine (see
+ * writeCeilingScript). Its figure goes into the JSON's transport block as directWriteCeilingMBps.
+ */
+export function writeCeilingSpec(page: Page, memory: PeakMemory, size: number): PhaseSpec {
+  return {
+    name: `ceiling: createWritable alone, ${+(size / GiB).toFixed(2)} GiB`,
+    kind: 'write-ceiling',
+    plainBytes: size,
+    run: () => timedRun(page, memory, async () => page.evaluate(writeCeilingScript(size)) as Promise<void>, async () => null),
+    verify: async () => undefined,
+  };
+}
+
 /** SHA-256 of an OPFS file read back in slices, then the file is removed (with any stale bench files). */
 function readBackScript(name: string): string {
   return `(async () => {

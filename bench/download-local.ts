@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { ServerProcess } from '../e2e/support/server-process.ts';
 import { hashZipEntries } from '../tests/support/zip.ts';
-import { directSpec } from './download-direct.ts';
+import { directSpec, writeCeilingSpec } from './download-direct.ts';
 import { PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
 import { measureDecryptLimits, median, passthroughCeiling, runRounds, summarize, timedDownload, type PhaseSpec } from './download-phases.ts';
 import { createBenchAdmin, createBenchFolder, uploadStreamed, type SeedFile, type SeededFile } from './download-seed.ts';
@@ -134,6 +134,7 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
         verify: (run) => verifyFile(run.savedPath!, file),
       });
     }
+    specs.push(writeCeilingSpec(page, memory, oneGiB.size));
     for (const file of bigFiles) specs.push(directSpec(page, memory, { name: file.name, size: file.size, sha256: file.sha256, button: fileTable.getByRole('button', { name: `Download ${file.name}` }) }, openSingle));
     for (const folder of seededFolders) {
       const bytes = folder.files.reduce((sum, file) => sum + file.size, 0);

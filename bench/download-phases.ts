@@ -14,7 +14,8 @@ const MiB = 1024 * 1024;
 
 export interface Phase {
   readonly name: string;
-  readonly kind: 'file' | 'zip' | 'direct';
+  /** write-ceiling: createWritable alone (download-direct.ts), the direct path's own reference. */
+  readonly kind: 'file' | 'zip' | 'direct' | 'write-ceiling';
   readonly plainBytes: number;
   readonly runsMBps: number[];
   readonly medianMBps: number;

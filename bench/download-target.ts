@@ -14,7 +14,7 @@
 import { statSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import { hashZipEntries } from '../tests/support/zip.ts';
-import { directSpec } from './download-direct.ts';
+import { directSpec, writeCeilingSpec } from './download-direct.ts';
 import { measureDecryptLimits, median, networkCeiling, runRounds, summarize, timedDownload, type PhaseSpec } from './download-phases.ts';
 import { sha256OfRange } from './download-verify.ts';
 import type { BenchContext, MeasuredRun } from './download.ts';
@@ -78,6 +78,7 @@ export async function runTarget(bench: BenchContext, target: QaTarget): Promise<
         },
       },
       directSpec(page, memory, { name: largest.original_filename, size: largest.file_size, button: fileButton }),
+      writeCeilingSpec(page, memory, largest.file_size),
     ];
     if (files.length > 1) {
       specs.push({

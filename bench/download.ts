@@ -84,6 +84,7 @@ function transportSummary(run: MeasuredRun, huge: boolean) {
   const file = find('file', 0, 2 * GiB);
   const zip = find('zip', 0, 4 * GiB);
   const direct = find('direct', 0, 2 * GiB);
+  const writeCeiling = find('write-ceiling');
   const decrypt = run.limits.sequentialDecryptMBps;
   const { ceilingMBps } = run.ceiling;
   const summary: Record<string, unknown> = {
@@ -98,6 +99,10 @@ function transportSummary(run: MeasuredRun, huge: boolean) {
     zipToFileRatio: zip && file ? ratio(zip.medianMBps, file.medianMBps) : null,
     directToDecryptRatio: direct ? ratio(direct.medianMBps, decrypt) : null,
     directToCeilingRatio: direct ? ratio(direct.medianMBps, ceilingMBps) : null,
+    // The writable alone in the same run (download-direct.ts): what the direct path can reach here.
+    directWriteCeilingMBps: writeCeiling?.medianMBps ?? null,
+    directWriteCeilingToDecryptRatio: writeCeiling ? ratio(writeCeiling.medianMBps, decrypt) : null,
+    directToWriteCeilingRatio: direct && writeCeiling ? ratio(direct.medianMBps, writeCeiling.medianMBps) : null,
     targets: { zipToCeilingRatio: 0.9, directToDecryptRatio: 0.8 },
   };
   if (huge) {
@@ -181,7 +186,8 @@ async function main(): Promise<void> {
   const transport = transportSummary(measured, huge);
   console.log(
     `\nCeiling ${measured.ceiling.ceilingMBps} MB/s (${measured.ceiling.ceilingKind}); ZIP / ceiling = ${transport.zipToCeilingRatio ?? '-'} (target >= 0.9); ` +
-      `direct / decrypt = ${transport.directToDecryptRatio ?? '-'} (target >= 0.8); file / ceiling = ${transport.fileToCeilingRatio ?? '-'}`,
+      `direct / decrypt = ${transport.directToDecryptRatio ?? '-'} (target >= 0.8); file / ceiling = ${transport.fileToCeilingRatio ?? '-'}` +
+      `; writable alone ${transport.directWriteCeilingMBps ?? '-'} MB/s, direct / writable = ${transport.directToWriteCeilingRatio ?? '-'}`,
   );
   const memory = huge ? memoryCheck(measured.phases) : undefined;
   const report = {
