@@ -13,6 +13,7 @@ import type {
   Sha256Hex,
   WrappedFileKey,
 } from '../src/crypto/branded.ts';
+import { decodeBase64, encodeBase64 } from '../src/crypto/base64.ts';
 import type { Bytes } from '../src/crypto/bytes.ts';
 import { CryptoError } from '../src/crypto/errors.ts';
 import {
@@ -41,6 +42,7 @@ import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } fro
 import { spoolWritableHere, writeSpoolFile, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
+import type { HashCheckpoint } from './hash-checkpoints.ts';
 import { LocalHashSink, PortHashSink, serveHashPort } from './hash-sinks.ts';
 import { encryptWholeFiles, type WholeFileResult } from './whole-file-encryption.ts';
 import { KeyStore } from './key-store.ts';
@@ -65,6 +67,19 @@ export interface OpenEncryptionOptions {
   readonly recordSize?: number;
   /** Hash on another worker: the pool passes one end of a channel to that worker's serveHashPort. */
   readonly hashPort?: MessagePort;
+  /**
+   * A resumed upload: the hash state (base64 of hash-wasm's saved state) after the first `records`
+   * records, from encryptionHashCheckpoint of an earlier page; one that does not load is ignored
+   * (the hash then starts at byte 0, with the same result).
+   */
+  readonly hashFrom?: SavedHashState;
+}
+
+/** A hash snapshot as it travels to the page and into the upload journal. */
+export interface SavedHashState {
+  readonly records: number;
+  /** base64 */
+  readonly state: string;
 }
 
 export interface OpenedEncryption {
@@ -86,6 +101,16 @@ function transferViews<T extends Uint8Array>(views: T[]): T[] {
   const buffers = new Set<ArrayBuffer>();
   for (const view of views) buffers.add(view.buffer as ArrayBuffer);
   return transfer(views, [...buffers]);
+}
+
+/** A saved hash state that is not even base64 is dropped like one that does not load (a hash state is no key material). */
+function savedHashFrom(saved: SavedHashState | undefined): HashCheckpoint | undefined {
+  if (!saved) return undefined;
+  try {
+    return { records: saved.records, state: decodeBase64(saved.state, 'hash state') };
+  } catch {
+    return undefined;
+  }
 }
 
 export function createCryptoWorkerApi() {
@@ -211,7 +236,7 @@ export function createCryptoWorkerApi() {
         const iv = options.iv !== undefined ? parseFileIv(options.iv) : generateFileIv();
         const wrappedKey = recipient ? await wrapFileKey(key, recipient) : undefined;
         const hashSink = options.hashPort ? new PortHashSink(options.hashPort) : await LocalHashSink.create();
-        const opened = await EncryptionJob.open({ source, key, iv, recordSize, hashSink });
+        const opened = await EncryptionJob.open({ source, key, iv, recordSize, hashSink, hashFrom: savedHashFrom(options.hashFrom) });
         const jobId = crypto.randomUUID();
         encryptions.set(jobId, opened);
         return {
@@ -248,6 +273,11 @@ export function createCryptoWorkerApi() {
     /** Ciphertext bytes [start, end) written to the upload spool file at `path` (workers/ciphertext-spool.ts). */
     async spoolCiphertext(jobId: string, start: number, end: number, path: SpoolPath): Promise<void> {
       await writeSpoolFile(path, await job(encryptions, jobId).read(start, end));
+    },
+    /** The newest hash snapshot within the first `confirmedCipherOffset` ciphertext bytes (resuming after a reload). */
+    encryptionHashCheckpoint(jobId: string, confirmedCipherOffset: number): SavedHashState | null {
+      const checkpoint = job(encryptions, jobId).hashCheckpoint(confirmedCipherOffset);
+      return checkpoint ? { records: checkpoint.records, state: encodeBase64(checkpoint.state) } : null;
     },
     encryptionSha256(jobId: string): Promise<Sha256Hex> {
       return job(encryptions, jobId).sha256();

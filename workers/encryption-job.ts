@@ -11,7 +11,12 @@
  *
  * Records pass the hash sink in file order while production runs sequentially; `sha256()` hashes
  * whatever part the producer has not fed (after a jump, or if the reader stopped early), reading
- * only that part again. Small files (up to ONE_SHOT_DIGEST_MAX_BYTES) are read into memory once
+ * only that part again. A resumed upload starts its hash from the saved state of a record boundary
+ * (`hashFrom`, workers/hash-checkpoints.ts). When the producer jumps ahead of the hash (a resumed
+ * upload continuing from the server's offset), a short gap (at most GAP_FILL_MAX_PLAIN_BYTES, the
+ * usual distance from the last snapshot) is hashed on the spot before the producer's records, and
+ * a longer one (no snapshot) starts the catch-up of `sha256()` at once, in parallel with the
+ * upload. Small files (up to ONE_SHOT_DIGEST_MAX_BYTES) are read into memory once
  * and hashed with a single crypto.subtle.digest call instead.
  */
 import type { CipherBytes, Sha256Hex } from '../src/crypto/branded.ts';
@@ -28,10 +33,18 @@ import {
 } from '../src/crypto/record-format.ts';
 import { ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
 import { BlobRecordReader, type PlainRecord } from './blob-record-reader.ts';
+import { checkpointInterval, type HashCheckpoint } from './hash-checkpoints.ts';
 import type { HashSink } from './hash-sinks.ts';
 
 /** Encrypted records kept ready ahead of the reader (2 MiB at the default record size). */
 export const READAHEAD_RECORDS = 8;
+
+/**
+ * A jump of the producer at most this far ahead of the hash is closed by hashing the gap before
+ * the producer's next record (the producer waits: a fraction of a second at this size); a longer
+ * one is left to the catch-up, which runs beside the upload.
+ */
+export const GAP_FILL_MAX_PLAIN_BYTES = 64 * 1024 * 1024;
 
 interface RecordSource {
   next(): Promise<PlainRecord | undefined>;
@@ -69,6 +82,10 @@ export interface EncryptionJobInit {
   readonly recordSize: number;
   /** Where large files are hashed; ignored for small files (one-shot digest). */
   readonly hashSink: HashSink | undefined;
+  /** A resumed upload: the hash state after the first `records` records (from an earlier page). */
+  readonly hashFrom?: HashCheckpoint | undefined;
+  /** Records between hash snapshots; default checkpointInterval(recordSize). */
+  readonly checkpointEvery?: number;
 }
 
 export class EncryptionJob {
@@ -92,6 +109,8 @@ export class EncryptionJob {
 
   private hashNext = 0;
   private hashCatchUp = false;
+  /** The gap fill running (it alone feeds the hash meanwhile). */
+  private gapFill: Promise<void> | undefined;
   private digest: Promise<Sha256Hex> | undefined;
   private closed = false;
   private reads: Promise<unknown> = Promise.resolve();
@@ -114,7 +133,28 @@ export class EncryptionJob {
     if (plaintext && plaintext.byteLength !== init.source.size) {
       throw new CryptoError('SOURCE_CHANGED', 'the file changed while being read');
     }
-    return new EncryptionJob(init, plaintext);
+    const job = new EncryptionJob(init, plaintext);
+    if (job.hashSink) {
+      const from = init.hashFrom;
+      // A checkpoint that cannot belong to this file is not loaded: the hash starts at byte 0.
+      const usable = from && Number.isSafeInteger(from.records) && from.records >= 0 && from.records <= job.count ? from : undefined;
+      job.hashNext = await job.hashSink.start(usable, init.checkpointEvery ?? checkpointInterval(init.recordSize));
+    }
+    return job;
+  }
+
+  /**
+   * The newest hash snapshot whose records all lie within the first `confirmedCipherOffset` bytes
+   * of the ciphertext (what the server has confirmed), or null (none yet, or a small file).
+   */
+  hashCheckpoint(confirmedCipherOffset: number): HashCheckpoint | null {
+    if (!this.hashSink) return null;
+    const offset = Math.min(confirmedCipherOffset, this.encryptedLength);
+    const mapping = recordsForCipherRange(0, offset, this.plainLength, this.recordSize);
+    // Records wholly inside [0, offset): the last overlapping one may be cut off.
+    let whole = mapping.endRecord;
+    if (whole > 0 && recordSpan(whole - 1, this.plainLength, this.recordSize).cipherEnd > offset) whole--;
+    return this.hashSink.checkpoint(whole);
   }
 
   /**
@@ -253,6 +293,19 @@ export class EncryptionJob {
 
   private async feedHash(record: PlainRecord, source: RecordSource): Promise<void> {
     const sink = this.hashSink;
+    if (sink && !this.hashCatchUp && record.index > this.hashNext) {
+      if ((record.index - this.hashNext) * this.recordSize <= GAP_FILL_MAX_PLAIN_BYTES) {
+        this.gapFill = this.hashRange(sink, record.index);
+        try {
+          await this.gapFill;
+        } finally {
+          this.gapFill = undefined;
+        }
+      } else {
+        // Too far to wait for: the catch-up hashes from hashNext to the end beside the upload.
+        void this.sha256().catch(() => undefined);
+      }
+    }
     if (!sink || this.hashCatchUp || record.index !== this.hashNext) {
       source.recycle(record.bytes.buffer);
       return;
@@ -270,20 +323,28 @@ export class EncryptionJob {
     if (this.plaintext) return sha256OneShot(this.plaintext);
     const sink = this.hashSink;
     if (!sink) throw new CryptoError('WORKER_FAILED', 'encryption job has no hash sink');
+    while (this.gapFill) await this.gapFill.catch(() => undefined);
     if (this.hashNext < this.count) {
       // Take over from the producer: from here on only this loop feeds the hash.
       this.hashCatchUp = true;
-      const reader = new BlobRecordReader(this.source, this.recordSize, this.hashNext);
-      try {
-        for (let record = await reader.next(); record; record = await reader.next()) {
-          this.assertOpen();
-          this.hashNext++;
-          await sink.update(record.bytes.buffer, record.bytes.byteLength, (buffer) => reader.recycle(buffer));
-        }
-      } finally {
-        await reader.close();
-      }
+      await this.hashRange(sink, this.count);
     }
     return sink.digest();
+  }
+
+  /** Reads records [hashNext, end) of the file again and feeds them to the hash. */
+  private async hashRange(sink: HashSink, end: number): Promise<void> {
+    const reader = new BlobRecordReader(this.source, this.recordSize, this.hashNext);
+    try {
+      while (this.hashNext < end) {
+        const record = await reader.next();
+        if (!record) break;
+        this.assertOpen();
+        this.hashNext++;
+        await sink.update(record.bytes.buffer, record.bytes.byteLength, (buffer) => reader.recycle(buffer));
+      }
+    } finally {
+      await reader.close();
+    }
   }
 }

@@ -13,7 +13,7 @@ import type { FileIvBase64, Sha256Hex, WrappedFileKey } from '../src/crypto/bran
 import { concatBytes } from '../src/crypto/bytes.ts';
 import { CryptoError } from '../src/crypto/errors.ts';
 import type { CiphertextSpool } from './ciphertext-spool.ts';
-import type { CryptoWorkerApi, OpenedEncryption } from './crypto-worker-api.ts';
+import type { CryptoWorkerApi, OpenedEncryption, SavedHashState } from './crypto-worker-api.ts';
 import type { FileKeyHandle } from './pool-types.ts';
 
 /** Bytes asked of the worker per stream pull. */
@@ -125,6 +125,15 @@ export class EncryptionSession {
       // One pull ahead: the next range is on its way while the consumer handles this one.
       { highWaterMark: 2 },
     );
+  }
+
+  /**
+   * The newest snapshot of the plaintext's hash whose records lie wholly within the first
+   * `confirmedCipherOffset` ciphertext bytes, or null: kept with the confirmed offset, so a later
+   * page resumes the hash from it (OpenEncryptionOptions.reuse.hash) instead of from byte 0.
+   */
+  hashCheckpoint(confirmedCipherOffset: number): Promise<SavedHashState | null> {
+    return this.api.encryptionHashCheckpoint(this.jobId, confirmedCipherOffset);
   }
 
   /** SHA-256 hex of the plaintext. Cheapest after the ciphertext was read to the end in order. */

@@ -7,12 +7,22 @@
  * a MessagePort, which hands the buffer back after hashing (for reuse). At most
  * MAX_RECORDS_IN_FLIGHT buffers are on the way, so memory stays bounded and a slow hasher slows
  * the reader (backpressure) instead of queueing the file in memory.
+ *
+ * Either sink can start from a saved state (a resumed upload) and takes snapshots of its state as
+ * it goes (workers/hash-checkpoints.ts); the hashing worker posts its snapshots back.
  */
 import type { Sha256Hex } from '../src/crypto/branded.ts';
 import { CryptoError } from '../src/crypto/errors.ts';
-import { createIncrementalSha256 } from '../src/crypto/sha256.ts';
+import { createIncrementalSha256, type IncrementalSha256 } from '../src/crypto/sha256.ts';
+import { HashCheckpoints, type HashCheckpoint } from './hash-checkpoints.ts';
 
 export interface HashSink {
+  /**
+   * Before the first update: continue from `from` (records [0, from.records) already hashed) and
+   * take a snapshot every `every` records (0: never). Resolves with the records already hashed:
+   * `from.records`, or 0 when the state could not be loaded (another hash-wasm build, corrupt).
+   */
+  start(from: HashCheckpoint | undefined, every: number): Promise<number>;
   /**
    * Takes ownership of `buffer` (its first `length` bytes are the next plaintext); `recycle` is
    * called with a buffer once the sink no longer needs it. May wait (backpressure).
@@ -20,18 +30,50 @@ export interface HashSink {
   update(buffer: ArrayBuffer, length: number, recycle: (buffer: ArrayBuffer) => void): Promise<void>;
   digest(): Promise<Sha256Hex>;
   abort(): void;
+  /** The newest snapshot covering at most `maxRecords` records, or null. */
+  checkpoint(maxRecords: number): HashCheckpoint | null;
+}
+
+/**
+ * Loads `from` into `hasher`; the records now hashed. A state that does not load is not an error:
+ * it is no key material, only saved work, and hashing from byte 0 gives the same digest (not a
+ * crypto fallback: the result is identical either way, it just takes longer).
+ */
+function loadCheckpoint(hasher: IncrementalSha256, from: HashCheckpoint | undefined): number {
+  if (!from) return 0;
+  try {
+    hasher.load(from.state);
+    return from.records;
+  } catch (error) {
+    console.warn('hash checkpoint not loadable, hashing from byte 0', error);
+    return 0;
+  }
 }
 
 export class LocalHashSink implements HashSink {
-  private constructor(private readonly hasher: Awaited<ReturnType<typeof createIncrementalSha256>>) {}
+  private checkpoints = new HashCheckpoints(0);
+  private records = 0;
+
+  private constructor(private readonly hasher: IncrementalSha256) {}
 
   static async create(): Promise<LocalHashSink> {
     return new LocalHashSink(await createIncrementalSha256());
   }
 
+  async start(from: HashCheckpoint | undefined, every: number): Promise<number> {
+    this.checkpoints = new HashCheckpoints(every);
+    this.records = loadCheckpoint(this.hasher, from);
+    return this.records;
+  }
+
   async update(buffer: ArrayBuffer, length: number, recycle: (buffer: ArrayBuffer) => void): Promise<void> {
     this.hasher.update(new Uint8Array(buffer, 0, length));
     recycle(buffer);
+    if (this.checkpoints.due(++this.records)) this.checkpoints.add({ records: this.records, state: this.hasher.save() });
+  }
+
+  checkpoint(maxRecords: number): HashCheckpoint | null {
+    return this.checkpoints.latestWithin(maxRecords);
   }
 
   async digest(): Promise<Sha256Hex> {
@@ -41,8 +83,17 @@ export class LocalHashSink implements HashSink {
   abort(): void {}
 }
 
-type ToHasher = { type: 'data'; buffer: ArrayBuffer; length: number } | { type: 'end' } | { type: 'abort' };
-type FromHasher = { type: 'ack'; buffer: ArrayBuffer } | { type: 'digest'; hex: Sha256Hex } | { type: 'error'; message: string };
+type ToHasher =
+  | { type: 'start'; from: HashCheckpoint | undefined; every: number }
+  | { type: 'data'; buffer: ArrayBuffer; length: number }
+  | { type: 'end' }
+  | { type: 'abort' };
+type FromHasher =
+  | { type: 'started'; records: number }
+  | { type: 'ack'; buffer: ArrayBuffer }
+  | { type: 'checkpoint'; records: number; state: Uint8Array }
+  | { type: 'digest'; hex: Sha256Hex }
+  | { type: 'error'; message: string };
 
 const MAX_RECORDS_IN_FLIGHT = 8;
 
@@ -52,12 +103,34 @@ export class PortHashSink implements HashSink {
   private recycleBuffer: (buffer: ArrayBuffer) => void = () => undefined;
   private wakeSender: (() => void) | undefined;
   private digestWaiter: { resolve: (hex: Sha256Hex) => void; reject: (error: Error) => void } | undefined;
+  private startWaiter: ((records: number) => void) | undefined;
+  private checkpoints = new HashCheckpoints(0);
   private failure: Error | undefined;
   /** Updates and the final digest request are posted strictly in call order. */
   private sequence: Promise<void> = Promise.resolve();
 
   constructor(private readonly port: MessagePort) {
     port.onmessage = (event: MessageEvent<FromHasher>) => this.onMessage(event.data);
+  }
+
+  start(from: HashCheckpoint | undefined, every: number): Promise<number> {
+    this.checkpoints = new HashCheckpoints(every);
+    const started = this.sequence.then(() => {
+      if (this.failure) throw this.failure;
+      return new Promise<number>((resolve) => {
+        this.startWaiter = resolve;
+        this.port.postMessage({ type: 'start', from, every } satisfies ToHasher);
+      });
+    });
+    this.sequence = started.then(
+      () => undefined,
+      () => undefined,
+    );
+    return started;
+  }
+
+  checkpoint(maxRecords: number): HashCheckpoint | null {
+    return this.checkpoints.latestWithin(maxRecords);
   }
 
   update(buffer: ArrayBuffer, length: number, recycle: (buffer: ArrayBuffer) => void): Promise<void> {
@@ -93,7 +166,12 @@ export class PortHashSink implements HashSink {
   }
 
   private onMessage(message: FromHasher): void {
-    if (message.type === 'ack') {
+    if (message.type === 'started') {
+      this.startWaiter?.(message.records);
+      this.startWaiter = undefined;
+    } else if (message.type === 'checkpoint') {
+      this.checkpoints.add({ records: message.records, state: message.state });
+    } else if (message.type === 'ack') {
       this.inFlight--;
       this.recycleBuffer(message.buffer);
       this.wakeSender?.();
@@ -112,17 +190,31 @@ export class PortHashSink implements HashSink {
     this.wakeSender = undefined;
     this.digestWaiter?.reject(error);
     this.digestWaiter = undefined;
+    // A start that never got its answer continues from byte 0; the failure surfaces at the next update.
+    this.startWaiter?.(0);
+    this.startWaiter = undefined;
   }
 }
 
-/** The hashing worker's end: hashes whatever arrives, in order, until 'end' or 'abort'. */
+/** The hashing worker's end: hashes whatever arrives, in order, until 'end' or 'abort'; posts its snapshots back. */
 export async function serveHashPort(port: MessagePort): Promise<void> {
   const hasher = await createIncrementalSha256();
+  let checkpoints = new HashCheckpoints(0);
+  let records = 0;
   port.onmessage = (event: MessageEvent<ToHasher>) => {
     const message = event.data;
     try {
-      if (message.type === 'data') {
+      if (message.type === 'start') {
+        checkpoints = new HashCheckpoints(message.every);
+        records = loadCheckpoint(hasher, message.from);
+        port.postMessage({ type: 'started', records } satisfies FromHasher);
+      } else if (message.type === 'data') {
         hasher.update(new Uint8Array(message.buffer, 0, message.length));
+        records++;
+        if (checkpoints.due(records)) {
+          const state = hasher.save();
+          port.postMessage({ type: 'checkpoint', records, state } satisfies FromHasher, [state.buffer as ArrayBuffer]);
+        }
         port.postMessage({ type: 'ack', buffer: message.buffer } satisfies FromHasher, [message.buffer]);
       } else if (message.type === 'end') {
         port.postMessage({ type: 'digest', hex: hasher.digestHex() } satisfies FromHasher);

@@ -35,7 +35,7 @@ import type { LinkPasswordProtection } from '../src/crypto/link-keys.ts';
 import type { StoredFileKey } from '../src/crypto/stored-file-key.ts';
 import type { WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
 import { ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
-import type { CryptoWorkerApi, GeneratedKeyPair, StoredKeyData } from './crypto-worker-api.ts';
+import type { CryptoWorkerApi, GeneratedKeyPair, SavedHashState, StoredKeyData } from './crypto-worker-api.ts';
 import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
@@ -77,9 +77,10 @@ export interface OpenEncryptionOptions {
   /**
    * Encrypt with this existing key and IV instead of fresh ones: only to continue an upload of the
    * very same bytes (a resumed upload re-produces identical ciphertext). The session's key is then
-   * this handle; releasing it stays the caller's job.
+   * this handle; releasing it stays the caller's job. `hash`: the hash state saved by the earlier
+   * session (EncryptionSession.hashCheckpoint), so only the records after it are hashed.
    */
-  readonly reuse?: { readonly key: FileKeyHandle; readonly iv: string };
+  readonly reuse?: { readonly key: FileKeyHandle; readonly iv: string; readonly hash?: SavedHashState | undefined };
 }
 
 
@@ -179,6 +180,7 @@ export class CryptoPool {
         ...(options.recordSize !== undefined ? { recordSize: options.recordSize } : {}),
         ...(options.recipientPublicKey !== undefined ? { recipientPublicKey: options.recipientPublicKey } : {}),
         ...(reuse ? { keyId: reuse.key.id, iv: reuse.iv } : {}),
+        ...(reuse?.hash ? { hashFrom: reuse.hash } : {}),
         ...(hashPort ? { hashPort } : {}),
       };
       const opened = await encryptor.api.openEncryption(file, hashPort ? transfer(openOptions, [hashPort]) : openOptions);

@@ -15,6 +15,10 @@ export interface IncrementalSha256 {
   update(bytes: Uint8Array): void;
   /** Finishes the hash; the hasher cannot be used afterwards. */
   digestHex(): Sha256Hex;
+  /** The internal state after the bytes so far (hash-wasm's save(); 116 bytes for SHA-256). */
+  save(): Uint8Array;
+  /** Continues from a saved state instead of the bytes so far; throws for a state of another build. */
+  load(state: Uint8Array): void;
 }
 
 export async function createIncrementalSha256(): Promise<IncrementalSha256> {
@@ -25,6 +29,16 @@ export async function createIncrementalSha256(): Promise<IncrementalSha256> {
       hasher.update(bytes);
     },
     digestHex: () => hasher.digest('hex') as Sha256Hex,
+    save: () => hasher.save(),
+    load: (state) => {
+      try {
+        hasher.load(state);
+      } catch (error) {
+        // Whatever a refused state left behind, the hasher is fresh again (nothing hashed).
+        hasher.init();
+        throw error;
+      }
+    },
   };
 }
 

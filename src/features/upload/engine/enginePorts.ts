@@ -20,6 +20,18 @@ export interface ResumePoint {
   /** Released with the file's session, like a fresh key. */
   key: FileKeyHandle;
   iv: string;
+  /** The hash state at the last stored checkpoint: only the records after it are hashed again. */
+  hash?: HashCheckpoint;
+}
+
+/**
+ * The plaintext's SHA-256 state after its first `records` records (base64 of hash-wasm's saved
+ * state, workers/hash-checkpoints.ts). No key material: a state that does not load only means the
+ * file is hashed from byte 0 again.
+ */
+export interface HashCheckpoint {
+  readonly records: number;
+  readonly state: string;
 }
 
 export interface UploadFile {
@@ -38,13 +50,15 @@ export interface EncryptionSessionLike extends CiphertextRange {
   readonly iv: string;
   readonly wrappedKey: string | undefined;
   sha256(): Promise<string>;
+  /** The newest hash snapshot within the first `confirmedCipherOffset` ciphertext bytes, or null. */
+  hashCheckpoint(confirmedCipherOffset: number): Promise<HashCheckpoint | null>;
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
   recipientPublicKey: string;
   /** Encrypt with this key and IV (a resumed upload of the same bytes) instead of fresh ones. */
-  reuse?: { key: FileKeyHandle; iv: string };
+  reuse?: { key: FileKeyHandle; iv: string; hash?: HashCheckpoint };
 }
 
 /** One small file encrypted whole: ciphertext, wrapped key, IV and the plaintext's SHA-256. */
@@ -108,6 +122,8 @@ export interface UploadJournal {
   created(file: FileIdentity, uploadUrl: string): void;
   /** The server confirmed this many ciphertext bytes. */
   confirmed(file: FileIdentity, offset: number): void;
+  /** A newer hash snapshot within the confirmed bytes (kept so a later page resumes the hash from it). */
+  hashCheckpoint(file: FileIdentity, checkpoint: HashCheckpoint): void;
   /** A large file is stored: its entry and wrapped key are deleted. */
   completed(file: FileIdentity): void;
   /**

@@ -12,6 +12,7 @@ import type {
   EncryptionSessionLike,
   EncryptorPool,
   FileIdentity,
+  HashCheckpoint,
   OpenOptions,
   SmallFileEncryption,
   UploadFile,
@@ -84,6 +85,9 @@ export class FakeSession implements EncryptionSessionLike {
   closed = false;
   readBodyError: unknown = null;
   sha256Error: unknown = null;
+  /** What hashCheckpoint answers for a confirmed offset (default: none). */
+  checkpointAt: (confirmedCipherOffset: number) => HashCheckpoint | null = () => null;
+  readonly checkpointQueries: number[] = [];
 
   constructor(
     readonly file: Blob & { name?: string },
@@ -103,6 +107,11 @@ export class FakeSession implements EncryptionSessionLike {
   async sha256(): Promise<string> {
     if (this.sha256Error) throw this.sha256Error;
     return `sha256-of-${this.file.name ?? 'blob'}`;
+  }
+
+  async hashCheckpoint(confirmedCipherOffset: number): Promise<HashCheckpoint | null> {
+    this.checkpointQueries.push(confirmedCipherOffset);
+    return this.checkpointAt(confirmedCipherOffset);
   }
 
   async close(): Promise<void> {
@@ -314,6 +323,10 @@ export class FakeJournal implements UploadJournal {
 
   confirmed(file: FileIdentity, offset: number): void {
     this.steps.push(`confirmed ${file.name} ${offset}`);
+  }
+
+  hashCheckpoint(file: FileIdentity, checkpoint: HashCheckpoint): void {
+    this.steps.push(`hash ${file.name} ${checkpoint.records} ${checkpoint.state}`);
   }
 
   completed(file: FileIdentity): void {

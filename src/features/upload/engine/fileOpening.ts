@@ -55,7 +55,7 @@ export function encryptSmallGroup(pool: EncryptorPool, files: readonly UploadFil
  */
 export async function openSession(pool: EncryptorPool, file: UploadFile, recipientPublicKey: string): Promise<EncryptionSessionLike> {
   const resume = file.resume;
-  const opening = pool.openEncryption(file.file, { recipientPublicKey, ...(resume ? { reuse: { key: resume.key, iv: resume.iv } } : {}) });
+  const opening = pool.openEncryption(file.file, { recipientPublicKey, ...(resume ? { reuse: { key: resume.key, iv: resume.iv, ...(resume.hash ? { hash: resume.hash } : {}) } } : {}) });
   try {
     return await withinWorkerTimeout(opening);
   } catch (error) {

@@ -6,10 +6,11 @@
 // when the server creates the file record.
 //
 // Every step is written to the journal (resume/uploadJournal.ts): before the first byte the file's
-// key (wrapped) and IV, then the upload's URL and each offset the server confirms; the entry is
+// key (wrapped) and IV, then the upload's URL and each offset the server confirms, with the newest
+// snapshot of the plaintext's hash within it (written only when it changed); the entry is
 // deleted once the file is stored. A file given a resume point (`UploadFile.resume`, built from
 // that journal by a later page or a later attempt) is continued with the same key and IV from the
-// server's offset; any other file first discards what an earlier attempt left at its path, so a
+// server's offset, its hash continuing from the stored snapshot; any other file first discards what an earlier attempt left at its path, so a
 // changed file always starts over with a fresh key and IV (docs/format.md, "Resuming").
 
 import { RetryBudget, withRetries } from '../transport/retryBudget.ts';
@@ -44,14 +45,13 @@ export class ResumableLane {
       const session = await this.run.open(file);
       try {
         events.statusChanged(file.id, 'pending');
+        // A resumed file needs nothing more here: the session's hash starts from the stored
+        // snapshot, and the records between it and the server's offset are hashed when the upload
+        // continues (or, with no snapshot, the whole file beside the upload: workers/encryption-job.ts).
         if (file.resume === undefined) {
           // A leftover from an earlier attempt cannot be continued with this session's new key.
           await this.journal.discardEarlier(identity);
           await this.journal.opened(identity, session);
-        } else {
-          // The records before the server's offset are not produced again, so they do not pass the
-          // hash on the way: hash the whole file now, alongside the upload, rather than after it.
-          session.sha256().catch(() => undefined);
         }
         this.run.announceSending();
         events.statusChanged(file.id, 'uploading');
@@ -85,6 +85,7 @@ export class ResumableLane {
     const { events, settings } = this.run;
     const budget = new RetryBudget();
     let uploadUrl = file.resume?.uploadUrl ?? undefined;
+    let storedRecords = file.resume?.hash?.records;
     return withRetries(
       () =>
         this.transport.sendLarge({
@@ -103,6 +104,15 @@ export class ResumableLane {
           onChunkAccepted: (offset) => {
             budget.progressMade();
             this.journal.confirmed(identity, offset);
+            // Only saved work: a snapshot that cannot be had costs hashing it again after a reload.
+            session.hashCheckpoint(offset).then(
+              (checkpoint) => {
+                if (!checkpoint || checkpoint.records === storedRecords) return;
+                storedRecords = checkpoint.records;
+                this.journal.hashCheckpoint(identity, checkpoint);
+              },
+              () => undefined,
+            );
           },
           onCreated: (url) => {
             uploadUrl = url;

@@ -3,7 +3,7 @@
 // that opens it (the file key is wrapped under the origin's non-extractable storage key).
 
 import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
-import type { FileIdentity } from '../engine/enginePorts.ts';
+import type { FileIdentity, HashCheckpoint } from '../engine/enginePorts.ts';
 import type { FileSource } from './fileSource.ts';
 
 export const QUEUE_ENTRY_VERSION = 1;
@@ -30,6 +30,14 @@ export interface QueueEntry {
   /** Ciphertext bytes the server confirmed (tus Upload-Offset after the last accepted PATCH). */
   readonly confirmedOffset: number;
   readonly encryptedLength: number;
+  /**
+   * The plaintext's SHA-256 state after its first `records` records, all within `confirmedOffset`
+   * (workers/hash-checkpoints.ts): a resumed file hashes only what follows. Stored in clear: it is
+   * taken only at whole SHA-256 blocks, so it holds the chaining value and the length, no plaintext
+   * bytes (like the file hash the server gets, it only lets one confirm a guessed prefix). Absent
+   * before the first snapshot, and in entries of earlier versions.
+   */
+  readonly hashCheckpoint?: HashCheckpoint;
   /** The file's IV (base64): not secret, stored in clear like on the server. */
   readonly iv: string;
   /** The file key, wrapped under the storage key and bound to `keyContextOf(id, iv)`. */

@@ -42,6 +42,7 @@ function sessionWith(key: Awaited<ReturnType<CryptoPool['importRawFileKey']>>): 
     encryptedLength: 1000,
     readBody: async () => new Blob(),
     sha256: async () => 'hash',
+    hashCheckpoint: async () => null,
     close: async () => undefined,
   };
 }

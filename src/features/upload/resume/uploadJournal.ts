@@ -3,7 +3,7 @@
 //
 // Written: before the first byte the file key, wrapped in a worker under the origin's
 // non-extractable storage key (never in clear), with the IV; then the tus URL and every offset the
-// server confirms. Deleted: when the file is stored, when the user discards it, when a changed file
+// server confirms, with the newest snapshot of the plaintext's hash within it. Deleted: when the file is stored, when the user discards it, when a changed file
 // takes its place, and after the server's abandon time without progress (the server has swept the
 // upload by then). A journal that cannot write (storage full, private mode) only costs resuming: the
 // upload itself goes on.
@@ -11,7 +11,7 @@
 import type { FileKeyHandle } from '../../../../workers/pool.ts';
 import { isCryptoError } from '../../../crypto/errors.ts';
 import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
-import type { EncryptionSessionLike, FileIdentity, ResumePoint, UploadJournal } from '../engine/enginePorts.ts';
+import type { EncryptionSessionLike, FileIdentity, HashCheckpoint, ResumePoint, UploadJournal } from '../engine/enginePorts.ts';
 import { cancelTusUpload } from '../transport/tusCancel.ts';
 import { entryIdOf, keyContextOf, QUEUE_ENTRY_VERSION, samePlace, type DeliveredMark, type QueueEntry } from './queueEntry.ts';
 import type { UploadQueueStore } from './uploadQueueStore.ts';
@@ -122,6 +122,12 @@ export class PersistedUploadJournal implements UploadJournal {
     );
   }
 
+  hashCheckpoint(file: FileIdentity, checkpoint: HashCheckpoint): void {
+    const id = entryIdOf(file);
+    const { records, state } = checkpoint;
+    void this.write(id, () => this.store.change(id, (entry) => ({ ...entry, hashCheckpoint: { records, state } })));
+  }
+
   completed(file: FileIdentity): void {
     const id = entryIdOf(file);
     void this.write(id, () => this.store.delete(id));
@@ -196,7 +202,7 @@ export class PersistedUploadJournal implements UploadJournal {
       await this.discard(entry.id);
       return undefined;
     }
-    return { uploadUrl: entry.uploadUrl, key, iv: entry.iv };
+    return { uploadUrl: entry.uploadUrl, key, iv: entry.iv, ...(entry.hashCheckpoint ? { hash: entry.hashCheckpoint } : {}) };
   }
 
   // ------------------------------------------------------------ internals
