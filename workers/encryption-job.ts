@@ -86,6 +86,8 @@ export interface EncryptionJobInit {
   readonly hashFrom?: HashCheckpoint | undefined;
   /** Records between hash snapshots; default checkpointInterval(recordSize). */
   readonly checkpointEvery?: number;
+  /** Default GAP_FILL_MAX_PLAIN_BYTES (tests make it small). */
+  readonly gapFillMaxBytes?: number;
 }
 
 export class EncryptionJob {
@@ -96,6 +98,7 @@ export class EncryptionJob {
   private readonly context: RecordContext;
   private readonly source: Blob;
   private readonly hashSink: HashSink | undefined;
+  private readonly gapFillMaxBytes: number;
   private plaintext: Bytes | undefined;
 
   private queue: QueuedRecord[] = [];
@@ -123,6 +126,7 @@ export class EncryptionJob {
     this.count = recordCount(this.plainLength, init.recordSize);
     this.context = { key: init.key, iv: init.iv, header: encodeHeader(init.recordSize) };
     this.plaintext = plaintext;
+    this.gapFillMaxBytes = init.gapFillMaxBytes ?? GAP_FILL_MAX_PLAIN_BYTES;
     this.hashSink = plaintext ? undefined : init.hashSink;
     if (plaintext) init.hashSink?.abort();
   }
@@ -294,7 +298,7 @@ export class EncryptionJob {
   private async feedHash(record: PlainRecord, source: RecordSource): Promise<void> {
     const sink = this.hashSink;
     if (sink && !this.hashCatchUp && record.index > this.hashNext) {
-      if ((record.index - this.hashNext) * this.recordSize <= GAP_FILL_MAX_PLAIN_BYTES) {
+      if ((record.index - this.hashNext) * this.recordSize <= this.gapFillMaxBytes) {
         this.gapFill = this.hashRange(sink, record.index);
         try {
           await this.gapFill;

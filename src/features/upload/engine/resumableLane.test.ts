@@ -268,4 +268,62 @@ describe('resumable lane', () => {
     expect(s.journal.steps).toEqual(['completed big.iso', 'delivered big.iso']);
     expect(s.pool.released).toContain('stored-key');
   });
+  it('stores the newest hash checkpoint within each confirmed offset, only when it changed', async () => {
+    const s = setup();
+    s.pool.onSession = (session) => {
+      session.checkpointAt = (offset) => (offset >= 32 * MiB ? { records: 128, state: 'state-128' } : offset >= 16 * MiB ? { records: 64, state: 'state-64' } : null);
+    };
+    const file = uploadFile('video.mov', 60 * MiB);
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    first.options.onCreated?.(URL_1);
+    for (const offset of [8 * MiB, 16 * MiB, 24 * MiB, 32 * MiB, 40 * MiB]) first.options.onChunkAccepted?.(offset);
+    await until(() => s.pool.sessions[0]!.checkpointQueries.length === 5, 'checkpoint queries');
+    await until(() => s.journal.steps.includes('hash video.mov 128 state-128'), 'second checkpoint stored');
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.pool.sessions[0]!.checkpointQueries).toEqual([8 * MiB, 16 * MiB, 24 * MiB, 32 * MiB, 40 * MiB]);
+    expect(s.journal.steps.filter((step) => step.startsWith('hash'))).toEqual(['hash video.mov 64 state-64', 'hash video.mov 128 state-128']);
+  });
+
+  it('a checkpoint that cannot be had costs nothing but the snapshot', async () => {
+    const s = setup();
+    s.pool.onSession = (session) => {
+      session.checkpointAt = () => {
+        throw new Error('worker gone');
+      };
+    };
+    const file = uploadFile('video.mov', 40 * MiB);
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    first.options.onChunkAccepted?.(16 * MiB);
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+  });
+
+  it('passes the stored hash checkpoint of a resume point to the pool, and stores only newer ones', async () => {
+    const s = setup();
+    s.pool.onSession = (session) => {
+      session.checkpointAt = (offset) => (offset >= 32 * MiB ? { records: 128, state: 'state-128' } : { records: 64, state: 'state-64' });
+    };
+    const key = { id: 'stored-key', kind: 'file' } as ResumePoint['key'];
+    const hash = { records: 64, state: 'state-64' };
+    const file: UploadFile = { ...uploadFile('big.iso', 40 * MiB), resume: { uploadUrl: URL_1, key, iv: 'stored-iv', hash } };
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    expect(s.pool.opens[0]?.reuse).toEqual({ key, iv: 'stored-iv', hash });
+    first.options.onChunkAccepted?.(24 * MiB);
+    first.options.onChunkAccepted?.(32 * MiB);
+    await until(() => s.journal.steps.includes('hash big.iso 128 state-128'), 'newer checkpoint stored');
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.journal.steps.filter((step) => step.startsWith('hash'))).toEqual(['hash big.iso 128 state-128']);
+  });
 });

@@ -1,6 +1,7 @@
 // The persisted upload queue against a real IndexedDB implementation (fake-indexeddb) and the real
 // crypto pool (in-process workers): what is written at each step of a large file, what a reload
 // reads back (a new store and a new pool, as a new page has), and what is purged when.
+import { createHash } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CryptoPool } from '../../../../workers/pool.ts';
@@ -127,6 +128,59 @@ describe('the persisted upload queue', () => {
     // Same path, another size or date: never the old key and IV.
     expect(await reloaded.journal.resumePointFor({ ...FILE, lastModified: FILE.lastModified + 1 })).toBeUndefined();
     expect(await reloaded.journal.resumePointFor({ ...FILE, size: FILE.size - 1 })).toBeUndefined();
+  });
+
+  it('keeps the newest hash checkpoint with the entry and hands it back with the resume point (none before the first)', async () => {
+    const first = newPage();
+    await first.journal.opened(FILE, sessionWith(await first.pool.importRawFileKey(RAW_KEY)));
+    first.journal.created(FILE, URL_1);
+    first.journal.confirmed(FILE, 400);
+    await first.journal.settled();
+    expect((await first.store.get(entryIdOf(FILE)))?.hashCheckpoint).toBeUndefined();
+    expect((await first.journal.resumePointFor(FILE))?.hash).toBeUndefined();
+
+    first.journal.hashCheckpoint(FILE, { records: 64, state: 'c3RhdGUtNjQ=' });
+    first.journal.confirmed(FILE, 600);
+    first.journal.hashCheckpoint(FILE, { records: 128, state: 'c3RhdGUtMTI4' });
+    await first.journal.settled();
+    expect(await first.store.get(entryIdOf(FILE))).toMatchObject({ confirmedOffset: 600, hashCheckpoint: { records: 128, state: 'c3RhdGUtMTI4' } });
+    first.pool.terminate();
+
+    const reloaded = newPage();
+    expect((await reloaded.journal.resumePointFor(FILE))?.hash).toEqual({ records: 128, state: 'c3RhdGUtMTI4' });
+    // A checkpoint of a completed file goes with its entry.
+    reloaded.journal.completed(FILE);
+    reloaded.journal.hashCheckpoint(FILE, { records: 192, state: 'bGF0ZQ==' });
+    await reloaded.journal.settled();
+    expect(await reloaded.store.get(entryIdOf(FILE))).toBeUndefined();
+  });
+
+  it('a reloaded page resumes the hash from the stored checkpoint through the real pool, with the same digest', async () => {
+    const plain = Uint8Array.from({ length: 20 * 1024 * 1024 + 4321 }, (_, i) => (i * 7 + (i >> 12)) & 0xff);
+    const file = new Blob([plain]);
+    const identity = { ...FILE, size: file.size };
+    const first = newPage();
+    const session = await first.pool.openEncryption(file);
+    await first.journal.opened(identity, session);
+    first.journal.created(identity, URL_1);
+    // The server confirmed 18 MiB of ciphertext; the first snapshot is at 16 MiB of plaintext (64 records).
+    const confirmed = 18 * 1024 * 1024;
+    const sent = await session.read(0, confirmed);
+    first.journal.confirmed(identity, confirmed);
+    const checkpoint = await session.hashCheckpoint(confirmed);
+    expect(checkpoint?.records).toBe(64);
+    first.journal.hashCheckpoint(identity, checkpoint!);
+    await first.journal.settled();
+    first.pool.terminate();
+
+    const reloaded = newPage();
+    const point = await reloaded.journal.resumePointFor(identity);
+    expect(point?.hash).toEqual(checkpoint);
+    const resumed = await reloaded.pool.openEncryption(file, { reuse: { key: point!.key, iv: point!.iv, hash: point!.hash } });
+    const rest = await resumed.read(confirmed, resumed.encryptedLength);
+    expect(sent.byteLength + rest.byteLength).toBe(resumed.encryptedLength);
+    expect(await resumed.sha256()).toBe(createHash('sha256').update(plain).digest('hex'));
+    await resumed.close();
   });
 
   it('a file that starts over discards what was left at its path (cancelling the upload); other paths stay', async () => {
