@@ -115,6 +115,7 @@ export class EncryptionJob {
   /** The gap fill running (it alone feeds the hash meanwhile). */
   private gapFill: Promise<void> | undefined;
   private digest: Promise<Sha256Hex> | undefined;
+  private hashFinished = false;
   private closed = false;
   private reads: Promise<unknown> = Promise.resolve();
 
@@ -208,7 +209,8 @@ export class EncryptionJob {
     this.queue = [];
     this.lastTaken = undefined;
     this.plaintext = undefined;
-    if (!this.digest) this.hashSink?.abort();
+    // Also a catch-up still running (started by a long jump, nobody waiting for it): it stops here.
+    if (!this.hashFinished) this.hashSink?.abort();
   }
 
   private assertOpen(): void {
@@ -333,7 +335,9 @@ export class EncryptionJob {
       this.hashCatchUp = true;
       await this.hashRange(sink, this.count);
     }
-    return sink.digest();
+    const hex = await sink.digest();
+    this.hashFinished = true;
+    return hex;
   }
 
   /** Reads records [hashNext, end) of the file again and feeds them to the hash. */
