@@ -53,6 +53,30 @@ test.afterEach(async () => {
   rig = null;
 });
 
+/**
+ * The records covered by the hash checkpoint stored with the page's unfinished entry (0: none):
+ * a resumed file hashes only what follows them (docs/upload.md, "Laptop realities").
+ */
+function storedHashRecords(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('sealdrop-upload-queue');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('entries', 'readonly').objectStore('entries').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            db.close();
+            const records = (all.result as Array<{ hashCheckpoint?: { records: number } } | undefined>).map((entry) => entry?.hashCheckpoint?.records ?? 0);
+            resolve(Math.max(0, ...records));
+          };
+        };
+      }),
+  );
+}
+
 async function selectAndUpload(page: Page, file: string): Promise<void> {
   await page.getByTestId('file-input').setInputFiles(file);
   await page.getByRole('button', { name: 'Upload 1 file' }).click();
@@ -67,9 +91,13 @@ test('a reload in the middle of a 200 MiB file: the same file selected again con
   const total = cipherLength(size);
 
   await selectAndUpload(page, file);
+  // The hash state at 16 MiB of plaintext (64 records) is stored once the server holds all of it.
+  await expect.poll(() => storedHashRecords(page), { timeout: 120_000, intervals: [50] }).toBeGreaterThanOrEqual(64);
   // Two chunks confirmed, far from the end.
   const reload = await rig!.reloadWhenConfirmed(page, 32 * MiB);
   const firstIv = creations(rig!.proxy.log)[0]!.metadata!.iv;
+  // What the new page resumes the hash from: the file is not hashed from byte 0 again.
+  expect(await storedHashRecords(page)).toBeGreaterThanOrEqual(64);
 
   // The new page lists what is unfinished and how much of it the server holds.
   const unfinished = page.getByTestId('unfinished-uploads');
