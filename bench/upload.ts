@@ -238,8 +238,8 @@ async function main(): Promise<void> {
       console.log(
         `\n  encrypted 1 GiB ${first.encrypted.medianMBps} MB/s / min(crypto ${cryptoLimit}, plain upload ${first.plain.medianMBps}) = ratio ${ratio.value.toFixed(2)} (target >= 0.70)`,
       );
-      smallFiles = { count: SMALL_COUNT, filesPerSecond: first.many.medianFilesPerSecond, target: 200 };
-      console.log(`  small files: ${first.many.medianFilesPerSecond} files/s (target >= 200)`);
+      smallFiles = { count: SMALL_COUNT, filesPerSecond: first.many.medianFilesPerSecond, target: 500 };
+      console.log(`  small files: ${first.many.medianFilesPerSecond} files/s (target >= 500)`);
     }
     let transport;
     if (first.ceiling && first.plain && first.encrypted) {
