@@ -15,8 +15,7 @@ import { TestClient } from './http-client.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-// skip-reason: needs an S3 server (TEST_S3_ENDPOINT, e.g. from npm run s3-server); .ci/run starts one
-const suite = s3Endpoint ? describe : describe.skip;
+const suite = s3Endpoint ? describe : describe.skip; // skip-reason: needs an S3 server (TEST_S3_ENDPOINT, e.g. from npm run s3-server); .ci/run starts one
 
 suite('migrate-blobs', () => {
   let server: TestServer;

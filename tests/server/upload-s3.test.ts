@@ -33,8 +33,7 @@ import {
 const HOUR = 3_600_000;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// skip-reason: needs an S3 server (TEST_S3_ENDPOINT, e.g. from npm run s3-server); .ci/run starts one
-const suite = s3Endpoint ? describe : describe.skip;
+const suite = s3Endpoint ? describe : describe.skip; // skip-reason: needs an S3 server (TEST_S3_ENDPOINT, e.g. from npm run s3-server); .ci/run starts one
 
 suite('BLOB_STORE=s3', () => {
   let bucket: TestBucket;
