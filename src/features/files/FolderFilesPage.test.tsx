@@ -60,9 +60,11 @@ describe('Folder files screen', () => {
     // The first render loads the route's lazy chunk; on a busy machine that alone can take seconds.
     expect(await screen.findByText('Loading folder contents...', {}, { timeout: 10_000 })).toBeTruthy();
     answer({ status: 200, body: files });
-    expect(await screen.findByRole('heading', { name: 'Files in Folder: Client onboarding' })).toBeTruthy();
+    // Rendering the whole screen after the answer took over a second in CI on the shared 2 cores.
+    const slowMachine = { timeout: 10_000 };
+    expect(await screen.findByRole('heading', { name: 'Files in Folder: Client onboarding' }, slowMachine)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
-    expect(within(await screen.findByRole('toolbar', { name: 'File actions' })).getByText('0 / 3 selected')).toBeTruthy();
+    expect(within(await screen.findByRole('toolbar', { name: 'File actions' }, slowMachine)).getByText('0 / 3 selected')).toBeTruthy();
     expect(within(toolbar()).getByRole('button', { name: 'Download All (3)' })).toBeTruthy();
     const rows = within(screen.getByRole('table', { name: 'Files' })).getAllByRole('row');
     // Header, the directory before the file; the directory's files stay folded away.
