@@ -89,9 +89,13 @@ function holdLockForPageLifetime(name: string): Promise<void> {
 }
 
 async function removeAbandonedPages(root: FileSystemDirectoryHandle): Promise<void> {
+  // Directories first, locks second: a page takes its lock before it creates its directory, so a
+  // directory listed here belongs to a lock that the query below already sees (the other order
+  // could delete the directory of a page that opened its spool in between).
+  const names: string[] = [];
+  for await (const name of root.keys()) names.push(name);
   const held = new Set(((await navigator.locks.query()).held ?? []).map((lock) => lock.name));
-  const abandoned: string[] = [];
-  for await (const name of root.keys()) if (!held.has(`${LOCK_PREFIX}${name}`)) abandoned.push(name);
+  const abandoned = names.filter((name) => !held.has(`${LOCK_PREFIX}${name}`));
   await Promise.all(abandoned.map((name) => root.removeEntry(name, { recursive: true }).catch(() => undefined)));
 }
 

@@ -5,9 +5,9 @@
  * handed to the browser and reject with a DownloadError (fixed `code`) otherwise.
  */
 import type { FileKeyHandle } from '../../../workers/pool-types.ts';
-import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { safeFileName } from '../../../contract/content-disposition.ts';
 import { DOWNLOAD_MESSAGES, DownloadError } from '../../../workers/download-service/downloadErrors.ts';
+import { abortedDownload, failureCollector, planEntries, READY_TIMEOUT_MS, sendKeysThenAwait } from './downloadPlan.ts';
 import { ProgressMeter, type DownloadProgress } from './progressMeter.ts';
 import { PLAN_MESSAGE, type ControlMessage, type DownloadPlan, type StatusMessage } from '../../../workers/download-service/protocol.ts';
 import { controllingServiceWorker, keepServiceWorkerAlive, triggerBrowserDownload } from './serviceWorkerBridge.ts';
@@ -60,9 +60,6 @@ export interface ZipDownloadOutcome {
   failed: FailedZipFile[];
 }
 
-const DEFAULT_REQUIRED_HEADERS = ['x-encryption-iv'] as const;
-/** From registering a plan until the worker has the keys. */
-const READY_TIMEOUT_MS = 20_000;
 /** From the click until the download manager's request reaches the worker. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -73,20 +70,11 @@ export function startFileDownload(source: DecryptedDownloadSource, options: Down
 
 export async function startZipDownload(zipName: string, sources: readonly DecryptedDownloadSource[], options: ZipDownloadOptions = {}): Promise<ZipDownloadOutcome> {
   if (sources.length === 0) throw new DownloadError('FAILED', 'No files selected for ZIP download.');
-  const failed: FailedZipFile[] = [];
-  const onFileFailed = options.onFileFailed
-    ? (entry: FailedZipFile) => {
-        failed.push(entry);
-        options.onFileFailed?.(entry);
-      }
-    : undefined;
+  const { failed, onFileFailed } = failureCollector(options);
   const bytes = await runDownload('zip', safeFileName(zipName), sources, options, onFileFailed);
   return { bytes, files: sources.length - failed.length, failed };
 }
 
-function aborted(): DownloadError {
-  return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
-}
 
 async function runDownload(
   kind: 'file' | 'zip',
@@ -95,7 +83,7 @@ async function runDownload(
   options: DownloadOptions,
   onFileFailed: ((failed: FailedZipFile) => void) | undefined,
 ): Promise<number> {
-  if (options.signal?.aborted) throw aborted();
+  if (options.signal?.aborted) throw abortedDownload();
   const worker = await controllingServiceWorker();
   const plan: DownloadPlan = {
     type: PLAN_MESSAGE,
@@ -103,14 +91,7 @@ async function runDownload(
     kind,
     fileName,
     skipFailedFiles: onFileFailed !== undefined,
-    entries: sources.map((source) => ({
-      url: source.url,
-      name: source.name,
-      plainSize: source.plainSize,
-      iv: source.iv,
-      keyId: source.key.id,
-      requiredHeaders: [...(source.requiredHeaders ?? DEFAULT_REQUIRED_HEADERS)],
-    })),
+    entries: planEntries(sources),
   };
   const keyChannel = new MessageChannel();
   const statusChannel = new MessageChannel();
@@ -136,7 +117,7 @@ async function runDownload(
     const onAbort = () => {
       const message: ControlMessage = { type: 'abort' };
       statusPort.postMessage(message);
-      fail(aborted());
+      fail(abortedDownload());
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     timer = setTimeout(() => fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired)), READY_TIMEOUT_MS);
@@ -176,15 +157,5 @@ async function runDownload(
   });
 
   worker.postMessage(plan, [keyChannel.port2, statusChannel.port2]);
-  // The keys go from the crypto worker straight to the service worker, never through this thread.
-  const uniqueKeys = [...new Map(sources.map((source) => [source.key.id, source.key])).values()];
-  try {
-    await sharedCryptoPool().sendFileKeys(uniqueKeys, keyChannel.port1);
-  } catch (error) {
-    keyChannel.port1.close();
-    // The worker then reports KEY_UNAVAILABLE on the status port; this error says why.
-    void outcome.catch(() => undefined);
-    throw error;
-  }
-  return outcome;
+  return sendKeysThenAwait(sources, keyChannel.port1, outcome);
 }

@@ -6,10 +6,10 @@
  * ended. Same contract as startDownload.ts: resolves once every byte is on disk, rejects with a
  * DownloadError whose `code` says why. The caller owns the file keys: release them afterwards.
  */
-import { sharedCryptoPool } from '../../../app/cryptoPool.ts';
 import { DOWNLOAD_MESSAGES, DownloadError } from '../../../../workers/download-service/downloadErrors.ts';
 import type { ControlMessage, StatusMessage } from '../../../../workers/download-service/protocol.ts';
 import { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from '../../../../workers/download-service/direct/directProtocol.ts';
+import { abortedDownload, failureCollector, planEntries, READY_TIMEOUT_MS, sendKeysThenAwait } from '../downloadPlan.ts';
 import { ProgressMeter } from '../progressMeter.ts';
 import type { DecryptedDownloadSource, DownloadOptions, FailedZipFile, ZipDownloadOptions } from '../startDownload.ts';
 
@@ -23,9 +23,6 @@ export interface FolderSaveOutcome {
   failed: FailedZipFile[];
 }
 
-const DEFAULT_REQUIRED_HEADERS = ['x-encryption-iv'] as const;
-/** From posting the plan until the worker has the keys. */
-const READY_TIMEOUT_MS = 20_000;
 /** After an abort, how long the worker may take to discard what it wrote before it is ended. */
 const ABORT_GRACE_MS = 5_000;
 
@@ -36,9 +33,6 @@ function createDownloadWorker(): Worker {
   });
 }
 
-function aborted(): DownloadError {
-  return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
-}
 
 /** Saves one decrypted file into `file` (from pickSaveFile). */
 export async function saveFileToDisk(source: DecryptedDownloadSource, file: FileSystemFileHandle, options: DownloadOptions = {}): Promise<void> {
@@ -56,13 +50,7 @@ export async function saveFilesToFolder(
   options: ZipDownloadOptions = {},
 ): Promise<FolderSaveOutcome> {
   if (sources.length === 0) throw new DownloadError('FAILED', 'No files selected for download.');
-  const failed: FailedZipFile[] = [];
-  const onFileFailed = options.onFileFailed
-    ? (entry: FailedZipFile) => {
-        failed.push(entry);
-        options.onFileFailed?.(entry);
-      }
-    : undefined;
+  const { failed, onFileFailed } = failureCollector(options);
   const bytes = await runDirect({ kind: 'tree', directory }, sources, options, onFileFailed);
   return { bytes, files: sources.length - failed.length, failed };
 }
@@ -73,19 +61,12 @@ async function runDirect(
   options: DownloadOptions,
   onFileFailed: ((failed: FailedZipFile) => void) | undefined,
 ): Promise<number> {
-  if (options.signal?.aborted) throw aborted();
+  if (options.signal?.aborted) throw abortedDownload();
   const plan: DirectPlan = {
     type: DIRECT_PLAN_MESSAGE,
     target,
     skipFailedFiles: onFileFailed !== undefined,
-    entries: sources.map((source) => ({
-      url: source.url,
-      name: source.name,
-      plainSize: source.plainSize,
-      iv: source.iv,
-      keyId: source.key.id,
-      requiredHeaders: [...(source.requiredHeaders ?? DEFAULT_REQUIRED_HEADERS)],
-    })),
+    entries: planEntries(sources),
   };
   const worker = createDownloadWorker();
   const keyChannel = new MessageChannel();
@@ -114,7 +95,7 @@ async function runDirect(
       // error; it is ended anyway if that takes too long.
       statusPort.postMessage({ type: 'abort' } satisfies ControlMessage);
       clearTimeout(timer);
-      timer = setTimeout(() => fail(aborted()), ABORT_GRACE_MS);
+      timer = setTimeout(() => fail(abortedDownload()), ABORT_GRACE_MS);
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     timer = setTimeout(() => fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired)), READY_TIMEOUT_MS);
@@ -146,22 +127,12 @@ async function runDirect(
           resolve(message.bytes);
           break;
         case 'error':
-          fail(options.signal?.aborted ? aborted() : DownloadError.fromWire(message.failure));
+          fail(options.signal?.aborted ? abortedDownload() : DownloadError.fromWire(message.failure));
           break;
       }
     };
   });
 
   worker.postMessage(plan, [keyChannel.port2, statusChannel.port2]);
-  // The keys go from the crypto worker straight to the download worker, never through this thread.
-  const uniqueKeys = [...new Map(sources.map((source) => [source.key.id, source.key])).values()];
-  try {
-    await sharedCryptoPool().sendFileKeys(uniqueKeys, keyChannel.port1);
-  } catch (error) {
-    keyChannel.port1.close();
-    // The worker then reports KEY_UNAVAILABLE on the status port; this error says why.
-    void outcome.catch(() => undefined);
-    throw error;
-  }
-  return outcome;
+  return sendKeysThenAwait(sources, keyChannel.port1, outcome);
 }
