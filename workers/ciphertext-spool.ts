@@ -17,16 +17,30 @@
  * No library does this (OPFS spooling for request bodies); it is three OPFS calls and a lock.
  */
 
+import { settleWithin } from './deadline.ts';
+
 const SPOOL_ROOT = 'upload-spool';
 const LOCK_PREFIX = 'sealdrop-upload-spool-';
 
+/**
+ * How long one OPFS call of a chunk's write or read may take. A 16 MiB chunk normally takes tens
+ * of milliseconds; a call past this is taken as lost (SpoolStalledError) and the chunk is built in
+ * memory instead (EncryptionSession.readBody), so the upload goes on.
+ */
+export const SPOOL_CALL_LIMIT_MS = 15_000;
+
 /** What the worker needs to find a chunk's file: directory names from the OPFS root, then the file's. */
 export type SpoolPath = readonly string[];
+
+/** The worker's answer to a chunk for the spool: written, or the ciphertext itself and why not. */
+export type SpoolOutcome = { readonly spooled: true } | { readonly spooled: false; readonly reason: 'stalled' | 'failed'; readonly pieces: Uint8Array[] };
 
 export class CiphertextSpool {
   private constructor(
     private readonly directory: FileSystemDirectoryHandle,
     private readonly pageId: string,
+    /** The time limit of each OPFS call of a chunk, here and in the worker that writes it. */
+    readonly callLimitMs: number,
   ) {}
 
   /**
@@ -34,18 +48,23 @@ export class CiphertextSpool {
    * their bodies in memory). Whether the workers can write to it is theirs to say: synchronous
    * access handles exist only in dedicated workers (spoolWritableHere, asked by the pool).
    */
-  static async open(): Promise<CiphertextSpool | null> {
+  static async open(callLimitMs = SPOOL_CALL_LIMIT_MS): Promise<CiphertextSpool | null> {
     if (!spoolReachableHere()) return null;
     try {
-      const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(SPOOL_ROOT, { create: true });
-      const pageId = crypto.randomUUID();
-      await holdLockForPageLifetime(`${LOCK_PREFIX}${pageId}`);
-      await removeAbandonedPages(root);
-      return new CiphertextSpool(await root.getDirectoryHandle(pageId, { create: true }), pageId);
+      // Every session waits for this: a storage call that never answers must not hold them all.
+      return await withinSpoolLimit(CiphertextSpool.create(callLimitMs), 'open', callLimitMs);
     } catch {
-      // Storage refused (private browsing, quota, a policy): bodies in memory work everywhere.
+      // Storage refused or stalled (private browsing, quota, a policy): bodies in memory work everywhere.
       return null;
     }
+  }
+
+  private static async create(callLimitMs: number): Promise<CiphertextSpool> {
+    const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(SPOOL_ROOT, { create: true });
+    const pageId = crypto.randomUUID();
+    await holdLockForPageLifetime(`${LOCK_PREFIX}${pageId}`);
+    await removeAbandonedPages(root);
+    return new CiphertextSpool(await root.getDirectoryHandle(pageId, { create: true }), pageId, callLimitMs);
   }
 
   /** Where a worker writes the chunk `name` (see writeSpoolFile). */
@@ -55,7 +74,8 @@ export class CiphertextSpool {
 
   /** The chunk `name` as the worker wrote it: a File the browser reads from disk. */
   async file(name: string): Promise<File> {
-    return (await this.directory.getFileHandle(name)).getFile();
+    const handle = await withinSpoolLimit(this.directory.getFileHandle(name), 'getFileHandle', this.callLimitMs);
+    return withinSpoolLimit(handle.getFile(), 'getFile', this.callLimitMs);
   }
 
   /** Deletes the chunk `name`; one already gone is fine. */
@@ -112,15 +132,30 @@ export class SpoolWriteError extends Error {
   readonly code = 'SPOOL_WRITE_FAILED';
 }
 
+/** An OPFS call of the spool did not answer within its limit (SPOOL_CALL_LIMIT_MS). */
+export class SpoolStalledError extends Error {
+  override readonly name = 'SpoolStalledError';
+  readonly code = 'SPOOL_STALLED';
+  constructor(readonly call: string, limitMs: number) {
+    super(`the upload spool's ${call}() did not answer within ${limitMs} ms`);
+  }
+}
+
+function withinSpoolLimit<T>(work: Promise<T>, call: string, limitMs: number, late?: (value: T) => void): Promise<T> {
+  return settleWithin(work, limitMs, () => new SpoolStalledError(call, limitMs), late);
+}
+
 /**
  * In the worker: writes `pieces` as the whole content of the file at `path` (created), through a
  * synchronous access handle (the fastest OPFS write, available only in dedicated workers).
  */
-export async function writeSpoolFile(path: SpoolPath, pieces: readonly Uint8Array[]): Promise<void> {
-  let directory = await navigator.storage.getDirectory();
-  for (const name of path.slice(0, -1)) directory = await directory.getDirectoryHandle(name);
-  const file = await directory.getFileHandle(path.at(-1)!, { create: true });
-  const handle = await (file as unknown as { createSyncAccessHandle(): Promise<SyncAccessHandle> }).createSyncAccessHandle();
+export async function writeSpoolFile(path: SpoolPath, pieces: readonly Uint8Array[], limitMs = SPOOL_CALL_LIMIT_MS): Promise<void> {
+  let directory = await withinSpoolLimit(navigator.storage.getDirectory(), 'getDirectory', limitMs);
+  for (const name of path.slice(0, -1)) directory = await withinSpoolLimit(directory.getDirectoryHandle(name), 'getDirectoryHandle', limitMs);
+  const file = await withinSpoolLimit(directory.getFileHandle(path.at(-1)!, { create: true }), 'getFileHandle', limitMs);
+  const opening = (file as unknown as { createSyncAccessHandle(): Promise<SyncAccessHandle> }).createSyncAccessHandle();
+  // A handle that arrives after the limit holds the file's exclusive lock: release it at once.
+  const handle = await withinSpoolLimit(opening, 'createSyncAccessHandle', limitMs, (late) => late.close());
   try {
     handle.truncate(0);
     let at = 0;

@@ -39,7 +39,7 @@ import { RecordDecryptor } from '../src/crypto/record-decryptor.ts';
 import { generateStorageKey, unwrapStoredFileKey, wrapFileKeyForStorage, type StoredFileKey } from '../src/crypto/stored-file-key.ts';
 import { DEFAULT_RECORD_SIZE, assertRecordSize } from '../src/crypto/record-format.ts';
 import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
-import { spoolWritableHere, writeSpoolFile, type SpoolPath } from './ciphertext-spool.ts';
+import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
 import type { HashCheckpoint } from './hash-checkpoints.ts';
@@ -270,9 +270,22 @@ export function createCryptoWorkerApi() {
     canSpool(): boolean {
       return spoolWritableHere();
     },
-    /** Ciphertext bytes [start, end) written to the upload spool file at `path` (workers/ciphertext-spool.ts). */
-    async spoolCiphertext(jobId: string, start: number, end: number, path: SpoolPath): Promise<void> {
-      await writeSpoolFile(path, await job(encryptions, jobId).read(start, end));
+    /**
+     * Ciphertext bytes [start, end) written to the upload spool file at `path` (workers/ciphertext-spool.ts).
+     * Where the spool cannot take them, the bytes come back instead (so they need not be encrypted
+     * again) with the reason: 'stalled' (an OPFS call never answered) or 'failed' (disk or quota full).
+     * A failure to encrypt still rejects (CryptoError).
+     */
+    async spoolCiphertext(jobId: string, start: number, end: number, path: SpoolPath, callLimitMs: number): Promise<SpoolOutcome> {
+      const pieces = await job(encryptions, jobId).read(start, end);
+      try {
+        await writeSpoolFile(path, pieces, callLimitMs);
+        return { spooled: true };
+      } catch (error) {
+        console.warn('upload spool: chunk kept in memory instead', error);
+        const reason = error instanceof SpoolStalledError ? 'stalled' : 'failed';
+        return transfer({ spooled: false, reason, pieces }, [...new Set(pieces.map((piece) => piece.buffer as ArrayBuffer))]);
+      }
     },
     /** The newest hash snapshot within the first `confirmedCipherOffset` ciphertext bytes (resuming after a reload). */
     encryptionHashCheckpoint(jobId: string, confirmedCipherOffset: number): SavedHashState | null {

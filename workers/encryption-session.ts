@@ -11,8 +11,7 @@
 import type { Remote } from 'comlink';
 import type { FileIvBase64, Sha256Hex, WrappedFileKey } from '../src/crypto/branded.ts';
 import { concatBytes } from '../src/crypto/bytes.ts';
-import { CryptoError } from '../src/crypto/errors.ts';
-import type { CiphertextSpool } from './ciphertext-spool.ts';
+import { SpoolStalledError, type CiphertextSpool } from './ciphertext-spool.ts';
 import type { CryptoWorkerApi, OpenedEncryption, SavedHashState } from './crypto-worker-api.ts';
 import type { FileKeyHandle } from './pool-types.ts';
 
@@ -37,6 +36,13 @@ export interface EncryptionSessionInit {
  */
 const SPOOL_FILES_KEPT = 2;
 
+/** Stalled spool calls after which a session sends the rest of its chunks from memory. */
+export const MAX_SPOOL_STALLS = 2;
+
+function memoryBody(pieces: Uint8Array[]): Blob {
+  return new Blob(pieces as Uint8Array<ArrayBuffer>[]);
+}
+
 export class EncryptionSession {
   readonly key: FileKeyHandle;
   readonly iv: FileIvBase64;
@@ -54,6 +60,7 @@ export class EncryptionSession {
   private spool: CiphertextSpool | null;
   private readonly spooled: string[] = [];
   private spoolCount = 0;
+  private spoolStalls = 0;
 
   constructor(init: EncryptionSessionInit) {
     this.api = init.api;
@@ -79,24 +86,34 @@ export class EncryptionSession {
    * reads from disk (workers/ciphertext-spool.ts), or, without a spool, a Blob of the pieces in
    * memory. A Blob either way: Chromium sends a typed-array body several times slower than a Blob
    * (docs/upload.md). Bodies older than the last SPOOL_FILES_KEPT are deleted as new ones are made.
+   *
+   * A chunk the spool cannot take is sent from memory: after a full disk or quota this session
+   * stops spooling; after a stalled OPFS call (SpoolStalledError) only that chunk is, unless the
+   * spool stalls MAX_SPOOL_STALLS times, so a wedged spool costs at most that many time limits.
    */
   async readBody(start: number, end: number): Promise<Blob> {
     const spool = this.spool;
-    if (!spool) return new Blob((await this.readChunks(start, end)) as Uint8Array<ArrayBuffer>[]);
+    if (!spool) return memoryBody(await this.readChunks(start, end));
     const name = `${this.jobId}-${this.spoolCount++}`;
     this.spooled.push(name);
     for (const old of this.spooled.splice(0, Math.max(0, this.spooled.length - SPOOL_FILES_KEPT))) void spool.remove(old);
+    const outcome = await this.api.spoolCiphertext(this.jobId, start, end, spool.pathOf(name), spool.callLimitMs);
+    if (!outcome.spooled) {
+      this.spoolFailed(outcome.reason);
+      void spool.remove(name);
+      return memoryBody(outcome.pieces);
+    }
     try {
-      await this.api.spoolCiphertext(this.jobId, start, end, spool.pathOf(name));
       return await spool.file(name);
     } catch (error) {
-      // The spool could not take it (disk or quota full): this session builds its bodies in memory
-      // from here on. A failure to encrypt fails again just below, and is reported from there.
-      this.spool = null;
+      this.spoolFailed(error instanceof SpoolStalledError ? 'stalled' : 'failed');
       void spool.remove(name);
-      if (error instanceof CryptoError) throw error;
-      return new Blob((await this.readChunks(start, end)) as Uint8Array<ArrayBuffer>[]);
+      return memoryBody(await this.readChunks(start, end));
     }
+  }
+
+  private spoolFailed(reason: 'stalled' | 'failed'): void {
+    if (reason === 'failed' || ++this.spoolStalls >= MAX_SPOOL_STALLS) this.spool = null;
   }
 
   /** Ciphertext bytes [start, end) in one array (copies when the range spans records). */

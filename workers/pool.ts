@@ -65,6 +65,8 @@ export interface CryptoPoolOptions {
    * origin-private file system where the browser has it (workers/ciphertext-spool.ts), 'memory' always in memory.
    */
   readonly uploadBodies?: 'spool' | 'memory';
+  /** The time limit of each OPFS call of a spooled chunk (default SPOOL_CALL_LIMIT_MS; tests make it short). */
+  readonly spoolCallLimitMs?: number;
 }
 
 export interface OpenEncryptionOptions {
@@ -105,6 +107,7 @@ export class CryptoPool {
   private constructor(
     workers: PoolWorker[],
     private readonly uploadBodies: 'spool' | 'memory',
+    private readonly spoolCallLimitMs: number | undefined,
   ) {
     this.placement = new WorkerPlacement(workers);
   }
@@ -122,7 +125,7 @@ export class CryptoPool {
       });
       return entry;
     });
-    return new CryptoPool(workers, options.uploadBodies ?? 'spool');
+    return new CryptoPool(workers, options.uploadBodies ?? 'spool', options.spoolCallLimitMs);
   }
 
   get size(): number {
@@ -195,7 +198,7 @@ export class CryptoPool {
 
   /** The upload spool, where the workers can write it (they all run the same code) and the page can read it. */
   private async openSpool(worker: PoolWorker): Promise<CiphertextSpool | null> {
-    return (await worker.api.canSpool()) ? CiphertextSpool.open() : null;
+    return (await worker.api.canSpool()) ? CiphertextSpool.open(this.spoolCallLimitMs) : null;
   }
 
   /**
