@@ -27,6 +27,15 @@ function matchOf(entry: QueueEntry, queued: readonly QueuedFile[]): Match {
   return here.length > 0 ? 'changed' : 'none';
 }
 
+/**
+ * The entries to list: while a run is sending, the files it is sending are not unfinished leftovers
+ * (their entries are this run's own journal, or were just discarded for a changed file), so only
+ * entries the run does not touch stay listed.
+ */
+export function listedEntries(entries: readonly QueueEntry[], queued: readonly QueuedFile[], running: boolean): QueueEntry[] {
+  return running ? entries.filter((entry) => matchOf(entry, queued) === 'none') : [...entries];
+}
+
 const MATCH_NOTE: Record<Match, string> = {
   selected: ' · selected again: continues when you press Upload',
   changed: ' · changed since: will be sent again from the start',
@@ -71,20 +80,21 @@ function useServerAbandonTime(): { known: boolean; ms: number | undefined } {
  * Discard gives one up.
  */
 export function UnfinishedUploads({ controller, refreshKey, disabled }: { controller: UploadController; refreshKey: unknown; disabled: boolean }) {
-  const [entries, setEntries] = useState<QueueEntry[]>([]);
+  const [found, setEntries] = useState<QueueEntry[]>([]);
   const [delivered, setDelivered] = useState(0);
   const [reload, setReload] = useState(0);
   const [opening, setOpening] = useState(false);
   const [problems, setProblems] = useState<ReadonlyMap<string, ReopenProblem>>(new Map());
   const queued = useAppSelector(selectQueuedFiles);
   const { known: abandonTimeKnown, ms: abandonAfterMs } = useServerAbandonTime();
+  const entries = listedEntries(found, queued, disabled);
 
   useEffect(() => {
     if (!abandonTimeKnown) return;
     let live = true;
-    void Promise.all([controller.unfinishedUploads(abandonAfterMs), controller.deliveredBefore()]).then(([found, stored]) => {
+    void Promise.all([controller.unfinishedUploads(abandonAfterMs), controller.deliveredBefore()]).then(([unfinished, stored]) => {
       if (!live) return;
-      setEntries(found);
+      setEntries(unfinished);
       setDelivered(stored);
     });
     return () => {
