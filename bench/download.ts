@@ -135,15 +135,17 @@ async function main(): Promise<void> {
   const target = parseQaTarget(argv);
   const huge = argv.includes('--size=5g');
   const repeat = repeatAt >= 0 ? Math.max(1, Number(argv[repeatAt + 1])) : 3;
-  const downloadsDir = root('.tmp/bench-download-out');
-  const profileDir = root('.tmp/bench-download-profile');
+  // Per BENCH_PORT: benchmarks started at the same time on other ports keep out of each other's directories.
+  const instance = process.env.BENCH_PORT ?? 'default';
+  const downloadsDir = root(`.tmp/bench-download-out-${instance}`);
+  const profileDir = root(`.tmp/bench-download-profile-${instance}`);
   const loadBefore = loadavg().map((value) => Number(value.toFixed(2)));
   let context: BrowserContext | undefined;
   let chromiumVersion = '';
   const bench: BenchContext = {
     huge,
     // The benchmark serves its own copy of dist/ (plus the pass-through worker): other builds cannot swap it mid-run.
-    paths: { dataDir: root('.tmp/bench-download-data'), staticDir: root('.tmp/bench-download-static'), dist: root('dist') },
+    paths: { dataDir: root(`.tmp/bench-download-data-${instance}`), staticDir: root(`.tmp/bench-download-static-${instance}`), dist: root('dist') },
     async openBrowser() {
       rmSync(downloadsDir, { recursive: true, force: true });
       mkdirSync(downloadsDir, { recursive: true });

@@ -60,7 +60,9 @@ const PHASES = new Set((option('phases') ?? 'ceiling,plain,encrypted,many').spli
 const S3_PORT = 9440;
 // --app-dir=<dir>: a build made beforehand (e.g. of a commit, while the working tree is mid-change).
 const PREBUILT_APP = option('app-dir');
-const APP_DIR = PREBUILT_APP ?? root('.tmp/bench-upload-app');
+// Per port, like the data directory below: two benchmarks on other ports (BENCH_UPLOAD_PORT) at the
+// same time must not rebuild each other's app or wipe each other's uploads mid-run.
+const APP_DIR = PREBUILT_APP ?? root(`.tmp/bench-upload-app-${PORT}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -161,7 +163,7 @@ async function measureStore(
     await s3!.createBucket(bucket);
     Object.assign(env, s3!.env(bucket));
   }
-  const server = new ServerProcess({ port: PORT, dataDir: root(`.tmp/bench-upload-data-${store}`), env });
+  const server = new ServerProcess({ port: PORT, dataDir: root(`.tmp/bench-upload-data-${store}-${PORT}`), env });
   await server.start();
   const { big, small, huge, plainScript } = inputs;
   const label = (name: string) => (STORES.length > 1 ? `[${store}] ${name}` : name);
