@@ -94,7 +94,14 @@ export const uploadQueueSlice = createSlice({
     },
     /** Changes of many files at once (statuses, progress), plus the run's total. */
     queueUpdated(state, action: PayloadAction<{ patches: QueuePatch[]; overall?: OverallProgress | null }>) {
-      adapter.updateMany(state, action.payload.patches);
+      // Changed fields assigned in place rather than adapter.updateMany: that one builds a new
+      // object per entry by spreading its draft (every field through Immer's proxy) and Immer then
+      // walks each new object again. A 2,000-file upload spent ~0.45 s of main thread on it in a
+      // Chromium profile; in place, Immer copies only the entries whose fields really change.
+      for (const { id, changes } of action.payload.patches) {
+        const file = state.entities[id];
+        if (file) Object.assign(file, changes);
+      }
       if (action.payload.overall !== undefined) state.overall = action.payload.overall;
     },
     /** The server stored these files: they join the cumulative receipt. */
