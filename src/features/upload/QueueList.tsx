@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { QUEUE_ROW_HEIGHT, QueueRow } from './QueueRow.tsx';
 import { selectQueuedFileIds } from './uploadQueueSlice.ts';
@@ -21,7 +21,7 @@ interface QueueListProps {
  * thousands of files costs the page a few dozen rows; each row subscribes to its own entry, so a
  * progress update re-renders only the rows that changed.
  */
-export function QueueList({ idle, onRemove, onRetry }: QueueListProps) {
+export const QueueList = memo(function QueueList({ idle, onRemove, onRetry }: QueueListProps) {
   const ids = useAppSelector(selectQueuedFileIds);
   const [scrollTop, setScrollTop] = useState(0);
   const first = Math.max(0, Math.floor(scrollTop / QUEUE_ROW_HEIGHT) - OVERSCAN_ROWS);
@@ -42,4 +42,4 @@ export function QueueList({ idle, onRemove, onRetry }: QueueListProps) {
       </Box>
     </Box>
   );
-}
+});

@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useCallback, useMemo } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { DropArea } from './DropArea.tsx';
 import { OverallProgress } from './OverallProgress.tsx';
@@ -25,11 +26,17 @@ export function UploadWorkspace({ controller }: { controller: UploadController }
   const running = isUploadRunning(step);
   const idle = !running;
   const inProgress = summary.hashing + summary.encrypting + summary.uploading;
+  // This component re-renders at every progress flush of a run (its counts change); the drop area
+  // and the queue list keep the same props meanwhile, so they are not rendered again with it.
+  const removeFile = useCallback((id: string) => controller.removeFile(id), [controller]);
+  const retryFile = useCallback((id: string) => controller.retryFailed(id), [controller]);
+  const dropDisabled = !canDropFiles(step);
+  const dropArea = useMemo(() => <DropArea disabled={dropDisabled} onFiles={(files) => void controller.addFiles(files)} />, [dropDisabled, controller]);
 
   return (
     <Stack spacing={3}>
       <UnfinishedUploads controller={controller} refreshKey={step} disabled={running} />
-      <DropArea disabled={!canDropFiles(step)} onFiles={(files) => void controller.addFiles(files)} />
+      {dropArea}
       {step === UploadStep.keyFailed && keyError && (
         <Alert severity="error" role="alert">
           {keyError}
@@ -55,7 +62,7 @@ export function UploadWorkspace({ controller }: { controller: UploadController }
                 .join(' · ')}
             </Typography>
           </Box>
-          <QueueList idle={idle} onRemove={(id) => controller.removeFile(id)} onRetry={(id) => controller.retryFailed(id)} />
+          <QueueList idle={idle} onRemove={removeFile} onRetry={retryFile} />
         </Box>
       )}
       <OverallProgress running={running} />
