@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
 import { TransportError } from '../transport/transportError.ts';
 import { BatchLane, smallFileGroups } from './batchLane.ts';
-import { allStored, drain, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
+import { allStored, drain, FakeJournal, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
 import type { UploadFile } from './enginePorts.ts';
 import { describeUploadFailure, RunContext } from './runContext.ts';
 import { MAX_BATCH_FILES, MAX_BATCHES_IN_FLIGHT, OPEN_TIMEOUT_MS, SMALL_GROUP_BYTES, SMALL_GROUP_FILES, SMALL_GROUPS_PER_WORKER } from './uploadLimits.ts';
@@ -11,12 +11,13 @@ function setup(poolSize = 1, performMimeCheck = false) {
   const pool = new FakePool(poolSize);
   const transport = new FakeTransport();
   const events = new RecordedEvents();
+  const journal = new FakeJournal();
   const stop = new AbortController();
   const run = new RunContext(
-    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck, pool, describeError: describeUploadFailure, signal: stop.signal },
+    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck, pool, describeError: describeUploadFailure, signal: stop.signal, journal },
     events,
   );
-  return { pool, transport, events, stop, lane: new BatchLane(run, transport) };
+  return { pool, transport, events, journal, stop, lane: new BatchLane(run, transport) };
 }
 
 const files = (n: number, size = 10) => Array.from({ length: n }, (_, i) => uploadFile(`f${i}.txt`, size));
@@ -42,6 +43,18 @@ describe('batch lane: order and limits', () => {
     expect(events.outcomes.get(queue[0]!.id)).toEqual({ kind: 'stored', serverId: 0, sha256: 'sha256-of-f0.txt' });
     expect(events.outcomes.get(queue[249]!.id)).toMatchObject({ kind: 'stored', serverId: 2049 });
     expect(events.statuses.get(queue[0]!.id)).toEqual(['hashing', 'encrypting', 'pending', 'uploading']);
+  });
+
+  it("journals the stored files of each answer in one call, only those the server stored", async () => {
+    const { lane, transport, journal } = setup();
+    const queue = files(3);
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'one batch');
+    const answer = allStored(transport.batches[0]!.files.slice(0, 2));
+    answer.failed_files.push({ filename: 'f2.txt', original_raw_name_from_client: 'f2.txt', path: '.', size: 10, error: 'Disk full' });
+    transport.batches[0]!.answer.resolve(answer);
+    await done;
+    expect(journal.steps).toEqual(['delivered f0.txt, f1.txt']);
   });
 
   it('closes a batch before its ciphertext would pass MAX_BATCH_BYTES', async () => {

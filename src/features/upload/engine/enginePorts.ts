@@ -127,11 +127,11 @@ export interface UploadJournal {
   /** A large file is stored: its entry and wrapped key are deleted. */
   completed(file: FileIdentity): void;
   /**
-   * A file of either lane is stored: remembered (identity only, no key) until the link has nothing
-   * unfinished left, so that selecting the same folder again after an interruption does not send
-   * it twice.
+   * Files of either lane are stored (all those one server answer confirmed): remembered (identity
+   * only, no key) until the link has nothing unfinished left, so that selecting the same folder
+   * again after an interruption does not send them twice.
    */
-  delivered(file: FileIdentity): void;
+  deliveredMany(files: readonly FileIdentity[]): void;
 }
 
 /** A failed request as the page shows it: the error's code and the user-facing text (api/errors.ts). */

@@ -334,8 +334,9 @@ export class FakeJournal implements UploadJournal {
     this.steps.push(`completed ${file.name}`);
   }
 
-  delivered(file: FileIdentity): void {
-    this.steps.push(`delivered ${file.name}`);
+  /** One step per call: the files one answer confirmed. */
+  deliveredMany(files: readonly FileIdentity[]): void {
+    this.steps.push(`delivered ${files.map((file) => file.name).join(', ')}`);
   }
 }
 

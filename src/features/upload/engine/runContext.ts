@@ -5,7 +5,7 @@
 import { describeApiError } from '../../../api/errors.ts';
 import type { UploadResult } from '../../../api/types.ts';
 import { isUploadResult, matchResults, type FileOutcome, type SentFile } from '../resultMatching.ts';
-import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, SmallFileEncryption, UploadFile, UploadJournal } from './enginePorts.ts';
+import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, FileIdentity, SmallFileEncryption, UploadFile, UploadJournal } from './enginePorts.ts';
 import { checkContent, closeSession, encryptSmallGroup, openSession } from './fileOpening.ts';
 import { ProcessingFailure } from './processingFailure.ts';
 import type { EngineEvents, FinalOutcome } from './runEvents.ts';
@@ -90,13 +90,16 @@ export class RunContext {
     const result: UploadResult = answered ? body : { successful_files: [], failed_files: [] };
     if (!answered) this.events.emptyResponse();
     const sent: SentFile[] = files.map((f) => ({ id: f.id, name: f.name, relativePath: f.relativePath }));
-    for (const [id, outcome] of matchResults(sent, result)) {
-      const file = files.find((f) => f.id === id);
-      if (outcome.ok && file) {
-        const { linkToken } = this.settings;
-        this.settings.journal?.delivered({ linkToken, relativePath: file.relativePath, name: file.name, size: file.size, lastModified: file.lastModified });
-      }
-      this.events.finished(id, toFinal(outcome, sha256Of(id)));
+    const outcomes = matchResults(sent, result);
+    // The answer's stored files are journalled together (one write), before they are reported.
+    const byId = new Map(files.map((file) => [file.id, file]));
+    const { linkToken } = this.settings;
+    const stored: FileIdentity[] = [];
+    for (const [id, outcome] of outcomes) {
+      const file = byId.get(id);
+      if (outcome.ok && file) stored.push({ linkToken, relativePath: file.relativePath, name: file.name, size: file.size, lastModified: file.lastModified });
     }
+    if (stored.length > 0) this.settings.journal?.deliveredMany(stored);
+    for (const [id, outcome] of outcomes) this.events.finished(id, toFinal(outcome, sha256Of(id)));
   }
 }

@@ -200,7 +200,7 @@ describe('the persisted upload queue', () => {
     const { pool, store, journal } = newPage();
     const small: FileIdentity = { ...FILE, name: 'notes.txt', size: 1200 };
     await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
-    journal.delivered(small);
+    journal.deliveredMany([small]);
     await journal.settled();
     const [mark] = await store.listDelivered();
     expect(mark).toEqual({ version: 1, id: entryIdOf(small), linkToken: 'link', relativePath: 'holiday', name: 'notes.txt', size: 1200, lastModified: FILE.lastModified, at: now.t });
@@ -214,10 +214,32 @@ describe('the persisted upload queue', () => {
     expect(await reloaded.journal.deliveredFiles('link')).toHaveLength(1);
     // The large file is stored too: the next run end forgets everything of the link.
     reloaded.journal.completed(FILE);
-    reloaded.journal.delivered(FILE);
+    reloaded.journal.deliveredMany([FILE]);
     await reloaded.journal.runEnded('link');
     expect(await reloaded.store.listDelivered()).toEqual([]);
     expect(await reloaded.store.list()).toEqual([]);
+  });
+
+  it("writes the marks of one answer's stored files in one store call, after earlier writes of the same marks", async () => {
+    const { store, journal, failures } = newPage();
+    const files: FileIdentity[] = ['a.txt', 'b.txt', 'c.txt'].map((name) => ({ ...FILE, name, size: 10 }));
+    journal.deliveredMany(files.slice(0, 1));
+    const calls: number[] = [];
+    const putDelivered = store.putDelivered.bind(store);
+    store.putDelivered = (marks) => {
+      calls.push(marks.length);
+      return putDelivered(marks);
+    };
+    journal.deliveredMany(files);
+    await journal.settled();
+    // The earlier mark of a.txt is written first, then the three in one call.
+    expect(calls).toEqual([1, 3]);
+    expect((await journal.deliveredFiles('link')).map((mark) => mark.name).sort()).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    // A run end with nothing unfinished deletes them all, after the batch was written.
+    journal.deliveredMany(files);
+    await journal.runEnded('link');
+    expect(await store.listDelivered()).toEqual([]);
+    expect(failures).toEqual([]);
   });
 
   it('purges: entries without server progress for the abandon time, a discarded file (its upload cancelled), and a key that no longer opens', async () => {
@@ -225,7 +247,7 @@ describe('the persisted upload queue', () => {
     const fresh: FileIdentity = { ...FILE, name: 'fresh.mov' };
     const discarded: FileIdentity = { ...FILE, name: 'discarded.mov' };
     await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
-    journal.delivered({ ...FILE, name: 'old-mark.txt' });
+    journal.deliveredMany([{ ...FILE, name: 'old-mark.txt' }]);
     now.t += SERVER_ABANDON_MS / 2;
     await journal.opened(fresh, sessionWith(await pool.importRawFileKey(RAW_KEY)));
     await journal.opened(discarded, sessionWith(await pool.importRawFileKey(RAW_KEY)));

@@ -133,11 +133,25 @@ export class PersistedUploadJournal implements UploadJournal {
     void this.write(id, () => this.store.delete(id));
   }
 
-  delivered(file: FileIdentity): void {
-    const id = entryIdOf(file);
-    const { linkToken, relativePath, name, size, lastModified } = file;
+  deliveredMany(files: readonly FileIdentity[]): void {
+    if (files.length === 0) return;
     const at = this.now();
-    void this.write(`delivered ${id}`, () => this.store.putDelivered({ version: QUEUE_ENTRY_VERSION, id, linkToken, relativePath, name, size, lastModified, at }));
+    const marks: DeliveredMark[] = files.map(({ linkToken, relativePath, name, size, lastModified }) => ({
+      version: QUEUE_ENTRY_VERSION,
+      id: entryIdOf({ linkToken, relativePath, name, size, lastModified }),
+      linkToken,
+      relativePath,
+      name,
+      size,
+      lastModified,
+      at,
+    }));
+    // One transaction for the answer's files (one per file cost a 2,000-file upload ~0.2 s of the
+    // page's thread), still in order with every other write of each mark.
+    void this.writeAll(
+      marks.map((mark) => `delivered ${mark.id}`),
+      () => this.store.putDelivered(marks),
+    );
   }
 
   // ------------------------------------------------------------ read by the page
@@ -219,11 +233,16 @@ export class PersistedUploadJournal implements UploadJournal {
   }
 
   private write(id: string, step: () => Promise<void>): Promise<void> {
-    const previous = this.writes.get(id) ?? Promise.resolve();
+    return this.writeAll([id], step);
+  }
+
+  /** One write of several keys: after every earlier write of each of them, before every later one. */
+  private writeAll(ids: readonly string[], step: () => Promise<void>): Promise<void> {
+    const previous = Promise.all(ids.map((id) => this.writes.get(id)));
     const next = previous.then(step).catch((error: unknown) => this.onStoreFailure(error));
-    this.writes.set(id, next);
+    for (const id of ids) this.writes.set(id, next);
     void next.then(() => {
-      if (this.writes.get(id) === next) this.writes.delete(id);
+      for (const id of ids) if (this.writes.get(id) === next) this.writes.delete(id);
     });
     return next;
   }

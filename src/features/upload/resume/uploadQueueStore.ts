@@ -3,7 +3,7 @@
 // it by structured clone, and nothing can read its bytes). Plain storage, no decisions: those are
 // in uploadJournal.ts.
 
-import { createStore, del, entries, get, set, update, type UseStore } from 'idb-keyval';
+import { createStore, del, entries, get, set, setMany, update, type UseStore } from 'idb-keyval';
 import { QUEUE_ENTRY_VERSION, type DeliveredMark, type QueueEntry } from './queueEntry.ts';
 
 const DB_NAME = 'sealdrop-upload-queue';
@@ -59,8 +59,12 @@ export class UploadQueueStore {
     return this.listUnder<QueueEntry>(ENTRY_PREFIX);
   }
 
-  putDelivered(mark: DeliveredMark): Promise<void> {
-    return set(DELIVERED_PREFIX + mark.id, mark, this.db());
+  /** All marks in one transaction: a batch of 100 stored files is one IndexedDB write, not 100. */
+  putDelivered(marks: readonly DeliveredMark[]): Promise<void> {
+    return setMany(
+      marks.map((mark) => [DELIVERED_PREFIX + mark.id, mark]),
+      this.db(),
+    );
   }
 
   deleteDelivered(id: string): Promise<void> {
