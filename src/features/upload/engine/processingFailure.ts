@@ -1,7 +1,7 @@
 // Failures of the client-side work on one file (content check, hashing, encryption), as typed
 // errors with a code. Each carries the text of the file's row and the reason the toast gives.
 
-import { SourceReadError } from '../transport/ciphertextSource.ts';
+import { ChunkBodyTimeoutError, SourceReadError } from '../transport/ciphertextSource.ts';
 
 export const WORKER_UNRESPONSIVE = 'the encryption worker did not respond; please reload the page';
 
@@ -33,8 +33,10 @@ function reasonOf(error: unknown): string {
 }
 
 export function encryptionFailed(error: unknown): ProcessingFailure {
-  const reason = reasonOf(error);
-  const code = error instanceof WorkerUnresponsiveError ? 'WORKER_UNRESPONSIVE' : 'ENCRYPTION_FAILED';
+  // A chunk that never came is a worker (or storage) that stopped answering: the same advice.
+  const unresponsive = error instanceof WorkerUnresponsiveError || error instanceof ChunkBodyTimeoutError;
+  const reason = unresponsive ? WORKER_UNRESPONSIVE : reasonOf(error);
+  const code = unresponsive ? 'WORKER_UNRESPONSIVE' : 'ENCRYPTION_FAILED';
   return new ProcessingFailure(code, `Encryption failed: ${reason}`, reason, { cause: error });
 }
 

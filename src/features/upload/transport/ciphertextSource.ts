@@ -10,6 +10,25 @@
 // per file in memory (the one being sent and the one read ahead) until the garbage collector
 // frees them.
 
+import { settleWithin } from '../../../../workers/deadline.ts';
+
+/**
+ * A chunk's body takes well under a second to produce (16 MiB at tens of MB/s even on a loaded
+ * 2-core laptop); one that takes this long will not come: a worker or a browser storage call
+ * stopped answering (docs/upload.md, "Upload spool"). The file then fails with a reason that says
+ * to reload, which continues it from the server's offset, instead of sitting at the same percentage.
+ */
+export const CHUNK_BODY_TIMEOUT_MS = 60_000;
+
+/** The ciphertext of a chunk did not arrive within CHUNK_BODY_TIMEOUT_MS. */
+export class ChunkBodyTimeoutError extends Error {
+  override readonly name = 'ChunkBodyTimeoutError';
+  readonly code = 'CHUNK_BODY_TIMEOUT';
+  constructor(limitMs: number) {
+    super(`the encrypted data of a chunk did not arrive within ${Math.round(limitMs / 1000)} s`);
+  }
+}
+
 export interface CiphertextRange {
   readonly encryptedLength: number;
   /** The ciphertext bytes [start, end) as a request body (a Blob: see EncryptionSession.readBody). */
@@ -34,7 +53,10 @@ interface ReadAhead {
 export class ReadAheadCiphertextSource {
   private ahead: ReadAhead | null = null;
 
-  constructor(private readonly range: CiphertextRange) {}
+  constructor(
+    private readonly range: CiphertextRange,
+    private readonly bodyTimeoutMs = CHUNK_BODY_TIMEOUT_MS,
+  ) {}
 
   get size(): number {
     return this.range.encryptedLength;
@@ -61,7 +83,8 @@ export class ReadAheadCiphertextSource {
   }
 
   private read(start: number, end: number): Promise<Blob> {
-    return this.range.readBody(start, end).catch((error: unknown) => {
+    const body = settleWithin(this.range.readBody(start, end), this.bodyTimeoutMs, () => new ChunkBodyTimeoutError(this.bodyTimeoutMs));
+    return body.catch((error: unknown) => {
       throw new SourceReadError(error);
     });
   }
