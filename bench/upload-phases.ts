@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BenchBrowser } from './bench-browser.ts';
 import { PeakMemory, sampleTree } from './process-tree.ts';
+import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,6 +21,8 @@ export interface PhaseRun {
   seconds: number;
   mbps: number;
   filesPerSecond: number;
+  /** Chunks the upload spool could not take within its time limit (sent from memory instead). */
+  spoolStalls: number;
 }
 
 export interface PhaseResult {
@@ -145,6 +148,8 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
       await spec.start(page, run.linkToken);
     });
     const seconds = await run.awaitEnd(spec.end, spec.files, startedAt, browser);
+    // Chunks the upload spool could not take in time (each cost up to SPOOL_CALL_LIMIT_MS).
+    const spoolStalls = await browser.drive(null, (page) => page.evaluate((mark) => performance.getEntriesByName(mark).length, SPOOL_STALLED_MARK));
     const cpuAfter = await cpuOf();
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
@@ -154,15 +159,15 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     peak.browserRss = Math.max(peak.browserRss, browserPeak.peakRssBytes);
     peak.browserPss = Math.max(peak.browserPss, browserPeak.peakPssBytes);
     peak.serverRss = Math.max(peak.serverRss, serverPeak?.peakRssBytes ?? 0);
-    runs.push({ seconds, mbps: spec.bytes / 1e6 / seconds, filesPerSecond: spec.files / seconds });
-    process.stdout.write(`  ${spec.name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(spec.bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(spec.files / seconds).toFixed(0)} files/s\n`);
+    runs.push({ seconds, mbps: spec.bytes / 1e6 / seconds, filesPerSecond: spec.files / seconds, spoolStalls });
+    process.stdout.write(`  ${spec.name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(spec.bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(spec.files / seconds).toFixed(0)} files/s${spoolStalls > 0 ? `, ${spoolStalls} spool stall(s)` : ''}\n`);
     await run.finish();
   }
   return {
     name: spec.name,
     files: spec.files,
     bytes: spec.bytes,
-    runs: runs.map((r) => ({ seconds: Number(r.seconds.toFixed(3)), mbps: Math.round(r.mbps), filesPerSecond: Math.round(r.filesPerSecond) })),
+    runs: runs.map((r) => ({ seconds: Number(r.seconds.toFixed(3)), mbps: Math.round(r.mbps), filesPerSecond: Math.round(r.filesPerSecond), spoolStalls: r.spoolStalls })),
     medianMBps: Math.round(median(runs.map((r) => r.mbps))),
     medianFilesPerSecond: Math.round(median(runs.map((r) => r.filesPerSecond))),
     browserPeakRssMiB: mib(peak.browserRss),

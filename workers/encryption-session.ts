@@ -36,6 +36,10 @@ export interface EncryptionSessionInit {
  */
 const SPOOL_FILES_KEPT = 2;
 
+/** Performance marks of a chunk the spool could not take (stalled, or disk or quota full). */
+export const SPOOL_STALLED_MARK = 'sealdrop:spool-stalled';
+export const SPOOL_FAILED_MARK = 'sealdrop:spool-failed';
+
 /** Stalled spool calls after which a session sends the rest of its chunks from memory. */
 export const MAX_SPOOL_STALLS = 2;
 
@@ -113,6 +117,8 @@ export class EncryptionSession {
   }
 
   private spoolFailed(reason: 'stalled' | 'failed'): void {
+    // Visible in the page's performance timeline (DevTools, bench:upload counts them per run).
+    performance.mark(reason === 'stalled' ? SPOOL_STALLED_MARK : SPOOL_FAILED_MARK);
     if (reason === 'failed' || ++this.spoolStalls >= MAX_SPOOL_STALLS) this.spool = null;
   }
 
