@@ -149,7 +149,10 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     });
     const seconds = await run.awaitEnd(spec.end, spec.files, startedAt, browser);
     // Chunks the upload spool could not take in time (each cost up to SPOOL_CALL_LIMIT_MS).
-    const spoolStalls = await browser.drive(null, (page) => page.evaluate((mark) => performance.getEntriesByName(mark).length, SPOOL_STALLED_MARK));
+    const stalledCalls = await browser.drive(null, (page) =>
+      page.evaluate((mark) => performance.getEntriesByName(mark).map((entry) => String((entry as PerformanceMark).detail?.call ?? '?')), SPOOL_STALLED_MARK),
+    );
+    const spoolStalls = stalledCalls.length;
     const cpuAfter = await cpuOf();
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
@@ -160,7 +163,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     peak.browserPss = Math.max(peak.browserPss, browserPeak.peakPssBytes);
     peak.serverRss = Math.max(peak.serverRss, serverPeak?.peakRssBytes ?? 0);
     runs.push({ seconds, mbps: spec.bytes / 1e6 / seconds, filesPerSecond: spec.files / seconds, spoolStalls });
-    process.stdout.write(`  ${spec.name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(spec.bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(spec.files / seconds).toFixed(0)} files/s${spoolStalls > 0 ? `, ${spoolStalls} spool stall(s)` : ''}\n`);
+    process.stdout.write(`  ${spec.name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(spec.bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(spec.files / seconds).toFixed(0)} files/s${spoolStalls > 0 ? `, ${spoolStalls} spool stall(s): ${stalledCalls.join(', ')}` : ''}\n`);
     await run.finish();
   }
   return {

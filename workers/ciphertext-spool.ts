@@ -23,17 +23,20 @@ const SPOOL_ROOT = 'upload-spool';
 const LOCK_PREFIX = 'sealdrop-upload-spool-';
 
 /**
- * How long one OPFS call of a chunk's write or read may take. A 16 MiB chunk normally takes tens
- * of milliseconds; a call past this is taken as lost (SpoolStalledError) and the chunk is built in
- * memory instead (EncryptionSession.readBody), so the upload goes on.
+ * How long one OPFS call of a chunk's write or read may take. Opening a chunk's file takes ~6 ms
+ * (median), at most ~190 ms seen at load 8 on 2 cores; a call past this is taken as lost
+ * (SpoolStalledError) and the chunk is built in memory instead (EncryptionSession.readBody), so
+ * the upload goes on. Seen about once per 5 GiB in bench:upload (docs/upload.md).
  */
-export const SPOOL_CALL_LIMIT_MS = 15_000;
+export const SPOOL_CALL_LIMIT_MS = 5_000;
 
 /** What the worker needs to find a chunk's file: directory names from the OPFS root, then the file's. */
 export type SpoolPath = readonly string[];
 
 /** The worker's answer to a chunk for the spool: written, or the ciphertext itself and why not. */
-export type SpoolOutcome = { readonly spooled: true } | { readonly spooled: false; readonly reason: 'stalled' | 'failed'; readonly pieces: Uint8Array[] };
+export type SpoolOutcome =
+  | { readonly spooled: true }
+  | { readonly spooled: false; readonly reason: 'stalled' | 'failed'; readonly call?: string; readonly pieces: Uint8Array[] };
 
 export class CiphertextSpool {
   private constructor(

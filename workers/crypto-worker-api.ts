@@ -283,8 +283,9 @@ export function createCryptoWorkerApi() {
         return { spooled: true };
       } catch (error) {
         console.warn('upload spool: chunk kept in memory instead', error);
-        const reason = error instanceof SpoolStalledError ? 'stalled' : 'failed';
-        return transfer({ spooled: false, reason, pieces }, [...new Set(pieces.map((piece) => piece.buffer as ArrayBuffer))]);
+        const outcome: SpoolOutcome =
+          error instanceof SpoolStalledError ? { spooled: false, reason: 'stalled', call: error.call, pieces } : { spooled: false, reason: 'failed', pieces };
+        return transfer(outcome, [...new Set(pieces.map((piece) => piece.buffer as ArrayBuffer))]);
       }
     },
     /** The newest hash snapshot within the first `confirmedCipherOffset` ciphertext bytes (resuming after a reload). */

@@ -103,22 +103,23 @@ export class EncryptionSession {
     for (const old of this.spooled.splice(0, Math.max(0, this.spooled.length - SPOOL_FILES_KEPT))) void spool.remove(old);
     const outcome = await this.api.spoolCiphertext(this.jobId, start, end, spool.pathOf(name), spool.callLimitMs);
     if (!outcome.spooled) {
-      this.spoolFailed(outcome.reason);
+      this.spoolFailed(outcome.reason, outcome.call);
       void spool.remove(name);
       return memoryBody(outcome.pieces);
     }
     try {
       return await spool.file(name);
     } catch (error) {
-      this.spoolFailed(error instanceof SpoolStalledError ? 'stalled' : 'failed');
+      if (error instanceof SpoolStalledError) this.spoolFailed('stalled', error.call);
+      else this.spoolFailed('failed');
       void spool.remove(name);
       return memoryBody(await this.readChunks(start, end));
     }
   }
 
-  private spoolFailed(reason: 'stalled' | 'failed'): void {
-    // Visible in the page's performance timeline (DevTools, bench:upload counts them per run).
-    performance.mark(reason === 'stalled' ? SPOOL_STALLED_MARK : SPOOL_FAILED_MARK);
+  private spoolFailed(reason: 'stalled' | 'failed', call?: string): void {
+    // Visible in the page's performance timeline (DevTools; bench:upload counts them per run).
+    performance.mark(reason === 'stalled' ? SPOOL_STALLED_MARK : SPOOL_FAILED_MARK, { detail: { call } });
     if (reason === 'failed' || ++this.spoolStalls >= MAX_SPOOL_STALLS) this.spool = null;
   }
 
