@@ -70,7 +70,7 @@ describe('batch lane: order and limits', () => {
   it('never has more than MAX_BATCHES_IN_FLIGHT batches on the wire, and stops encrypting while they are', async () => {
     const { lane, transport, pool } = setup();
     const done = lane.send(files(700));
-    await until(() => transport.batches.length === MAX_BATCHES_IN_FLIGHT, 'two batches on the wire');
+    await until(() => transport.batches.length === MAX_BATCHES_IN_FLIGHT, 'a full wire');
     await drain();
     expect(transport.batches).toHaveLength(MAX_BATCHES_IN_FLIGHT);
     // Ciphertext waiting for a slot is bounded: the batches on the wire, the batch being filled and
@@ -84,7 +84,7 @@ describe('batch lane: order and limits', () => {
     expect(encrypted()).toBe(stalledAt);
 
     transport.batches[0]!.answer.resolve(allStored(transport.batches[0]!.files));
-    await until(() => transport.batches.length === 3, 'third batch after a slot frees');
+    await until(() => transport.batches.length === MAX_BATCHES_IN_FLIGHT + 1, 'one more batch after a slot frees');
     expect(transport.maxBatchesInFlight).toBe(MAX_BATCHES_IN_FLIGHT);
     for (let n = 1; n < 7; n++) {
       await until(() => transport.batches.length > n, `batch ${n + 1}`);
