@@ -149,12 +149,34 @@ function withinSpoolLimit<T>(work: Promise<T>, call: string, limitMs: number, la
 }
 
 /**
+ * The worker's handles of the page directories it writes to, looked up once each: every OPFS call
+ * is a round trip to the browser process, and every round trip is one more chance of an answer
+ * that never comes (see SPOOL_CALL_LIMIT_MS). A failed lookup is forgotten, so the next chunk
+ * tries again.
+ */
+const spoolDirectories = new Map<string, Promise<FileSystemDirectoryHandle>>();
+
+function spoolDirectory(names: readonly string[], limitMs: number): Promise<FileSystemDirectoryHandle> {
+  const key = names.join('/');
+  let found = spoolDirectories.get(key);
+  if (!found) {
+    found = (async () => {
+      let directory = await withinSpoolLimit(navigator.storage.getDirectory(), 'getDirectory', limitMs);
+      for (const name of names) directory = await withinSpoolLimit(directory.getDirectoryHandle(name), 'getDirectoryHandle', limitMs);
+      return directory;
+    })();
+    spoolDirectories.set(key, found);
+    found.catch(() => spoolDirectories.delete(key));
+  }
+  return found;
+}
+
+/**
  * In the worker: writes `pieces` as the whole content of the file at `path` (created), through a
  * synchronous access handle (the fastest OPFS write, available only in dedicated workers).
  */
 export async function writeSpoolFile(path: SpoolPath, pieces: readonly Uint8Array[], limitMs = SPOOL_CALL_LIMIT_MS): Promise<void> {
-  let directory = await withinSpoolLimit(navigator.storage.getDirectory(), 'getDirectory', limitMs);
-  for (const name of path.slice(0, -1)) directory = await withinSpoolLimit(directory.getDirectoryHandle(name), 'getDirectoryHandle', limitMs);
+  const directory = await spoolDirectory(path.slice(0, -1), limitMs);
   const file = await withinSpoolLimit(directory.getFileHandle(path.at(-1)!, { create: true }), 'getFileHandle', limitMs);
   const opening = (file as unknown as { createSyncAccessHandle(): Promise<SyncAccessHandle> }).createSyncAccessHandle();
   // A handle that arrives after the limit holds the file's exclusive lock: release it at once.

@@ -57,6 +57,8 @@ describe('upload spool', () => {
       expect((await bytesOf(body)).equals(reference.subarray(start, end))).toBe(true);
     }
     await vi.waitFor(() => expect(spoolFiles()).toHaveLength(2));
+    // The page directory is looked up once (page: at open; worker: at its first chunk), not per chunk.
+    expect(fs.calls.get('getDirectoryHandle')).toBe(4);
   });
 
   it('sends a chunk whose spool file never opens from memory, and goes on spooling the next', async () => {

@@ -63,6 +63,7 @@ export class FakeDirectoryHandle {
   ) {}
 
   async getDirectoryHandle(name: string, options: { create?: boolean } = {}): Promise<FakeDirectoryHandle> {
+    this.fs.count('getDirectoryHandle');
     const found = this.entries.get(name);
     if (found instanceof FakeDirectoryHandle) return found;
     if (found || !options.create) throw new DOMException(name, 'NotFoundError');
@@ -72,6 +73,7 @@ export class FakeDirectoryHandle {
   }
 
   async getFileHandle(name: string, options: { create?: boolean } = {}): Promise<FakeFileHandle> {
+    this.fs.count('getFileHandle');
     const found = this.entries.get(name);
     if (found instanceof FakeFileHandle) return found;
     if (found || !options.create) throw new DOMException(name, 'NotFoundError');
@@ -106,6 +108,8 @@ export class FakeOpfs {
   readonly root = new FakeDirectoryHandle('', this);
   /** Writes take no bytes (a full disk or quota). */
   diskFull = false;
+  /** Calls made so far, by method name (each is a browser round trip in a real OPFS). */
+  readonly calls = new Map<string, number>();
   private stalls: Promise<void>[] = [];
   private readonly held = new Set<string>();
 
@@ -114,6 +118,10 @@ export class FakeOpfs {
     let release!: () => void;
     this.stalls.push(new Promise<void>((resolve) => (release = resolve)));
     return release;
+  }
+
+  count(method: string): void {
+    this.calls.set(method, (this.calls.get(method) ?? 0) + 1);
   }
 
   takeStall(): Promise<void> | undefined {
