@@ -40,7 +40,7 @@ const SPOOL_FILES_KEPT = 2;
 export const SPOOL_STALLED_MARK = 'sealdrop:spool-stalled';
 export const SPOOL_FAILED_MARK = 'sealdrop:spool-failed';
 
-/** Stalled spool calls after which a session sends the rest of its chunks from memory. */
+/** Stalled spool calls in a row after which a session sends the rest of its chunks from memory. */
 export const MAX_SPOOL_STALLS = 2;
 
 function memoryBody(pieces: Uint8Array[]): Blob {
@@ -93,7 +93,9 @@ export class EncryptionSession {
    *
    * A chunk the spool cannot take is sent from memory: after a full disk or quota this session
    * stops spooling; after a stalled OPFS call (SpoolStalledError) only that chunk is, unless the
-   * spool stalls MAX_SPOOL_STALLS times, so a wedged spool costs at most that many time limits.
+   * spool stalls MAX_SPOOL_STALLS times in a row: a wedged spool costs at most that many time
+   * limits, while the occasional lost answer (about one per 200 chunks under load) does not send
+   * the rest of a 5 GiB upload from memory (which would undo the flat memory the spool is for).
    */
   async readBody(start: number, end: number): Promise<Blob> {
     const spool = this.spool;
@@ -108,7 +110,9 @@ export class EncryptionSession {
       return memoryBody(outcome.pieces);
     }
     try {
-      return await spool.file(name);
+      const body = await spool.file(name);
+      this.spoolStalls = 0;
+      return body;
     } catch (error) {
       if (error instanceof SpoolStalledError) this.spoolFailed('stalled', error.call);
       else this.spoolFailed('failed');
