@@ -27,6 +27,7 @@ import {
   MiB,
   openLink,
   patches,
+  queueEntries,
   queueKeys,
   ResumeRig,
   sha256,
@@ -57,24 +58,9 @@ test.afterEach(async () => {
  * The records covered by the hash checkpoint stored with the page's unfinished entry (0: none):
  * a resumed file hashes only what follows them (docs/upload.md, "Laptop realities").
  */
-function storedHashRecords(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('sealdrop-upload-queue');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction('entries', 'readonly').objectStore('entries').getAll();
-          all.onerror = () => reject(all.error);
-          all.onsuccess = () => {
-            db.close();
-            const records = (all.result as Array<{ hashCheckpoint?: { records: number } } | undefined>).map((entry) => entry?.hashCheckpoint?.records ?? 0);
-            resolve(Math.max(0, ...records));
-          };
-        };
-      }),
-  );
+async function storedHashRecords(page: Page): Promise<number> {
+  const entries = (await queueEntries(page)) as Array<{ hashCheckpoint?: { records: number } } | undefined>;
+  return Math.max(0, ...entries.map((entry) => entry?.hashCheckpoint?.records ?? 0));
 }
 
 async function selectAndUpload(page: Page, file: string): Promise<void> {

@@ -62,24 +62,35 @@ export function expectContinuedFromServerOffset(after: readonly TusRequest[], to
   return { resumedFrom, sent };
 }
 
-/** The keys of the page's persisted upload queue in IndexedDB, read in the page. */
-export function queueKeys(page: Page): Promise<string[]> {
+/** The keys or the values of the page's persisted upload queue in IndexedDB, read in the page. */
+function readQueue(page: Page, method: 'getAll' | 'getAllKeys'): Promise<unknown[]> {
   return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
+    (method) =>
+      new Promise<unknown[]>((resolve, reject) => {
         const open = indexedDB.open('sealdrop-upload-queue');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          const keys = db.transaction('entries', 'readonly').objectStore('entries').getAllKeys();
-          keys.onerror = () => reject(keys.error);
-          keys.onsuccess = () => {
+          const request = db.transaction('entries', 'readonly').objectStore('entries')[method]();
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
             db.close();
-            resolve(keys.result.map(String).sort());
+            resolve(request.result as unknown[]);
           };
         };
       }),
+    method,
   );
+}
+
+/** The keys of the page's persisted upload queue in IndexedDB. */
+export async function queueKeys(page: Page): Promise<string[]> {
+  return (await readQueue(page, 'getAllKeys')).map(String).sort();
+}
+
+/** The entries of the page's persisted upload queue in IndexedDB. */
+export function queueEntries(page: Page): Promise<unknown[]> {
+  return readQueue(page, 'getAll');
 }
 
 export async function storedRecord(admin: AdminClient, folderId: number): Promise<FileRecord> {

@@ -62,22 +62,25 @@ export class FakeDirectoryHandle {
     private readonly fs: FakeOpfs,
   ) {}
 
-  async getDirectoryHandle(name: string, options: { create?: boolean } = {}): Promise<FakeDirectoryHandle> {
+  getDirectoryHandle(name: string, options: { create?: boolean } = {}): Promise<FakeDirectoryHandle> {
     this.fs.count('getDirectoryHandle');
-    const found = this.entries.get(name);
-    if (found instanceof FakeDirectoryHandle) return found;
-    if (found || !options.create) throw new DOMException(name, 'NotFoundError');
-    const made = new FakeDirectoryHandle(name, this.fs);
-    this.entries.set(name, made);
-    return made;
+    return this.entry(name, options, FakeDirectoryHandle);
   }
 
-  async getFileHandle(name: string, options: { create?: boolean } = {}): Promise<FakeFileHandle> {
+  getFileHandle(name: string, options: { create?: boolean } = {}): Promise<FakeFileHandle> {
     this.fs.count('getFileHandle');
+    return this.entry(name, options, FakeFileHandle);
+  }
+
+  private async entry<T extends FakeDirectoryHandle | FakeFileHandle>(
+    name: string,
+    options: { create?: boolean },
+    Kind: new (name: string, fs: FakeOpfs) => T,
+  ): Promise<T> {
     const found = this.entries.get(name);
-    if (found instanceof FakeFileHandle) return found;
+    if (found instanceof Kind) return found;
     if (found || !options.create) throw new DOMException(name, 'NotFoundError');
-    const made = new FakeFileHandle(name, this.fs);
+    const made = new Kind(name, this.fs);
     this.entries.set(name, made);
     return made;
   }

@@ -32,8 +32,8 @@ function matchOf(entry: QueueEntry, queued: readonly QueuedFile[]): Match {
  * (their entries are this run's own journal, or were just discarded for a changed file), so only
  * entries the run does not touch stay listed.
  */
-export function listedEntries(entries: readonly QueueEntry[], queued: readonly QueuedFile[], running: boolean): QueueEntry[] {
-  return running ? entries.filter((entry) => matchOf(entry, queued) === 'none') : [...entries];
+export function listedEntries(entries: readonly QueueEntry[], queued: readonly QueuedFile[], running: boolean): readonly QueueEntry[] {
+  return running ? entries.filter((entry) => matchOf(entry, queued) === 'none') : entries;
 }
 
 const MATCH_NOTE: Record<Match, string> = {
