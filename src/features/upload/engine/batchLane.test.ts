@@ -334,4 +334,27 @@ describe('batch lane: failures and stopping', () => {
     expect(events.outcomes.size).toBe(0);
     expect(pool.groupsOpen).toBe(0);
   });
+
+  it('encrypts nothing of a group whose content checks were still reading when the run stopped', async () => {
+    const { lane, pool, transport, events, stop } = setup(1, true);
+    // Each file's head read waits until the test lets it go, so the abort lands mid-check.
+    const pngHead = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const heldReads: (() => void)[] = [];
+    const queue = files(3).map((upload, i) => {
+      const file = new File([], `f${i}.png`);
+      Object.defineProperty(file, 'slice', {
+        value: () => ({ arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => heldReads.push(() => resolve(pngHead.slice().buffer))) }),
+      });
+      return { ...upload, file, name: file.name };
+    });
+    const done = lane.send(queue);
+    await until(() => heldReads.length === queue.length, 'the content checks reading');
+    stop.abort();
+    for (const release of heldReads) release();
+    await done;
+    await drain();
+    expect(pool.groups).toHaveLength(0);
+    expect(transport.batches).toHaveLength(0);
+    expect(events.outcomes.size).toBe(0);
+  });
 });

@@ -70,7 +70,8 @@ export class BatchLane {
       }),
     );
     const toEncrypt = checked.filter((file): file is UploadFile => file !== null);
-    if (toEncrypt.length === 0) return [];
+    // The run may have stopped while the content checks read the files: nothing more is encrypted.
+    if (toEncrypt.length === 0 || this.run.aborted) return [];
     for (const file of toEncrypt) events.statusChanged(file.id, 'encrypting');
     let results;
     try {

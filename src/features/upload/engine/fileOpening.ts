@@ -1,6 +1,7 @@
 // Getting files ready to encrypt: the content check, opening a file in the crypto pool (with a
 // time limit) and closing it again, and a group of small files encrypted whole (same time limit).
 
+import { settleWithin } from '../../../../workers/deadline.ts';
 import { checkFileSignature } from '../contentSignature.ts';
 import type { EncryptionSessionLike, EncryptorPool, SmallFileEncryption, UploadFile } from './enginePorts.ts';
 import { contentMismatch, encryptionFailed, hashingFailed, WorkerUnresponsiveError } from './processingFailure.ts';
@@ -24,16 +25,8 @@ export async function closeSession(pool: EncryptorPool, session: EncryptionSessi
 }
 
 /** `work`, or WorkerUnresponsiveError once OPEN_TIMEOUT_MS have passed without an answer. */
-async function withinWorkerTimeout<T>(work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new WorkerUnresponsiveError()), OPEN_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function withinWorkerTimeout<T>(work: Promise<T>): Promise<T> {
+  return settleWithin(work, OPEN_TIMEOUT_MS, () => new WorkerUnresponsiveError());
 }
 
 /**
