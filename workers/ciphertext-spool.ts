@@ -18,6 +18,7 @@
  */
 
 import { settleWithin } from './deadline.ts';
+import { whileReachable } from './keep-reachable.ts';
 
 const SPOOL_ROOT = 'upload-spool';
 const LOCK_PREFIX = 'sealdrop-upload-spool-';
@@ -26,7 +27,8 @@ const LOCK_PREFIX = 'sealdrop-upload-spool-';
  * How long one OPFS call of a chunk's write or read may take. Opening a chunk's file takes ~6 ms
  * (median), at most ~190 ms seen at load 8 on 2 cores; a call past this is taken as lost
  * (SpoolStalledError) and the chunk is built in memory instead (EncryptionSession.readBody), so
- * the upload goes on. Seen about once per 5 GiB in bench:upload (docs/upload.md).
+ * the upload goes on. The answers that never came were those of garbage-collected handles (see
+ * whileReachable); the limit stays as the net under any other storage call that hangs.
  */
 export const SPOOL_CALL_LIMIT_MS = 5_000;
 
@@ -63,11 +65,12 @@ export class CiphertextSpool {
   }
 
   private static async create(callLimitMs: number): Promise<CiphertextSpool> {
-    const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(SPOOL_ROOT, { create: true });
+    const opfs = await navigator.storage.getDirectory();
+    const root = await whileReachable(opfs, opfs.getDirectoryHandle(SPOOL_ROOT, { create: true }));
     const pageId = crypto.randomUUID();
     await holdLockForPageLifetime(`${LOCK_PREFIX}${pageId}`);
     await removeAbandonedPages(root);
-    return new CiphertextSpool(await root.getDirectoryHandle(pageId, { create: true }), pageId, callLimitMs);
+    return new CiphertextSpool(await whileReachable(root, root.getDirectoryHandle(pageId, { create: true })), pageId, callLimitMs);
   }
 
   /** Where a worker writes the chunk `name` (see writeSpoolFile). */
@@ -78,7 +81,7 @@ export class CiphertextSpool {
   /** The chunk `name` as the worker wrote it: a File the browser reads from disk. */
   async file(name: string): Promise<File> {
     const handle = await withinSpoolLimit(this.directory.getFileHandle(name), 'getFileHandle', this.callLimitMs);
-    return withinSpoolLimit(handle.getFile(), 'getFile', this.callLimitMs);
+    return withinSpoolLimit(whileReachable(handle, handle.getFile()), 'getFile', this.callLimitMs);
   }
 
   /** Deletes the chunk `name`; one already gone is fine. */
@@ -162,7 +165,7 @@ function spoolDirectory(names: readonly string[], limitMs: number): Promise<File
   if (!found) {
     found = (async () => {
       let directory = await withinSpoolLimit(navigator.storage.getDirectory(), 'getDirectory', limitMs);
-      for (const name of names) directory = await withinSpoolLimit(directory.getDirectoryHandle(name), 'getDirectoryHandle', limitMs);
+      for (const name of names) directory = await withinSpoolLimit(whileReachable(directory, directory.getDirectoryHandle(name)), 'getDirectoryHandle', limitMs);
       return directory;
     })();
     spoolDirectories.set(key, found);
@@ -178,7 +181,7 @@ function spoolDirectory(names: readonly string[], limitMs: number): Promise<File
 export async function writeSpoolFile(path: SpoolPath, pieces: readonly Uint8Array[], limitMs = SPOOL_CALL_LIMIT_MS): Promise<void> {
   const directory = await spoolDirectory(path.slice(0, -1), limitMs);
   const file = await withinSpoolLimit(directory.getFileHandle(path.at(-1)!, { create: true }), 'getFileHandle', limitMs);
-  const opening = (file as unknown as { createSyncAccessHandle(): Promise<SyncAccessHandle> }).createSyncAccessHandle();
+  const opening = whileReachable(file, (file as unknown as { createSyncAccessHandle(): Promise<SyncAccessHandle> }).createSyncAccessHandle());
   // A handle that arrives after the limit holds the file's exclusive lock: release it at once.
   const handle = await withinSpoolLimit(opening, 'createSyncAccessHandle', limitMs, (late) => late.close());
   try {
