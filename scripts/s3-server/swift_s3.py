@@ -5,7 +5,7 @@ Usage: /usr/bin/python3 swift_s3.py <state-dir> <s3-port>
 
 Writes its configuration, rings and devices under <state-dir> (nothing is read from /etc/swift),
 starts memcached and the proxy, account, container and object servers as child processes (one
-process each: workers = 0), prints "ready <s3-port>" once the S3 endpoint answers, and runs until
+process each: workers = 0), prints "ready <s3-port>" once a container and an object can be written, and runs until
 SIGTERM or SIGINT, when it stops every child. Ports: s3-port (proxy) and the four after it
 (account, container, object, memcached). Run with Debian's /usr/bin/python3 (python3-swift).
 S3 credentials: access key "test:tester", secret "testing" (tempauth).
@@ -147,13 +147,27 @@ def run_server(state, name):
     os._exit(run_wsgi(os.path.join(state, f'{name}-server.conf'), f'{name}-server') or 0)
 
 
-def ready(port, deadline):
+def store_ready(port, deadline):
+    """True once the whole store answers, not only the proxy: a container and an object are written
+    and removed through the Swift API (account, container and object servers all take part). The
+    proxy's healthcheck alone answered while a backend server was still starting, and the first S3
+    call then got 503 "Please reduce your request rate" (seen on a loaded machine in test:scale)."""
+    base = f'http://127.0.0.1:{port}'
+    steps = (('PUT', '/swift-s3-ready'), ('PUT', '/swift-s3-ready/probe'),
+             ('DELETE', '/swift-s3-ready/probe'), ('DELETE', '/swift-s3-ready'))
     while time.time() < deadline:
         try:
-            with urllib.request.urlopen(f'http://127.0.0.1:{port}/healthcheck', timeout=1) as answer:
-                if answer.status == 200:
-                    return True
-        except OSError:
+            login = urllib.request.Request(f'{base}/auth/v1.0', headers={'X-Auth-User': 'test:tester', 'X-Auth-Key': 'testing'})
+            with urllib.request.urlopen(login, timeout=2) as answer:
+                token, account = answer.headers['X-Auth-Token'], answer.headers['X-Storage-Url']
+            for method, path in steps:
+                request = urllib.request.Request(account + path, method=method, headers={'X-Auth-Token': token},
+                                                 data=b'' if method == 'PUT' else None)
+                with urllib.request.urlopen(request, timeout=5):
+                    pass
+            return True
+        except (OSError, TypeError):
+            # Refused, timed out or an HTTP error (urllib's are OSErrors); TypeError: no storage URL yet.
             pass
         time.sleep(0.2)
     return False
@@ -195,8 +209,8 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    if not ready(ports['proxy'], time.time() + 60):
-        print('swift_s3: the proxy did not answer within 60 s', file=sys.stderr, flush=True)
+    if not store_ready(ports['proxy'], time.time() + 60):
+        print('swift_s3: the store did not answer within 60 s', file=sys.stderr, flush=True)
         stop()
     print(f'ready {ports["proxy"]}', flush=True)
     # A child that dies takes the store with it: stop everything so the caller notices.
