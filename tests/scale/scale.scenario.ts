@@ -226,7 +226,9 @@ describe('two processes on PostgreSQL and S3 behind nginx', () => {
       await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `files/orphan-${i}`, Body: randomBytes(64) }));
     }
     await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'files/cut-off-request' }));
-    await new Promise((r) => setTimeout(r, 4500));
+    // Past the 3.6 s abandon age with room to spare: Swift reports LastModified and Initiated rounded
+    // up to the next whole second, so a 0.9 s margin left the last objects 'too young' now and then.
+    await new Promise((r) => setTimeout(r, 6000));
 
     const done = (server: ServerProcess) => server.logRecords().filter((r) => r.msg === 'upload sweep on SIGUSR2 finished');
     const before = [done(a).length, done(b).length];
