@@ -196,11 +196,14 @@ test('the browser closed in the middle of a folder upload: reopened on the same 
       fs.writeFileSync(path.join(root, file.dir, file.name), file.content);
     }
     await page.getByTestId('folder-input').setInputFiles(root);
+    // The large file's first PATCH goes through, the next ones wait: it is unfinished when the browser goes.
+    rig!.proxy.holdPatchesFrom(1);
     await page.getByRole('button', { name: 'Upload 3 files' }).click();
     // The two small files stored, the large one partly: then the browser goes away (no beforeunload, as in a crash).
     await expect.poll(async () => (await admin.listFiles(folderId)).length, { timeout: 60_000, intervals: [50] }).toBe(2);
     await expect.poll(() => confirmed(rig!.proxy.log), { timeout: 120_000, intervals: [20] }).toBeGreaterThanOrEqual(16 * MiB);
     await context.close();
+    rig!.proxy.holdPatchesFrom(null);
     const logIndex = rig!.proxy.log.length;
 
     context = await launch();

@@ -3,12 +3,17 @@
  * reload hashes only the records after the last snapshot instead of the whole file again
  * (docs/upload.md, "Laptop realities"). A snapshot is hash-wasm's saved state (116 bytes), taken
  * every CHECKPOINT_PLAIN_BYTES of plaintext; only the last CHECKPOINTS_KEPT are kept, which covers
- * how far the server's confirmed offset can trail the hashing (readahead, spool, one chunk).
+ * how far the server's confirmed offset can trail the hashing (see CHECKPOINTS_KEPT).
  */
 
-/** Plaintext between snapshots: the tus chunk size (transport/tusUpload.ts TUS_CHUNK_BYTES). */
+/** Plaintext between snapshots: a resumed file hashes at most this much again before its checkpoint. */
 export const CHECKPOINT_PLAIN_BYTES = 16 * 1024 * 1024;
-export const CHECKPOINTS_KEPT = 8;
+/**
+ * 256 MiB of snapshots: the hashing runs ahead of the server's confirmed offset by the chunk on the
+ * wire and the one read ahead (2 x TUS_CHUNK_BYTES, transport/tusUpload.ts) plus the records read
+ * ahead, and a snapshot within the confirmed offset must still be kept.
+ */
+export const CHECKPOINTS_KEPT = 16;
 /** SHA-256 block size: a snapshot is taken only where no partial block is buffered. */
 const SHA256_BLOCK = 64;
 

@@ -2,7 +2,9 @@
 // page makes (method, Upload-Offset, body bytes that actually arrived, the server's answer), so a
 // spec can prove from the server's side of the wire which ciphertext bytes were sent and when.
 // It changes nothing: headers and bodies go through as they are; a request the browser aborts (a
-// reload in the middle of a PATCH) is aborted upstream too, as on a direct connection.
+// reload in the middle of a PATCH) is aborted upstream too, as on a direct connection. Only when a
+// spec asks (holdPatchesFrom) does it hold PATCHes back, so that an upload stops at a known offset
+// however fast the machine is (a browser closed "in the middle" must not have finished meanwhile).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -37,18 +39,33 @@ function decodeMetadata(header: string | undefined): Record<string, string> | nu
 
 const numberOr = (value: string | string[] | undefined): number | null => (typeof value === 'string' && value !== '' ? Number(value) : null);
 
+interface Hold {
+  /** PATCHes with an Upload-Offset at or past this are neither forwarded nor answered; null: none. */
+  fromOffset: number | null;
+}
+
 export class TusRecorder {
   private constructor(
     private readonly server: http.Server,
     readonly url: string,
     /** Every tus request so far, in arrival order (entries fill in as answers come). */
     readonly log: TusRequest[],
+    private readonly hold: Hold,
   ) {}
+
+  /**
+   * From now on, PATCHes that start at `offset` or later are held: not forwarded, never answered
+   * (the browser sees a request that does not finish). null: PATCHes go through again.
+   */
+  holdPatchesFrom(offset: number | null): void {
+    this.hold.fromOffset = offset;
+  }
 
   /** Listens on `port` and forwards to `target` (http://host:port). */
   static async start(port: number, target: string): Promise<TusRecorder> {
     const upstream = new URL(target);
     const log: TusRequest[] = [];
+    const hold: Hold = { fromOffset: null };
     const server = http.createServer((req, res) => {
       const entry: TusRequest | null = req.url?.includes('/tus')
         ? {
@@ -65,6 +82,7 @@ export class TusRecorder {
           }
         : null;
       if (entry) log.push(entry);
+      if (entry?.method === 'PATCH' && hold.fromOffset !== null && (entry.uploadOffset ?? 0) >= hold.fromOffset) return;
       const forward = http.request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
@@ -95,7 +113,7 @@ export class TusRecorder {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
     });
-    return new TusRecorder(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log);
+    return new TusRecorder(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, hold);
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,7 @@
 import { settleWithin } from '../../../../workers/deadline.ts';
 
 /**
- * A chunk's body takes well under a second to produce (16 MiB at tens of MB/s even on a loaded
+ * A chunk's body takes a few seconds at most to produce (64 MiB at tens of MB/s even on a loaded
  * 2-core laptop); one that takes this long will not come: a worker or a browser storage call
  * stopped answering (docs/upload.md, "Upload spool"). The file then fails with a reason that says
  * to reload, which continues it from the server's offset, instead of sitting at the same percentage.

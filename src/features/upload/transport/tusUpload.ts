@@ -11,8 +11,12 @@ import { ReadAheadCiphertextSource, SourceReadError, type CiphertextRange } from
 import { TransportError } from './transportError.ts';
 import { uploadUrl } from './xhrRequest.ts';
 
-/** Bytes per PATCH (chosen by measurement, docs/upload.md): large enough that per-request costs vanish, small enough that a lost connection costs little. */
-export const TUS_CHUNK_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes per PATCH (chosen by measurement, docs/upload.md "Chunk size"): each PATCH waits for its
+ * bytes to be on disk before the next starts, so fewer, larger PATCHes lose less time to that
+ * wait. A connection lost mid-PATCH costs only the bytes in flight: the server keeps what arrived.
+ */
+export const TUS_CHUNK_BYTES = 64 * 1024 * 1024;
 
 export interface TusMetadata {
   filename: string;
