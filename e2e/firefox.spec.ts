@@ -1,7 +1,8 @@
 // Uploaders and recipients in Firefox: Debian's firefox-esr (not Playwright's patched build),
 // driven by puppeteer-core over WebDriver BiDi (support/firefox.ts), against the suite's server.
-// - An anonymous uploader picks a 40 MiB file (over 8 MiB: the resumable tus lane) and a small one
-//   on the upload link and presses Upload; the page reports both received, a new tus upload holds
+// - An anonymous uploader picks a 100 MiB file (over 8 MiB: the resumable tus lane, in two
+//   PATCHes of TUS_CHUNK_BYTES through the upload spool) and a small one on the upload link and
+//   presses Upload; the page reports both received, a new tus upload holds
 //   the large file's whole ciphertext, and every stored blob decrypts (node:crypto, with the admin's
 //   private key) to its original.
 // - A recipient opens a download link for those files (keys in the fragment) in a fresh user
@@ -66,7 +67,7 @@ test.afterEach(async () => {
   firefox = null;
 });
 
-test('Firefox ESR: a 40 MiB file through tus and a small one uploaded anonymously and stored exactly; the recipient saves the large one through the service worker, SHA-256 equal', async () => {
+test('Firefox ESR: a 100 MiB file through tus in two PATCHes and a small one uploaded anonymously and stored exactly; the recipient saves the large one through the service worker, SHA-256 equal', async () => {
   test.skip(!firefoxInstalled(), 'firefox-esr not installed'); // skip-reason: firefox-esr not installed (.ci/run installs it)
   test.setTimeout(120_000);
   const { admin, keys } = await AdminClient.create(E2E_BASE_URL, E2E_DATA_DIR, 'firefox');
@@ -74,7 +75,7 @@ test('Firefox ESR: a 40 MiB file through tus and a small one uploaded anonymousl
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-firefox-files-'));
   try {
     // An odd size, so that its ciphertext length is this file's alone.
-    const big = { name: 'Aufnahme 40 MiB.mov', content: writeRandomFile(path.join(work, 'Aufnahme 40 MiB.mov'), 40 * MiB + 4321) };
+    const big = { name: 'Aufnahme 100 MiB.mov', content: writeRandomFile(path.join(work, 'Aufnahme 100 MiB.mov'), 100 * MiB + 4321) };
     const small = { name: 'notes.txt', content: Buffer.from('Uploaded from Firefox.\n'.repeat(40), 'utf8') };
     fs.writeFileSync(path.join(work, small.name), small.content);
     firefox = await launchFirefox();

@@ -1,5 +1,5 @@
 // whileReachable against V8's real garbage collector. The handle here owns the only way to settle
-// its call, as in Chromium (the answer comes through the handle's connection to the browser), so
+// its call, as presumably in Chromium (the answer over the handle's connection to the browser), so
 // nothing but whileReachable keeps it alive while the call is on the way.
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -33,13 +33,19 @@ class Handle {
   }
 }
 
+/**
+ * A handle with `calls` calls on the way through whileReachable, made where nothing else keeps the
+ * handle (as in an optimized async function): a WeakRef to it, and the calls' promises.
+ */
+function unreferencedHandleWithCalls(calls: number): [WeakRef<Handle>, ...Promise<void>[]] {
+  const handle = new Handle();
+  return [new WeakRef(handle), ...Array.from({ length: calls }, () => whileReachable(handle, handle.call()))];
+}
+
 describe('whileReachable', () => {
   it('keeps the handle alive until its call settles, then lets it go', async () => {
     const gc = garbageCollector();
-    const [weak, pending] = (() => {
-      const handle = new Handle();
-      return [new WeakRef(handle), whileReachable(handle, handle.call())] as const;
-    })();
+    const [weak, pending] = unreferencedHandleWithCalls(1);
     await collect(gc);
     expect(weak.deref()).toBeDefined();
     weak.deref()!.answer();
@@ -51,10 +57,7 @@ describe('whileReachable', () => {
 
   it('keeps a handle with two calls on the way until both settle', async () => {
     const gc = garbageCollector();
-    const [weak, first, second] = (() => {
-      const handle = new Handle();
-      return [new WeakRef(handle), whileReachable(handle, handle.call()), whileReachable(handle, handle.call())] as const;
-    })();
+    const [weak, first, second] = unreferencedHandleWithCalls(2);
     weak.deref()!.answer();
     await first;
     await collect(gc);
