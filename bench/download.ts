@@ -1,5 +1,5 @@
 /**
- * npm run bench:download [-- --size=5g] [-- --repeat N]
+ * npm run bench:download [-- --size=5g] [-- --repeat N] [-- --phases=file,write-ceiling,direct,zip]
  * npm run bench:download -- --target https://host --link 'TOKEN#KEYS' [--force]   (QA mode)
  *
  * Decrypt-to-disk throughput in headless Chromium: the real app, the real service worker, the
@@ -36,6 +36,8 @@ const HELP = `npm run bench:download [-- options]
 
   --size=5g        also a 5 GiB file and the ZIP of a 5 GiB folder (ZIP64), and the memory check
   --repeat N       downloads per phase (default 3; the median is reported)
+  --phases=LIST    local runs: only these of file,write-ceiling,direct,zip (default all); the
+                   service-worker ceiling always runs, every ratio is taken against it
   BENCH_PORT=N     port of the local server (default: a free one)
 
 ${QA_TARGET_HELP}
@@ -46,8 +48,23 @@ const argv = process.argv.slice(2);
 const repeatAt = argv.indexOf('--repeat');
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
+/** Phase kinds a local run may be limited to with --phases= (the ceiling always runs). */
+export const PHASE_KINDS = ['file', 'write-ceiling', 'direct', 'zip'] as const;
+export type PhaseKind = (typeof PHASE_KINDS)[number];
+
+function selectedPhases(): ReadonlySet<PhaseKind> {
+  const given = argv.find((arg) => arg.startsWith('--phases='))?.slice('--phases='.length);
+  if (given === undefined) return new Set(PHASE_KINDS);
+  const kinds = given.split(',').filter((kind) => kind !== '' && kind !== 'ceiling');
+  const unknown = kinds.filter((kind) => !(PHASE_KINDS as readonly string[]).includes(kind));
+  if (unknown.length > 0) throw new Error(`--phases: unknown phase ${unknown.join(', ')} (known: ${PHASE_KINDS.join(', ')})`);
+  return new Set(kinds as PhaseKind[]);
+}
+
 export interface BenchContext {
   readonly huge: boolean;
+  /** The phases to measure besides the ceiling (--phases=; all by default). */
+  readonly phases: ReadonlySet<PhaseKind>;
   readonly paths: { readonly dataDir: string; readonly staticDir: string; readonly dist: string };
   openBrowser(): Promise<{ page: Page; memory: PeakMemory; repeat: number }>;
   closeBrowser(): Promise<void>;
@@ -144,6 +161,7 @@ async function main(): Promise<void> {
   let chromiumVersion = '';
   const bench: BenchContext = {
     huge,
+    phases: selectedPhases(),
     // The benchmark serves its own copy of dist/ (plus the pass-through worker): other builds cannot swap it mid-run.
     paths: { dataDir: root(`.tmp/bench-download-data-${instance}`), staticDir: root(`.tmp/bench-download-static-${instance}`), dist: root('dist') },
     async openBrowser() {

@@ -106,6 +106,45 @@ export async function schedulerTimes(rootPid: number): Promise<{ runSeconds: num
   return { runSeconds: run / 1e9, waitSeconds: wait / 1e9 };
 }
 
+export interface ThreadCpu {
+  /** Thread name with trailing digits dropped (Chromium's "DedicatedWorker thread", "ThreadPoolForeg", "Chrome_IOThread"; node's "node", "libuv-worker"). */
+  readonly name: string;
+  readonly seconds: number;
+}
+
+/** CPU seconds of each thread of the tree so far, by "pid/tid". */
+export async function threadCpuSeconds(rootPid: number): Promise<Map<string, ThreadCpu>> {
+  const tree = await children();
+  const queue = [rootPid];
+  const threads = new Map<string, ThreadCpu>();
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    queue.push(...(tree.get(pid) ?? []));
+    const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+    for (const tid of tasks) {
+      const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+      if (!stat) continue;
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d\s]+$/, '');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(`${pid}/${tid}`, { name, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND });
+    }
+  }
+  return threads;
+}
+
+/**
+ * Where CPU went between two samples, by thread name: each thread's own difference (a thread
+ * started in between counts from zero; one that ended in between is missing, its time lost).
+ */
+export function cpuByThreadName(before: Map<string, ThreadCpu>, after: Map<string, ThreadCpu>): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const [id, thread] of after) {
+    const spent = thread.seconds - (before.get(id)?.seconds ?? 0);
+    byName.set(thread.name, (byName.get(thread.name) ?? 0) + spent);
+  }
+  return byName;
+}
+
 /**
  * How often PeakMemory samples. Reading smaps_rollup makes the kernel walk every mapping of a
  * process, and Chromium's processes map a lot: at 100 ms the sampler itself kept most of a core

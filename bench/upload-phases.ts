@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BenchBrowser } from './bench-browser.ts';
-import { PeakMemory, sampleTree } from './process-tree.ts';
+import { cpuByThreadName, PeakMemory, sampleTree, threadCpuSeconds } from './process-tree.ts';
 import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
 
 const MiB = 1024 * 1024;
@@ -42,6 +42,11 @@ export interface PhaseResult {
   /** Cores kept busy on average during the runs (CPU seconds / wall seconds). */
   browserCores: number;
   serverCores?: number;
+  /**
+   * CPU seconds per run by thread ("browser: DedicatedWorker thread", "server: node", ...),
+   * the largest first, those under 0.05 s left out: where a run's CPU went.
+   */
+  cpuSecondsPerRunByThread: Record<string, number>;
 }
 
 /** How a run's end is known: the server's records (local mode only), or what the page reports. */
@@ -122,6 +127,16 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browser: (await sampleTree(browser.pid)).cpuSeconds,
     server: site.serverPid === null ? 0 : (await sampleTree(site.serverPid)).cpuSeconds,
   });
+  const threadsOf = async () => ({
+    browser: await threadCpuSeconds(browser.pid),
+    server: site.serverPid === null ? null : await threadCpuSeconds(site.serverPid),
+  });
+  const threadCpu = new Map<string, number>();
+  const addThreadCpu = (before: Awaited<ReturnType<typeof threadsOf>>, after: Awaited<ReturnType<typeof threadsOf>>) => {
+    const parts: Array<[string, Map<string, number>]> = [['browser', cpuByThreadName(before.browser, after.browser)]];
+    if (before.server && after.server) parts.push(['server', cpuByThreadName(before.server, after.server)]);
+    for (const [side, byName] of parts) for (const [name, seconds] of byName) threadCpu.set(`${side}: ${name}`, (threadCpu.get(`${side}: ${name}`) ?? 0) + seconds);
+  };
   const runs: PhaseRun[] = [];
   const peak = { browserRss: 0, browserPss: 0, serverRss: 0, browserIdleRss: 0, browserIdlePss: 0, serverIdleRss: 0 };
   let browserCpu = 0;
@@ -141,6 +156,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browserMemory.start();
     serverMemory?.start();
     const cpuBefore = await cpuOf();
+    const threadsBefore = await threadsOf();
     let startedAt = 0;
     await browser.drive(null, async (page) => {
       if (spec.end === 'page') await reportRunEndInTitleUnlessScripted(page);
@@ -154,6 +170,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     );
     const spoolStalls = stalledCalls.length;
     const cpuAfter = await cpuOf();
+    addThreadCpu(threadsBefore, await threadsOf());
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
     wall += (Date.now() - startedAt) / 1000;
@@ -178,10 +195,28 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browserIdleRssMiB: mib(peak.browserIdleRss),
     browserIdlePssMiB: mib(peak.browserIdlePss),
     browserCores: Number((browserCpu / wall).toFixed(2)),
+    cpuSecondsPerRunByThread: Object.fromEntries(
+      [...threadCpu]
+        .map(([name, seconds]) => [name, Number((seconds / spec.repeat).toFixed(2))] as const)
+        .filter(([, seconds]) => seconds >= 0.05)
+        .sort((a, b) => b[1] - a[1]),
+    ),
     ...(site.serverPid === null
       ? {}
       : { serverPeakRssMiB: mib(peak.serverRss), serverIdleRssMiB: mib(peak.serverIdleRss), serverCores: Number((serverCpu / wall).toFixed(2)) }),
   };
+}
+
+/**
+ * What a phase costs in CPU (browser tree + server, local mode only) per GiB, and the rate this
+ * machine's `cores` would allow at that cost if they were all busy with it: where a phase runs
+ * near its bound, it is CPU-bound, and only less work per byte (not more overlap) makes it faster.
+ */
+export function cpuCost(phase: PhaseResult, cores: number): { coreSecondsPerGiB: number; cpuBoundMBps: number } | null {
+  if (phase.serverCores === undefined || phase.medianMBps <= 0) return null;
+  const coreSecondsPerMB = (phase.browserCores + phase.serverCores) / phase.medianMBps;
+  if (coreSecondsPerMB <= 0) return null;
+  return { coreSecondsPerGiB: Number(((coreSecondsPerMB * 1024 ** 3) / 1e6).toFixed(1)), cpuBoundMBps: Math.round(cores / coreSecondsPerMB) };
 }
 
 /** The reference scripts (bench/upload-plain-page.ts) set the title themselves; the app's page needs the observer. */
@@ -223,6 +258,8 @@ export function printPhase(p: PhaseResult): void {
   console.log(
     `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})${server}   cores busy: browser ${p.browserCores}${p.serverCores === undefined ? '' : `, server ${p.serverCores}`}`,
   );
+  const threads = Object.entries(p.cpuSecondsPerRunByThread).slice(0, 8);
+  if (threads.length > 0) console.log(`      CPU per run by thread: ${threads.map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ')}`);
 }
 
 /** The references' page script (bench/upload-plain-page.ts), bundled for injection into the upload page. */

@@ -36,7 +36,7 @@ import { startLocalS3, type LocalS3 } from '../scripts/s3-server/s3-server.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { parseQaTarget, QA_TARGET_HELP, QaTargetError } from './qa-target.ts';
 import { runUploadTarget } from './upload-target.ts';
-import { endReportedByPage, measurePhase, plainUploadScript, printPhase, RUN_DEADLINE_MS, uploadPhases, type PhaseResult, type UploadSite } from './upload-phases.ts';
+import { cpuCost, endReportedByPage, measurePhase, plainUploadScript, printPhase, RUN_DEADLINE_MS, uploadPhases, type PhaseResult, type UploadSite } from './upload-phases.ts';
 import { ensurePlainFile, ensureSmallFiles } from './upload-files.ts';
 
 const MiB = 1024 * 1024;
@@ -189,6 +189,20 @@ async function measureStore(
   return run;
 }
 
+/** The encrypted and plain phases' CPU per GiB, and the encrypted upload's CPU bound against plain (local mode). */
+function cpuFigures(encrypted: PhaseResult, plain: PhaseResult) {
+  const encryptedCost = cpuCost(encrypted, cpus().length);
+  const plainCost = cpuCost(plain, cpus().length);
+  if (!encryptedCost || !plainCost) return {};
+  return {
+    encryptedCoreSecondsPerGiB: encryptedCost.coreSecondsPerGiB,
+    plainCoreSecondsPerGiB: plainCost.coreSecondsPerGiB,
+    encryptedCpuBoundMBps: encryptedCost.cpuBoundMBps,
+    encryptedCpuBoundToPlainRatio: Number((encryptedCost.cpuBoundMBps / plain.medianMBps).toFixed(2)),
+    encryptedToCpuBoundRatio: Number((encrypted.medianMBps / encryptedCost.cpuBoundMBps).toFixed(2)),
+  };
+}
+
 async function main(): Promise<void> {
   if (argv.includes('--help')) {
     console.log(`npm run bench:upload [-- --size=5g] [--repeat N] [--small N] [--phases=ceiling,plain,encrypted,many] [--store=s3] [--only-5g] [--app-dir=DIR]\n\n${QA_TARGET_HELP}`);
@@ -253,12 +267,33 @@ async function main(): Promise<void> {
         plainToCeilingRatio: ratio2(first.plain.medianMBps, first.ceiling.medianMBps),
         encryptedToPlainRatio: ratio2(first.encrypted.medianMBps, first.plain.medianMBps),
         encryptedToCeilingRatio: ratio2(first.encrypted.medianMBps, first.ceiling.medianMBps),
+        // The spec's file hash is SHA-256 of the whole plaintext, one strictly sequential stream
+        // per file (no incremental native digest in browsers: hash-wasm on one core). The encrypted
+        // upload cannot outrun it, so sha256LimitToPlainRatio is the highest encrypted / plain
+        // this machine allows even with every other cost at zero.
+        sha256LimitMBps: cryptoLimit,
+        sha256LimitToPlainRatio: ratio2(cryptoLimit, first.plain.medianMBps),
+        encryptedToSha256LimitRatio: ratio2(first.encrypted.medianMBps, cryptoLimit),
+        // CPU per byte (browser + server) and the rate all cores would allow at that cost:
+        // encryptedCpuBoundToPlainRatio is the most encrypted / plain can be on this machine
+        // without less work per byte.
+        ...cpuFigures(first.encrypted, first.plain),
         targets: { plainToCeilingRatio: 0.85, encryptedToPlainRatio: 0.85 },
       };
       console.log(
         `  transport: ceiling ${transport.ceilingMBps} MB/s; plain tus / ceiling = ${transport.plainToCeilingRatio.toFixed(2)} (target >= 0.85); ` +
           `encrypted / plain = ${transport.encryptedToPlainRatio.toFixed(2)} (target >= 0.85)`,
       );
+      console.log(
+        `  SHA-256 of the plaintext on one core ${cryptoLimit} MB/s = ${transport.sha256LimitToPlainRatio.toFixed(2)} of plain (the most encrypted / plain can be here); ` +
+          `encrypted / SHA-256 = ${transport.encryptedToSha256LimitRatio.toFixed(2)}`,
+      );
+      if (transport.encryptedCpuBoundMBps !== undefined) {
+        console.log(
+          `  CPU per GiB (browser + server): encrypted ${transport.encryptedCoreSecondsPerGiB} core-s, plain ${transport.plainCoreSecondsPerGiB} core-s; ` +
+            `at that cost ${cpus().length} cores allow encrypted ${transport.encryptedCpuBoundMBps} MB/s = ${transport.encryptedCpuBoundToPlainRatio} of plain (measured: ${transport.encryptedToCpuBoundRatio} of that bound)`,
+        );
+      }
     }
     const pssGrowth = Object.fromEntries(
       runs[0]!.phases.map((p) => [p.name, { browserIdlePssMiB: p.browserIdlePssMiB, browserPeakPssMiB: p.browserPeakPssMiB, growthMiB: p.browserPeakPssMiB - p.browserIdlePssMiB }]),

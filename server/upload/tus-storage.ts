@@ -98,14 +98,17 @@ class FlatFileStore extends FileStore {
 
 /**
  * Writes what a request brings at the file's position as it arrives: one write in flight, the
- * pieces that arrive meanwhile gathered into the next (writev), the request paused while more than
- * WRITE_BATCH_BYTES wait; flushed to the disk as it goes (OverlappedFlush).
+ * pieces that arrive meanwhile gathered into the next (writev) once they make MIN_WRITE_BYTES, the
+ * request paused while WRITE_BATCH_BYTES wait; flushed to the disk as it goes (OverlappedFlush).
+ * finish() writes whatever is still waiting, so a request that broke off keeps every byte it
+ * brought.
  */
 class GatheringWriter {
   private waiting: Buffer[] = [];
   private waitingBytes = 0;
   private inFlight: Promise<void> | null = null;
   private failure: unknown = null;
+  private ending = false;
   private readonly flusher: OverlappedFlush;
 
   constructor(
@@ -125,6 +128,8 @@ class GatheringWriter {
   }
 
   async finish(): Promise<void> {
+    this.ending = true;
+    this.pump();
     while (this.inFlight !== null) await this.inFlight;
     const failure = this.failure;
     await this.flusher.finish();
@@ -133,6 +138,7 @@ class GatheringWriter {
 
   private pump(): void {
     if (this.inFlight !== null || this.waitingBytes === 0 || this.failure !== null) return;
+    if (this.waitingBytes < MIN_WRITE_BYTES && !this.ending) return;
     const pieces = this.waiting;
     const bytes = this.waitingBytes;
     this.waiting = [];
@@ -162,7 +168,14 @@ class GatheringWriter {
 }
 
 /** Bytes of a request held in memory while a write is in flight, before the request is paused. */
-const WRITE_BATCH_BYTES = 1024 * 1024;
+const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
+/**
+ * The least a write takes while the body still arrives. A socket hands over at most 64 KiB at a
+ * time, and a client that sends slower than the disk takes it (an encrypting browser) got one
+ * write, one thread-pool hop and one promise per 64 KiB piece: measured with bench:upload, the
+ * server spent 3.96 CPU-s per GiB on the encrypted upload against 2.62 on the faster plain one.
+ */
+const MIN_WRITE_BYTES = 512 * 1024;
 /** Bytes written between flushes started while the body still arrives. */
 const FLUSH_EVERY_BYTES = 4 * 1024 * 1024;
 
