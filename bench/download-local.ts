@@ -12,7 +12,7 @@ import { ServerProcess } from '../e2e/support/server-process.ts';
 import { hashZipEntries } from '../tests/support/zip.ts';
 import { directSpec, writeCeilingSpec } from './download-direct.ts';
 import { PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
-import { measureDecryptLimits, median, passthroughCeiling, runRounds, summarize, timedDownload, type PhaseSpec } from './download-phases.ts';
+import { measureDecryptLimits, median, passthroughCeiling, runRounds, summarize, timedDownload, toPhase, type PhaseSpec } from './download-phases.ts';
 import { createBenchAdmin, createBenchFolder, uploadStreamed, type SeedFile, type SeededFile } from './download-seed.ts';
 import { sha256OfRange } from './download-verify.ts';
 import type { BenchContext, MeasuredRun } from './download.ts';
@@ -102,7 +102,7 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
     }
     console.log('done');
 
-    const { page, memory, repeat } = await bench.openBrowser();
+    const { page, memory, repeat } = await bench.openBrowser(server.pid);
     await signInAndUnlock(page, server.url, admin.username, admin.password, single.id);
     const limits = await measureDecryptLimits(page);
     bench.printLimits(limits);
@@ -150,7 +150,19 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
     const wanted = specs.filter((spec) => spec.kind === 'ceiling' || bench.phases.has(spec.kind));
     const { phases, ceiling } = summarize(await runRounds(page, memory, wanted, repeat), limits.sequentialDecryptMBps);
     const ceilingRuns = ceiling!.runs.map((run) => oneGiB.size / 1e6 / run.seconds);
-    return { limits, ceiling: { ceilingMBps: Math.round(median(ceilingRuns)), ceilingRunsMBps: ceilingRuns.map(Math.round), ceilingKind: 'service-worker pass-through to disk' }, phases };
+    const ceilingCpu = toPhase(ceiling!, limits.sequentialDecryptMBps, null);
+    return {
+      limits,
+      ceiling: {
+        ceilingMBps: Math.round(median(ceilingRuns)),
+        ceilingRunsMBps: ceilingRuns.map(Math.round),
+        ceilingKind: 'service-worker pass-through to disk',
+        ceilingBrowserCores: ceilingCpu.browserCores,
+        ceilingServerCores: ceilingCpu.serverCores,
+        ceilingCpuSecondsPerRunByThread: ceilingCpu.cpuSecondsPerRunByThread,
+      },
+      phases,
+    };
   } finally {
     await bench.closeBrowser();
     await server.stop();

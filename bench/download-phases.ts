@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
-import { type PeakMemory, sampleTree } from './process-tree.ts';
+import { cpuByThreadName, type PeakMemory, sampleTree, threadCpuSeconds, type ThreadCpu } from './process-tree.ts';
 
 const MiB = 1024 * 1024;
 
@@ -25,6 +25,10 @@ export interface Phase {
   readonly toCeilingRatio: number | null;
   /** CPU seconds of the browser's process tree per wall second. */
   readonly browserCores: number;
+  /** The same for the local server (null in QA mode, where it runs elsewhere). */
+  readonly serverCores: number | null;
+  /** Median CPU seconds per run by thread ("browser: ServiceWorker thread", "server: node", ...), largest first, under 0.05 s left out. */
+  readonly cpuSecondsPerRunByThread: Record<string, number>;
   readonly browserIdleRssMiB: number;
   readonly browserIdlePssMiB: number;
   readonly browserPeakRssMiB: number;
@@ -36,6 +40,10 @@ export interface Phase {
 export interface RunResult {
   readonly seconds: number;
   readonly cpuSeconds: number;
+  /** The local server's CPU seconds in the run; null when it is not on this machine. */
+  readonly serverCpuSeconds: number | null;
+  /** CPU seconds in the run by thread name, "browser: ..." and "server: ...". */
+  readonly threadCpuSeconds: ReadonlyMap<string, number>;
   readonly peakRssBytes: number;
   readonly peakPssBytes: number;
   /** Where the download manager saved it; null for the direct path (written to OPFS). */
@@ -51,6 +59,8 @@ export async function timedRun(page: Page, memory: PeakMemory, start: () => Prom
   await expect(page.getByRole('status', { name: 'Download progress' })).toBeHidden({ timeout: 60_000 });
   await page.waitForTimeout(1000); // let the previous run's garbage go
   const cpuBefore = (await sampleTree(memory.rootPid)).cpuSeconds;
+  const serverCpuBefore = memory.serverPid === null ? null : (await sampleTree(memory.serverPid)).cpuSeconds;
+  const threadsBefore = await treeThreads(memory);
   memory.start();
   let peak: { peakRssBytes: number; peakPssBytes: number };
   let savedPath: string | null;
@@ -64,7 +74,30 @@ export async function timedRun(page: Page, memory: PeakMemory, start: () => Prom
     peak = await memory.stop();
   }
   const cpuSeconds = (await sampleTree(memory.rootPid)).cpuSeconds - cpuBefore;
-  return { seconds, cpuSeconds, ...peak, savedPath };
+  const serverCpuSeconds = memory.serverPid === null || serverCpuBefore === null ? null : (await sampleTree(memory.serverPid)).cpuSeconds - serverCpuBefore;
+  const threadsAfter = await treeThreads(memory);
+  const threadCpu = new Map<string, number>();
+  for (const side of ['browser', 'server'] as const) {
+    const before = threadsBefore[side];
+    const after = threadsAfter[side];
+    if (before && after) for (const [name, spent] of cpuByThreadName(before, after)) threadCpu.set(`${side}: ${name}`, spent);
+  }
+  return { seconds, cpuSeconds, serverCpuSeconds, threadCpuSeconds: threadCpu, ...peak, savedPath };
+}
+
+async function treeThreads(memory: PeakMemory): Promise<{ browser: Map<string, ThreadCpu>; server: Map<string, ThreadCpu> | null }> {
+  return { browser: await threadCpuSeconds(memory.rootPid), server: memory.serverPid === null ? null : await threadCpuSeconds(memory.serverPid) };
+}
+
+/** Per thread name, the median over the runs of its CPU seconds; largest first, under 0.05 s left out. */
+function medianThreadCpu(runs: readonly RunResult[]): Record<string, number> {
+  const names = new Set(runs.flatMap((run) => [...run.threadCpuSeconds.keys()]));
+  return Object.fromEntries(
+    [...names]
+      .map((name) => [name, Number(median(runs.map((run) => run.threadCpuSeconds.get(name) ?? 0)).toFixed(2))] as const)
+      .filter(([, seconds]) => seconds >= 0.05)
+      .sort((a, b) => b[1] - a[1]),
+  );
 }
 
 /** A download through the browser's download manager: from `click` to the file complete on disk. */
@@ -156,6 +189,8 @@ export function toPhase(m: Measured, decryptMBps: number, ceilingMBps: number | 
     toDecryptRatio: ratio(medianValue, decryptMBps)!,
     toCeilingRatio: ratio(medianValue, ceilingMBps),
     browserCores: Number(median(m.runs.map((run) => run.cpuSeconds / run.seconds)).toFixed(2)),
+    serverCores: m.runs.every((run) => run.serverCpuSeconds !== null) ? Number(median(m.runs.map((run) => run.serverCpuSeconds! / run.seconds)).toFixed(2)) : null,
+    cpuSecondsPerRunByThread: medianThreadCpu(m.runs),
     browserIdleRssMiB: mib(m.idle.rssBytes),
     browserIdlePssMiB: mib(m.idle.pssBytes),
     browserPeakRssMiB: mib(Math.max(...m.runs.map((run) => run.peakRssBytes))),

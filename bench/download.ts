@@ -66,14 +66,22 @@ export interface BenchContext {
   /** The phases to measure besides the ceiling (--phases=; all by default). */
   readonly phases: ReadonlySet<PhaseKind>;
   readonly paths: { readonly dataDir: string; readonly staticDir: string; readonly dist: string };
-  openBrowser(): Promise<{ page: Page; memory: PeakMemory; repeat: number }>;
+  /** `serverPid`: the local server, whose CPU is then reported too. */
+  openBrowser(serverPid?: number): Promise<{ page: Page; memory: PeakMemory; repeat: number }>;
   closeBrowser(): Promise<void>;
   printLimits(limits: DecryptLimits): void;
 }
 
 export interface MeasuredRun {
   readonly limits: DecryptLimits;
-  readonly ceiling: { readonly ceilingMBps: number; readonly ceilingRunsMBps: number[]; readonly ceilingKind: string };
+  readonly ceiling: {
+    readonly ceilingMBps: number;
+    readonly ceilingRunsMBps: number[];
+    readonly ceilingKind: string;
+    readonly ceilingBrowserCores?: number;
+    readonly ceilingServerCores?: number | null;
+    readonly ceilingCpuSecondsPerRunByThread?: Record<string, number>;
+  };
   readonly phases: Phase[];
 }
 
@@ -144,6 +152,11 @@ function memoryCheck(phases: Phase[]) {
   return pairs;
 }
 
+function printThreads(byThread: Record<string, number>): void {
+  const top = Object.entries(byThread).slice(0, 7);
+  if (top.length > 0) console.log(`      CPU per run by thread: ${top.map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ')}`);
+}
+
 async function main(): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(HELP);
@@ -164,7 +177,7 @@ async function main(): Promise<void> {
     phases: selectedPhases(),
     // The benchmark serves its own copy of dist/ (plus the pass-through worker): other builds cannot swap it mid-run.
     paths: { dataDir: root(`.tmp/bench-download-data-${instance}`), staticDir: root(`.tmp/bench-download-static-${instance}`), dist: root('dist') },
-    async openBrowser() {
+    async openBrowser(serverPid) {
       rmSync(downloadsDir, { recursive: true, force: true });
       mkdirSync(downloadsDir, { recursive: true });
       rmSync(profileDir, { recursive: true, force: true });
@@ -179,7 +192,7 @@ async function main(): Promise<void> {
         acceptDownloads: true,
       });
       await context.addInitScript(HIDE_PICKERS);
-      const memory = new PeakMemory(await findBrowserPid());
+      const memory = new PeakMemory(await findBrowserPid(), serverPid ?? null);
       const page = context.pages()[0] ?? (await context.newPage());
       chromiumVersion = context.browser()?.version() ?? ((await page.evaluate('navigator.userAgent')) as string);
       return { page, memory, repeat };
@@ -200,8 +213,14 @@ async function main(): Promise<void> {
   console.log('\nDecrypt to disk (click to complete file), median; ratio to the raw decrypt limit and to the ceiling; browser process tree:');
   for (const p of measured.phases) {
     console.log(
-      `  ${p.name.padEnd(40)} ${String(p.medianMBps).padStart(5)} MB/s  decrypt ${p.toDecryptRatio.toFixed(2)}  ceiling ${p.toCeilingRatio?.toFixed(2) ?? '-'}  ${p.browserCores.toFixed(2)} cores  PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB}), RSS ${p.browserPeakRssMiB} (idle ${p.browserIdleRssMiB})`,
+      `  ${p.name.padEnd(40)} ${String(p.medianMBps).padStart(5)} MB/s  decrypt ${p.toDecryptRatio.toFixed(2)}  ceiling ${p.toCeilingRatio?.toFixed(2) ?? '-'}  ${p.browserCores.toFixed(2)} cores${p.serverCores === null ? '' : ` (server ${p.serverCores.toFixed(2)})`}  PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB}), RSS ${p.browserPeakRssMiB} (idle ${p.browserIdleRssMiB})`,
     );
+    printThreads(p.cpuSecondsPerRunByThread);
+  }
+  const { ceilingBrowserCores, ceilingServerCores, ceilingCpuSecondsPerRunByThread } = measured.ceiling;
+  if (ceilingBrowserCores !== undefined) {
+    console.log(`  ${'ceiling'.padEnd(40)} ${String(measured.ceiling.ceilingMBps).padStart(5)} MB/s  ${ceilingBrowserCores.toFixed(2)} cores${ceilingServerCores == null ? '' : ` (server ${ceilingServerCores.toFixed(2)})`}`);
+    printThreads(ceilingCpuSecondsPerRunByThread ?? {});
   }
   const transport = transportSummary(measured, huge);
   console.log(

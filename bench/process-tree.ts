@@ -159,7 +159,11 @@ export class PeakMemory {
   private peakPss = 0;
   private sampling = false;
 
-  constructor(readonly rootPid: number) {}
+  /** `serverPid`: a server on this machine whose CPU the benchmark reports beside the browser's. */
+  constructor(
+    readonly rootPid: number,
+    readonly serverPid: number | null = null,
+  ) {}
 
   start(): void {
     this.peakRss = 0;
