@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { cpuByThreadName, type ThreadCpu } from '../../bench/process-tree.ts';
+import { cpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
+
+function phase(medianMBps: number, browserCores: number, serverCores?: number): PhaseResult {
+  return {
+    name: 'encrypted upload, one 1 GiB file',
+    files: 1,
+    bytes: 1024 ** 3,
+    runs: [],
+    medianMBps,
+    medianFilesPerSecond: 0,
+    browserPeakRssMiB: 0,
+    browserPeakPssMiB: 0,
+    browserIdleRssMiB: 0,
+    browserIdlePssMiB: 0,
+    browserCores,
+    ...(serverCores === undefined ? {} : { serverCores }),
+    cpuSecondsPerRunByThread: {},
+  };
+}
+
+describe('cpuCost', () => {
+  it('gives CPU seconds per GiB and the rate all cores allow at that cost', () => {
+    // 1.6 cores busy at 128 MB/s: 0.0125 CPU-s per MB, 13.4 per GiB; two cores allow 160 MB/s.
+    expect(cpuCost(phase(128, 1.3, 0.3), 2)).toEqual({ coreSecondsPerGiB: 13.4, cpuBoundMBps: 160 });
+  });
+
+  it('has no figure without the CPU of the server (QA mode) or without a rate', () => {
+    expect(cpuCost(phase(128, 1.3), 2)).toBeNull();
+    expect(cpuCost(phase(0, 1.3, 0.3), 2)).toBeNull();
+  });
+});
+
+describe('cpuByThreadName', () => {
+  const sample = (entries: Array<[string, string, number]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds]) => [id, { name, seconds }]));
+
+  it('adds up the difference of each thread by name; a thread started in between counts from zero', () => {
+    const before = sample([
+      ['10/11', 'DedicatedWorker thread', 5],
+      ['10/12', 'DedicatedWorker thread', 1],
+      ['20/21', 'node', 3],
+    ]);
+    const after = sample([
+      ['10/11', 'DedicatedWorker thread', 7],
+      ['10/12', 'DedicatedWorker thread', 4],
+      ['10/13', 'DedicatedWorker thread', 0.5],
+      ['20/21', 'node', 3.25],
+    ]);
+    expect(Object.fromEntries(cpuByThreadName(before, after))).toEqual({ 'DedicatedWorker thread': 5.5, node: 0.25 });
+  });
+
+  it('leaves out a thread that ended in between instead of counting its time as negative', () => {
+    const before = sample([
+      ['10/11', 'ServiceWorker thread', 9],
+      ['10/12', 'ServiceWorker thread', 2],
+    ]);
+    const after = sample([['10/12', 'ServiceWorker thread', 3]]);
+    expect(Object.fromEntries(cpuByThreadName(before, after))).toEqual({ 'ServiceWorker thread': 1 });
+  });
+});
