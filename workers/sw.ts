@@ -7,7 +7,6 @@
 // registers a download plan by message, the crypto worker sends the file keys over a port, and the
 // browser's download manager fetches /downloads/{id}/{name}, answered with the decrypted file or
 // ZIP as it is fetched. Its listeners come first, so Workbox never sees those requests.
-import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { DownloadService } from './download-service/downloadService.ts';
@@ -55,5 +54,10 @@ self.addEventListener('message', (event) => {
   const data: unknown = event.data;
   if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'SKIP_WAITING') event.waitUntil(skipWaitingWhenIdle());
 });
-// The first install has nothing to replace: it controls the open pages at once.
-clientsClaim();
+// The first install has nothing to replace: it controls the open pages at once. Inside the
+// activate event's waitUntil (Workbox's clientsClaim() calls claim() outside it), so this worker
+// is "activated" only once it controls the pages: a page that sees an activated worker and no
+// controller is then really uncontrolled (a hard reload), not in the middle of the claim. Without
+// it, a download clicked a second after a first visit failed now and then with "not active in
+// this tab" (seen in CI, on a loaded machine).
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));

@@ -7,6 +7,12 @@ import { downloadPath, KEEPALIVE_MESSAGE, type KeepaliveMessage } from '../../..
 
 /** The app registers its worker at start; on a first visit it takes control once installed. */
 const CONTROLLER_WAIT_MS = 15_000;
+/**
+ * How long a page with an activated worker but no controller waits before it counts as
+ * uncontrolled: the worker claims pages as it activates (workers/sw.ts), and a browser may tell
+ * the page "activated" a moment before "controllerchange".
+ */
+const CLAIM_GRACE_MS = 1_000;
 /** Below the browser's idle timeout for service workers (30 s in Chromium). */
 export const KEEPALIVE_INTERVAL_MS = 10_000;
 
@@ -27,11 +33,10 @@ export async function controllingServiceWorker(waitMs = CONTROLLER_WAIT_MS): Pro
   if (!registration) throw noStreaming();
   // A hard reload leaves the page uncontrolled even with an activated worker; clients.claim() in the
   // worker takes pages over when it activates, so a worker still installing or activating (first
-  // visit) is worth waiting for, an activated one is not.
+  // visit) is worth waiting for, an activated one only for a moment (CLAIM_GRACE_MS).
   const settled = registration.active?.state === 'activated' && !registration.installing && !registration.waiting;
-  if (settled) throw noStreaming();
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, waitMs);
+    const timer = setTimeout(resolve, settled ? Math.min(CLAIM_GRACE_MS, waitMs) : waitMs);
     container.addEventListener(
       'controllerchange',
       () => {
