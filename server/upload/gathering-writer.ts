@@ -90,7 +90,7 @@ export class GatheringWriter {
 }
 
 /** Bytes of a request held in memory while a write is in flight, before the request is paused. */
-const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
+const WRITE_BATCH_BYTES = 1024 * 1024;
 /**
  * The least a write takes while the body still arrives. A socket hands over at most 64 KiB at a
  * time, and a client that sends slower than the disk takes it (an encrypting browser) got one
