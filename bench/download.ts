@@ -52,12 +52,17 @@ const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.u
 export const PHASE_KINDS = ['file', 'write-ceiling', 'direct', 'zip'] as const;
 export type PhaseKind = (typeof PHASE_KINDS)[number];
 
+/** A command line this benchmark cannot run: printed as one line, exit status 2. */
+class BenchUsageError extends Error {
+  readonly code = 'BENCH_USAGE';
+}
+
 function selectedPhases(): ReadonlySet<PhaseKind> {
   const given = argv.find((arg) => arg.startsWith('--phases='))?.slice('--phases='.length);
   if (given === undefined) return new Set(PHASE_KINDS);
   const kinds = given.split(',').filter((kind) => kind !== '' && kind !== 'ceiling');
   const unknown = kinds.filter((kind) => !(PHASE_KINDS as readonly string[]).includes(kind));
-  if (unknown.length > 0) throw new Error(`--phases: unknown phase ${unknown.join(', ')} (known: ${PHASE_KINDS.join(', ')})`);
+  if (unknown.length > 0) throw new BenchUsageError(`--phases: unknown phase ${unknown.join(', ')} (known: ${PHASE_KINDS.join(', ')})`);
   return new Set(kinds as PhaseKind[]);
 }
 
@@ -249,7 +254,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof QaTargetError) console.error(`bench:download: ${error.message}`);
+  if (error instanceof QaTargetError || error instanceof BenchUsageError) console.error(`bench:download: ${error.message}`);
   else console.error(error);
-  process.exitCode = 1;
+  process.exitCode = error instanceof BenchUsageError ? 2 : 1;
 });
