@@ -23,9 +23,11 @@ export class GatheringWriter {
   private pauseTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly flusher: OverlappedFlush;
 
+  /** `pauseWaitMs`: how long less than MIN_WRITE_BYTES waits for more (tests set it). */
   constructor(
     private readonly handle: FileHandle,
     public position: number,
+    private readonly pauseWaitMs = MIN_WRITE_WAIT_MS,
   ) {
     this.flusher = new OverlappedFlush(handle, position);
   }
@@ -54,7 +56,7 @@ export class GatheringWriter {
       this.pauseTimer ??= setTimeout(() => {
         this.pauseTimer = null;
         this.pump(true);
-      }, MIN_WRITE_WAIT_MS);
+      }, this.pauseWaitMs);
       return;
     }
     if (this.pauseTimer !== null) {
