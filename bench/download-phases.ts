@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
-import { cpuByThreadName, type PeakMemory, sampleTree, threadCpuSeconds, type ThreadCpu } from './process-tree.ts';
+import { benchCpuByThread, benchThreads, largestThreads, type PeakMemory, sampleTree } from './process-tree.ts';
 
 const MiB = 1024 * 1024;
 
@@ -60,7 +60,7 @@ export async function timedRun(page: Page, memory: PeakMemory, start: () => Prom
   await page.waitForTimeout(1000); // let the previous run's garbage go
   const cpuBefore = (await sampleTree(memory.rootPid)).cpuSeconds;
   const serverCpuBefore = memory.serverPid === null ? null : (await sampleTree(memory.serverPid)).cpuSeconds;
-  const threadsBefore = await treeThreads(memory);
+  const threadsBefore = await benchThreads(memory.rootPid, memory.serverPid);
   memory.start();
   let peak: { peakRssBytes: number; peakPssBytes: number };
   let savedPath: string | null;
@@ -75,29 +75,14 @@ export async function timedRun(page: Page, memory: PeakMemory, start: () => Prom
   }
   const cpuSeconds = (await sampleTree(memory.rootPid)).cpuSeconds - cpuBefore;
   const serverCpuSeconds = memory.serverPid === null || serverCpuBefore === null ? null : (await sampleTree(memory.serverPid)).cpuSeconds - serverCpuBefore;
-  const threadsAfter = await treeThreads(memory);
-  const threadCpu = new Map<string, number>();
-  for (const side of ['browser', 'server'] as const) {
-    const before = threadsBefore[side];
-    const after = threadsAfter[side];
-    if (before && after) for (const [name, spent] of cpuByThreadName(before, after)) threadCpu.set(`${side}: ${name}`, spent);
-  }
+  const threadCpu = benchCpuByThread(threadsBefore, await benchThreads(memory.rootPid, memory.serverPid));
   return { seconds, cpuSeconds, serverCpuSeconds, threadCpuSeconds: threadCpu, ...peak, savedPath };
 }
 
-async function treeThreads(memory: PeakMemory): Promise<{ browser: Map<string, ThreadCpu>; server: Map<string, ThreadCpu> | null }> {
-  return { browser: await threadCpuSeconds(memory.rootPid), server: memory.serverPid === null ? null : await threadCpuSeconds(memory.serverPid) };
-}
-
-/** Per thread name, the median over the runs of its CPU seconds; largest first, under 0.05 s left out. */
+/** Per thread name, the median over the runs of its CPU seconds (largestThreads). */
 function medianThreadCpu(runs: readonly RunResult[]): Record<string, number> {
   const names = new Set(runs.flatMap((run) => [...run.threadCpuSeconds.keys()]));
-  return Object.fromEntries(
-    [...names]
-      .map((name) => [name, Number(median(runs.map((run) => run.threadCpuSeconds.get(name) ?? 0)).toFixed(2))] as const)
-      .filter(([, seconds]) => seconds >= 0.05)
-      .sort((a, b) => b[1] - a[1]),
-  );
+  return largestThreads([...names].map((name) => [name, median(runs.map((run) => run.threadCpuSeconds.get(name) ?? 0))] as const));
 }
 
 /** A download through the browser's download manager: from `click` to the file complete on disk. */

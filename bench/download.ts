@@ -29,7 +29,7 @@ import { HIDE_PICKERS } from './download-direct.ts';
 import { runLocal } from './download-local.ts';
 import { ratio, type DecryptLimits, type Phase } from './download-phases.ts';
 import { runTarget } from './download-target.ts';
-import { findBrowserPid, PeakMemory } from './process-tree.ts';
+import { findBrowserPid, PeakMemory, printThreads } from './process-tree.ts';
 import { parseQaTarget, QA_TARGET_HELP, QaTargetError } from './qa-target.ts';
 
 const HELP = `npm run bench:download [-- options]
@@ -155,11 +155,6 @@ function memoryCheck(phases: Phase[]) {
     console.log(`Memory (${kind}): 5 GiB peak PSS ${five.browserPeakPssMiB} MiB vs 1 GiB ${one.browserPeakPssMiB} MiB: ${differenceMiB >= 0 ? '+' : ''}${differenceMiB} MiB (target: within 128 MiB) ${differenceMiB <= 128 ? 'OK' : 'OVER'}`);
   }
   return pairs;
-}
-
-function printThreads(byThread: Record<string, number>): void {
-  const top = Object.entries(byThread).slice(0, 7);
-  if (top.length > 0) console.log(`      CPU per run by thread: ${top.map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ')}`);
 }
 
 async function main(): Promise<void> {

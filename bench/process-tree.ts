@@ -145,6 +145,45 @@ export function cpuByThreadName(before: Map<string, ThreadCpu>, after: Map<strin
   return byName;
 }
 
+/** The threads of the browser's tree and of the local server (null where it runs elsewhere). */
+export interface BenchThreads {
+  readonly browser: Map<string, ThreadCpu>;
+  readonly server: Map<string, ThreadCpu> | null;
+}
+
+export async function benchThreads(browserPid: number, serverPid: number | null): Promise<BenchThreads> {
+  return { browser: await threadCpuSeconds(browserPid), server: serverPid === null ? null : await threadCpuSeconds(serverPid) };
+}
+
+/** CPU seconds between two samples by "browser: <thread>" and "server: <thread>". */
+export function benchCpuByThread(before: BenchThreads, after: BenchThreads): Map<string, number> {
+  const bySide = new Map<string, number>();
+  const sides: Array<[string, Map<string, ThreadCpu> | null, Map<string, ThreadCpu> | null]> = [
+    ['browser', before.browser, after.browser],
+    ['server', before.server, after.server],
+  ];
+  for (const [side, from, to] of sides) {
+    if (from && to) for (const [name, seconds] of cpuByThreadName(from, to)) bySide.set(`${side}: ${name}`, seconds);
+  }
+  return bySide;
+}
+
+/** Per-thread figures as the JSON has them: to 0.01 s, those under 0.05 s left out, the largest first. */
+export function largestThreads(seconds: Iterable<readonly [string, number]>): Record<string, number> {
+  return Object.fromEntries(
+    [...seconds]
+      .map(([name, value]) => [name, Number(value.toFixed(2))] as const)
+      .filter(([, value]) => value >= 0.05)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
+
+/** Prints the largest per-thread figures on one indented line (nothing when there are none). */
+export function printThreads(byThread: Record<string, number>, count = 8): void {
+  const top = Object.entries(byThread).slice(0, count);
+  if (top.length > 0) console.log(`      CPU per run by thread: ${top.map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ')}`);
+}
+
 /**
  * How often PeakMemory samples. Reading smaps_rollup makes the kernel walk every mapping of a
  * process, and Chromium's processes map a lot: at 100 ms the sampler itself kept most of a core

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BenchBrowser } from './bench-browser.ts';
-import { cpuByThreadName, PeakMemory, sampleTree, threadCpuSeconds } from './process-tree.ts';
+import { benchCpuByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
 import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
 
 const MiB = 1024 * 1024;
@@ -127,16 +127,9 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browser: (await sampleTree(browser.pid)).cpuSeconds,
     server: site.serverPid === null ? 0 : (await sampleTree(site.serverPid)).cpuSeconds,
   });
-  const threadsOf = async () => ({
-    browser: await threadCpuSeconds(browser.pid),
-    server: site.serverPid === null ? null : await threadCpuSeconds(site.serverPid),
-  });
+  const threadsOf = () => benchThreads(browser.pid, site.serverPid);
+  /** CPU seconds by thread, summed over the runs. */
   const threadCpu = new Map<string, number>();
-  const addThreadCpu = (before: Awaited<ReturnType<typeof threadsOf>>, after: Awaited<ReturnType<typeof threadsOf>>) => {
-    const parts: Array<[string, Map<string, number>]> = [['browser', cpuByThreadName(before.browser, after.browser)]];
-    if (before.server && after.server) parts.push(['server', cpuByThreadName(before.server, after.server)]);
-    for (const [side, byName] of parts) for (const [name, seconds] of byName) threadCpu.set(`${side}: ${name}`, (threadCpu.get(`${side}: ${name}`) ?? 0) + seconds);
-  };
   const runs: PhaseRun[] = [];
   const peak = { browserRss: 0, browserPss: 0, serverRss: 0, browserIdleRss: 0, browserIdlePss: 0, serverIdleRss: 0 };
   let browserCpu = 0;
@@ -170,7 +163,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     );
     const spoolStalls = stalledCalls.length;
     const cpuAfter = await cpuOf();
-    addThreadCpu(threadsBefore, await threadsOf());
+    for (const [name, seconds] of benchCpuByThread(threadsBefore, await threadsOf())) threadCpu.set(name, (threadCpu.get(name) ?? 0) + seconds);
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
     wall += (Date.now() - startedAt) / 1000;
@@ -195,12 +188,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browserIdleRssMiB: mib(peak.browserIdleRss),
     browserIdlePssMiB: mib(peak.browserIdlePss),
     browserCores: Number((browserCpu / wall).toFixed(2)),
-    cpuSecondsPerRunByThread: Object.fromEntries(
-      [...threadCpu]
-        .map(([name, seconds]) => [name, Number((seconds / spec.repeat).toFixed(2))] as const)
-        .filter(([, seconds]) => seconds >= 0.05)
-        .sort((a, b) => b[1] - a[1]),
-    ),
+    cpuSecondsPerRunByThread: largestThreads([...threadCpu].map(([name, seconds]) => [name, seconds / spec.repeat] as const)),
     ...(site.serverPid === null
       ? {}
       : { serverPeakRssMiB: mib(peak.serverRss), serverIdleRssMiB: mib(peak.serverIdleRss), serverCores: Number((serverCpu / wall).toFixed(2)) }),
@@ -258,8 +246,7 @@ export function printPhase(p: PhaseResult): void {
   console.log(
     `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})${server}   cores busy: browser ${p.browserCores}${p.serverCores === undefined ? '' : `, server ${p.serverCores}`}`,
   );
-  const threads = Object.entries(p.cpuSecondsPerRunByThread).slice(0, 8);
-  if (threads.length > 0) console.log(`      CPU per run by thread: ${threads.map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ')}`);
+  printThreads(p.cpuSecondsPerRunByThread);
 }
 
 /** The references' page script (bench/upload-plain-page.ts), bundled for injection into the upload page. */

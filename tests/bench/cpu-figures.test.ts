@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuByThreadName, type ThreadCpu } from '../../bench/process-tree.ts';
+import { benchCpuByThread, cpuByThreadName, largestThreads, type ThreadCpu } from '../../bench/process-tree.ts';
 import { cpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
 
 function phase(medianMBps: number, browserCores: number, serverCores?: number): PhaseResult {
@@ -57,5 +57,20 @@ describe('cpuByThreadName', () => {
     ]);
     const after = sample([['10/12', 'ServiceWorker thread', 3]]);
     expect(Object.fromEntries(cpuByThreadName(before, after))).toEqual({ 'ServiceWorker thread': 1 });
+  });
+});
+
+describe('benchCpuByThread and largestThreads', () => {
+  const sample = (entries: Array<[string, string, number]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds]) => [id, { name, seconds }]));
+
+  it('names each thread by its side, and leaves the server out where it runs elsewhere', () => {
+    const before = { browser: sample([['1/1', 'Chrome_IOThread', 1]]), server: sample([['2/2', 'node', 4]]) };
+    const after = { browser: sample([['1/1', 'Chrome_IOThread', 2.5]]), server: sample([['2/2', 'node', 6]]) };
+    expect(Object.fromEntries(benchCpuByThread(before, after))).toEqual({ 'browser: Chrome_IOThread': 1.5, 'server: node': 2 });
+    expect(Object.fromEntries(benchCpuByThread({ ...before, server: null }, { ...after, server: null }))).toEqual({ 'browser: Chrome_IOThread': 1.5 });
+  });
+
+  it('rounds to 0.01 s, drops what is under 0.05 s and puts the largest first', () => {
+    expect(Object.entries(largestThreads([['a', 0.04], ['b', 2.345], ['c', 6.1]]))).toEqual([['c', 6.1], ['b', 2.35]]);
   });
 });
