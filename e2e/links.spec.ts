@@ -281,6 +281,32 @@ test('a 64 MiB file through a password link streams to disk intact', async ({ br
   await page.context().close();
 });
 
+test('after a hard refresh the page says the service worker is not active; a normal reload downloads again', async ({ browser }) => {
+  const file = seeded.files[1]!;
+  const link = await createLink(browser, seeded, [file], { password: LINK_PASSWORD });
+  const page = await recipient(browser);
+  const unlock = async () => {
+    await page.getByLabel('Password').fill(LINK_PASSWORD);
+    await page.getByRole('button', { name: 'Unlock Files' }).click();
+    await expect(page.getByText('Files ready for download:')).toBeVisible();
+  };
+  await page.goto(link.url);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  // Shift+Reload: the page is not controlled by the activated worker until the next normal load.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.reload', { ignoreCache: true });
+  await page.waitForLoadState('load');
+  await unlock();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+  await fileRow(page, file.name).getByRole('button').click();
+  await expect(page.getByText("Downloads are decrypted by the app's service worker, which is not active in this tab.", { exact: false })).toBeVisible();
+
+  await page.reload();
+  await unlock();
+  await downloadOne(page, file);
+  await page.context().close();
+});
+
 test('a single-file link offers no ZIP', async ({ browser }) => {
   const link = await createLink(browser, seeded, [seeded.files[2]!]);
   const page = await recipient(browser);
