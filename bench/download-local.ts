@@ -12,7 +12,7 @@ import { ServerProcess } from '../e2e/support/server-process.ts';
 import { hashZipEntries } from '../tests/support/zip.ts';
 import { directSpec, writeCeilingSpec } from './download-direct.ts';
 import { PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
-import { measureDecryptLimits, median, passthroughCeiling, runRounds, summarize, timedDownload, toPhase, type PhaseSpec } from './download-phases.ts';
+import { measureDecryptLimits, median, passthroughCeilings, runRounds, summarize, timedDownload, toPhase, type PhaseSpec } from './download-phases.ts';
 import { createBenchAdmin, createBenchFolder, uploadStreamed, type SeedFile, type SeededFile } from './download-seed.ts';
 import { sha256OfRange } from './download-verify.ts';
 import type { BenchContext, MeasuredRun } from './download.ts';
@@ -122,7 +122,7 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
     };
     const openSingle = () => openFolder('Bench single files');
 
-    const specs: PhaseSpec[] = [await passthroughCeiling(page, memory, server.url, `/api/folders/download/${oneGiB.id}`, oneGiB.size)];
+    const specs: PhaseSpec[] = await passthroughCeilings(page, memory, server.url, `/api/folders/download/${oneGiB.id}`, oneGiB.size);
     const bigFiles = singleSeeded.filter((f) => f.size >= GiB);
     for (const file of bigFiles) {
       specs.push({

@@ -4,7 +4,7 @@
  * complete file, a phase of REPEAT such downloads with the browser's memory and CPU, the raw
  * decrypt limit and the service-worker streaming ceiling of the same browser.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
@@ -14,8 +14,11 @@ const MiB = 1024 * 1024;
 
 export interface Phase {
   readonly name: string;
-  /** write-ceiling: createWritable alone (download-direct.ts), the direct path's own reference. */
-  readonly kind: 'file' | 'zip' | 'direct' | 'write-ceiling';
+  /**
+   * write-ceiling: createWritable alone (download-direct.ts), the direct path's own reference;
+   * aes-ceiling: the service-worker ceiling with one AES-GCM pass (download-passthrough-sw.ts).
+   */
+  readonly kind: 'file' | 'zip' | 'direct' | 'write-ceiling' | 'aes-ceiling';
   readonly plainBytes: number;
   readonly runsMBps: number[];
   readonly medianMBps: number;
@@ -235,11 +238,14 @@ export async function measureDecryptLimits(page: Page): Promise<DecryptLimits> {
 }
 
 /**
- * The ceiling: the same ciphertext through a bare service worker (bench/download-passthrough-sw.ts)
- * straight to the download manager, in a second tab of the same browser. Needs the benchmark's own
- * copy of the app (the worker is served from it): local runs only.
+ * The ceilings: the same ciphertext through a bare service worker (bench/download-passthrough-sw.ts)
+ * straight to the download manager, in a second tab of the same browser: as it is (the ceiling
+ * every ratio is taken against) and through one AES-GCM pass in the worker (kind 'aes-ceiling', what
+ * decrypting costs on this path without the app). Needs the benchmark's own copy of the app (the
+ * worker is served from it): local runs only. Each run checks that the saved file has the
+ * ciphertext's length, so a route that lost bytes cannot pass for a fast one.
  */
-export async function passthroughCeiling(page: Page, memory: PeakMemory, baseUrl: string, ciphertextPath: string, plainBytes: number): Promise<PhaseSpec> {
+export async function passthroughCeilings(page: Page, memory: PeakMemory, baseUrl: string, ciphertextPath: string, plainBytes: number): Promise<PhaseSpec[]> {
   await page.evaluate(`navigator.serviceWorker.register('${PASSTHROUGH_SW_PATH}', { scope: '${PASSTHROUGH_SCOPE}' }).then(() => undefined)`);
   const tab = await page.context().newPage();
   for (let attempt = 0; ; attempt++) {
@@ -248,16 +254,28 @@ export async function passthroughCeiling(page: Page, memory: PeakMemory, baseUrl
     if (attempt > 20) throw new Error('the pass-through service worker did not take over its scope');
     await tab.waitForTimeout(250);
   }
-  return {
-    name: 'ceiling: ciphertext through a bare service worker to disk',
-    kind: 'ceiling',
+  const cipherBytes = Number(
+    await tab.evaluate(`fetch('${ciphertextPath}', { headers: { range: 'bytes=0-0' }, cache: 'no-store' }).then((r) => { r.body?.cancel(); return (r.headers.get('content-range') ?? '').split('/')[1]; })`),
+  );
+  if (!Number.isSafeInteger(cipherBytes) || cipherBytes <= 0) throw new Error('the ciphertext route did not tell its length');
+  const route = (name: string, route: string, kind: 'ceiling' | 'aes-ceiling'): PhaseSpec => ({
+    name,
+    kind,
     plainBytes,
     run: () =>
       timedDownload(tab, memory, () =>
-        tab.evaluate(`(() => { const f = document.createElement('iframe'); f.hidden = true; f.src = '${PASSTHROUGH_SCOPE}passthrough?url=${ciphertextPath}'; document.body.append(f); })()`),
+        tab.evaluate(`(() => { const f = document.createElement('iframe'); f.hidden = true; f.src = '${PASSTHROUGH_SCOPE}${route}?url=${ciphertextPath}'; document.body.append(f); })()`),
       ),
-    verify: async () => undefined,
-  };
+    verify: async (run) => {
+      const saved = statSync(run.savedPath!).size;
+      if (saved !== cipherBytes) throw new Error(`${name}: saved ${saved} bytes, the ciphertext has ${cipherBytes}`);
+      return undefined;
+    },
+  });
+  return [
+    route('ceiling: ciphertext through a bare service worker to disk', 'passthrough', 'ceiling'),
+    route('ceiling with one AES-GCM pass in the bare service worker', 'passthrough-aes', 'aes-ceiling'),
+  ];
 }
 
 /**
