@@ -69,7 +69,7 @@ function completeScript(size: number): string {
 
 /**
  * The writable alone: a dedicated worker (as the app's) writes `size` bytes into a fresh OPFS file
- * through createWritable in 4 MiB writes of freshly allocated blocks (as the app's block gatherer
+ * through createWritable in 16 MiB writes of freshly allocated blocks (as the app's block gatherer
  * hands them), commits it and removes it. No network, no decryption: what this browser's writable
  * can take on this machine, the reference the direct path's speed is honestly measured against.
  */
@@ -79,7 +79,7 @@ function writeCeilingScript(size: number): string {
       const root = await navigator.storage.getDirectory();
       const name = '${OPFS_PREFIX}ceiling-' + Date.now() + '.bin';
       const writable = await (await root.getFileHandle(name, { create: true })).createWritable({ keepExistingData: false });
-      const block = 4 * 1024 * 1024;
+      const block = 16 * 1024 * 1024;
       const source = new Uint8Array(block);
       for (let i = 0; i < block; i += 65536) crypto.getRandomValues(source.subarray(i, i + 65536));
       for (let at = 0; at < ${size}; at += block) {

@@ -6,7 +6,10 @@
  * discards what was written and no truncated file ever looks complete.
  *
  * Decrypted records (256 KiB) are gathered into larger writes: each write() is a round trip to the
- * browser process, and 4 MiB writes measured 1.4x the throughput of 256 KiB ones (docs/download.md).
+ * browser process. 4 MiB writes measured 1.4x the throughput of 256 KiB ones, and 16 MiB writes
+ * beat 4 MiB ones in three separate measurements (last: the direct phase of bench:download, builds
+ * alternating, 6 runs each, median 105 against 90 MB/s; docs/download.md), at up to ~3 blocks of
+ * plaintext in memory.
  */
 import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
 
@@ -19,7 +22,7 @@ export interface DiskWriteOptions {
   readonly writeChunkBytes?: number;
 }
 
-const DEFAULT_WRITE_CHUNK = 4 * 1024 * 1024;
+const DEFAULT_WRITE_CHUNK = 16 * 1024 * 1024;
 /** Blocks queued for the writable while it is busy, so decryption carries on meanwhile. */
 const QUEUED_BLOCKS = 2;
 
