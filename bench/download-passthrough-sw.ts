@@ -25,13 +25,13 @@ function oneAesPass(body) {
   let counter = 0;
   let sourceDone = false;
   let leftover = null;
-  async function seal(record, length) {
+  async function seal(record) {
     const iv = new Uint8Array(12);
     new DataView(iv.buffer).setUint32(8, counter++);
-    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keyPromise, record.subarray(0, length));
-    return new Uint8Array(sealed, 0, length);
+    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keyPromise, record);
+    return new Uint8Array(sealed, 0, record.byteLength);
   }
-  // The next RECORD_BYTES of the body (fewer at its end), sealing; null once the body is used up.
+  // The next RECORD_BYTES of the body (fewer at its end); null once the body is used up.
   async function readRecord() {
     const record = new Uint8Array(RECORD_BYTES);
     let filled = 0;
@@ -49,14 +49,14 @@ function oneAesPass(body) {
       filled += take;
       if (take < chunk.byteLength) leftover = chunk.subarray(take);
     }
-    return filled === 0 ? null : { sealed: seal(record, filled) };
+    return filled === 0 ? null : record.subarray(0, filled);
   }
   return new ReadableStream({
     async pull(controller) {
       while (pending.length < RECORDS_IN_FLIGHT) {
-        const next = await readRecord();
-        if (next === null) break;
-        pending.push(next.sealed);
+        const record = await readRecord();
+        if (record === null) break;
+        pending.push(seal(record));
       }
       const oldest = pending.shift();
       if (oldest === undefined) controller.close();

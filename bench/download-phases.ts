@@ -258,13 +258,13 @@ export async function passthroughCeilings(page: Page, memory: PeakMemory, baseUr
     await tab.evaluate(`fetch('${ciphertextPath}', { headers: { range: 'bytes=0-0' }, cache: 'no-store' }).then((r) => { r.body?.cancel(); return (r.headers.get('content-range') ?? '').split('/')[1]; })`),
   );
   if (!Number.isSafeInteger(cipherBytes) || cipherBytes <= 0) throw new Error('the ciphertext route did not tell its length');
-  const route = (name: string, route: string, kind: 'ceiling' | 'aes-ceiling'): PhaseSpec => ({
+  const viaRoute = (name: string, path: string, kind: 'ceiling' | 'aes-ceiling'): PhaseSpec => ({
     name,
     kind,
     plainBytes,
     run: () =>
       timedDownload(tab, memory, () =>
-        tab.evaluate(`(() => { const f = document.createElement('iframe'); f.hidden = true; f.src = '${PASSTHROUGH_SCOPE}${route}?url=${ciphertextPath}'; document.body.append(f); })()`),
+        tab.evaluate(`(() => { const f = document.createElement('iframe'); f.hidden = true; f.src = '${PASSTHROUGH_SCOPE}${path}?url=${ciphertextPath}'; document.body.append(f); })()`),
       ),
     verify: async (run) => {
       const saved = statSync(run.savedPath!).size;
@@ -273,8 +273,8 @@ export async function passthroughCeilings(page: Page, memory: PeakMemory, baseUr
     },
   });
   return [
-    route('ceiling: ciphertext through a bare service worker to disk', 'passthrough', 'ceiling'),
-    route('ceiling with one AES-GCM pass in the bare service worker', 'passthrough-aes', 'aes-ceiling'),
+    viaRoute('ceiling: ciphertext through a bare service worker to disk', 'passthrough', 'ceiling'),
+    viaRoute('ceiling with one AES-GCM pass in the bare service worker', 'passthrough-aes', 'aes-ceiling'),
   ];
 }
 
