@@ -28,31 +28,65 @@ const noUiPackages = {
   ],
 };
 
+/** Every folder of the project, for the zones that allow none of it. */
+const PROJECT = ['./src', './workers', './crypto', './contract', './server', './e2e', './tests', './bench', './scripts'];
+const except = (from, allowed) => from.filter((folder) => !allowed.includes(folder));
+
 const zones = [
   {
     target: './server',
-    from: ['./src', './workers', './e2e', './tests', './bench'],
-    message: 'The server imports nothing from the app, the workers or the tests; shared shapes live in contract/.',
+    from: except(PROJECT, ['./server', './contract']),
+    message: 'The server imports only contract/; the node:crypto implementation in server/crypto stays separate from crypto/ (docs/architecture.md "Layers").',
   },
   {
     target: './contract',
-    from: ['./src', './workers', './server', './e2e', './tests', './bench', './scripts'],
+    from: except(PROJECT, ['./contract']),
     message: 'contract/ imports only zod: both the server and the browser import it.',
   },
   {
-    target: './workers',
-    from: ['./src/app', './src/features', './src/routes', './src/api', './server'],
-    message: 'Workers import only src/crypto, src/lib and contract/ (docs/architecture.md "Layers").',
+    target: './crypto',
+    from: except(PROJECT, ['./crypto']),
+    message: 'crypto/ is the bottom layer: pure functions over WebCrypto and hash-wasm, nothing of the project.',
   },
   {
-    target: ['./src/crypto', './src/lib'],
-    from: ['./src/app', './src/features', './src/routes', './src/api', './workers', './server'],
-    message: 'src/crypto and src/lib are the bottom layer: pure functions and formats.',
+    // The crypto core has one door. Within crypto/ its modules import each other.
+    target: except(PROJECT, ['./crypto']),
+    from: './crypto',
+    except: ['./index.ts'],
+    message: 'Import crypto/ through crypto/index.ts, its one entry point.',
+  },
+  {
+    target: './workers',
+    from: ['./src/app', './src/features', './src/routes', './src/api', './server', './e2e', './tests', './bench', './scripts'],
+    message: 'Workers import only crypto/, src/lib and contract/ (docs/architecture.md "Layers").',
+  },
+  {
+    // The page's one door into the workers: the pool, its handles, the download protocol and errors.
+    target: './src',
+    from: './workers',
+    except: ['./index.ts'],
+    message: 'Page code uses workers/ through workers/index.ts only (docs/architecture.md "Layers").',
+  },
+  {
+    target: './src/lib',
+    from: ['./src/app', './src/features', './src/routes', './src/api', './workers', './server', './e2e', './tests', './bench', './scripts'],
+    message: 'src/lib is pure code: it imports only crypto/ and contract/.',
   },
   {
     target: './src/api',
-    from: ['./src/features', './src/routes', './workers', './server'],
+    from: ['./src/app', './src/features', './src/routes', './workers', './server'],
     message: 'The HTTP client sits below the features: it knows the contract, not the screens.',
+  },
+  {
+    target: './src/app',
+    from: ['./src/routes'],
+    message: 'The app shell never imports routes; the route tree is src/routes/router.tsx.',
+  },
+  {
+    target: './src/app',
+    from: './src/features',
+    except: FEATURES.flatMap(featurePublicParts),
+    message: "The app shell uses a feature through its index.ts only.",
   },
   {
     target: './src/features',
@@ -82,7 +116,6 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       'import/no-restricted-paths': ['error', { zones }],
-      'import/no-cycle': ['error', { ignoreExternal: true }],
       'import/no-duplicates': 'error',
       'no-control-regex': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
@@ -91,9 +124,21 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/crypto/**', 'src/lib/**', 'workers/**', 'contract/**'],
+    files: ['crypto/**', 'src/lib/**', 'workers/**', 'contract/**'],
     ignores: ['**/*.test.{ts,tsx}', '**/testing/**'],
     rules: noUiPackages,
+  },
+  {
+    // The crypto core runs in the page's workers, the service worker and node alike: WebCrypto,
+    // hash-wasm and its own modules, no other package.
+    files: ['crypto/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!hash-wasm$|\\.\\.?/)', message: 'crypto/ imports hash-wasm and its own modules only (docs/architecture.md "Layers").' }] },
+      ],
+    },
   },
   {
     // A test drives its layer from outside: it may use node:crypto's reference implementation in

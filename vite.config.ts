@@ -51,6 +51,7 @@ export default defineConfig({
   test: {
     include: [
       'contract/**/*.test.ts',
+      'crypto/**/*.test.ts',
       'src/**/*.test.{ts,tsx}',
       'workers/**/*.test.ts',
       'server/**/*.test.ts',

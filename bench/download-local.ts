@@ -12,10 +12,20 @@ import { ServerProcess } from '../e2e/support/server-process.ts';
 import { hashZipEntries } from '../tests/support/zip.ts';
 import { directSpec, writeCeilingSpec } from './download-direct.ts';
 import { PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
-import { measureDecryptLimits, median, passthroughCeilings, runRounds, summarize, timedDownload, toPhase, type PhaseSpec } from './download-phases.ts';
+import {
+  measureDecryptLimits,
+  median,
+  passthroughCeilings,
+  runRounds,
+  summarize,
+  timedDownload,
+  toPhase,
+  type PhaseSpec,
+  type BenchContext,
+  type MeasuredRun,
+} from './download-phases.ts';
 import { createBenchAdmin, createBenchFolder, uploadStreamed, type SeedFile, type SeededFile } from './download-seed.ts';
 import { sha256OfRange } from './download-verify.ts';
-import type { BenchContext, MeasuredRun } from './download.ts';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

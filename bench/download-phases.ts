@@ -10,6 +10,34 @@ import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
 import { benchCpuByThread, benchThreads, largestThreads, type PeakMemory, sampleTree } from './process-tree.ts';
 
+/** Phase kinds a local run may be limited to with --phases= (the ceiling always runs). */
+export const PHASE_KINDS = ['file', 'aes-ceiling', 'write-ceiling', 'direct', 'zip'] as const;
+export type PhaseKind = (typeof PHASE_KINDS)[number];
+
+export interface BenchContext {
+  readonly huge: boolean;
+  /** The phases to measure besides the ceiling (--phases=; all by default). */
+  readonly phases: ReadonlySet<PhaseKind>;
+  readonly paths: { readonly dataDir: string; readonly staticDir: string; readonly dist: string };
+  /** `serverPid`: the local server, whose CPU is then reported too. */
+  openBrowser(serverPid?: number): Promise<{ page: Page; memory: PeakMemory; repeat: number }>;
+  closeBrowser(): Promise<void>;
+  printLimits(limits: DecryptLimits): void;
+}
+
+export interface MeasuredRun {
+  readonly limits: DecryptLimits;
+  readonly ceiling: {
+    readonly ceilingMBps: number;
+    readonly ceilingRunsMBps: number[];
+    readonly ceilingKind: string;
+    readonly ceilingBrowserCores?: number;
+    readonly ceilingServerCores?: number | null;
+    readonly ceilingCpuSecondsPerRunByThread?: Record<string, number>;
+  };
+  readonly phases: Phase[];
+}
+
 const MiB = 1024 * 1024;
 
 export interface Phase {

@@ -15,9 +15,18 @@ import { statSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import { hashZipEntries } from '../tests/support/zip.ts';
 import { directSpec, writeCeilingSpec } from './download-direct.ts';
-import { measureDecryptLimits, median, networkCeiling, runRounds, summarize, timedDownload, type PhaseSpec } from './download-phases.ts';
+import {
+  measureDecryptLimits,
+  median,
+  networkCeiling,
+  runRounds,
+  summarize,
+  timedDownload,
+  type PhaseSpec,
+  type BenchContext,
+  type MeasuredRun,
+} from './download-phases.ts';
 import { sha256OfRange } from './download-verify.ts';
-import type { BenchContext, MeasuredRun } from './download.ts';
 import { fetchTargetJson, guardTestingNames, QaTargetError, type QaTarget } from './qa-target.ts';
 
 interface LinkStatus {

@@ -29,7 +29,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
 import { HIDE_PICKERS } from './download-direct.ts';
 import { runLocal } from './download-local.ts';
-import { ratio, type DecryptLimits, type Phase } from './download-phases.ts';
+import { PHASE_KINDS, ratio, type BenchContext, type DecryptLimits, type MeasuredRun, type Phase, type PhaseKind } from './download-phases.ts';
 import { runTarget } from './download-target.ts';
 import { findBrowserPid, PeakMemory, printThreads } from './process-tree.ts';
 import { parseQaTarget, QA_TARGET_HELP, QaTargetError } from './qa-target.ts';
@@ -50,10 +50,6 @@ const argv = process.argv.slice(2);
 const repeatAt = argv.indexOf('--repeat');
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
-/** Phase kinds a local run may be limited to with --phases= (the ceiling always runs). */
-export const PHASE_KINDS = ['file', 'aes-ceiling', 'write-ceiling', 'direct', 'zip'] as const;
-export type PhaseKind = (typeof PHASE_KINDS)[number];
-
 /** A command line this benchmark cannot run: printed as one line, exit status 2. */
 class BenchUsageError extends Error {
   readonly code = 'BENCH_USAGE';
@@ -68,30 +64,6 @@ function selectedPhases(): ReadonlySet<PhaseKind> {
   return new Set(kinds as PhaseKind[]);
 }
 
-export interface BenchContext {
-  readonly huge: boolean;
-  /** The phases to measure besides the ceiling (--phases=; all by default). */
-  readonly phases: ReadonlySet<PhaseKind>;
-  readonly paths: { readonly dataDir: string; readonly staticDir: string; readonly dist: string };
-  /** `serverPid`: the local server, whose CPU is then reported too. */
-  openBrowser(serverPid?: number): Promise<{ page: Page; memory: PeakMemory; repeat: number }>;
-  closeBrowser(): Promise<void>;
-  printLimits(limits: DecryptLimits): void;
-}
-
-export interface MeasuredRun {
-  readonly limits: DecryptLimits;
-  readonly ceiling: {
-    readonly ceilingMBps: number;
-    readonly ceilingRunsMBps: number[];
-    readonly ceilingKind: string;
-    readonly ceilingBrowserCores?: number;
-    readonly ceilingServerCores?: number | null;
-    readonly ceilingCpuSecondsPerRunByThread?: Record<string, number>;
-  };
-  readonly phases: Phase[];
-}
-
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
@@ -102,7 +74,7 @@ function newestMtime(path: string): number {
 /** The measured app is the built one: rebuild when dist/ is older than its sources (as npm start does). */
 function ensureBuild(): void {
   const built = join(root('dist'), 'index.html');
-  const inputs = ['src', 'workers', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
+  const inputs = ['src', 'workers', 'crypto', 'contract', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
   if (existsSync(built) && inputs.every((input) => newestMtime(root(input)) <= statSync(built).mtimeMs)) return;
   console.log('building the app (dist/ is older than its sources)...');
   const result = spawnSync(process.execPath, [root('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root(''), stdio: 'inherit' });

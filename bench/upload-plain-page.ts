@@ -17,7 +17,7 @@
 import { sendWithTus, TUS_CHUNK_BYTES } from '../src/features/upload/transport/tusUpload.ts';
 import { completeUploads } from '../src/features/upload/transport/multipartBatch.ts';
 import { sendXhr } from '../src/features/upload/transport/xhrRequest.ts';
-import { encryptedLength } from '../src/crypto/record-format.ts';
+import { encryptedLength } from '../crypto/index.ts';
 
 declare global {
   interface Window {

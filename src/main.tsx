@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { registerServiceWorker } from './app/registerServiceWorker.ts';
-import { createAppRouter } from './app/router.tsx';
+import { createAppRouter } from './routes/router.tsx';
 import { makeStore } from './app/store.ts';
 import { checkSession } from './features/auth/authThunks.ts';
 

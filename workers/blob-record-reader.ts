@@ -10,9 +10,7 @@
  *   ArrayBuffers, e.g. after 64 MiB of 1 MiB AES-GCM calls: reproduced every time, while the default
  *   reader never stalled. A hang is worse than the CPU, so the default reader it is.
  */
-import type { Bytes } from '../src/crypto/bytes.ts';
-import { CryptoError } from '../src/crypto/errors.ts';
-import { recordCount, recordSpan } from '../src/crypto/record-format.ts';
+import { type Bytes, CryptoError, recordCount, recordSpan } from '../crypto/index.ts';
 
 export interface PlainRecord {
   readonly index: number;

@@ -1,22 +1,21 @@
 /**
  * What one crypto worker offers over Comlink. Keys stay in this worker's KeyStore and are named by
  * id; byte arrays coming back are transferred, not copied. Every method is small: the work is in
- * src/crypto (formats and keys) and in the job classes beside this file.
+ * crypto/ (formats and keys) and in the job classes beside this file.
  */
 import { transfer } from 'comlink';
-import { asCipherBytes } from '../src/crypto/branded.ts';
-import type {
-  FileIvBase64,
-  LinkFragment,
-  LinkPasswordVerifier,
-  PublicKeySpki,
-  Sha256Hex,
-  WrappedFileKey,
-} from '../src/crypto/branded.ts';
-import { decodeBase64, encodeBase64 } from '../src/crypto/base64.ts';
-import type { Bytes } from '../src/crypto/bytes.ts';
-import { CryptoError } from '../src/crypto/errors.ts';
 import {
+  asCipherBytes,
+  type FileIvBase64,
+  type LinkFragment,
+  type LinkPasswordVerifier,
+  type PublicKeySpki,
+  type Sha256Hex,
+  type WrappedFileKey,
+  decodeBase64,
+  encodeBase64,
+  type Bytes,
+  CryptoError,
   encodeFileIv,
   generateFileIv,
   generateFileKey,
@@ -24,21 +23,30 @@ import {
   parseFileIv,
   unwrapFileKey,
   wrapFileKey,
-} from '../src/crypto/file-key.ts';
-import { exportPublicKeySpki, generateKeyPair, importPublicKeySpki } from '../src/crypto/key-pair.ts';
-import {
+  exportPublicKeySpki,
+  generateKeyPair,
+  importPublicKeySpki,
   deriveLinkPasswordVerifier,
   formatLinkFragment,
   openLinkKeys,
   parseLinkFragment,
   protectLinkKeys,
   type LinkPasswordProtection,
-} from '../src/crypto/link-keys.ts';
-import { rewrapPrivateKey, unwrapPrivateKey, wrapPrivateKey, type WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
-import { RecordDecryptor } from '../src/crypto/record-decryptor.ts';
-import { generateStorageKey, unwrapStoredFileKey, wrapFileKeyForStorage, type StoredFileKey } from '../src/crypto/stored-file-key.ts';
-import { DEFAULT_RECORD_SIZE, assertRecordSize } from '../src/crypto/record-format.ts';
-import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
+  rewrapPrivateKey,
+  unwrapPrivateKey,
+  wrapPrivateKey,
+  type WrappedPrivateKey,
+  RecordDecryptor,
+  generateStorageKey,
+  unwrapStoredFileKey,
+  wrapFileKeyForStorage,
+  type StoredFileKey,
+  DEFAULT_RECORD_SIZE,
+  assertRecordSize,
+  createIncrementalSha256,
+  ONE_SHOT_DIGEST_MAX_BYTES,
+  sha256OneShot,
+} from '../crypto/index.ts';
 import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
@@ -157,7 +165,7 @@ export function createCryptoWorkerApi() {
       return keys.add('file', await unwrapFileKey(wrapped, keys.get(privateKeyId, 'private')));
     },
     // Resuming after a reload (issue 13): the file key leaves the worker only wrapped under the
-    // origin's non-extractable storage key (src/crypto/stored-file-key.ts).
+    // origin's non-extractable storage key (crypto/stored-file-key.ts).
     generateStorageKey(): Promise<CryptoKey> {
       return generateStorageKey();
     },

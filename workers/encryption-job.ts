@@ -19,19 +19,22 @@
  * upload. Small files (up to ONE_SHOT_DIGEST_MAX_BYTES) are read into memory once
  * and hashed with a single crypto.subtle.digest call instead.
  */
-import type { CipherBytes, Sha256Hex } from '../src/crypto/branded.ts';
-import type { Bytes } from '../src/crypto/bytes.ts';
-import { CryptoError } from '../src/crypto/errors.ts';
-import { encryptRecord, type RecordContext } from '../src/crypto/record-cipher.ts';
 import {
+  type CipherBytes,
+  type Sha256Hex,
+  type Bytes,
+  CryptoError,
+  encryptRecord,
+  type RecordContext,
   encodeHeader,
   encryptedLength,
   HEADER_LENGTH,
   recordCount,
   recordsForCipherRange,
   recordSpan,
-} from '../src/crypto/record-format.ts';
-import { ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
+  ONE_SHOT_DIGEST_MAX_BYTES,
+  sha256OneShot,
+} from '../crypto/index.ts';
 import { BlobRecordReader, type PlainRecord } from './blob-record-reader.ts';
 import { checkpointInterval, type HashCheckpoint } from './hash-checkpoints.ts';
 import type { HashSink } from './hash-sinks.ts';

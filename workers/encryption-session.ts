@@ -9,8 +9,7 @@
  * holding that byte (same key, IV and counter, so the bytes are identical to the first attempt).
  */
 import type { Remote } from 'comlink';
-import type { FileIvBase64, Sha256Hex, WrappedFileKey } from '../src/crypto/branded.ts';
-import { concatBytes } from '../src/crypto/bytes.ts';
+import { type FileIvBase64, type Sha256Hex, type WrappedFileKey, concatBytes } from '../crypto/index.ts';
 import { SpoolStalledError, type CiphertextSpool } from './ciphertext-spool.ts';
 import type { CryptoWorkerApi, OpenedEncryption, SavedHashState } from './crypto-worker-api.ts';
 import type { FileKeyHandle } from './pool-types.ts';

@@ -4,9 +4,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../server/crypto/index.ts';
-import { importRawFileKey } from '../src/crypto/file-key.ts';
-import { encryptedLength, recordCount, recordSpan } from '../src/crypto/record-format.ts';
-import { createIncrementalSha256, ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
+import {
+  importRawFileKey,
+  encryptedLength,
+  recordCount,
+  recordSpan,
+  createIncrementalSha256,
+  ONE_SHOT_DIGEST_MAX_BYTES,
+} from '../crypto/index.ts';
 import { bytes, deterministicBytes } from '../tests/crypto/helpers.ts';
 import { EncryptionJob } from './encryption-job.ts';
 import { CHECKPOINTS_KEPT, checkpointInterval, HashCheckpoints, type HashCheckpoint } from './hash-checkpoints.ts';

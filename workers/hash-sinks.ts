@@ -11,9 +11,7 @@
  * Either sink can start from a saved state (a resumed upload) and takes snapshots of its state as
  * it goes (workers/hash-checkpoints.ts); the hashing worker posts its snapshots back.
  */
-import type { Sha256Hex } from '../src/crypto/branded.ts';
-import { CryptoError } from '../src/crypto/errors.ts';
-import { createIncrementalSha256, type IncrementalSha256 } from '../src/crypto/sha256.ts';
+import { type Sha256Hex, CryptoError, createIncrementalSha256, type IncrementalSha256 } from '../crypto/index.ts';
 import { HashCheckpoints, type HashCheckpoint } from './hash-checkpoints.ts';
 
 export interface HashSink {

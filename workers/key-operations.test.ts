@@ -1,9 +1,7 @@
 // The public half of a wrapped private key, recovered inside the worker for restore: it equals the
 // SPKI exported when the pair was generated, and only the right password yields it.
 import { describe, expect, it } from 'vitest';
-import { isCryptoError } from '../src/crypto/errors.ts';
-import { exportPublicKeySpki, generateKeyPair } from '../src/crypto/key-pair.ts';
-import { wrapPrivateKey } from '../src/crypto/private-key-wrap.ts';
+import { isCryptoError, exportPublicKeySpki, generateKeyPair, wrapPrivateKey } from '../crypto/index.ts';
 import { createPublicKey } from 'node:crypto';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
 

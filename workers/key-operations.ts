@@ -4,9 +4,13 @@
  * the wrapped private key: its public half is recovered here from the private key's own RSA
  * parameters (n and e are part of every PKCS8 RSA key), so the private key never leaves the worker.
  */
-import type { PublicKeySpki } from '../src/crypto/branded.ts';
-import { exportPublicKeySpki, importPublicKeySpki, RSA_ALGORITHM } from '../src/crypto/key-pair.ts';
-import { unwrapPrivateKey } from '../src/crypto/private-key-wrap.ts';
+import {
+  type PublicKeySpki,
+  exportPublicKeySpki,
+  importPublicKeySpki,
+  RSA_ALGORITHM,
+  unwrapPrivateKey,
+} from '../crypto/index.ts';
 
 export interface WrappedKeyData {
   readonly encryptedPrivateKey: string;

@@ -3,7 +3,7 @@
  * workers of the pool over a MessagePort (structured clone keeps it non-extractable when it was),
  * never through the main thread.
  */
-import { CryptoError } from '../src/crypto/errors.ts';
+import { CryptoError } from '../crypto/index.ts';
 
 export type KeyKind = 'file' | 'private';
 

@@ -5,7 +5,7 @@
  * what to do; this says on which worker.
  */
 import { transfer, type Remote } from 'comlink';
-import { CryptoError } from '../src/crypto/errors.ts';
+import { CryptoError } from '../crypto/index.ts';
 import type { CryptoWorkerApi } from './crypto-worker-api.ts';
 import type { FileKeyHandle, KeyHandle } from './pool-types.ts';
 

@@ -3,7 +3,7 @@
 // ciphertext byte-identical to the first session's, from any offset.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CryptoError } from '../src/crypto/errors.ts';
+import { CryptoError } from '../crypto/index.ts';
 import { CryptoPool } from './pool.ts';
 import { inProcessWorker } from './testing/inProcessWorker.ts';
 

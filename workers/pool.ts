@@ -22,19 +22,19 @@
  * Full API notes: workers/README.md.
  */
 import { transfer, wrap } from 'comlink';
-import type {
-  LinkFragment,
-  LinkPasswordVerifier,
-  PublicKeySpki,
-  Sha256Hex,
-  WrappedFileKey,
-} from '../src/crypto/branded.ts';
-import type { Bytes } from '../src/crypto/bytes.ts';
-import { CryptoError } from '../src/crypto/errors.ts';
-import type { LinkPasswordProtection } from '../src/crypto/link-keys.ts';
-import type { StoredFileKey } from '../src/crypto/stored-file-key.ts';
-import type { WrappedPrivateKey } from '../src/crypto/private-key-wrap.ts';
-import { ONE_SHOT_DIGEST_MAX_BYTES } from '../src/crypto/sha256.ts';
+import {
+  type LinkFragment,
+  type LinkPasswordVerifier,
+  type PublicKeySpki,
+  type Sha256Hex,
+  type WrappedFileKey,
+  type Bytes,
+  CryptoError,
+  type LinkPasswordProtection,
+  type StoredFileKey,
+  type WrappedPrivateKey,
+  ONE_SHOT_DIGEST_MAX_BYTES,
+} from '../crypto/index.ts';
 import type { CryptoWorkerApi, GeneratedKeyPair, SavedHashState, StoredKeyData } from './crypto-worker-api.ts';
 import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession } from './encryption-session.ts';
@@ -42,11 +42,6 @@ import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
 import { installCryptoErrorTransfer } from './wire-errors.ts';
 import type { WholeFileEncrypted, WholeFileFailed, WireError } from './whole-file-encryption.ts';
-
-export type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
-export type { FileKeysMessage } from './pool-types.ts';
-export { EncryptionSession } from './encryption-session.ts';
-export { WHOLE_FILE_MAX_BYTES } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
 /** Per-core rates measured in headless Chromium on the reference machine; only their ratio matters. */

@@ -12,12 +12,27 @@
  * Each file succeeds or fails on its own; a failure comes back as a result, so the other files of
  * the group go on.
  */
-import type { CipherBytes, FileIvBase64, Sha256Hex, WrappedFileKey } from '../src/crypto/branded.ts';
-import { CryptoError, type CryptoErrorCode } from '../src/crypto/errors.ts';
-import { encodeFileIv, generateFileIv, generateFileKey, wrapFileKey } from '../src/crypto/file-key.ts';
-import { encryptRecord, type RecordContext } from '../src/crypto/record-cipher.ts';
-import { encodeHeader, encryptedLength, HEADER_LENGTH, recordCount, recordSpan } from '../src/crypto/record-format.ts';
-import { ONE_SHOT_DIGEST_MAX_BYTES, sha256OneShot } from '../src/crypto/sha256.ts';
+import {
+  type CipherBytes,
+  type FileIvBase64,
+  type Sha256Hex,
+  type WrappedFileKey,
+  CryptoError,
+  type CryptoErrorCode,
+  encodeFileIv,
+  generateFileIv,
+  generateFileKey,
+  wrapFileKey,
+  encryptRecord,
+  type RecordContext,
+  encodeHeader,
+  encryptedLength,
+  HEADER_LENGTH,
+  recordCount,
+  recordSpan,
+  ONE_SHOT_DIGEST_MAX_BYTES,
+  sha256OneShot,
+} from '../crypto/index.ts';
 
 /** Files up to this size may be encrypted whole (the whole plaintext is held at once). */
 export const WHOLE_FILE_MAX_BYTES = ONE_SHOT_DIGEST_MAX_BYTES;

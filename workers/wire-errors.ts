@@ -5,7 +5,7 @@
  * Installed by the worker entry and by the pool (both ends need the same handler).
  */
 import { transferHandlers, type TransferHandler } from 'comlink';
-import { CryptoError, isCryptoErrorCode } from '../src/crypto/errors.ts';
+import { CryptoError, isCryptoErrorCode } from '../crypto/index.ts';
 
 interface WireCryptoError {
   isError: true;

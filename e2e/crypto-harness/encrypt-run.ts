@@ -2,9 +2,9 @@
 // as an upload would), decrypt a picked ciphertext file (through the decrypting stream that users'
 // downloads run in the service worker), and read arbitrary ciphertext ranges.
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { plainLengthOf } from '../../src/crypto/record-format.ts';
+import { plainLengthOf } from '../../crypto/index.ts';
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
-import type { CryptoPool, EncryptionSession } from '../../workers/pool.ts';
+import type { CryptoPool, EncryptionSession } from '../../workers/index.ts';
 import type { DecryptRunResult, EncryptedFileResult, EncryptRunOptions, EncryptRunResult, RangeResult } from './harness-types.ts';
 
 function pickedFiles(): File[] {

@@ -2,8 +2,8 @@
 // e2e/crypto.spec.ts and bench/crypto.ts through window.cryptoHarness. Results are small JSON
 // values; file bytes never pass through the automation channel.
 import { wrap, type Remote } from 'comlink';
-import { CryptoError } from '../../src/crypto/errors.ts';
-import { CryptoPool } from '../../workers/pool.ts';
+import { CryptoError } from '../../crypto/index.ts';
+import { CryptoPool } from '../../workers/index.ts';
 import { decryptPickedFile, encryptPickedFiles, readPickedRanges } from './encrypt-run.ts';
 import type { CryptoHarness, HarnessError } from './harness-types.ts';
 import type { LimitsWorkerApi } from './limits.worker.ts';

@@ -1,11 +1,9 @@
 // The browser side of the vector exchange: everything goes through the real pool and its workers,
 // and errors are checked to arrive on this thread with their class and code. Ciphertext is
 // decrypted by the service worker's decrypting stream (decryptLikeADownload), the path users run.
-import { CryptoError } from '../../src/crypto/errors.ts';
-import { decodeBase64, encodeBase64 } from '../../src/crypto/base64.ts';
-import { concatBytes } from '../../src/crypto/bytes.ts';
+import { CryptoError, decodeBase64, encodeBase64, concatBytes } from '../../crypto/index.ts';
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
-import type { CryptoPool, FileKeyHandle } from '../../workers/pool.ts';
+import type { CryptoPool, FileKeyHandle } from '../../workers/index.ts';
 import type { BrowserError, BrowserVectors, FileVector, NodeVectors } from './vector-types.ts';
 
 async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {

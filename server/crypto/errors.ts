@@ -1,5 +1,5 @@
 /**
- * Errors of the node:crypto implementation. Deliberately separate from src/crypto (this module is
+ * Errors of the node:crypto implementation. Deliberately separate from crypto/ (this module is
  * an independent implementation of the same format and must not share code with it); the codes
  * are the same strings so callers and tests can compare behaviour.
  */

@@ -1,6 +1,6 @@
 /**
  * The encrypted file format v1 (docs/format.md) implemented with node:crypto, independently of
- * the browser implementation in src/crypto: tests check each against the other, and the offline
+ * the browser implementation in crypto/: tests check each against the other, and the offline
  * decrypt command uses this one. Streams are node Transforms with memory bounded by one record.
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Key handling of docs/format.md ("Keys") with node:crypto, independent of src/crypto:
+ * Key handling of docs/format.md ("Keys") with node:crypto, independent of crypto/:
  * the password-wrapped private key (what a key backup holds), RSA-OAEP file keys, and the keys of
  * download links. Used by tests as the reference and by the offline decrypt command.
  */

@@ -52,7 +52,7 @@ function shippedSources(dir: string): string[] {
   });
 }
 
-const shipped = ['src', 'workers', 'contract', 'server'].flatMap((dir) => shippedSources(join(ROOT, dir))).map((path) => readFileSync(path, 'utf8'));
+const shipped = ['src', 'workers', 'crypto', 'contract', 'server'].flatMap((dir) => shippedSources(join(ROOT, dir))).map((path) => readFileSync(path, 'utf8'));
 const shippedCode = shipped.join('\n').replace(/UNPLACED_CATALOGUE_TEXTS[\s\S]*?\n\};/, '');
 
 describe("the spec's error catalogue", () => {

@@ -1,9 +1,9 @@
-import { RouterProvider } from '@tanstack/react-router';
+import { RouterProvider, type AnyRouter } from '@tanstack/react-router';
 import { AppProviders } from './AppProviders.tsx';
-import type { AppRouter } from './router.tsx';
 import type { AppStore } from './store.ts';
 
-export function App({ store, router }: { store: AppStore; router: AppRouter }) {
+/** The app with its providers around a router; the route tree is made in src/routes/router.tsx. */
+export function App({ store, router }: { store: AppStore; router: AnyRouter }) {
   return (
     <AppProviders store={store}>
       <RouterProvider router={router} />

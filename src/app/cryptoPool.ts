@@ -2,7 +2,7 @@
 // by handles that only this pool knows, so everything that unlocks, unwraps or uses keys (keys,
 // files, links) must go through this instance.
 
-import { CryptoPool } from '../../workers/pool.ts';
+import { CryptoPool } from '../../workers/index.ts';
 
 let pool: CryptoPool | null = null;
 

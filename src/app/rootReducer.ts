@@ -4,7 +4,7 @@
 // selectors, which answer with the slice's initial state until it is injected.
 import { combineSlices } from '@reduxjs/toolkit';
 import { baseApi } from '../api/baseApi.ts';
-import { authSlice } from '../features/auth/authSlice.ts';
+import { authSlice } from '../features/auth/index.ts';
 
 // Filled by the features: `declare module '…/app/rootReducer.ts' { interface LazyLoadedSlices extends WithSlice<typeof slice> {} }`.
 export interface LazyLoadedSlices {}

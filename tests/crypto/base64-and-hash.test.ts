@@ -8,7 +8,7 @@ import {
   decodeBase64Lenient,
   encodeBase64,
   sha256OneShot,
-} from '../../src/crypto/index.ts';
+} from '../../crypto/index.ts';
 import { deterministicBytes } from './helpers.ts';
 
 describe('base64', () => {

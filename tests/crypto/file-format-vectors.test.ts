@@ -1,5 +1,5 @@
 /**
- * The browser implementation (src/crypto, WebCrypto) and the independent node:crypto implementation
+ * The browser implementation (crypto/, WebCrypto) and the independent node:crypto implementation
  * (server/crypto) must produce and accept exactly the same bytes.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import {
   encryptedLength,
   RecordDecryptor,
   type PlainBytes,
-} from '../../src/crypto/index.ts';
+} from '../../crypto/index.ts';
 import { decryptBuffer, DecryptRecords, encryptBuffer, EncryptRecords } from '../../server/crypto/index.ts';
 import { bytes, cipherBytes, deterministicBytes, fileSecrets } from './helpers.ts';
 

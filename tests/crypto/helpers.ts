@@ -1,6 +1,6 @@
 /** Shared fixtures for the crypto suites: keys in both implementations' shapes, deterministic data. */
 import { createHash } from 'node:crypto';
-import { asCipherBytes, CryptoError, importRawFileKey, type CipherBytes, type CryptoErrorCode } from '../../src/crypto/index.ts';
+import { asCipherBytes, CryptoError, importRawFileKey, type CipherBytes, type CryptoErrorCode } from '../../crypto/index.ts';
 
 export interface FileSecrets {
   raw: Buffer;

@@ -27,7 +27,7 @@ import {
   wrapPrivateKey,
   PRIVATE_KEY_KDF_ITERATIONS,
   LINK_KDF_ITERATIONS,
-} from '../../src/crypto/index.ts';
+} from '../../crypto/index.ts';
 import * as node from '../../server/crypto/index.ts';
 import { expectCryptoError } from './helpers.ts';
 

@@ -8,12 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CryptoError, ONE_SHOT_DIGEST_MAX_BYTES } from '../../src/crypto/index.ts';
+import { CryptoError, ONE_SHOT_DIGEST_MAX_BYTES } from '../../crypto/index.ts';
 import { decryptBuffer, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
-import { DownloadError } from '../../workers/download-service/downloadErrors.ts';
+import { DownloadError, CryptoPool } from '../../workers/index.ts';
 import { receiveFileKeys } from '../../workers/download-service/keyInbox.ts';
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
-import { CryptoPool } from '../../workers/pool.ts';
 import { inProcessWorker } from '../../workers/testing/inProcessWorker.ts';
 import { bytes, deterministicBytes, expectCryptoError } from './helpers.ts';
 

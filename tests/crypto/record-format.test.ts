@@ -13,7 +13,7 @@ import {
   recordsForCipherRange,
   recordSpan,
   TAG_LENGTH,
-} from '../../src/crypto/index.ts';
+} from '../../crypto/index.ts';
 import { cipherLength, nonceFor } from '../../server/crypto/index.ts';
 
 const R = DEFAULT_RECORD_SIZE;

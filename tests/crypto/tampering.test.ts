@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decryptBytes, HEADER_LENGTH, TAG_LENGTH, type CryptoErrorCode } from '../../src/crypto/index.ts';
+import { decryptBytes, HEADER_LENGTH, TAG_LENGTH, type CryptoErrorCode } from '../../crypto/index.ts';
 import { decryptBuffer, encryptBuffer, OfflineCryptoError } from '../../server/crypto/index.ts';
 import { cipherBytes, deterministicBytes, expectCryptoError, fileSecrets } from './helpers.ts';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encryptedLength, ONE_SHOT_DIGEST_MAX_BYTES, TAG_LENGTH } from '../../src/crypto/index.ts';
+import { encryptedLength, ONE_SHOT_DIGEST_MAX_BYTES, TAG_LENGTH } from '../../crypto/index.ts';
 import { decryptBuffer, encryptBuffer } from '../../server/crypto/index.ts';
 import { createCryptoWorkerApi } from '../../workers/crypto-worker-api.ts';
 import { bytes, deterministicBytes, expectCryptoError } from './helpers.ts';

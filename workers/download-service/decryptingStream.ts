@@ -1,5 +1,5 @@
 /**
- * Ciphertext in, plaintext out, record by record (src/crypto's RecordDecryptor, so exactly the
+ * Ciphertext in, plaintext out, record by record (crypto/'s RecordDecryptor, so exactly the
  * format the upload wrote). Several records are decrypted at once: WebCrypto runs each call on a
  * browser thread of its own, so keeping a few in flight overlaps decryption with the network and
  * the disk instead of doing one thing at a time. Order is kept because the decryptor takes each
@@ -7,12 +7,14 @@
  * authenticated; any tampering errors the stream with DownloadError('INTEGRITY'), and a file that
  * decrypts to another size than the record says errors with 'SIZE_MISMATCH'.
  */
-import type { Bytes } from '../../src/crypto/bytes.ts';
-import { isCryptoError } from '../../src/crypto/errors.ts';
-import { decodeBase64Exact } from '../../src/crypto/base64.ts';
-import { asCipherBytes } from '../../src/crypto/branded.ts';
-import { RecordDecryptor } from '../../src/crypto/record-decryptor.ts';
-import { IV_LENGTH } from '../../src/crypto/record-format.ts';
+import {
+  type Bytes,
+  isCryptoError,
+  decodeBase64Exact,
+  asCipherBytes,
+  RecordDecryptor,
+  IV_LENGTH,
+} from '../../crypto/index.ts';
 import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
 
 export interface DecryptingStreamInit {
@@ -43,7 +45,7 @@ function asDownloadError(error: unknown): unknown {
 export function createDecryptingStream(source: ReadableStream<Uint8Array>, init: DecryptingStreamInit): ReadableStream<Uint8Array> {
   let decryptor: RecordDecryptor | null;
   try {
-    // (src/crypto/file-key.ts parses IVs the same way, but pulls in RSA types the worker lib lacks.)
+    // (crypto/file-key.ts parses IVs the same way, but pulls in RSA types the worker lib lacks.)
     decryptor = new RecordDecryptor(init.key, decodeBase64Exact(init.iv, IV_LENGTH, 'encryption IV'));
   } catch {
     throw new DownloadError('HEADERS', DOWNLOAD_MESSAGES.invalidIv);

@@ -5,7 +5,7 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import type { User } from '../../api/types.ts';
 import { AppProviders } from '../AppProviders.tsx';
-import { createAppRouter } from '../router.tsx';
+import { createAppRouter } from '../../routes/router.tsx';
 import { makeStore, type AppStore, type RootState } from '../store.ts';
 
 interface ProviderOptions extends Omit<RenderOptions, 'queries' | 'wrapper'> {

@@ -5,9 +5,8 @@
  * the download's worker, never through this thread.
  */
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
-import { DOWNLOAD_MESSAGES, DownloadError } from '../../../workers/download-service/downloadErrors.ts';
-import type { PlanEntry } from '../../../workers/download-service/protocol.ts';
-import type { DecryptedDownloadSource, FailedZipFile, ZipDownloadOptions } from './startDownload.ts';
+import { DOWNLOAD_MESSAGES, DownloadError, type PlanEntry } from '../../../workers/index.ts';
+import type { DecryptedDownloadSource, FailedZipFile, ZipDownloadOptions } from './types.ts';
 
 const DEFAULT_REQUIRED_HEADERS = ['x-encryption-iv'] as const;
 /** From posting a plan until the download's worker has the keys. */

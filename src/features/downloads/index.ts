@@ -7,7 +7,7 @@ export type {
   FailedZipFile,
   ZipDownloadOptions,
   ZipDownloadOutcome,
-} from './startDownload.ts';
-export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from '../../../workers/download-service/downloadErrors.ts';
+} from './types.ts';
+export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from '../../../workers/index.ts';
 export { controllingServiceWorker } from './serviceWorkerBridge.ts';
 export { canSaveFile, canSaveToFolder, pickDirectory, pickSaveFile, saveFileToDisk, saveFilesToFolder, type FolderSaveOutcome } from './direct/index.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DownloadError } from '../../../workers/download-service/downloadErrors.ts';
+import { DownloadError } from '../../../workers/index.ts';
 import { controllingServiceWorker } from './serviceWorkerBridge.ts';
 
 /** A navigator.serviceWorker with one registration in `state`, and no controller until `claim()`. */

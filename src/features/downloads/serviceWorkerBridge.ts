@@ -2,8 +2,13 @@
  * The page's side of the service-worker download endpoint: finds the worker that controls this
  * page, hands it a plan, and starts the browser's download of the plan's URL.
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from '../../../workers/download-service/downloadErrors.ts';
-import { downloadPath, KEEPALIVE_MESSAGE, type KeepaliveMessage } from '../../../workers/download-service/protocol.ts';
+import {
+  DOWNLOAD_MESSAGES,
+  DownloadError,
+  downloadPath,
+  KEEPALIVE_MESSAGE,
+  type KeepaliveMessage,
+} from '../../../workers/index.ts';
 
 /** The app registers its worker at start; on a first visit it takes control once installed. */
 const CONTROLLER_WAIT_MS = 15_000;

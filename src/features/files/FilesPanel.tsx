@@ -21,7 +21,8 @@ import { FILES_MESSAGES } from './filesMessages.ts';
 import { FilesToolbar } from './FilesToolbar.tsx';
 import { checkState, pruneSelection, selectableFiles, selectedFiles, toggleFile, toggleGroup } from './selection.ts';
 import { useDeleteFiles } from './useDeleteFiles.ts';
-import { useFileDownloads, type DownloadTarget } from './useFileDownloads.tsx';
+import { useFileDownloads } from './useFileDownloads.tsx';
+import type { DownloadTarget } from './saveDestination.ts';
 
 interface FilesPanelProps {
   folder: Folder;

@@ -5,8 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../../../server/crypto/index.ts';
-import { CryptoPool } from '../../../workers/pool.ts';
-import type { PrivateKeyHandle } from '../../../workers/pool-types.ts';
+import { CryptoPool, type PrivateKeyHandle } from '../../../workers/index.ts';
 import { inProcessWorker } from '../../../workers/testing/inProcessWorker.ts';
 import { DownloadError, type DecryptedDownloadSource, type ZipDownloadOptions } from '../downloads/index.ts';
 import { downloadAdminFiles, type DownloadTransfer } from './adminDownload.ts';

@@ -10,9 +10,8 @@
  * 'No files could be decrypted.'.
  */
 import { adminFileDownloadUrl, type FileRecord } from '../../api/filesApi.ts';
-import { isCryptoError } from '../../crypto/errors.ts';
-import type { CryptoPool } from '../../../workers/pool.ts';
-import type { FileKeyHandle, PrivateKeyHandle } from '../../../workers/pool-types.ts';
+import { isCryptoError } from '../../../crypto/index.ts';
+import type { CryptoPool, FileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
 import {
   DOWNLOAD_MESSAGES,
   DownloadError,

@@ -15,9 +15,17 @@ import {
   startFileDownload,
   startZipDownload,
 } from '../downloads/index.ts';
+import type { FileRecord } from '../../api/filesApi.ts';
 import type { DownloadTransfer } from './adminDownload.ts';
 import type { SaveChoice } from './SaveChoiceDialog.tsx';
-import type { DownloadTarget } from './useFileDownloads.tsx';
+
+export interface DownloadTarget {
+  readonly files: readonly FileRecord[];
+  /** null for a single file saved as itself. */
+  readonly zipName: string | null;
+  /** What the progress panel names: the file or the archive. */
+  readonly label: string;
+}
 
 export type SaveDestination =
   /** The service worker's stream to the browser's download manager (a file or a ZIP). */

@@ -9,28 +9,20 @@
 import { useSnackbar } from 'notistack';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { describeApiError } from '../../api/errors.ts';
-import { filesDownloaded, type FileRecord } from '../../api/filesApi.ts';
+import { filesDownloaded } from '../../api/filesApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
-import { isCryptoError } from '../../crypto/errors.ts';
+import { isCryptoError } from '../../../crypto/index.ts';
 import { DOWNLOAD_MESSAGES, isDownloadError, type DownloadProgress } from '../downloads/index.ts';
 import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } from '../keys/index.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { FILES_MESSAGES } from './filesMessages.ts';
 import { useSaveChoice } from './SaveChoiceDialog.tsx';
-import { chooseSaveDestination, transferTo } from './saveDestination.ts';
+import { chooseSaveDestination, transferTo, type DownloadTarget } from './saveDestination.ts';
 
 /** Spec section 9: admin toasts 3-7 s. */
 const SUCCESS_TOAST_MS = 3000;
 const FAILURE_TOAST_MS = 7000;
-
-export interface DownloadTarget {
-  readonly files: readonly FileRecord[];
-  /** null for a single file saved as itself. */
-  readonly zipName: string | null;
-  /** What the progress panel names: the file or the archive. */
-  readonly label: string;
-}
 
 export interface ActiveDownload {
   readonly label: string;

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../api/types.ts';
-import { unwrapPrivateKey } from '../../crypto/private-key-wrap.ts';
+import { unwrapPrivateKey } from '../../../crypto/index.ts';
 import { AppProviders } from '../../app/AppProviders.tsx';
 import { makeStore } from '../../app/store.ts';
 import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';

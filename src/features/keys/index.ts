@@ -12,4 +12,3 @@ export { KEY_MESSAGES, KeyError, isKeyError, keyOperationFailureText } from './k
 export { usePersistentWarning } from './usePersistentWarning.tsx';
 export { EncryptionKeySection } from './EncryptionKeySection.tsx';
 export { rewrapPrivateKeyAfterPasswordChange, type PasswordChange } from './keyThunks.ts';
-export { privateKeyReleaseListener } from './privateKeyRelease.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeApiError } from '../../api/errors.ts';
-import { CryptoError } from '../../crypto/errors.ts';
+import { CryptoError } from '../../../crypto/index.ts';
 import {
   generationFailedMessage,
   isKeyError,

@@ -1,7 +1,7 @@
 // Every user-facing text of the keys feature (spec sections 5 and 8, "Keys"), in one place, and
 // the error class that carries them. Code branches on `code`; the message is what the user reads.
 
-import { isCryptoError, type CryptoErrorCode } from '../../crypto/errors.ts';
+import { isCryptoError, type CryptoErrorCode } from '../../../crypto/index.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 
 export const KEY_MESSAGES = {

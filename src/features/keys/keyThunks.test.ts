@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionEnded } from '../../api/sessionEvents.ts';
-import { unwrapPrivateKey } from '../../crypto/private-key-wrap.ts';
+import { unwrapPrivateKey } from '../../../crypto/index.ts';
 import { makeStore } from '../../app/store.ts';
 import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
 import { signedInState, testUser } from '../../app/testing/renderWithProviders.tsx';

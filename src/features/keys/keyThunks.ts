@@ -2,6 +2,7 @@
 // private key for the session, and re-wrap it after a password change. Errors come out as
 // KeyError with the spec's exact texts (section 8, "Keys").
 
+import { addListener } from '@reduxjs/toolkit';
 import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { keysApi } from '../../api/keysApi.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
@@ -16,6 +17,7 @@ import {
 } from './keyMessages.ts';
 import { keyOperations } from './keyOperations.ts';
 import { privateKeyUnlocked, selectPrivateKeyHandleId } from './keysSlice.ts';
+import { privateKeyReleaseListener } from './privateKeyRelease.ts';
 
 export type KeysThunk<R> = (dispatch: AppDispatch, getState: () => RootState) => R;
 
@@ -51,6 +53,9 @@ export const unlockPrivateKey =
     } catch (error) {
       throw new KeyError('unlock-failed', unlockFailedMessage(keyOperationFailureText(error, describe)));
     }
+    // The listener that wipes the key from the workers once the slice lets go of it; adding it again
+    // is a no-op (RTK keeps one entry per effect).
+    dispatch(addListener.withTypes<RootState, AppDispatch>()(privateKeyReleaseListener));
     dispatch(privateKeyUnlocked({ handleId }));
     return handleId;
   };

@@ -2,7 +2,7 @@
 // that created it, so the whole app must use the one pool of src/app/cryptoPool.ts.
 
 import type { KeyData } from './backupFile.ts';
-import type { KeyOperations } from './keyOperations.ts';
+import type { KeyOperations } from './keyOperationTypes.ts';
 import { privateKeyHandle } from './privateKeyHandle.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 

@@ -1,8 +1,8 @@
 // Wipes a private key from the workers whenever the keys slice lets go of its handle. The slice is
 // cleared by plain actions (sessionEnded from logout, a failed session check or a 401 'Session
 // expired'; key generation; restore; a crypto error), which cannot run side effects themselves, so
-// a listener (src/app/listeners.ts) compares the handle before and after each action and releases
-// the one that was dropped.
+// a listener, added to the store by the unlock (keyThunks.ts), compares the handle before and after
+// each action and releases the one that was dropped.
 
 import type { UnknownAction } from '@reduxjs/toolkit';
 import type { RootState } from '../../app/rootReducer.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../api/types.ts';
-import { unwrapPrivateKey } from '../../crypto/private-key-wrap.ts';
+import { unwrapPrivateKey } from '../../../crypto/index.ts';
 import { buildBackupFile, serialiseBackupFile, type KeyData } from './backupFile.ts';
 import { isKeyError, type KeyErrorCode } from './keyMessages.ts';
 import { BACKUP_PASSWORD_NEEDED, restoreKeyFromBackup, type RestoreDependencies, type RestoreInput } from './restoreKey.ts';

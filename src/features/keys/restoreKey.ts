@@ -11,7 +11,7 @@
 
 import { describeApiError } from '../../api/errors.ts';
 import type { User } from '../../api/types.ts';
-import { isCryptoError } from '../../crypto/errors.ts';
+import { isCryptoError } from '../../../crypto/index.ts';
 import { backupFileTypeError, isUsernameMismatch, parseBackupFile, type KeyData } from './backupFile.ts';
 import { KEY_MESSAGES, KeyError, keyOperationFailureText, restoreFailedMessage } from './keyMessages.ts';
 import type { KeyOperations } from './keyOperations.ts';

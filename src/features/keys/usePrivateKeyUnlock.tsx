@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
-import type { PrivateKeyHandle } from '../../../workers/pool-types.ts';
+import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { privateKeyHandle as toHandle } from './privateKeyHandle.ts';
 import { selectPrivateKeyHandleId } from './keysSlice.ts';
 import { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';

@@ -1,6 +1,6 @@
 import Button from '@mui/material/Button';
 import { useState } from 'react';
-import type { PrivateKeyHandle } from '../../../workers/pool.ts';
+import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { useCreateDownloadLinkMutation } from '../../api/linksApi.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';

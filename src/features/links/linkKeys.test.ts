@@ -4,9 +4,9 @@
 // unwrapped key is released.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { formatLinkFragment, importPrivateKeyPkcs8, protectLinkKeys, unwrapFileKey } from '../../crypto/index.ts';
+import { formatLinkFragment, importPrivateKeyPkcs8, protectLinkKeys, unwrapFileKey } from '../../../crypto/index.ts';
 import { generateRsaKeyPair, linkVerifier, openLinkKeys, parseFragment, wrapFileKey } from '../../../server/crypto/keys.ts';
-import type { FileKeyHandle, PrivateKeyHandle } from '../../../workers/pool.ts';
+import type { FileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
 import { prepareDownloadLink, readyLinkUrl, type LinkKeyCrypto, type LinkableFile } from './linkKeys.ts';
 
 /** The pool's link operations over the crypto core, with handles into a map (like the workers' key store). */

@@ -1,5 +1,5 @@
 // Turns the admin's choices into a create-link request (docs/api.md "Download links"; the key
-// scheme is in src/crypto/link-keys.ts). The selected files' keys are unwrapped with the unlocked
+// scheme is in crypto/link-keys.ts). The selected files' keys are unwrapped with the unlocked
 // private key inside the crypto pool, then either
 //   - formatted as 'fileId:base64key,...' for the URL fragment (no password; nothing goes to the
 //     server but the file ids), or
@@ -7,8 +7,8 @@
 //     wrapped keys are sent; the password itself never leaves this browser.
 // The unwrapped file keys are released from the workers afterwards either way.
 
-import type { LinkFragment } from '../../crypto/branded.ts';
-import type { CryptoPool, FileKeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from '../../../workers/pool.ts';
+import type { LinkFragment } from '../../../crypto/index.ts';
+import type { CryptoPool, FileKeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
 import type { CreateDownloadLinkRequest } from '../../api/linksApi.ts';
 import type { CreateLinkChoices } from './createLinkForm.ts';
 

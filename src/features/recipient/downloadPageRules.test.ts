@@ -2,7 +2,7 @@
 // link's ZIP.
 import { describe, expect, it } from 'vitest';
 import type { SharedFile } from '../../api/linksApi.ts';
-import type { FileKeyHandle } from '../../../workers/pool.ts';
+import type { FileKeyHandle } from '../../../workers/index.ts';
 import { FILE_BUTTON_LABELS, isBusy, progressPercent, statusForProgress } from './fileButtonState.ts';
 import { linkFileSource, linkZipSources } from './linkDownloadSources.ts';
 import { zipOutcomeNotice } from './zipOutcome.ts';

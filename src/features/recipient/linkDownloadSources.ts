@@ -3,7 +3,7 @@
 // the link are reported, never silently dropped.
 
 import type { SharedFile } from '../../api/linksApi.ts';
-import type { FileKeyHandle } from '../../../workers/pool.ts';
+import type { FileKeyHandle } from '../../../workers/index.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
 
 export interface LinkFileSource {

@@ -3,10 +3,10 @@
 // files; a password link's verifier and keys; a wrong password.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { deriveLinkPasswordVerifier, openLinkKeys, parseLinkFragment } from '../../crypto/index.ts';
+import { deriveLinkPasswordVerifier, openLinkKeys, parseLinkFragment } from '../../../crypto/index.ts';
 import { formatFragment, linkVerifier, protectLinkKeys } from '../../../server/crypto/keys.ts';
 import type { SharedFile } from '../../api/linksApi.ts';
-import type { FileKeyHandle } from '../../../workers/pool.ts';
+import type { FileKeyHandle } from '../../../workers/index.ts';
 import { fragmentOf, importFragmentKeys, linkPasswordVerifier, openPasswordKeys, LinkKeyError } from './linkKeyImport.ts';
 
 function localPool() {

@@ -5,9 +5,9 @@
 //     proving it to the server, and opening the wrapped keys it returns with the password.
 // Keys go straight into the crypto pool; this thread only ever holds handles.
 
-import { isCryptoError } from '../../crypto/errors.ts';
+import { isCryptoError } from '../../../crypto/index.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
-import type { CryptoPool, FileKeyHandle } from '../../../workers/pool.ts';
+import type { CryptoPool, FileKeyHandle } from '../../../workers/index.ts';
 import type { SharedFile } from '../../api/linksApi.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 

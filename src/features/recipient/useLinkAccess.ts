@@ -8,7 +8,7 @@ import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { linksApi, type SharedFile } from '../../api/linksApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isUserFacingError } from '../../lib/userFacingError.ts';
-import type { FileKeyHandle } from '../../../workers/pool.ts';
+import type { FileKeyHandle } from '../../../workers/index.ts';
 import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';

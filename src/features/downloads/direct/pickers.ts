@@ -5,8 +5,7 @@
  * replace only `window.showSaveFilePicker` / `window.showDirectoryPicker` (with handles from the
  * origin-private file system, whose writables are the real ones); the app has no switch for that.
  */
-import { sanitizeName } from '../../../../workers/download-service/direct/treePaths.ts';
-import { DOWNLOAD_MESSAGES, DownloadError } from '../../../../workers/download-service/downloadErrors.ts';
+import { sanitizeName, DOWNLOAD_MESSAGES, DownloadError } from '../../../../workers/index.ts';
 
 /** The WICG pickers (Chromium-based browsers); not in TypeScript's DOM library yet. */
 interface PickerWindow {

@@ -6,12 +6,19 @@
  * ended. Same contract as startDownload.ts: resolves once every byte is on disk, rejects with a
  * DownloadError whose `code` says why. The caller owns the file keys: release them afterwards.
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from '../../../../workers/download-service/downloadErrors.ts';
-import type { ControlMessage, StatusMessage } from '../../../../workers/download-service/protocol.ts';
-import { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from '../../../../workers/download-service/direct/directProtocol.ts';
+import {
+  DOWNLOAD_MESSAGES,
+  DownloadError,
+  type ControlMessage,
+  type StatusMessage,
+  DIRECT_PLAN_MESSAGE,
+  type DirectPlan,
+  type DirectTarget,
+  createDirectDownloadWorker,
+} from '../../../../workers/index.ts';
 import { abortedDownload, failureCollector, planEntries, READY_TIMEOUT_MS, sendKeysThenAwait } from '../downloadPlan.ts';
 import { ProgressMeter } from '../progressMeter.ts';
-import type { DecryptedDownloadSource, DownloadOptions, FailedZipFile, ZipDownloadOptions } from '../startDownload.ts';
+import type { DecryptedDownloadSource, DownloadOptions, FailedZipFile, ZipDownloadOptions } from '../types.ts';
 
 /** What a folder save did (the same shape as a ZIP's outcome). */
 export interface FolderSaveOutcome {
@@ -25,13 +32,6 @@ export interface FolderSaveOutcome {
 
 /** After an abort, how long the worker may take to discard what it wrote before it is ended. */
 const ABORT_GRACE_MS = 5_000;
-
-function createDownloadWorker(): Worker {
-  return new Worker(new URL('../../../../workers/download-service/direct/direct.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'sealdrop-direct-download',
-  });
-}
 
 
 /** Saves one decrypted file into `file` (from pickSaveFile). */
@@ -68,7 +68,7 @@ async function runDirect(
     skipFailedFiles: onFileFailed !== undefined,
     entries: planEntries(sources),
   };
-  const worker = createDownloadWorker();
+  const worker = createDirectDownloadWorker();
   const keyChannel = new MessageChannel();
   const statusChannel = new MessageChannel();
   const statusPort = statusChannel.port1;

@@ -1,8 +1,13 @@
 // Test double of the worker pool for jsdom component tests (jsdom has no Workers): the same
-// src/crypto functions the crypto worker runs, called in this thread, with handles kept in a map.
+// crypto/ functions the crypto worker runs, called in this thread, with handles kept in a map.
 // Real cryptography, so a test can check that what the UI saved opens with the right password.
-import { exportPublicKeySpki, generateKeyPair } from '../../../crypto/key-pair.ts';
-import { rewrapPrivateKey, unwrapPrivateKey, wrapPrivateKey } from '../../../crypto/private-key-wrap.ts';
+import {
+  exportPublicKeySpki,
+  generateKeyPair,
+  rewrapPrivateKey,
+  unwrapPrivateKey,
+  wrapPrivateKey,
+} from '../../../../crypto/index.ts';
 import { publicKeyOfWrappedPrivateKey } from '../../../../workers/key-operations.ts';
 import type { KeyOperations } from '../keyOperations.ts';
 

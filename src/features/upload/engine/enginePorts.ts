@@ -3,7 +3,7 @@
 // budget is tested against fakes), and the journal of unfinished tus uploads. The real ones are
 // workers/pool.ts, transport/browserTransport.ts and resume/uploadJournal.ts; the tests pass fakes.
 
-import type { FileKeyHandle } from '../../../../workers/pool.ts';
+import type { FileKeyHandle } from '../../../../workers/index.ts';
 import type { CiphertextRange } from '../transport/ciphertextSource.ts';
 import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
 import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';

@@ -2,7 +2,7 @@
 // transport whose every request is a deferred the test settles, an upload journal, and an
 // events recorder. Nothing here waits on real time.
 
-import type { FileKeyHandle } from '../../../../workers/pool.ts';
+import type { FileKeyHandle } from '../../../../workers/index.ts';
 import type { UploadResult } from '../../../api/types.ts';
 import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
 import { TransportError } from '../transport/transportError.ts';

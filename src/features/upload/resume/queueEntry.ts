@@ -2,7 +2,7 @@
 // enough to continue it from another page load with the same key and IV, and nothing in clear
 // that opens it (the file key is wrapped under the origin's non-extractable storage key).
 
-import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
+import type { StoredFileKey } from '../../../../crypto/index.ts';
 import type { FileIdentity, HashCheckpoint } from '../engine/enginePorts.ts';
 import type { FileSource } from './fileSource.ts';
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CryptoPool } from '../../../../workers/pool.ts';
+import { CryptoPool } from '../../../../workers/index.ts';
 import { inProcessWorker } from '../../../../workers/testing/inProcessWorker.ts';
 import type { EncryptionSessionLike, FileIdentity } from '../engine/enginePorts.ts';
 import { PickedSources, type FileSource } from './fileSource.ts';

@@ -8,9 +8,8 @@
 // upload by then). A journal that cannot write (storage full, private mode) only costs resuming: the
 // upload itself goes on.
 
-import type { FileKeyHandle } from '../../../../workers/pool.ts';
-import { isCryptoError } from '../../../crypto/errors.ts';
-import type { StoredFileKey } from '../../../crypto/stored-file-key.ts';
+import type { FileKeyHandle } from '../../../../workers/index.ts';
+import { isCryptoError, type StoredFileKey } from '../../../../crypto/index.ts';
 import type { EncryptionSessionLike, FileIdentity, HashCheckpoint, ResumePoint, UploadJournal } from '../engine/enginePorts.ts';
 import { cancelTusUpload } from '../transport/tusCancel.ts';
 import { entryIdOf, keyContextOf, QUEUE_ENTRY_VERSION, samePlace, type DeliveredMark, type QueueEntry } from './queueEntry.ts';

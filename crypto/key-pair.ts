@@ -32,7 +32,8 @@ export async function importPublicKeySpki(spki: string): Promise<CryptoKey> {
   } catch (error) {
     throw new CryptoError('MALFORMED', 'public key is not a valid SPKI RSA key', { cause: error });
   }
-  const algorithm = key.algorithm as RsaHashedKeyAlgorithm;
+  // Spelled out rather than RsaHashedKeyAlgorithm, which the worker libraries of TypeScript lack.
+  const algorithm = key.algorithm as KeyAlgorithm & { modulusLength: number; publicExponent: Uint8Array };
   const exponent = Array.from(algorithm.publicExponent).join(',');
   if (algorithm.modulusLength !== RSA_MODULUS_BITS || exponent !== '1,0,1') {
     throw new CryptoError('MALFORMED', `public key must be RSA-${RSA_MODULUS_BITS} with e = 65537`);

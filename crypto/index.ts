@@ -1,11 +1,13 @@
 /**
- * The crypto core: pure functions over WebCrypto (browser workers and node alike). UI code does not
- * import this directly; it asks the worker pool (workers/pool.ts), which runs these in workers.
+ * The crypto core: pure functions over WebCrypto (browser workers and node alike), and the one door
+ * into this package (`npm run lint` refuses imports of its other modules from outside). UI code
+ * does not call these directly; it asks the worker pool (workers/index.ts), which runs them in
+ * workers.
  */
 export * from './errors.ts';
 export type * from './branded.ts';
 export { asCipherBytes } from './branded.ts';
-export type { Bytes } from './bytes.ts';
+export * from './bytes.ts';
 export { decodeBase64, decodeBase64Exact, decodeBase64Lenient, encodeBase64 } from './base64.ts';
 export * from './record-format.ts';
 export { encryptRecord, decryptRecord, type RecordContext } from './record-cipher.ts';
@@ -23,3 +25,4 @@ export * from './file-key.ts';
 export * from './private-key-wrap.ts';
 export * from './link-keys.ts';
 export * from './sha256.ts';
+export * from './stored-file-key.ts';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderAppAt, signedInState, signedOutState } from './testing/renderWithProviders.tsx';
+import { renderAppAt, signedInState, signedOutState } from '../app/testing/renderWithProviders.tsx';
 
 afterEach(cleanup);
 

@@ -1,0 +1,42 @@
+// The code-based route tree: one file per route of the spec's route table in src/routes/.
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
+import { NotFoundPage } from '../app/layout/NotFoundPage.tsx';
+import type { AppStore } from '../app/store.ts';
+import { Route as rootRoute } from './__root.tsx';
+import { Route as authenticatedRoute } from './_authenticated.tsx';
+import { Route as dashboardRoute } from './dashboard.tsx';
+import { Route as downloadRoute } from './download.$linkToken.tsx';
+import { Route as editFolderRoute } from './folders.edit.$folderId.tsx';
+import { Route as newFolderRoute } from './folders.new.tsx';
+import { Route as viewFolderRoute } from './folders.view.$folderId.tsx';
+import { Route as indexRoute } from './index.tsx';
+import { Route as loginRoute } from './login.tsx';
+import { Route as profileRoute } from './profile.tsx';
+import { Route as uploadRoute } from './upload.$linkToken.tsx';
+
+export const routeTree = rootRoute.addChildren([
+  indexRoute,
+  loginRoute,
+  uploadRoute,
+  downloadRoute,
+  authenticatedRoute.addChildren([dashboardRoute, profileRoute, newFolderRoute, editFolderRoute, viewFolderRoute]),
+]);
+
+export function createAppRouter(store: AppStore, history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    context: { store },
+    ...(history ? { history } : {}),
+    defaultPreload: 'intent',
+    defaultNotFoundComponent: NotFoundPage,
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The page's one door into workers/ (`npm run lint` refuses imports of any other module here from
+ * src/): the crypto pool and its key handles, the service worker's download protocol and its
+ * errors, and the dedicated worker that saves a download straight to disk. Everything else in this
+ * folder is the workers' own business.
+ */
+export {
+  CryptoPool,
+  MAX_POOL_SIZE,
+  type CryptoPoolOptions,
+  type OpenEncryptionOptions,
+  type SmallFileEncryption,
+} from './pool.ts';
+export { EncryptionSession } from './encryption-session.ts';
+export { WHOLE_FILE_MAX_BYTES } from './whole-file-encryption.ts';
+export type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle, FileKeysMessage } from './pool-types.ts';
+export {
+  PLAN_MESSAGE,
+  KEEPALIVE_MESSAGE,
+  downloadPath,
+  type PlanEntry,
+  type DownloadPlan,
+  type KeepaliveMessage,
+  type StatusMessage,
+  type ControlMessage,
+  type WireFailure,
+  type WireFailureCode,
+} from './download-service/protocol.ts';
+export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from './download-service/downloadErrors.ts';
+export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
+export { sanitizeName } from './download-service/direct/treePaths.ts';
+export { createDirectDownloadWorker } from './download-service/direct/createDirectDownloadWorker.ts';
