@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { lazyCryptoPool } from './app/cryptoPool.ts';
 import { registerServiceWorker } from './app/registerServiceWorker.ts';
 import { createAppRouter } from './routes/router.tsx';
 import { makeStore } from './app/store.ts';
@@ -8,6 +9,7 @@ import { checkSession } from './features/auth/authThunks.ts';
 
 const store = makeStore();
 const router = createAppRouter(store);
+const cryptoPool = lazyCryptoPool();
 
 // Start the session check before the first render; protected routes wait for it.
 void store.dispatch(checkSession());
@@ -17,7 +19,7 @@ if (!container) throw new Error('index.html has no #root element');
 
 createRoot(container).render(
   <StrictMode>
-    <App store={store} router={router} />
+    <App store={store} router={router} cryptoPool={cryptoPool} />
   </StrictMode>,
 );
 

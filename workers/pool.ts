@@ -305,6 +305,15 @@ export class CryptoPool {
     await Promise.all(this.placement.forgetKey(handle).map((holder) => holder.api.releaseKey(handle.id)));
   }
 
+  /**
+   * Forgets several keys (a finished download's, a closed link page's). Resolves once every release
+   * has settled and never rejects: a worker that failed took its keys with it, and one key that
+   * could not be released must not keep the others.
+   */
+  async releaseKeys(handles: Iterable<KeyHandle<'file' | 'private'>>): Promise<void> {
+    await Promise.allSettled([...handles].map((handle) => this.releaseKey(handle)));
+  }
+
   // ---------------------------------------------------------------- download links
 
   /** SECRET result ('fileId:base64key,...'): put it only in the URL fragment. */

@@ -3,26 +3,29 @@ import { ThemeProvider } from '@mui/material/styles';
 import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
+import { CryptoPoolProvider, type CryptoPoolSource } from './cryptoPool.ts';
 import type { AppStore } from './store.ts';
 import { theme } from './theme.ts';
 
 /** Notifications: top-right, 5 s (spec section 9). */
 export const NOTIFICATION_DURATION_MS = 5000;
 
-export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
+export function AppProviders({ store, cryptoPool, children }: { store: AppStore; cryptoPool: CryptoPoolSource; children: ReactNode }) {
   return (
     <Provider store={store}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        <SnackbarProvider
-          maxSnack={4}
-          autoHideDuration={NOTIFICATION_DURATION_MS}
-          anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-          preventDuplicate
-        >
-          {children}
-        </SnackbarProvider>
-      </ThemeProvider>
+      <CryptoPoolProvider value={cryptoPool}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          <SnackbarProvider
+            maxSnack={4}
+            autoHideDuration={NOTIFICATION_DURATION_MS}
+            anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+            preventDuplicate
+          >
+            {children}
+          </SnackbarProvider>
+        </ThemeProvider>
+      </CryptoPoolProvider>
     </Provider>
   );
 }

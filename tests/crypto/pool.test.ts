@@ -7,7 +7,7 @@
  * tampered or truncated stream errors with DownloadError INTEGRITY and no plaintext.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CryptoError, ONE_SHOT_DIGEST_MAX_BYTES } from '../../crypto/index.ts';
 import { decryptBuffer, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
 import { DownloadError, CryptoPool } from '../../workers/index.ts';
@@ -140,6 +140,20 @@ describe('CryptoPool', () => {
     expect(await pool.deriveLinkPasswordVerifier('link password', protection.kdfParams)).toBe(protection.verifier);
     await expectCryptoError(pool.openLinkKeys('other', protection.reencryptedKeys), 'WRONG_PASSWORD');
     await expectCryptoError(pool.parseLinkFragment('1:short'), 'MALFORMED');
+  });
+
+  it('releaseKeys forgets every key it is given; one release that fails neither rejects nor keeps the others', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const raw = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+    const keys = [...(await pool.parseLinkFragment(`1:${raw(1)},2:${raw(2)},3:${raw(3)}`)).values()];
+    const release = vi.spyOn(pool, 'releaseKey');
+    release.mockImplementationOnce(() => Promise.reject(new CryptoError('WORKER_FAILED', 'the worker holding this key failed')));
+    await expect(pool.releaseKeys(keys)).resolves.toBeUndefined();
+    expect(release).toHaveBeenCalledTimes(3);
+    for (const key of keys.slice(1)) {
+      expect(pool.keyLocations(key)).toEqual([]);
+      await expectCryptoError(pool.formatLinkFragment([{ fileId: '2', key }]), 'UNKNOWN_KEY');
+    }
   });
 
   it('a bad recipient public key fails the open with MALFORMED and leaves nothing behind', async () => {

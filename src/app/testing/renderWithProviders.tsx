@@ -1,25 +1,38 @@
 // Test helpers: render a component, or the whole app at a path, with the real store, theme,
-// notifications and router.
+// notifications and router, and the crypto pool the test gives (testCryptoPool.ts).
 import { render, type RenderOptions } from '@testing-library/react';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import type { User } from '../../api/types.ts';
 import { AppProviders } from '../AppProviders.tsx';
+import type { CryptoPoolSource } from '../cryptoPool.ts';
 import { createAppRouter } from '../../routes/router.tsx';
 import { makeStore, type AppStore, type RootState } from '../store.ts';
+import { noCryptoPool } from './testCryptoPool.ts';
 
 interface ProviderOptions extends Omit<RenderOptions, 'queries' | 'wrapper'> {
   preloadedState?: Partial<RootState>;
   store?: AppStore;
+  cryptoPool?: CryptoPoolSource;
 }
 
 // jsdom does not implement scrolling; the router's scroll restoration calls it on every navigation.
 if (typeof window !== 'undefined') window.scrollTo = () => undefined;
 
-export function renderWithProviders(ui: ReactElement, { preloadedState, store = makeStore(preloadedState), ...options }: ProviderOptions = {}) {
+export function renderWithProviders(
+  ui: ReactElement,
+  { preloadedState, store = makeStore(preloadedState), cryptoPool = noCryptoPool, ...options }: ProviderOptions = {},
+) {
   return {
     store,
-    ...render(ui, { wrapper: ({ children }) => <AppProviders store={store}>{children}</AppProviders>, ...options }),
+    ...render(ui, {
+      wrapper: ({ children }) => (
+        <AppProviders store={store} cryptoPool={cryptoPool}>
+          {children}
+        </AppProviders>
+      ),
+      ...options,
+    }),
   };
 }
 

@@ -1,19 +1,17 @@
 /**
- * What both download paths (the service worker's, startDownload.ts, and direct to disk,
- * direct/saveToDisk.ts) do alike around their worker: the plan's entries, the failures a
- * skip-failed-files download collects, and the file keys sent from the crypto worker straight to
- * the download's worker, never through this thread.
+ * What a download does around its worker, wherever it runs: the plan's entries, the failures a
+ * batch that skips failed files collects, and the file keys sent from the crypto worker straight
+ * to the download's worker, never through this thread.
  */
-import { sharedCryptoPool } from '../../app/cryptoPool.ts';
-import { DOWNLOAD_MESSAGES, DownloadError, type PlanEntry } from '../../../workers/index.ts';
-import type { DecryptedDownloadSource, FailedZipFile, ZipDownloadOptions } from './types.ts';
+import type { PlanEntry } from '../../../workers/index.ts';
+import type { DecryptedDownloadSource, DownloadRequest, FailedZipFile, FileKeySender } from './types.ts';
 
 const DEFAULT_REQUIRED_HEADERS = ['x-encryption-iv'] as const;
-/** From posting a plan until the download's worker has the keys. */
-export const READY_TIMEOUT_MS = 20_000;
 
-export function abortedDownload(): DownloadError {
-  return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
+/** The part of a plan every place a download runs takes alike. */
+export interface PlanBody {
+  readonly entries: PlanEntry[];
+  readonly skipFailedFiles: boolean;
 }
 
 export function planEntries(sources: readonly DecryptedDownloadSource[]): PlanEntry[] {
@@ -27,27 +25,32 @@ export function planEntries(sources: readonly DecryptedDownloadSource[]): PlanEn
   }));
 }
 
-/** The files a download left out (with options.onFileFailed), and the callback that records them. */
-export function failureCollector(options: ZipDownloadOptions): { failed: FailedZipFile[]; onFileFailed: ((entry: FailedZipFile) => void) | undefined } {
+/** The files a download left out (with request.onFileFailed), and the callback that records them. */
+export function failureCollector(request: Pick<DownloadRequest, 'onFileFailed'>): { failed: FailedZipFile[]; onFileFailed: ((entry: FailedZipFile) => void) | undefined } {
   const failed: FailedZipFile[] = [];
-  const onFileFailed = options.onFileFailed
+  const onFileFailed = request.onFileFailed
     ? (entry: FailedZipFile) => {
         failed.push(entry);
-        options.onFileFailed?.(entry);
+        request.onFileFailed?.(entry);
       }
     : undefined;
   return { failed, onFileFailed };
 }
 
 /**
- * Sends the sources' file keys (each once) over `keyPort` to the download's worker and then waits
- * for `outcome`. When the keys cannot be sent, the worker reports KEY_UNAVAILABLE on its status
- * port; the error thrown here says why.
+ * Sends the sources' file keys (each once) from `pool` over `keyPort` to the download's worker and
+ * then waits for `outcome`. When the keys cannot be sent, the worker reports KEY_UNAVAILABLE on its
+ * status port; the error thrown here says why.
  */
-export async function sendKeysThenAwait(sources: readonly DecryptedDownloadSource[], keyPort: MessagePort, outcome: Promise<number>): Promise<number> {
+export async function sendKeysThenAwait(
+  pool: FileKeySender,
+  sources: readonly DecryptedDownloadSource[],
+  keyPort: MessagePort,
+  outcome: Promise<number>,
+): Promise<number> {
   const uniqueKeys = [...new Map(sources.map((source) => [source.key.id, source.key])).values()];
   try {
-    await sharedCryptoPool().sendFileKeys(uniqueKeys, keyPort);
+    await pool.sendFileKeys(uniqueKeys, keyPort);
   } catch (error) {
     keyPort.close();
     void outcome.catch(() => undefined);

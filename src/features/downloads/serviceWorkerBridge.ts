@@ -2,13 +2,19 @@
  * The page's side of the service-worker download endpoint: finds the worker that controls this
  * page, hands it a plan, and starts the browser's download of the plan's URL.
  */
+import { safeFileName } from '../../../contract/content-disposition.ts';
 import {
   DOWNLOAD_MESSAGES,
   DownloadError,
   downloadPath,
   KEEPALIVE_MESSAGE,
+  PLAN_MESSAGE,
+  type DownloadPlan,
   type KeepaliveMessage,
 } from '../../../workers/index.ts';
+import type { PlanBody } from './downloadPlan.ts';
+import type { DownloadReceiver } from './downloadStatus.ts';
+import type { DecryptedDownloadSource, DownloadDestination } from './types.ts';
 
 /** The app registers its worker at start; on a first visit it takes control once installed. */
 const CONTROLLER_WAIT_MS = 15_000;
@@ -18,6 +24,8 @@ const CONTROLLER_WAIT_MS = 15_000;
  * the page "activated" a moment before "controllerchange".
  */
 const CLAIM_GRACE_MS = 1_000;
+/** From the worker's 'ready' until the download manager's request reaches it. */
+const START_TIMEOUT_MS = 30_000;
 /** Below the browser's idle timeout for service workers (30 s in Chromium). */
 export const KEEPALIVE_INTERVAL_MS = 10_000;
 
@@ -82,4 +90,36 @@ export function triggerBrowserDownload(id: string, fileName: string): () => void
   frame.src = downloadPath(id, fileName);
   document.body.append(frame);
   return () => frame.remove();
+}
+
+/**
+ * A file or a ZIP for the browser's downloads, run by the controlling service worker: once it has
+ * the keys, the hidden iframe starts the download manager's request, and the worker is kept awake
+ * until the download ends.
+ */
+export async function serviceWorkerReceiver(
+  destination: Extract<DownloadDestination, { kind: 'browser-file' | 'browser-zip' }>,
+  sources: readonly DecryptedDownloadSource[],
+  body: PlanBody,
+): Promise<DownloadReceiver> {
+  const worker = await controllingServiceWorker();
+  const fileName = safeFileName(destination.kind === 'browser-zip' ? destination.zipName : sources[0]!.name);
+  const plan: DownloadPlan = { type: PLAN_MESSAGE, id: crypto.randomUUID(), kind: destination.kind === 'browser-zip' ? 'zip' : 'file', fileName, ...body };
+  let stopKeepalive = () => {};
+  let removeTrigger = () => {};
+  return {
+    post: (keyPort, statusPort) => worker.postMessage(plan, [keyPort, statusPort]),
+    ready() {
+      stopKeepalive = keepServiceWorkerAlive(worker);
+      removeTrigger = triggerBrowserDownload(plan.id, fileName);
+      return START_TIMEOUT_MS;
+    },
+    // The service worker is not ended with the download, so nothing is left to wait for.
+    abortGraceMs: 0,
+    watch: () => undefined,
+    end() {
+      stopKeepalive();
+      removeTrigger();
+    },
+  };
 }

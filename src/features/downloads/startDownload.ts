@@ -1,119 +1,47 @@
 /**
- * The streaming-download contract (README.md in this folder): one file, or several files as one
- * ZIP, fetched, decrypted and written to disk by the service worker and the browser's download
- * manager, never collected in this page's memory. Both functions resolve when the last byte was
- * handed to the browser and reject with a DownloadError (fixed `code`) otherwise.
+ * The streaming-download contract (README.md in this folder): the files of `sources`, fetched,
+ * decrypted and written where `destination` says, never collected in this page's memory. A file
+ * or a ZIP goes through the service worker to the browser's download manager
+ * (serviceWorkerBridge.ts); a file or a folder picked in the browser's dialogs goes through a
+ * dedicated worker straight to disk (direct/directReceiver.ts). Both run the one status machine
+ * (downloadStatus.ts). Resolves when the last byte was handed over and rejects with a
+ * DownloadError (fixed `code`) otherwise. The caller owns the file keys: release them afterwards.
  */
-import {
-  DOWNLOAD_MESSAGES,
-  DownloadError,
-  PLAN_MESSAGE,
-  type ControlMessage,
-  type DownloadPlan,
-  type StatusMessage,
-} from '../../../workers/index.ts';
-import { safeFileName } from '../../../contract/content-disposition.ts';
-import { abortedDownload, failureCollector, planEntries, READY_TIMEOUT_MS, sendKeysThenAwait } from './downloadPlan.ts';
-import { ProgressMeter } from './progressMeter.ts';
-import type { DecryptedDownloadSource, DownloadOptions, FailedZipFile, ZipDownloadOptions, ZipDownloadOutcome } from './types.ts';
-import { controllingServiceWorker, keepServiceWorkerAlive, triggerBrowserDownload } from './serviceWorkerBridge.ts';
+import { DOWNLOAD_MESSAGES, DownloadError } from '../../../workers/index.ts';
+import { directReceiver } from './direct/directReceiver.ts';
+import { abortedDownload, awaitDownload } from './downloadStatus.ts';
+import { failureCollector, planEntries, sendKeysThenAwait } from './downloadPlan.ts';
+import { serviceWorkerReceiver } from './serviceWorkerBridge.ts';
+import type { DownloadDestination, DownloadOutcome, DownloadRequest } from './types.ts';
 
-/** From the click until the download manager's request reaches the worker. */
-const START_TIMEOUT_MS = 30_000;
-
-export function startFileDownload(source: DecryptedDownloadSource, options: DownloadOptions = {}): Promise<void> {
-  const fileName = safeFileName(source.name);
-  return runDownload('file', fileName, [source], options, undefined).then(() => undefined);
+/** True for the destinations that take exactly one file ('browser-file', 'disk-file'). */
+export function holdsOneFile(destination: DownloadDestination): boolean {
+  return destination.kind === 'browser-file' || destination.kind === 'disk-file';
 }
 
-export async function startZipDownload(zipName: string, sources: readonly DecryptedDownloadSource[], options: ZipDownloadOptions = {}): Promise<ZipDownloadOutcome> {
-  if (sources.length === 0) throw new DownloadError('FAILED', 'No files selected for ZIP download.');
-  const { failed, onFileFailed } = failureCollector(options);
-  const bytes = await runDownload('zip', safeFileName(zipName), sources, options, onFileFailed);
+function checkSources(request: DownloadRequest): void {
+  const { destination, sources } = request;
+  if (sources.length === 0) {
+    throw new DownloadError('FAILED', destination.kind === 'browser-zip' ? 'No files selected for ZIP download.' : 'No files selected for download.');
+  }
+  if (holdsOneFile(destination) && sources.length !== 1) {
+    throw new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected('a single-file download was given several files'));
+  }
+}
+
+export async function startDownload(request: DownloadRequest): Promise<DownloadOutcome> {
+  const { pool, destination, sources } = request;
+  if (request.signal?.aborted) throw abortedDownload();
+  checkSources(request);
+  // A single file never skips itself: its failure is the download's.
+  const { failed, onFileFailed } = holdsOneFile(destination) ? { failed: [], onFileFailed: undefined } : failureCollector(request);
+  const plan = { entries: planEntries(sources), skipFailedFiles: onFileFailed !== undefined };
+  const receiver =
+    destination.kind === 'browser-file' || destination.kind === 'browser-zip'
+      ? await serviceWorkerReceiver(destination, sources, plan)
+      : directReceiver(destination, plan);
+  const { port1: keyPort, port2: remoteKeyPort } = new MessageChannel();
+  const outcome = awaitDownload(receiver, remoteKeyPort, request, onFileFailed);
+  const bytes = await sendKeysThenAwait(pool, sources, keyPort, outcome);
   return { bytes, files: sources.length - failed.length, failed };
-}
-
-
-async function runDownload(
-  kind: 'file' | 'zip',
-  fileName: string,
-  sources: readonly DecryptedDownloadSource[],
-  options: DownloadOptions,
-  onFileFailed: ((failed: FailedZipFile) => void) | undefined,
-): Promise<number> {
-  if (options.signal?.aborted) throw abortedDownload();
-  const worker = await controllingServiceWorker();
-  const plan: DownloadPlan = {
-    type: PLAN_MESSAGE,
-    id: crypto.randomUUID(),
-    kind,
-    fileName,
-    skipFailedFiles: onFileFailed !== undefined,
-    entries: planEntries(sources),
-  };
-  const keyChannel = new MessageChannel();
-  const statusChannel = new MessageChannel();
-  const statusPort = statusChannel.port1;
-  const meter = { current: null as ProgressMeter | null };
-  let stopKeepalive = () => {};
-  let removeTrigger = () => {};
-  let timer: ReturnType<typeof setTimeout> | undefined;
-
-  const outcome = new Promise<number>((resolve, reject) => {
-    const fail = (error: DownloadError) => {
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      stopKeepalive();
-      removeTrigger();
-      statusPort.onmessage = null;
-      statusPort.close();
-      options.signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      const message: ControlMessage = { type: 'abort' };
-      statusPort.postMessage(message);
-      fail(abortedDownload());
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    timer = setTimeout(() => fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired)), READY_TIMEOUT_MS);
-
-    statusPort.onmessage = (event: MessageEvent<StatusMessage>) => {
-      const message = event.data;
-      switch (message.type) {
-        case 'ready':
-          clearTimeout(timer);
-          timer = setTimeout(() => {
-            statusPort.postMessage({ type: 'abort' } satisfies ControlMessage);
-            fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired));
-          }, START_TIMEOUT_MS);
-          stopKeepalive = keepServiceWorkerAlive(worker);
-          removeTrigger = triggerBrowserDownload(plan.id, fileName);
-          break;
-        case 'started':
-          clearTimeout(timer);
-          meter.current = new ProgressMeter(message.totalBytes ?? 0);
-          options.onProgress?.(meter.current.update(0));
-          break;
-        case 'progress':
-          if (meter.current) options.onProgress?.(meter.current.update(message.bytes));
-          break;
-        case 'file-failed':
-          onFileFailed?.({ name: message.name, error: DownloadError.fromWire(message.failure) });
-          break;
-        case 'done':
-          cleanup();
-          resolve(message.bytes);
-          break;
-        case 'error':
-          fail(DownloadError.fromWire(message.failure));
-          break;
-      }
-    };
-  });
-
-  worker.postMessage(plan, [keyChannel.port2, statusChannel.port2]);
-  return sendKeysThenAwait(sources, keyChannel.port1, outcome);
 }

@@ -1,14 +1,14 @@
 // The admin batch's outcomes from spec section 8 ("Crypto and download"), with the real crypto pool
 // (in-process workers) and the streaming download replaced by a recording double (node has no
-// service worker): a malformed wrapped key from the server, a batch that leaves files out, and a
-// batch in which nothing could be decrypted.
+// service worker): a malformed wrapped key from the server, a batch that leaves files out, a
+// batch in which nothing could be decrypted, and keys sent from the pool that opened them.
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../../../server/crypto/index.ts';
-import { CryptoPool, type PrivateKeyHandle } from '../../../workers/index.ts';
+import { CryptoPool, type FileKeyHandle, type PrivateKeyHandle } from '../../../workers/index.ts';
 import { inProcessWorker } from '../../../workers/testing/inProcessWorker.ts';
-import { DownloadError, type DecryptedDownloadSource, type ZipDownloadOptions } from '../downloads/index.ts';
-import { downloadAdminFiles, type DownloadTransfer } from './adminDownload.ts';
+import { DownloadError, holdsOneFile, type DownloadDestination, type startDownload } from '../downloads/index.ts';
+import { downloadAdminFiles } from './adminDownload.ts';
 import { fileRecord } from './testing/fileRecords.ts';
 
 const admin = generateRsaKeyPair();
@@ -23,38 +23,53 @@ beforeAll(async () => {
   privateKey = await pool.unlockPrivateKey(wrapPrivateKey(admin.privateKey, 'pw'), 'pw');
 });
 
+/** The file keys handed to pool.releaseKeys from now on, each checked to be gone from the pool. */
+function watchReleases(): () => FileKeyHandle[] {
+  const releases = vi.spyOn(pool, 'releaseKeys');
+  onTestFinished(() => releases.mockRestore());
+  return () => {
+    const keys = releases.mock.calls.flatMap(([handles]) => [...handles] as FileKeyHandle[]);
+    for (const key of keys) expect(pool.keyLocations(key)).toEqual([]);
+    return keys;
+  };
+}
+
+const ONE_FILE: DownloadDestination = { kind: 'browser-file' };
+const ZIP: DownloadDestination = { kind: 'browser-zip', zipName: 'F_files.zip' };
+
 /** Records what would have been downloaded; `failInZip` names entries the service worker skips. */
-function recordingTransfer(failInZip: readonly string[] = []) {
+function recordingDownload(failInZip: readonly string[] = []) {
   const zipped: string[] = [];
   const saved: string[] = [];
-  const transfer: DownloadTransfer = {
-    async file(source: DecryptedDownloadSource) {
-      saved.push(source.name);
-    },
-    async zip(_name: string, sources: readonly DecryptedDownloadSource[], options: ZipDownloadOptions = {}) {
-      expect(options.onFileFailed, 'a batch skips files it cannot decrypt').toBeDefined();
-      const failed = sources.filter((s) => failInZip.includes(s.name)).map((s) => ({ name: s.name, error: new DownloadError('INTEGRITY', 'x') }));
-      zipped.push(...sources.filter((s) => !failInZip.includes(s.name)).map((s) => s.name));
-      return { bytes: 1, files: sources.length - failed.length, failed };
-    },
+  const keysSentFrom: unknown[] = [];
+  const download: typeof startDownload = async ({ pool: sender, destination, sources, onFileFailed }) => {
+    keysSentFrom.push(sender);
+    if (holdsOneFile(destination)) {
+      saved.push(...sources.map((s) => s.name));
+      return { bytes: 1, files: 1, failed: [] };
+    }
+    expect(onFileFailed, 'a batch skips files it cannot decrypt').toBeDefined();
+    const failed = sources.filter((s) => failInZip.includes(s.name)).map((s) => ({ name: s.name, error: new DownloadError('INTEGRITY', 'x') }));
+    zipped.push(...sources.filter((s) => !failInZip.includes(s.name)).map((s) => s.name));
+    return { bytes: 1, files: sources.length - failed.length, failed };
   };
-  return { transfer, zipped, saved };
+  return { download, zipped, saved, keysSentFrom };
 }
 
 describe('admin downloads: the catalogue outcomes', () => {
   it("one file whose wrapped key is malformed fails with 'Invalid encryption key format received from server.'", async () => {
-    const { transfer, saved } = recordingTransfer();
+    const { download, saved } = recordingDownload();
     const files = [fileRecord('F/a.txt', { encrypted_key: MALFORMED_KEY })];
-    const error = await downloadAdminFiles({ files, zipName: null, privateKey, pool, transfer }).catch((e: unknown) => e);
+    const error = await downloadAdminFiles({ files, destination: ONE_FILE, privateKey, pool, download }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DownloadError);
     expect(error).toMatchObject({ code: 'KEY_FORMAT', message: 'Invalid encryption key format received from server.' });
     expect(saved).toEqual([]);
   });
 
   it("a ZIP leaves out the files it cannot decrypt and names them ('Could not decrypt n file(s): names')", async () => {
-    const { transfer, zipped } = recordingTransfer(['c.txt']);
+    const { download, zipped } = recordingDownload(['c.txt']);
     const files = [fileRecord('F/a.txt', { encrypted_key: goodKey() }), fileRecord('F/b.txt', { encrypted_key: MALFORMED_KEY }), fileRecord('F/c.txt', { encrypted_key: goodKey() })];
-    const outcome = await downloadAdminFiles({ files, zipName: 'F_files.zip', privateKey, pool, transfer });
+    const outcome = await downloadAdminFiles({ files, destination: ZIP, privateKey, pool, download });
     expect(zipped).toEqual(['a.txt']);
     expect(outcome.notDecrypted).toEqual(['b.txt', 'c.txt']);
     const { DOWNLOAD_MESSAGES } = await import('../downloads/index.ts');
@@ -63,27 +78,40 @@ describe('admin downloads: the catalogue outcomes', () => {
 
   it("a ZIP in which no file decrypts fails with 'No files could be decrypted.'", async () => {
     const noKeys = [fileRecord('F/a.txt', { encrypted_key: MALFORMED_KEY }), fileRecord('F/b.txt', { encrypted_key: MALFORMED_KEY })];
-    const first = recordingTransfer();
-    await expect(downloadAdminFiles({ files: noKeys, zipName: 'F_files.zip', privateKey, pool, transfer: first.transfer })).rejects.toMatchObject({
+    const first = recordingDownload();
+    await expect(downloadAdminFiles({ files: noKeys, destination: ZIP, privateKey, pool, download: first.download })).rejects.toMatchObject({
       code: 'NOTHING_DECRYPTED',
       message: 'No files could be decrypted.',
     });
     expect(first.zipped).toEqual([]);
 
-    const allSkipped = recordingTransfer(['a.txt', 'b.txt']);
+    const allSkipped = recordingDownload(['a.txt', 'b.txt']);
     const files = [fileRecord('F/a.txt', { encrypted_key: goodKey() }), fileRecord('F/b.txt', { encrypted_key: goodKey() })];
-    await expect(downloadAdminFiles({ files, zipName: 'F_files.zip', privateKey, pool, transfer: allSkipped.transfer })).rejects.toMatchObject({
+    await expect(downloadAdminFiles({ files, destination: ZIP, privateKey, pool, download: allSkipped.download })).rejects.toMatchObject({
       code: 'NOTHING_DECRYPTED',
     });
   });
 
-  it('a whole batch decrypts: nothing is left out, and every file key is released afterwards', async () => {
-    const { transfer, zipped } = recordingTransfer();
+  it('a whole batch decrypts: nothing is left out, the keys go out from the pool that opened them, and every file key is released afterwards', async () => {
+    const { download, zipped, keysSentFrom } = recordingDownload();
+    const released = watchReleases();
     const files = [fileRecord('F/a.txt', { encrypted_key: goodKey() }), fileRecord('F/sub/b.txt', { encrypted_key: goodKey() })];
     const before = pool.loads;
-    const outcome = await downloadAdminFiles({ files, zipName: 'F_files.zip', privateKey, pool, transfer });
+    const outcome = await downloadAdminFiles({ files, destination: ZIP, privateKey, pool, download });
     expect(outcome.notDecrypted).toEqual([]);
     expect(zipped).toHaveLength(2);
+    expect(keysSentFrom).toEqual([pool]);
     expect(pool.loads).toEqual(before);
+    expect(released()).toHaveLength(2);
+  });
+
+  it('one file is saved as itself, its key sent from the same pool and released afterwards', async () => {
+    const { download, saved, keysSentFrom } = recordingDownload();
+    const released = watchReleases();
+    const outcome = await downloadAdminFiles({ files: [fileRecord('F/sub/a.txt', { encrypted_key: goodKey() })], destination: ONE_FILE, privateKey, pool, download });
+    expect(outcome.notDecrypted).toEqual([]);
+    expect(saved).toEqual(['a.txt']);
+    expect(keysSentFrom).toEqual([pool]);
+    expect(released()).toHaveLength(1);
   });
 });

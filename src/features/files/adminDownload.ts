@@ -1,8 +1,9 @@
 /**
  * One admin download, outside React: the selected files' keys are opened with the unlocked
- * private key inside the crypto pool, the streaming download runs (src/features/downloads), and
- * the file keys are released from the pool whatever happens. Several files go into one ZIP with
- * their directory paths; one file is saved as itself.
+ * private key inside the crypto pool, the streaming download runs to the destination the screen
+ * chose (src/features/downloads) with the keys sent from that same pool, and the file keys are
+ * released from it whatever happens. Several files go into one ZIP or folder with their directory
+ * paths; one file is saved as itself.
  *
  * A batch goes on without the files it cannot decrypt (spec section 8): a file whose key does not
  * unwrap, or whose data fails before its first byte, is left out of the ZIP and named in the
@@ -15,9 +16,10 @@ import type { CryptoPool, FileKeyHandle, PrivateKeyHandle } from '../../../worke
 import {
   DOWNLOAD_MESSAGES,
   DownloadError,
-  startFileDownload,
-  startZipDownload,
+  holdsOneFile,
+  startDownload,
   type DecryptedDownloadSource,
+  type DownloadDestination,
   type DownloadProgress,
 } from '../downloads/index.ts';
 import { zipEntryNames } from './downloadNames.ts';
@@ -25,27 +27,21 @@ import { zipEntryNames } from './downloadNames.ts';
 /** The admin route must carry both (spec section 5, "Download (client side)"). */
 const ADMIN_REQUIRED_HEADERS = ['x-encrypted-key', 'x-encryption-iv'] as const;
 
+/** What an admin download needs of the crypto pool. */
+export type AdminDownloadPool = Pick<CryptoPool, 'unwrapFileKey' | 'sendFileKeys' | 'releaseKeys'>;
+
 export interface AdminDownloadRequest {
   readonly files: readonly FileRecord[];
-  /** null: exactly one file, saved under its own name. */
-  readonly zipName: string | null;
+  /** From chooseSaveDestination (saveDestination.ts): a single file, or a ZIP or folder of several. */
+  readonly destination: DownloadDestination;
   readonly privateKey: PrivateKeyHandle;
-  readonly pool: CryptoPool;
+  /** The pool holding `privateKey`; the file keys are opened, sent and released there. */
+  readonly pool: AdminDownloadPool;
   readonly onProgress?: (progress: DownloadProgress) => void;
   readonly signal?: AbortSignal;
-  /**
-   * Where the bytes go: the service worker's streaming download (default), or direct to disk
-   * (saveDestination.ts); tests, which have no service worker, record instead.
-   */
-  readonly transfer?: DownloadTransfer;
+  /** The download engine; tests, which have no service worker, record instead. */
+  readonly download?: typeof startDownload;
 }
-
-export interface DownloadTransfer {
-  readonly file: typeof startFileDownload;
-  readonly zip: typeof startZipDownload;
-}
-
-const SERVICE_WORKER_TRANSFER: DownloadTransfer = { file: startFileDownload, zip: startZipDownload };
 
 export interface AdminDownloadOutcome {
   /** Paths (as in the ZIP) of the files left out because they could not be decrypted. */
@@ -73,7 +69,7 @@ function unwrapFailure(error: unknown): unknown {
   return isCryptoError(error) && error.code === 'MALFORMED' ? new DownloadError('KEY_FORMAT', DOWNLOAD_MESSAGES.invalidKeyFormat) : error;
 }
 
-async function unwrapEach(pool: CryptoPool, privateKey: PrivateKeyHandle, files: readonly FileRecord[]): Promise<{ opened: UnwrappedFile[]; failed: { file: FileRecord; error: unknown }[] }> {
+async function unwrapEach(pool: AdminDownloadPool, privateKey: PrivateKeyHandle, files: readonly FileRecord[]): Promise<{ opened: UnwrappedFile[]; failed: { file: FileRecord; error: unknown }[] }> {
   const results = await Promise.allSettled(files.map((file) => pool.unwrapFileKey(privateKey, file.encrypted_key)));
   const opened: UnwrappedFile[] = [];
   const failed: { file: FileRecord; error: unknown }[] = [];
@@ -84,33 +80,33 @@ async function unwrapEach(pool: CryptoPool, privateKey: PrivateKeyHandle, files:
   return { opened, failed };
 }
 
-async function releaseAll(pool: CryptoPool, keys: readonly FileKeyHandle[]): Promise<void> {
-  await Promise.all(keys.map((key) => pool.releaseKey(key).catch(() => undefined)));
-}
-
 export async function downloadAdminFiles(request: AdminDownloadRequest): Promise<AdminDownloadOutcome> {
-  const { files, zipName, pool, transfer = SERVICE_WORKER_TRANSFER } = request;
+  const { files, destination, pool, download = startDownload } = request;
   if (files.length === 0) return { notDecrypted: [] };
   const { opened, failed } = await unwrapEach(pool, request.privateKey, files);
-  const keys = opened.map(({ key }) => key);
-  const options = { ...(request.onProgress ? { onProgress: request.onProgress } : {}), ...(request.signal ? { signal: request.signal } : {}) };
+  const common = {
+    pool,
+    destination,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+  };
   try {
-    if (zipName === null) {
+    if (holdsOneFile(destination)) {
       if (failed[0]) throw failed[0].error;
       const { file, key } = opened[0]!;
-      await transfer.file(source(file, key, file.original_filename), options);
+      await download({ ...common, sources: [source(file, key, file.original_filename)] });
       return { notDecrypted: [] };
     }
     const names = zipEntryNames(files);
     if (opened.length === 0) throw new DownloadError('NOTHING_DECRYPTED', DOWNLOAD_MESSAGES.nothingDecrypted);
-    const outcome = await transfer.zip(
-      zipName,
-      opened.map(({ file, key }) => source(file, key, names.get(file.id)!)),
-      { ...options, onFileFailed: () => undefined },
-    );
+    const outcome = await download({
+      ...common,
+      sources: opened.map(({ file, key }) => source(file, key, names.get(file.id)!)),
+      onFileFailed: () => undefined,
+    });
     if (outcome.files === 0) throw new DownloadError('NOTHING_DECRYPTED', DOWNLOAD_MESSAGES.nothingDecrypted);
     return { notDecrypted: [...failed.map(({ file }) => names.get(file.id)!), ...outcome.failed.map(({ name }) => name)] };
   } finally {
-    await releaseAll(pool, keys);
+    await pool.releaseKeys(opened.map(({ key }) => key));
   }
 }

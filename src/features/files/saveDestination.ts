@@ -4,19 +4,8 @@
  * choice, into a ZIP); elsewhere (Firefox) everything goes through the service worker to the
  * browser's downloads, as before. Cancelling any dialog gives null: nothing happens.
  */
-import {
-  canSaveFile,
-  canSaveToFolder,
-  DownloadError,
-  pickDirectory,
-  pickSaveFile,
-  saveFilesToFolder,
-  saveFileToDisk,
-  startFileDownload,
-  startZipDownload,
-} from '../downloads/index.ts';
+import { canSaveFile, canSaveToFolder, pickDirectory, pickSaveFile, type DownloadDestination } from '../downloads/index.ts';
 import type { FileRecord } from '../../api/filesApi.ts';
-import type { DownloadTransfer } from './adminDownload.ts';
 import type { SaveChoice } from './SaveChoiceDialog.tsx';
 
 export interface DownloadTarget {
@@ -27,38 +16,19 @@ export interface DownloadTarget {
   readonly label: string;
 }
 
-export type SaveDestination =
-  /** The service worker's stream to the browser's download manager (a file or a ZIP). */
-  | { readonly kind: 'browser' }
-  | { readonly kind: 'file'; readonly file: FileSystemFileHandle }
-  | { readonly kind: 'folder'; readonly directory: FileSystemDirectoryHandle };
-
 type AskSaveChoice = (request: { fileCount: number; zipName: string }) => Promise<SaveChoice | null>;
 
-export async function chooseSaveDestination(target: DownloadTarget, askSaveChoice: AskSaveChoice): Promise<SaveDestination | null> {
+/** The one decision of where an admin download goes (file, ZIP or folder); null: a dialog was cancelled. */
+export async function chooseSaveDestination(target: DownloadTarget, askSaveChoice: AskSaveChoice): Promise<DownloadDestination | null> {
   if (target.zipName === null) {
-    if (!canSaveFile()) return { kind: 'browser' };
+    if (!canSaveFile()) return { kind: 'browser-file' };
     const file = await pickSaveFile(target.files[0]?.original_filename ?? target.label);
-    return file ? { kind: 'file', file } : null;
+    return file ? { kind: 'disk-file', file } : null;
   }
-  if (!canSaveToFolder()) return { kind: 'browser' };
+  const zip = { kind: 'browser-zip', zipName: target.zipName } as const;
+  if (!canSaveToFolder()) return zip;
   const choice = await askSaveChoice({ fileCount: target.files.length, zipName: target.zipName });
-  if (choice !== 'folder') return choice === 'zip' ? { kind: 'browser' } : null;
+  if (choice !== 'folder') return choice === 'zip' ? zip : null;
   const directory = await pickDirectory();
-  return directory ? { kind: 'folder', directory } : null;
-}
-
-function notForThisDestination(): never {
-  throw new DownloadError('FAILED', 'This download does not fit the place chosen to save it. Start it again.');
-}
-
-export function transferTo(destination: SaveDestination): DownloadTransfer {
-  switch (destination.kind) {
-    case 'browser':
-      return { file: startFileDownload, zip: startZipDownload };
-    case 'file':
-      return { file: (source, options) => saveFileToDisk(source, destination.file, options), zip: notForThisDestination };
-    case 'folder':
-      return { file: notForThisDestination, zip: (_zipName, sources, options) => saveFilesToFolder(sources, destination.directory, options) };
-  }
+  return directory ? { kind: 'disk-folder', directory } : null;
 }

@@ -10,15 +10,15 @@ import { useSnackbar } from 'notistack';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { describeApiError } from '../../api/errors.ts';
 import { filesDownloaded } from '../../api/filesApi.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
 import { DOWNLOAD_MESSAGES, isDownloadError, type DownloadProgress } from '../downloads/index.ts';
 import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } from '../keys/index.ts';
-import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { FILES_MESSAGES } from './filesMessages.ts';
 import { useSaveChoice } from './SaveChoiceDialog.tsx';
-import { chooseSaveDestination, transferTo, type DownloadTarget } from './saveDestination.ts';
+import { chooseSaveDestination, type DownloadTarget } from './saveDestination.ts';
 
 /** Spec section 9: admin toasts 3-7 s. */
 const SUCCESS_TOAST_MS = 3000;
@@ -60,6 +60,7 @@ function isCryptoFailure(error: unknown): boolean {
 
 export function useFileDownloads(folderId: number): FileDownloads {
   const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
   const { enqueueSnackbar } = useSnackbar();
   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
   const { askSaveChoice, choiceDialog } = useSaveChoice();
@@ -81,22 +82,21 @@ export function useFileDownloads(folderId: number): FileDownloads {
       if (!destination || running.current) return; // a dialog was cancelled
       const controller = new AbortController();
       running.current = controller;
-      const label = destination.kind === 'folder' ? `to "${destination.directory.name}"` : target.label;
+      const label = destination.kind === 'disk-folder' ? `to "${destination.directory.name}"` : target.label;
       setActive({ label, fileCount: target.files.length, progress: null });
       try {
         const outcome = await downloadAdminFiles({
           files: target.files,
-          zipName: target.zipName,
+          destination,
           privateKey,
-          pool: sharedCryptoPool(),
+          pool: cryptoPool(),
           signal: controller.signal,
-          transfer: transferTo(destination),
           onProgress: (progress) => setActive({ label, fileCount: target.files.length, progress }),
         });
         if (outcome.notDecrypted.length > 0) {
           enqueueSnackbar(DOWNLOAD_MESSAGES.notDecrypted(outcome.notDecrypted), { variant: 'warning', autoHideDuration: FAILURE_TOAST_MS });
         } else {
-          const done = destination.kind === 'folder' ? FILES_MESSAGES.savedToFolder(target.files.length, destination.directory.name) : FILES_MESSAGES.downloadDone(target.label);
+          const done = destination.kind === 'disk-folder' ? FILES_MESSAGES.savedToFolder(target.files.length, destination.directory.name) : FILES_MESSAGES.downloadDone(target.label);
           enqueueSnackbar(done, { variant: 'success', autoHideDuration: SUCCESS_TOAST_MS });
         }
         dispatch(filesDownloaded(folderId));
@@ -113,7 +113,7 @@ export function useFileDownloads(folderId: number): FileDownloads {
         setActive(null);
       }
     },
-    [askSaveChoice, dispatch, enqueueSnackbar, folderId, requestPrivateKey],
+    [askSaveChoice, cryptoPool, dispatch, enqueueSnackbar, folderId, requestPrivateKey],
   );
 
   const cancel = useCallback(() => running.current?.abort(), []);

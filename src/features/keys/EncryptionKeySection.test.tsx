@@ -7,9 +7,10 @@ import { AppProviders } from '../../app/AppProviders.tsx';
 import { makeStore } from '../../app/store.ts';
 import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedInState, testUser } from '../../app/testing/renderWithProviders.tsx';
-import { installKeyOperations } from './keyOperations.ts';
-import { selectPrivateKeyHandleId } from './keysSlice.ts';
-import { inThreadKeyOperations, makeKeyData } from './testing/inThreadKeyOperations.ts';
+import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
+import type { CryptoPool } from '../../../workers/index.ts';
+import { selectPrivateKey } from './keysSlice.ts';
+import { makeKeyData } from './testing/keyData.ts';
 import { usePrivateKeyUnlock, type PrivateKeyUnlock } from './usePrivateKeyUnlock.tsx';
 
 const KEY_PATH = '/api/auth/users/me/encrypted-key';
@@ -22,15 +23,20 @@ afterEach(() => {
   for (const undo of cleanups.splice(0)) undo();
 });
 
+/** The pool of the running test, handed to the app as src/main.tsx hands over the real one. */
+let pool: CryptoPool;
+const cryptoPool = () => pool;
+
 function setup(handlers: Record<string, FakeHandler>) {
   const api = installFakeApi(handlers);
-  const crypto = inThreadKeyOperations();
-  cleanups.push(api.restore, installKeyOperations(crypto.operations));
-  return { api, held: crypto.held };
+  const created = inProcessCryptoPool();
+  pool = created;
+  cleanups.push(api.restore, () => created.terminate());
+  return { api, pool: created };
 }
 
 async function openKeySection(user: User = testUser) {
-  const rendered = renderAppAt('/profile', { preloadedState: signedInState(user) });
+  const rendered = renderAppAt('/profile', { preloadedState: signedInState(user), cryptoPool });
   await screen.findByRole('heading', { name: 'My Profile & Settings' });
   return { ...rendered, section: within(screen.getByRole('region', { name: 'End-to-End Encryption Key' })) };
 }
@@ -180,7 +186,7 @@ describe("'Login Password Required'", () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Unlock' }));
     expect(await dialog.findByText('Private key unlocked.')).toBeTruthy();
     fireEvent.click(dialog.getByRole('button', { name: 'Continue' }));
-    expect(selectPrivateKeyHandleId(store.getState())).toMatch(/^handle-/);
+    expect(pool.keyLocations(selectPrivateKey(store.getState())!)).toHaveLength(1);
     expect(await section.findByRole('button', { name: 'Lock Private Key' })).toBeTruthy();
   });
 
@@ -194,7 +200,7 @@ describe("'Login Password Required'", () => {
       return <>{unlock.unlockDialog}</>;
     }
     render(
-      <AppProviders store={store}>
+      <AppProviders store={store} cryptoPool={cryptoPool}>
         <Probe />
       </AppProviders>,
     );
@@ -214,7 +220,8 @@ describe("'Login Password Required'", () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Unlock' }));
     fireEvent.click(await dialog.findByRole('button', { name: 'Continue' }));
     const handle = (await granted) as { id: string; kind: string };
-    expect(handle).toEqual({ id: selectPrivateKeyHandleId(store.getState()), kind: 'private' });
+    expect(handle).toMatchObject({ kind: 'private' });
+    expect(handle).toBe(selectPrivateKey(store.getState()));
     await expect(unlock!.requestPrivateKey()).resolves.toEqual(handle);
   });
 });
@@ -226,7 +233,7 @@ describe('password change with stored keys', () => {
       [`GET ${KEY_PATH}`]: () => ({ status: 200, body: keyData }),
       'POST /api/auth/change-password': () => ({ status: 200, body: { detail: 'Password changed' } }),
     });
-    renderAppAt('/profile', { preloadedState: signedInState() });
+    renderAppAt('/profile', { preloadedState: signedInState(), cryptoPool });
     const section = within(await screen.findByRole('region', { name: 'Change Login Password' }));
     type(section, 'Old Password', 'old-pass-1');
     type(section, 'New Password', 'new-pass-1');

@@ -11,7 +11,7 @@ import { selectCurrentUser } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { GenerateKeyPairPanel } from './GenerateKeyPairPanel.tsx';
 import { KEY_MESSAGES } from './keyMessages.ts';
-import type { GeneratedKeyPairData } from './keyOperations.ts';
+import type { GeneratedKeyPairData } from './keyPool.ts';
 import { KeyStatusBox, KeyStatusChip } from './KeyStatusBox.tsx';
 import { privateKeyCleared, selectPrivateKeyUnlocked } from './keysSlice.ts';
 import { hasOrphanedPublicKey, keyStorageStatus, shouldReportStatusError } from './keyStatus.ts';

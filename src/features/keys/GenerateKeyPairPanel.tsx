@@ -11,10 +11,11 @@ import Typography from '@mui/material/Typography';
 import { useId, useState, type FormEvent } from 'react';
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
 import { describeApiError } from '../../api/errors.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { generationFailedMessage, KEY_MESSAGES, KeyError, keyOperationFailureText } from './keyMessages.ts';
-import { keyOperations, type GeneratedKeyPairData } from './keyOperations.ts';
+import type { GeneratedKeyPairData } from './keyPool.ts';
 
 type Stage = 'idle' | 'verifying' | 'generating';
 
@@ -31,6 +32,7 @@ const STAGE_LABEL: Record<Stage, string> = {
  */
 export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExistingKey: boolean; onGenerated(pair: GeneratedKeyPairData): void }) {
   const notify = useNotifier();
+  const cryptoPool = useCryptoPool();
   const confirmTitleId = useId();
   const [verifyPassword] = useVerifyPasswordMutation();
   const [password, setPassword] = useState('');
@@ -68,7 +70,8 @@ export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExist
       setStage('generating');
       let pair: GeneratedKeyPairData;
       try {
-        pair = await (await keyOperations()).generateKeyPair(typed);
+        const { publicKeySpki, encryptedPrivateKey, kdfSalt } = await cryptoPool().generateWrappedKeyPair(typed);
+        pair = { publicKeySpki, encryptedPrivateKey, kdfSalt };
       } catch (cause) {
         throw new KeyError('generation-failed', generationFailedMessage(keyOperationFailureText(cause, (error) => describeApiError(error).message)));
       }

@@ -11,7 +11,7 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import { sessionConfirmed } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { downloadKeyBackup } from './downloadBackup.ts';
-import type { GeneratedKeyPairData } from './keyOperations.ts';
+import type { GeneratedKeyPairData } from './keyPool.ts';
 import { KeyPairStep } from './KeyPairStep.tsx';
 
 export const CLOSE_BLOCKED_TITLE = 'Please complete all steps (upload, save, download) before closing.';

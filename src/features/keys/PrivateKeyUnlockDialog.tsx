@@ -10,7 +10,9 @@ import TextField from '@mui/material/TextField';
 import { useSnackbar } from 'notistack';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { describeApiError } from '../../api/errors.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { KEY_MESSAGES } from './keyMessages.ts';
 import { unlockPrivateKey } from './keyThunks.ts';
 
@@ -18,12 +20,12 @@ import { unlockPrivateKey } from './keyThunks.ts';
 export const KEY_LOADED_NOTICE_MS = 2000;
 export const KEY_ERROR_NOTICE_MS = 5000;
 
-type UnlockState = { step: 'entering' } | { step: 'unlocking' } | { step: 'keyLoaded'; handleId: string } | { step: 'error'; message: string };
+type UnlockState = { step: 'entering' } | { step: 'unlocking' } | { step: 'keyLoaded'; handle: PrivateKeyHandle } | { step: 'error'; message: string };
 
 interface PrivateKeyUnlockDialogProps {
   open: boolean;
   /** After Continue: the pending action runs with the unlocked key. */
-  onContinue(handleId: string): void;
+  onContinue(handle: PrivateKeyHandle): void;
   onCancel(): void;
 }
 
@@ -34,6 +36,7 @@ interface PrivateKeyUnlockDialogProps {
  */
 export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKeyUnlockDialogProps) {
   const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
   const { enqueueSnackbar } = useSnackbar();
   const titleId = useId();
   const [state, setState] = useState<UnlockState>({ step: 'entering' });
@@ -57,8 +60,8 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
     setInlineError(null);
     setState({ step: 'unlocking' });
     try {
-      const handleId = await dispatch(unlockPrivateKey(password));
-      setState({ step: 'keyLoaded', handleId });
+      const handle = await dispatch(unlockPrivateKey(cryptoPool(), password));
+      setState({ step: 'keyLoaded', handle });
       enqueueSnackbar(KEY_MESSAGES.keyUnlocked, { variant: 'success', autoHideDuration: KEY_LOADED_NOTICE_MS });
     } catch (error) {
       const described = describeApiError(error);
@@ -111,7 +114,7 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
             </Alert>
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2 }}>
-            <Button variant="contained" autoFocus onClick={() => onContinue(state.handleId)}>
+            <Button variant="contained" autoFocus onClick={() => onContinue(state.handle)}>
               Continue
             </Button>
           </DialogActions>

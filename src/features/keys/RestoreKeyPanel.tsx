@@ -6,13 +6,13 @@ import Typography from '@mui/material/Typography';
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
 import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { sessionConfirmed } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { BACKUP_MIME_TYPE } from './backupFile.ts';
 import { isKeyError, KEY_MESSAGES } from './keyMessages.ts';
-import { keyOperations } from './keyOperations.ts';
 import { privateKeyCleared } from './keysSlice.ts';
 import { restoreKeyFromBackup } from './restoreKey.ts';
 import { UsernameMismatchDialog } from './UsernameMismatchDialog.tsx';
@@ -23,6 +23,7 @@ export const KEY_RESTORED_STORAGE_KEY = 'keyRestored';
 /** Restore from backup (spec sections 4 and 5): file, current login password, checks, confirmation. */
 export function RestoreKeyPanel({ username, onRestored }: { username: string; onRestored(): void }) {
   const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
   const notify = useNotifier();
   const inputId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -75,7 +76,7 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
                 },
               }),
             ),
-          operations: await keyOperations(),
+          pool: cryptoPool(),
           setPublicKey: (public_key_spki) => setPublicKey({ public_key_spki }).unwrap(),
           saveEncryptedKey: (data) => saveEncryptedKey(data).unwrap(),
         },

@@ -1,13 +1,13 @@
 // What other features use from the keys feature. The files screen (downloads, link creation):
+//   const cryptoPool = useCryptoPool();                // src/app/cryptoPool.ts
 //   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
-//   const privateKey = await requestPrivateKey();     // null: the user cancelled
-//   if (privateKey) await sharedCryptoPool().unwrapFileKey(privateKey, file.encrypted_key) ...
+//   const privateKey = await requestPrivateKey();     // the pool's handle; null: the user cancelled
+//   if (privateKey) await cryptoPool().unwrapFileKey(privateKey, file.encrypted_key) ...
 //   on a CryptoError while decrypting: dispatch(privateKeyCryptoFailed())
 export { usePrivateKeyUnlock, type PrivateKeyUnlock } from './usePrivateKeyUnlock.tsx';
 export { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
-export { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKeyHandleId, selectPrivateKeyUnlocked } from './keysSlice.ts';
-export { requirePrivateKeyHandleId, unlockPrivateKey } from './keyThunks.ts';
-export { privateKeyHandle } from './privateKeyHandle.ts';
+export { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKey, selectPrivateKeyUnlocked } from './keysSlice.ts';
+export { requirePrivateKey, unlockPrivateKey } from './keyThunks.ts';
 export { KEY_MESSAGES, KeyError, isKeyError, keyOperationFailureText } from './keyMessages.ts';
 export { usePersistentWarning } from './usePersistentWarning.tsx';
 export { EncryptionKeySection } from './EncryptionKeySection.tsx';

@@ -2,11 +2,11 @@
 // private key for the session, and re-wrap it after a password change. Errors come out as
 // KeyError with the spec's exact texts (section 8, "Keys").
 
-import { addListener } from '@reduxjs/toolkit';
 import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { keysApi } from '../../api/keysApi.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { sessionConfirmed } from '../auth/index.ts';
+import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import type { KeyData } from './backupFile.ts';
 import {
   KEY_MESSAGES,
@@ -15,9 +15,9 @@ import {
   rewrapFailedMessage,
   unlockFailedMessage,
 } from './keyMessages.ts';
-import { keyOperations } from './keyOperations.ts';
-import { privateKeyUnlocked, selectPrivateKeyHandleId } from './keysSlice.ts';
-import { privateKeyReleaseListener } from './privateKeyRelease.ts';
+import type { KeyPool } from './keyPool.ts';
+import { privateKeyUnlocked, selectPrivateKey } from './keysSlice.ts';
+import { releaseWhenDropped } from './privateKeyRelease.ts';
 
 export type KeysThunk<R> = (dispatch: AppDispatch, getState: () => RootState) => R;
 
@@ -32,11 +32,11 @@ export async function fetchStoredKeyData(dispatch: AppDispatch): Promise<KeyData
 }
 
 /**
- * 'Login Password Required': fetches the stored key data, opens it in the worker pool with the
- * login password and caches the handle for the session. Resolves with the handle id.
+ * 'Login Password Required': fetches the stored key data, opens it in `pool` with the login
+ * password and caches the pool's handle for the session. Resolves with the handle.
  */
 export const unlockPrivateKey =
-  (password: string): KeysThunk<Promise<string>> =>
+  (pool: KeyPool, password: string): KeysThunk<Promise<PrivateKeyHandle>> =>
   async (dispatch) => {
     if (!password) throw new KeyError('missing-password-or-key-data', KEY_MESSAGES.missingPasswordOrKeyData);
     let data: KeyData | null;
@@ -47,24 +47,23 @@ export const unlockPrivateKey =
     }
     if (!data) throw new KeyError('key-data-not-found', KEY_MESSAGES.keyDataNotFound);
     if (!data.encryptedPrivateKey || !data.kdfSalt) throw new KeyError('missing-password-or-key-data', KEY_MESSAGES.missingPasswordOrKeyData);
-    let handleId: string;
+    let handle: PrivateKeyHandle;
     try {
-      handleId = await (await keyOperations()).unlockPrivateKey(data, password);
+      handle = await pool.unlockPrivateKey(data, password);
     } catch (error) {
       throw new KeyError('unlock-failed', unlockFailedMessage(keyOperationFailureText(error, describe)));
     }
-    // The listener that wipes the key from the workers once the slice lets go of it; adding it again
-    // is a no-op (RTK keeps one entry per effect).
-    dispatch(addListener.withTypes<RootState, AppDispatch>()(privateKeyReleaseListener));
-    dispatch(privateKeyUnlocked({ handleId }));
-    return handleId;
+    // Wipes the key from the workers once the slice lets go of it (privateKeyRelease.ts).
+    dispatch(releaseWhenDropped(pool, handle));
+    dispatch(privateKeyUnlocked({ handle }));
+    return handle;
   };
 
-/** The cached handle id, or KeyError 'Key not loaded.' (callers unlock first). */
-export function requirePrivateKeyHandleId(state: RootState): string {
-  const handleId = selectPrivateKeyHandleId(state);
-  if (!handleId) throw new KeyError('key-not-loaded', KEY_MESSAGES.keyNotLoaded);
-  return handleId;
+/** The cached handle, or KeyError 'Key not loaded.' (callers unlock first). */
+export function requirePrivateKey(state: RootState): PrivateKeyHandle {
+  const handle = selectPrivateKey(state);
+  if (!handle) throw new KeyError('key-not-loaded', KEY_MESSAGES.keyNotLoaded);
+  return handle;
 }
 
 const rewrapFailed = (reason: string) => new KeyError('rewrap-failed', rewrapFailedMessage(reason));
@@ -79,10 +78,12 @@ export interface PasswordChange {
   readonly oldPassword: string;
   readonly newPassword: string;
   readonly dispatch: AppDispatch;
+  /** The app's pool, asked for only when there is key data to re-wrap. */
+  readonly cryptoPool: () => Pick<KeyPool, 'rewrapPrivateKey'>;
 }
 
 /** The keys feature's step after a password change (run by profile/afterPasswordChanged.ts). */
-export async function rewrapPrivateKeyAfterPasswordChange({ oldPassword, newPassword, dispatch }: PasswordChange): Promise<void> {
+export async function rewrapPrivateKeyAfterPasswordChange({ oldPassword, newPassword, dispatch, cryptoPool }: PasswordChange): Promise<void> {
   let data: KeyData | null;
   try {
     data = await fetchStoredKeyData(dispatch);
@@ -92,7 +93,8 @@ export async function rewrapPrivateKeyAfterPasswordChange({ oldPassword, newPass
   if (!data) return;
   let rewrapped: KeyData | null = null;
   try {
-    rewrapped = await (await keyOperations()).rewrapPrivateKey(data, oldPassword, newPassword);
+    const { encryptedPrivateKey, kdfSalt } = await cryptoPool().rewrapPrivateKey(data, oldPassword, newPassword);
+    rewrapped = { encryptedPrivateKey, kdfSalt };
   } catch (error) {
     throw rewrapFailed(keyOperationFailureText(error, describe));
   }

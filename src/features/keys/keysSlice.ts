@@ -1,36 +1,38 @@
-// The session's unlocked private key, as far as the main thread knows it: only the id of a key
-// handle inside the crypto worker pool (serialisable, not a secret on its own). The key itself
-// never leaves the worker. It is forgotten when the session ends (logout, failed session check,
+// The session's unlocked private key, as far as the main thread knows it: the handle the crypto
+// worker pool returned when it unlocked the key, kept as it came ({id, kind}: serialisable, not a
+// secret on its own; its type's brand says only the pool makes one). The key itself never leaves
+// the worker. It is forgotten when the session ends (logout, failed session check,
 // 'Session expired'), after a new key pair is generated or a backup restored, and after a crypto
 // error during a download; privateKeyRelease.ts then wipes it from the workers too.
 
 import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 import { sessionEnded } from '../../api/sessionEvents.ts';
 import { rootReducer, type RootState } from '../../app/rootReducer.ts';
+import type { PrivateKeyHandle } from '../../../workers/index.ts';
 
 export interface KeysState {
-  /** Handle id of the unlocked private key in the worker pool; null while locked. */
-  privateKeyHandleId: string | null;
+  /** The unlocked private key's handle in the worker pool; null while locked. */
+  privateKey: PrivateKeyHandle | null;
 }
 
 export type PrivateKeyClearReason = 'generated' | 'restored' | 'crypto-error' | 'locked';
 
-const initialState: KeysState = { privateKeyHandleId: null };
+const initialState: KeysState = { privateKey: null };
 
 export const keysSlice = createSlice({
   name: 'keys',
   initialState,
   reducers: {
-    privateKeyUnlocked(state, action: PayloadAction<{ handleId: string }>) {
-      state.privateKeyHandleId = action.payload.handleId;
+    privateKeyUnlocked(state, action: PayloadAction<{ handle: PrivateKeyHandle }>) {
+      state.privateKey = action.payload.handle;
     },
     privateKeyCleared(state, _action: PayloadAction<{ reason: PrivateKeyClearReason }>) {
-      state.privateKeyHandleId = null;
+      state.privateKey = null;
     },
   },
   extraReducers: (builder) => {
     builder.addCase(sessionEnded, (state) => {
-      state.privateKeyHandleId = null;
+      state.privateKey = null;
     });
   },
 });
@@ -48,5 +50,5 @@ export const privateKeyCryptoFailed = () => privateKeyCleared({ reason: 'crypto-
 
 const keysState = (state: RootState): KeysState => injectedKeysSlice.selectSlice(state);
 
-export const selectPrivateKeyHandleId = (state: RootState): string | null => keysState(state).privateKeyHandleId;
-export const selectPrivateKeyUnlocked = (state: RootState): boolean => keysState(state).privateKeyHandleId !== null;
+export const selectPrivateKey = (state: RootState): PrivateKeyHandle | null => keysState(state).privateKey;
+export const selectPrivateKeyUnlocked = (state: RootState): boolean => keysState(state).privateKey !== null;

@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { User } from '../../api/types.ts';
 import { unwrapPrivateKey } from '../../../crypto/index.ts';
 import { buildBackupFile, serialiseBackupFile, type KeyData } from './backupFile.ts';
 import { isKeyError, type KeyErrorCode } from './keyMessages.ts';
 import { BACKUP_PASSWORD_NEEDED, restoreKeyFromBackup, type RestoreDependencies, type RestoreInput } from './restoreKey.ts';
-import { inThreadKeyOperations, makeKeyData } from './testing/inThreadKeyOperations.ts';
+import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
+import { makeKeyData } from './testing/keyData.ts';
+
+const pool = inProcessCryptoPool();
+afterAll(() => pool.terminate());
 
 const user: User = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null };
 
@@ -26,7 +30,7 @@ function setup(options: { currentPassword?: string; confirm?: boolean } = {}) {
       confirmations.push(backupUsername);
       return options.confirm ?? false;
     },
-    operations: inThreadKeyOperations().operations,
+    pool,
     async setPublicKey(spki) {
       calls.push('public-key');
       saved.publicKey = spki;

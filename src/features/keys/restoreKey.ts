@@ -14,7 +14,7 @@ import type { User } from '../../api/types.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
 import { backupFileTypeError, isUsernameMismatch, parseBackupFile, type KeyData } from './backupFile.ts';
 import { KEY_MESSAGES, KeyError, keyOperationFailureText, restoreFailedMessage } from './keyMessages.ts';
-import type { KeyOperations } from './keyOperations.ts';
+import type { KeyPool } from './keyPool.ts';
 
 export interface RestoreInput {
   file: File | null;
@@ -29,7 +29,8 @@ export interface RestoreInput {
 export interface RestoreDependencies {
   verifyPassword(password: string): Promise<unknown>;
   confirmUsernameMismatch(backupUsername: string | null): Promise<boolean>;
-  operations: KeyOperations;
+  /** The app's crypto pool: derives the backup's public key and re-wraps it when needed. */
+  pool: Pick<KeyPool, 'publicKeyOfWrappedPrivateKey' | 'rewrapPrivateKey'>;
   setPublicKey(publicKeySpki: string): Promise<User>;
   saveEncryptedKey(data: KeyData): Promise<User>;
 }
@@ -53,11 +54,11 @@ async function readBackupText(file: File): Promise<string> {
 }
 
 /** The key data to store: the backup as it is, or re-wrapped from the backup-time password. */
-async function openBackup(keyData: KeyData, input: RestoreInput, operations: KeyOperations): Promise<{ publicKeySpki: string; keyData: KeyData }> {
+async function openBackup(keyData: KeyData, input: RestoreInput, pool: RestoreDependencies['pool']): Promise<{ publicKeySpki: string; keyData: KeyData }> {
   const openingPassword = input.backupPassword || input.password;
   let publicKeySpki: string;
   try {
-    publicKeySpki = await operations.publicKeyOf(keyData, openingPassword);
+    publicKeySpki = await pool.publicKeyOfWrappedPrivateKey(keyData, openingPassword);
   } catch (error) {
     if (isCryptoError(error, 'WRONG_PASSWORD')) {
       if (!input.backupPassword) throw new KeyError('restore-wrong-backup-password', BACKUP_PASSWORD_NEEDED);
@@ -67,7 +68,8 @@ async function openBackup(keyData: KeyData, input: RestoreInput, operations: Key
   }
   if (openingPassword === input.password) return { publicKeySpki, keyData };
   try {
-    return { publicKeySpki, keyData: await operations.rewrapPrivateKey(keyData, openingPassword, input.password) };
+    const { encryptedPrivateKey, kdfSalt } = await pool.rewrapPrivateKey(keyData, openingPassword, input.password);
+    return { publicKeySpki, keyData: { encryptedPrivateKey, kdfSalt } };
   } catch (error) {
     throw new KeyError('restore-failed', restoreFailedMessage(keyOperationFailureText(error, describe)));
   }
@@ -93,7 +95,7 @@ export async function restoreKeyFromBackup(input: RestoreInput, deps: RestoreDep
     throw new KeyError('cancelled', KEY_MESSAGES.restoreUsernameCancelled);
   }
 
-  const opened = await openBackup(parsed.keyData, input, deps.operations);
+  const opened = await openBackup(parsed.keyData, input, deps.pool);
   try {
     // Public key first: a new public key drops the old pair's wrapped key on the server (docs/api.md).
     await deps.setPublicKey(opened.publicKeySpki);

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
-import { privateKeyHandle as toHandle } from './privateKeyHandle.ts';
-import { selectPrivateKeyHandleId } from './keysSlice.ts';
+import { selectPrivateKey } from './keysSlice.ts';
 import { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
 
 export interface PrivateKeyUnlock {
@@ -20,7 +19,7 @@ export interface PrivateKeyUnlock {
  * prompts for the login password; after Continue the pending action runs" (spec section 4).
  */
 export function usePrivateKeyUnlock(): PrivateKeyUnlock {
-  const handleId = useAppSelector(selectPrivateKeyHandleId);
+  const privateKey = useAppSelector(selectPrivateKey);
   const [open, setOpen] = useState(false);
   const pending = useRef<((handle: PrivateKeyHandle | null) => void) | null>(null);
 
@@ -33,14 +32,14 @@ export function usePrivateKeyUnlock(): PrivateKeyUnlock {
   }, []);
 
   const requestPrivateKey = useCallback((): Promise<PrivateKeyHandle | null> => {
-    if (handleId) return Promise.resolve(toHandle(handleId));
+    if (privateKey) return Promise.resolve(privateKey);
     pending.current?.(null);
     return new Promise((resolve) => {
       pending.current = resolve;
       setOpen(true);
     });
-  }, [handleId]);
+  }, [privateKey]);
 
-  const unlockDialog = <PrivateKeyUnlockDialog open={open} onContinue={(id) => finish(toHandle(id))} onCancel={() => finish(null)} />;
+  const unlockDialog = <PrivateKeyUnlockDialog open={open} onContinue={finish} onCancel={() => finish(null)} />;
   return { requestPrivateKey, unlockDialog };
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { useCreateDownloadLinkMutation } from '../../api/linksApi.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
-import { sharedCryptoPool } from '../../app/cryptoPool.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { CREATE_LINK_MESSAGES, type CreateLinkChoices } from './createLinkForm.ts';
 import { CreateDownloadLinkDialog } from './CreateDownloadLinkDialog.tsx';
@@ -31,6 +31,7 @@ type Step = { kind: 'idle' } | { kind: 'form'; files: readonly LinkableFile[]; p
  */
 export function CreateDownloadLinkButton({ folderId, files, requestPrivateKey, onCreated, disabled = false }: CreateDownloadLinkButtonProps) {
   const notify = useNotifier();
+  const cryptoPool = useCryptoPool();
   const [createLink] = useCreateDownloadLinkMutation();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
 
@@ -48,7 +49,7 @@ export function CreateDownloadLinkButton({ folderId, files, requestPrivateKey, o
     if (step.kind !== 'form') return;
     setStep({ ...step, busy: true });
     try {
-      const prepared = await prepareDownloadLink(sharedCryptoPool(), step.privateKey, step.files, choices);
+      const prepared = await prepareDownloadLink(cryptoPool(), step.privateKey, step.files, choices);
       const created = await createLink({ folderId, body: prepared.request }).unwrap();
       setStep({ kind: 'ready', link: { url: readyLinkUrl(created.full_url, prepared.fragment), password: choices.password } });
       onCreated?.();

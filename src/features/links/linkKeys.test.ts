@@ -31,9 +31,11 @@ function localCrypto(privateKey: CryptoKey) {
     async protectLinkKeys(password, files) {
       return protectLinkKeys(password, files.map((file) => ({ fileId: file.fileId, key: keyOf(file.key) })));
     },
-    async releaseKey(handle) {
-      released.push(handle.id);
-      keys.delete(handle.id);
+    async releaseKeys(handles) {
+      for (const handle of handles) {
+        released.push(handle.id);
+        keys.delete(handle.id);
+      }
     },
   };
   return { pool, released, privateHandle: { id: 'private-1', kind: 'private' } as PrivateKeyHandle };

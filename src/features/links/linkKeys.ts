@@ -13,7 +13,7 @@ import type { CreateDownloadLinkRequest } from '../../api/linksApi.ts';
 import type { CreateLinkChoices } from './createLinkForm.ts';
 
 /** The part of the pool this module uses (a narrow seam, so tests can run it on the crypto core). */
-export type LinkKeyCrypto = Pick<CryptoPool, 'unwrapFileKey' | 'formatLinkFragment' | 'protectLinkKeys' | 'releaseKey'>;
+export type LinkKeyCrypto = Pick<CryptoPool, 'unwrapFileKey' | 'formatLinkFragment' | 'protectLinkKeys' | 'releaseKeys'>;
 
 /** What the link needs of a file record (GET /folders/{id}/files). */
 export interface LinkableFile {
@@ -84,7 +84,7 @@ export async function prepareDownloadLink(
       fragment: null,
     };
   } finally {
-    await Promise.allSettled(unwrapped.map((key) => pool.releaseKey(key)));
+    await pool.releaseKeys(unwrapped);
   }
 }
 

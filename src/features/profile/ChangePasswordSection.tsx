@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useChangePasswordMutation } from '../../api/authApi.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { isKeyError, usePersistentWarning } from '../keys/index.ts';
@@ -14,6 +15,7 @@ import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, PASSWORD_MISMATCH, pa
 
 export function ChangePasswordSection() {
   const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
   const notify = useNotifier();
   const warnPersistently = usePersistentWarning();
   const [changePassword] = useChangePasswordMutation();
@@ -37,7 +39,7 @@ export function ChangePasswordSection() {
     setBusy(true);
     try {
       await changePassword({ old_password: oldPassword, new_password: newPassword }).unwrap();
-      await runAfterPasswordChanged(afterPasswordChangedSteps, { oldPassword, newPassword, dispatch });
+      await runAfterPasswordChanged(afterPasswordChangedSteps, { oldPassword, newPassword, dispatch, cryptoPool });
       setOldPassword('');
       setNewPassword('');
       setConfirmPassword('');

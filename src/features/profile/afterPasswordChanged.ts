@@ -3,6 +3,7 @@
 // password, re-encrypt with the new one and save it. Steps run in order; a failing step stops the
 // chain and its error is shown (a UserFacingError keeps its exact text).
 
+import type { CryptoPoolSource } from '../../app/cryptoPool.ts';
 import type { AppDispatch } from '../../app/store.ts';
 import { rewrapPrivateKeyAfterPasswordChange } from '../keys/index.ts';
 
@@ -10,6 +11,7 @@ export interface PasswordChangedContext {
   oldPassword: string;
   newPassword: string;
   dispatch: AppDispatch;
+  cryptoPool: CryptoPoolSource;
 }
 
 export interface PasswordChangedStep {

@@ -5,26 +5,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ShieldIcon } from '../../app/icons.tsx';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
-import { directLinkSaver, type LinkDiskSaver } from './directLinkSaver.ts';
-import type { LinkDownloader } from './linkDownloader.ts';
 import { PasswordStep } from './PasswordStep.tsx';
 import { ReadyStep } from './ReadyStep.tsx';
-import { serviceWorkerLinkDownloader } from './serviceWorkerLinkDownloader.ts';
 import { useLinkAccess } from './useLinkAccess.ts';
 
-interface DownloadPageProps {
-  linkToken: string | null;
-  /** Where the files go; the service worker's streaming download by default. */
-  downloader?: LinkDownloader;
-  /**
-   * Direct to disk through the browser's save and folder dialogs, used where the browser has them
-   * (diskSaver.canSaveFile / canSaveToFolder); null: never.
-   */
-  diskSaver?: LinkDiskSaver | null;
-}
-
 /** The public download page, /download/{link_token} (spec section 2). */
-export function DownloadPage({ linkToken, downloader = serviceWorkerLinkDownloader, diskSaver = directLinkSaver }: DownloadPageProps) {
+export function DownloadPage({ linkToken }: { linkToken: string | null }) {
   const { state, unlock } = useLinkAccess(linkToken);
   return (
     <Paper variant="outlined" sx={{ maxWidth: 720, mx: 'auto', p: { xs: 3, sm: 5 } }}>
@@ -42,7 +28,7 @@ export function DownloadPage({ linkToken, downloader = serviceWorkerLinkDownload
         </Stack>
       )}
       {state.step === 'password' && <PasswordStep busy={state.busy} error={state.error} onUnlock={(password) => void unlock(password)} />}
-      {state.step === 'ready' && linkToken !== null && <ReadyStep linkToken={linkToken} files={state.files} keys={state.keys} downloader={downloader} diskSaver={diskSaver} />}
+      {state.step === 'ready' && linkToken !== null && <ReadyStep linkToken={linkToken} files={state.files} keys={state.keys} />}
       {state.step === 'error' && (
         <Alert severity="error" role="alert">
           Error: {state.message}

@@ -8,8 +8,7 @@ import type { SharedFile } from '../../api/linksApi.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 import { FILE_BUTTON_LABELS, isBusy } from './fileButtonState.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
-import type { LinkDiskSaver } from './directLinkSaver.ts';
-import type { LinkDownloader } from './linkDownloader.ts';
+import { canSaveToFolder } from '../downloads/index.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
 import { useLinkDownloads, type FileDownloadState, type ZipDownloadState } from './useLinkDownloads.ts';
 
@@ -17,9 +16,6 @@ interface ReadyStepProps {
   linkToken: string;
   files: SharedFile[];
   keys: LinkKeys;
-  downloader: LinkDownloader;
-  /** Direct to disk where the browser allows it (File System Access API); null elsewhere. */
-  diskSaver: LinkDiskSaver | null;
 }
 
 function buttonColor(state: FileDownloadState): 'primary' | 'success' | 'error' {
@@ -37,9 +33,9 @@ function batchLabel(zip: ZipDownloadState): string {
  * Step 2: 'Files ready for download:', a button per file and 'Download All as ZIP' for several;
  * beside it 'Save All to Folder...' where the browser can write to a folder.
  */
-export function ReadyStep({ linkToken, files, keys, downloader, diskSaver }: ReadyStepProps) {
-  const { stateOf, downloadFile, zip, downloadAll, saveAllToFolder } = useLinkDownloads(linkToken, files, keys, downloader, diskSaver);
-  const folderOffered = diskSaver?.canSaveToFolder() ?? false;
+export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
+  const { stateOf, downloadFile, zip, downloadAll, saveAllToFolder } = useLinkDownloads(linkToken, files, keys);
+  const folderOffered = canSaveToFolder();
   if (files.length === 0) return <Alert severity="info">{DOWNLOAD_PAGE_MESSAGES.noFilesLeft}</Alert>;
   return (
     <Stack spacing={2.5}>

@@ -20,8 +20,8 @@ function localPool() {
       parseLinkFragment: async (fragment: string) => adopt(await parseLinkFragment(fragment)),
       openLinkKeys: async (password: string, keys: Record<string, string>) => adopt(await openLinkKeys(password, keys)),
       deriveLinkPasswordVerifier: (password: string, kdfParams: string) => deriveLinkPasswordVerifier(password, kdfParams),
-      releaseKey: async (handle: { id: string }) => {
-        released.push(handle.id);
+      releaseKeys: async (handles: Iterable<{ id: string }>) => {
+        for (const handle of handles) released.push(handle.id);
       },
     },
   };

@@ -32,16 +32,12 @@ export function removeFragmentFromAddressBar(location: Location = window.locatio
   history.replaceState(history.state, '', `${location.pathname}${location.search}`);
 }
 
-async function releaseAll(pool: Pick<CryptoPool, 'releaseKey'>, keys: Iterable<FileKeyHandle>): Promise<void> {
-  await Promise.allSettled([...keys].map((key) => pool.releaseKey(key)));
-}
-
 /**
  * The keys of a link without password from its fragment. A link whose keys name none of its
  * files is as useless as one whose keys cannot be read, so both are 'keys-invalid'.
  */
 export async function importFragmentKeys(
-  pool: Pick<CryptoPool, 'parseLinkFragment' | 'releaseKey'>,
+  pool: Pick<CryptoPool, 'parseLinkFragment' | 'releaseKeys'>,
   fragment: string | null,
   files: readonly SharedFile[],
 ): Promise<LinkKeys> {
@@ -55,7 +51,7 @@ export async function importFragmentKeys(
   }
   // (A link whose files were all deleted since has nothing to check the keys against.)
   if (files.length > 0 && !files.some((file) => keys.has(String(file.id)))) {
-    await releaseAll(pool, keys.values());
+    await pool.releaseKeys(keys.values());
     throw new LinkKeyError('keys-invalid', DOWNLOAD_PAGE_MESSAGES.keysInvalid);
   }
   return keys;

@@ -8,8 +8,7 @@ import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { linksApi, type SharedFile } from '../../api/linksApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isUserFacingError } from '../../lib/userFacingError.ts';
-import type { FileKeyHandle } from '../../../workers/index.ts';
-import { sharedCryptoPool } from '../../app/cryptoPool.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
 import {
@@ -27,11 +26,6 @@ export type LinkAccessState =
   | { step: 'ready'; files: SharedFile[]; keys: LinkKeys }
   | { step: 'error'; message: string };
 
-function releaseKeys(keys: Iterable<FileKeyHandle>): void {
-  const pool = sharedCryptoPool();
-  for (const key of keys) void pool.releaseKey(key).catch(() => undefined);
-}
-
 /** The link itself is unknown (404) or expired (410): the page cannot recover from that. */
 function linkIsGone(error: unknown): boolean {
   const described = describeApiError(error);
@@ -40,6 +34,7 @@ function linkIsGone(error: unknown): boolean {
 
 export function useLinkAccess(linkToken: string | null): { state: LinkAccessState; unlock(password: string): Promise<void> } {
   const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
   const notify = useNotifier();
   // Read once: the fragment is removed from the address bar after import, and StrictMode runs
   // the effect twice in development.
@@ -49,11 +44,14 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
   );
   const heldKeys = useRef<LinkKeys | null>(null);
 
-  const adoptKeys = useCallback((files: SharedFile[], keys: LinkKeys) => {
-    if (heldKeys.current) releaseKeys(heldKeys.current.values());
-    heldKeys.current = keys;
-    setState({ step: 'ready', files, keys });
-  }, []);
+  const adoptKeys = useCallback(
+    (files: SharedFile[], keys: LinkKeys) => {
+      if (heldKeys.current) void cryptoPool().releaseKeys(heldKeys.current.values());
+      heldKeys.current = keys;
+      setState({ step: 'ready', files, keys });
+    },
+    [cryptoPool],
+  );
 
   useEffect(() => {
     if (linkToken === null) {
@@ -71,9 +69,9 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
           setState({ step: 'password', files: status.files, kdfParams: status.kdf_params, busy: false, error: null });
           return;
         }
-        const keys = await importFragmentKeys(sharedCryptoPool(), fragment, status.files);
+        const keys = await importFragmentKeys(cryptoPool(), fragment, status.files);
         if (cancelled) {
-          releaseKeys(keys.values());
+          void cryptoPool().releaseKeys(keys.values());
           return;
         }
         removeFragmentFromAddressBar();
@@ -86,15 +84,15 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
       cancelled = true;
       request.unsubscribe();
     };
-  }, [dispatch, linkToken, fragment, adoptKeys]);
+  }, [dispatch, cryptoPool, linkToken, fragment, adoptKeys]);
 
   // The keys leave the workers when the page goes away.
   useEffect(
     () => () => {
-      if (heldKeys.current) releaseKeys(heldKeys.current.values());
+      if (heldKeys.current) void cryptoPool().releaseKeys(heldKeys.current.values());
       heldKeys.current = null;
     },
-    [],
+    [cryptoPool],
   );
 
   const unlock = useCallback(
@@ -107,7 +105,7 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
       }
       setState({ ...state, busy: true, error: null });
       try {
-        const pool = sharedCryptoPool();
+        const pool = cryptoPool();
         const verifier = await linkPasswordVerifier(pool, password, kdfParams);
         const { reencrypted_keys } = await dispatch(linksApi.endpoints.verifyDownloadLinkPassword.initiate({ linkToken, verifier })).unwrap();
         adoptKeys(files, await openPasswordKeys(pool, password, reencrypted_keys));
@@ -120,7 +118,7 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
         }
       }
     },
-    [state, linkToken, dispatch, notify, adoptKeys],
+    [state, linkToken, dispatch, cryptoPool, notify, adoptKeys],
   );
 
   return { state, unlock };

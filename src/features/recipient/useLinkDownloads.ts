@@ -1,20 +1,21 @@
 // Per-file downloads and the ZIP of the public page. Each file's button runs its own state
 // machine (fileButtonState.ts); the ZIP follows the partial-failure rules of spec section 4.
-// Where the browser has the File System Access API (diskSaver), a file goes through its save
-// dialog, and 'Save All to Folder...' saves every file into a picked folder under the same rules
-// as the ZIP. A cancelled dialog does nothing.
+// Where the browser has the File System Access API, a file goes through its save dialog, and
+// 'Save All to Folder...' saves every file into a picked folder under the same rules as the ZIP
+// (linkSaving.ts). A cancelled dialog does nothing.
 
 import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeApiError } from '../../api/errors.ts';
 import type { SharedFile } from '../../api/linksApi.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
+import type { DownloadDestination } from '../downloads/index.ts';
 import { DOWNLOAD_PAGE_MESSAGES, FILE_STATUS_RESET_MS, PUBLIC_ZIP_NAME, ZIP_PROBLEM_TOAST_MS } from './downloadPageMessages.ts';
 import { isBusy, progressPercent, statusForProgress, type FileButtonStatus } from './fileButtonState.ts';
 import { linkFileSource, linkZipSources } from './linkDownloadSources.ts';
-import type { LinkDiskSaver } from './directLinkSaver.ts';
-import type { LinkDownloader } from './linkDownloader.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
+import { chooseFileDestination, chooseFolderDestination, saveLinkFiles } from './linkSaving.ts';
 import { zipOutcomeNotice } from './zipOutcome.ts';
 
 export interface FileDownloadState {
@@ -33,8 +34,9 @@ export type BatchMode = 'zip' | 'folder';
 
 const IDLE: FileDownloadState = { status: 'idle', percent: null };
 
-export function useLinkDownloads(linkToken: string, files: readonly SharedFile[], keys: LinkKeys, downloader: LinkDownloader, diskSaver: LinkDiskSaver | null) {
+export function useLinkDownloads(linkToken: string, files: readonly SharedFile[], keys: LinkKeys) {
   const { enqueueSnackbar } = useSnackbar();
+  const cryptoPool = useCryptoPool();
   const [fileStates, setFileStates] = useState<Record<number, FileDownloadState>>({});
   const [zip, setZip] = useState<ZipDownloadState>({ running: false, mode: 'zip', percent: null });
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
@@ -83,27 +85,23 @@ export function useLinkDownloads(linkToken: string, files: readonly SharedFile[]
         finishFile(file.id, 'failed');
         return;
       }
-      let saveTo: FileSystemFileHandle | null = null;
-      if (diskSaver?.canSaveFile()) {
-        try {
-          saveTo = await diskSaver.pickFile(source.name);
-        } catch (error) {
-          showError(error);
-          return;
-        }
-        if (!saveTo) return; // the save dialog was cancelled
+      let destination;
+      try {
+        destination = await chooseFileDestination(source.name);
+      } catch (error) {
+        showError(error);
+        return;
       }
+      if (!destination) return; // the save dialog was cancelled
       setFile(file.id, { status: 'starting', percent: null });
       const controller = new AbortController();
       aborts.current.add(controller);
       try {
-        const options = {
+        await saveLinkFiles(cryptoPool(), destination, [source], {
           signal: controller.signal,
-          onProgress: ({ bytes, totalBytes }: { bytes: number; totalBytes: number }) =>
-            setFile(file.id, { status: statusForProgress(bytes, totalBytes), percent: progressPercent(bytes, totalBytes) }),
-        };
-        if (saveTo && diskSaver) await diskSaver.file(source, saveTo, options);
-        else await downloader.file(source, options);
+          onProgress: ({ bytes, totalBytes }) => setFile(file.id, { status: statusForProgress(bytes, totalBytes), percent: progressPercent(bytes, totalBytes) }),
+          skipFailedFiles: false,
+        });
         finishFile(file.id, 'done');
       } catch (error) {
         showError(error);
@@ -112,7 +110,7 @@ export function useLinkDownloads(linkToken: string, files: readonly SharedFile[]
         aborts.current.delete(controller);
       }
     },
-    [diskSaver, downloader, fileStates, finishFile, keys, linkToken, setFile, showError],
+    [cryptoPool, fileStates, finishFile, keys, linkToken, setFile, showError],
   );
 
   const runBatch = useCallback(
@@ -125,26 +123,25 @@ export function useLinkDownloads(linkToken: string, files: readonly SharedFile[]
       }
       let failed = missingKeys.length;
       if (sources.length > 0) {
-        let directory: FileSystemDirectoryHandle | null = null;
+        let destination: DownloadDestination | null = { kind: 'browser-zip', zipName: PUBLIC_ZIP_NAME };
         if (mode === 'folder') {
           try {
-            directory = (await diskSaver?.pickFolder()) ?? null;
+            destination = await chooseFolderDestination();
           } catch (error) {
             enqueueSnackbar(describeApiError(error).message, { variant: 'error', autoHideDuration: ZIP_PROBLEM_TOAST_MS });
             return;
           }
-          if (!directory) return; // the folder dialog was cancelled
+          if (!destination) return; // the folder dialog was cancelled
         }
         setZip({ running: true, mode, percent: null });
         const controller = new AbortController();
         aborts.current.add(controller);
-        const options = {
-          signal: controller.signal,
-          onProgress: ({ bytes, totalBytes }: { bytes: number; totalBytes: number }) => setZip({ running: true, mode, percent: progressPercent(bytes, totalBytes) }),
-          onFileFailed: () => undefined,
-        };
         try {
-          const outcome = directory && diskSaver ? await diskSaver.folder(sources, directory, options) : await downloader.zip(PUBLIC_ZIP_NAME, sources, options);
+          const outcome = await saveLinkFiles(cryptoPool(), destination, sources, {
+            signal: controller.signal,
+            onProgress: ({ bytes, totalBytes }) => setZip({ running: true, mode, percent: progressPercent(bytes, totalBytes) }),
+            skipFailedFiles: true,
+          });
           failed += outcome.failedFiles;
         } catch (error) {
           // The batch itself failed (no streaming support, cancelled, broken mid-file, disk full).
@@ -159,7 +156,7 @@ export function useLinkDownloads(linkToken: string, files: readonly SharedFile[]
       const notice = zipOutcomeNotice(files.length, failed);
       enqueueSnackbar(notice.message, { variant: notice.severity, autoHideDuration: notice.autoHideMs });
     },
-    [diskSaver, downloader, enqueueSnackbar, files, keys, linkToken, zip.running],
+    [cryptoPool, enqueueSnackbar, files, keys, linkToken, zip.running],
   );
 
   const downloadAll = useCallback(() => runBatch('zip'), [runBatch]);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppStore } from '../../app/hooks.ts';
-import { sharedCryptoPool } from '../../app/cryptoPool.ts';
 import { browserTransport } from './transport/browserTransport.ts';
 import { browserUploadJournal } from './resume/browserUploadJournal.ts';
 import { UploadController, type UploadNotifier } from './uploadController.ts';
@@ -9,15 +9,16 @@ import { UploadController, type UploadNotifier } from './uploadController.ts';
 export function useUploadController(notifier: UploadNotifier): UploadController {
   const store = useAppStore();
   const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
   const controller = useMemo(
-    () => new UploadController({ dispatch, getState: store.getState, notifier, pool: sharedCryptoPool, transport: browserTransport, journal: browserUploadJournal() }),
-    [dispatch, store, notifier],
+    () => new UploadController({ dispatch, getState: store.getState, notifier, pool: cryptoPool, transport: browserTransport, journal: browserUploadJournal(cryptoPool) }),
+    [dispatch, store, notifier, cryptoPool],
   );
   // The crypto workers start when the page opens, not when the first file needs them: a pool
   // created and used at once sometimes got a worker that never ran (docs/upload.md, "Known issues").
   useEffect(() => {
-    sharedCryptoPool();
-  }, []);
+    cryptoPool();
+  }, [cryptoPool]);
   useEffect(() => () => controller.stop(), [controller]);
   return controller;
 }
