@@ -7,12 +7,12 @@
  *   // upload
  *   const session = await pool.openEncryption(file, { recipientPublicKey });
  *   session.encryptedLength; session.iv; session.wrappedKey;   // known before any byte is encrypted
- *   session.stream() / session.read(start, end)                 // ciphertext, in order or from any offset
+ *   await session.readBody(start, end)                          // ciphertext of any range, as a request body
  *   await session.sha256(); await session.close();
- *   // download
+ *   // download: the keys go to the service worker, which decrypts (download-service/)
  *   const privateKey = await pool.unlockPrivateKey(keyData, password);
  *   const fileKey = await pool.unwrapFileKey(privateKey, encryptedKey);
- *   const plaintext = pool.decrypt(fileKey, iv, response.body);  // ReadableStream<Uint8Array>
+ *   await pool.sendFileKeys([fileKey], keyPort);
  *
  * Placement: a large file's encryption and its SHA-256 may go to two different workers (the
  * encrypting one reads the file once and transfers each record to the hashing one), so one big
@@ -28,7 +28,6 @@ import {
   type PublicKeySpki,
   type Sha256Hex,
   type WrappedFileKey,
-  type Bytes,
   CryptoError,
   type LinkPasswordProtection,
   type StoredFileKey,
@@ -279,14 +278,6 @@ export class CryptoPool {
   /** Re-wraps a file key for another recipient public key (base64 SPKI). */
   async wrapFileKey(key: FileKeyHandle, recipientPublicKey: PublicKeySpki | string): Promise<WrappedFileKey> {
     return this.placement.run(this.placement.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKey(key.id, recipientPublicKey));
-  }
-
-  /** A raw 32-byte key (tests, offline tools). The app itself never handles raw keys on this thread. */
-  importRawFileKey(raw: Uint8Array): Promise<FileKeyHandle> {
-    const copy = new Uint8Array(raw) as Bytes;
-    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
-      this.placement.adoptKey<'file'>(await w.api.importRawFileKey(transfer(copy, [copy.buffer])), 'file', w),
-    );
   }
 
   /**
