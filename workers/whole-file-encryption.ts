@@ -1,7 +1,7 @@
 /**
  * Small files encrypted whole, a group of them per worker message (the upload's batch lane): per
- * file a fresh key and IV, the key wrapped for the recipient, the whole ciphertext (the same bytes
- * an EncryptionJob produces: header, then every record) in one buffer, and the plaintext's SHA-256.
+ * file a fresh key and IV, the key wrapped for the recipient, the whole ciphertext in one buffer
+ * (crypto's encryptBytes: the same bytes an EncryptionJob produces), and the plaintext's SHA-256.
  *
  * Why a group per message: opening, reading, hashing, closing and releasing each small file as its
  * own job took five round trips per file, and for a folder of thousands of small files the page's
@@ -23,13 +23,7 @@ import {
   generateFileIv,
   generateFileKey,
   wrapFileKey,
-  encryptRecord,
-  type RecordContext,
-  encodeHeader,
-  encryptedLength,
-  HEADER_LENGTH,
-  recordCount,
-  recordSpan,
+  encryptBytes,
   ONE_SHOT_DIGEST_MAX_BYTES,
   sha256OneShot,
 } from '../crypto/index.ts';
@@ -76,20 +70,6 @@ async function readWhole(source: Blob): Promise<Uint8Array<ArrayBuffer>> {
   return plaintext;
 }
 
-/** Header and every record of `plaintext` in one buffer, records encrypted concurrently. */
-async function encryptWhole(context: RecordContext, plaintext: Uint8Array<ArrayBuffer>, recordSize: number): Promise<CipherBytes> {
-  const out = new Uint8Array(encryptedLength(plaintext.byteLength, recordSize));
-  out.set(context.header.bytes.subarray(0, HEADER_LENGTH), 0);
-  const count = recordCount(plaintext.byteLength, recordSize);
-  await Promise.all(
-    Array.from({ length: count }, async (_, index) => {
-      const span = recordSpan(index, plaintext.byteLength, recordSize);
-      out.set(await encryptRecord(context, index, span.last, plaintext.subarray(span.plainStart, span.plainEnd)), span.cipherStart);
-    }),
-  );
-  return out as CipherBytes;
-}
-
 /** One file: read once, encrypted and hashed from the same bytes. */
 export async function encryptWholeFile(source: Blob, recipient: CryptoKey, recordSize: number): Promise<WholeFileResult> {
   let plaintext: Uint8Array<ArrayBuffer>;
@@ -99,8 +79,8 @@ export async function encryptWholeFile(source: Blob, recipient: CryptoKey, recor
     const key = await generateFileKey();
     const iv = generateFileIv();
     const wrappedKey = await wrapFileKey(key, recipient);
-    // encryptRecord copies its input synchronously (WebCrypto), so hashing may use the same bytes.
-    const ciphertext = encryptWhole({ key, iv, header: encodeHeader(recordSize) }, plaintext, recordSize);
+    // Hashing may read the same bytes while they are encrypted (see encryptBytes).
+    const ciphertext = encryptBytes(key, iv, plaintext, recordSize);
     ciphertext.catch(() => undefined);
     sealed = { iv: encodeFileIv(iv), wrappedKey, ciphertext };
   } catch (error) {
