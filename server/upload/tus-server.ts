@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import { ERRORS, EVENTS, Server, type Upload } from '@tus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadLinkFolder, Repositories } from '../db/repositories/index.ts';
-import type { CiphertextSize } from './ciphertext-size.ts';
+import type { CiphertextSize } from './format-size.ts';
 import { fileTooLargeDetail } from './errors.ts';
 import { checkFileFields } from './file-fields.ts';
 import type { TusStorage } from './tus-storage.ts';
