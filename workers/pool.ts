@@ -39,8 +39,8 @@ import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
-import { installCryptoErrorTransfer } from './wire-errors.ts';
-import type { WholeFileEncrypted, WholeFileFailed, WireError } from './whole-file-encryption.ts';
+import { fromWireError, installErrorTransfer } from './wire-errors.ts';
+import type { WholeFileEncrypted, WholeFileFailed } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
 /** Per-core rates measured in headless Chromium on the reference machine; only their ratio matters. */
@@ -83,13 +83,6 @@ export interface OpenEncryptionOptions {
 /** One small file encrypted whole (encryptSmallFiles), or why it could not be. */
 export type SmallFileEncryption = WholeFileEncrypted | { readonly ok: false; readonly stage: WholeFileFailed['stage']; readonly error: Error };
 
-function fromWire(error: WireError): Error {
-  if (error.code !== undefined) return new CryptoError(error.code, error.message);
-  const rebuilt = new Error(error.message);
-  rebuilt.name = error.name;
-  return rebuilt;
-}
-
 function defaultWorker(): Worker {
   return new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'sealdrop-crypto' });
 }
@@ -107,7 +100,7 @@ export class CryptoPool {
   }
 
   static create(options: CryptoPoolOptions = {}): CryptoPool {
-    installCryptoErrorTransfer();
+    installErrorTransfer();
     const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2;
     const size = Math.max(1, Math.min(MAX_POOL_SIZE, options.size ?? cores));
     const create = options.createWorker ?? defaultWorker;
@@ -208,7 +201,7 @@ export class CryptoPool {
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
     const cost = bytes / AES_GCM_BYTES_PER_SECOND + bytes / SHA256_BYTES_PER_SECOND + files.length * KEY_OPERATION_SECONDS;
     const results = await this.placement.run(this.placement.leastBusy(), cost, (w) => w.api.encryptWholeFiles(files, options.recipientPublicKey, options.recordSize));
-    return results.map((result) => (result.ok ? result : { ok: false, stage: result.stage, error: fromWire(result.error) }));
+    return results.map((result) => (result.ok ? result : { ok: false, stage: result.stage, error: fromWireError(result.error) }));
   }
 
   /** SHA-256 of a file without encrypting it (e.g. when only the hash is missing after a reload). */

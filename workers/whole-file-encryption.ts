@@ -18,7 +18,6 @@ import {
   type Sha256Hex,
   type WrappedFileKey,
   CryptoError,
-  type CryptoErrorCode,
   encodeFileIv,
   generateFileIv,
   generateFileKey,
@@ -27,6 +26,7 @@ import {
   ONE_SHOT_DIGEST_MAX_BYTES,
   sha256OneShot,
 } from '../crypto/index.ts';
+import { toWireError, type WireError } from './wire-errors.ts';
 
 /** Files up to this size may be encrypted whole (the whole plaintext is held at once). */
 export const WHOLE_FILE_MAX_BYTES = ONE_SHOT_DIGEST_MAX_BYTES;
@@ -39,13 +39,6 @@ export interface WholeFileEncrypted {
   readonly sha256: Sha256Hex;
 }
 
-/** An error as it crosses the worker boundary: a CryptoError keeps its code. */
-export interface WireError {
-  readonly name: string;
-  readonly code: CryptoErrorCode | undefined;
-  readonly message: string;
-}
-
 export interface WholeFileFailed {
   readonly ok: false;
   /** Which step failed: reading or encrypting the file, or hashing it. */
@@ -54,12 +47,6 @@ export interface WholeFileFailed {
 }
 
 export type WholeFileResult = WholeFileEncrypted | WholeFileFailed;
-
-function toWire(error: unknown): WireError {
-  if (error instanceof CryptoError) return { name: error.name, code: error.code, message: error.message };
-  if (error instanceof Error) return { name: error.name, code: undefined, message: error.message };
-  return { name: 'Error', code: undefined, message: String(error) };
-}
 
 async function readWhole(source: Blob): Promise<Uint8Array<ArrayBuffer>> {
   if (source.size > WHOLE_FILE_MAX_BYTES) {
@@ -84,18 +71,18 @@ export async function encryptWholeFile(source: Blob, recipient: CryptoKey, recor
     ciphertext.catch(() => undefined);
     sealed = { iv: encodeFileIv(iv), wrappedKey, ciphertext };
   } catch (error) {
-    return { ok: false, stage: 'encrypt', error: toWire(error) };
+    return { ok: false, stage: 'encrypt', error: toWireError(error) };
   }
   let sha256: Sha256Hex;
   try {
     sha256 = await sha256OneShot(plaintext);
   } catch (error) {
-    return { ok: false, stage: 'hash', error: toWire(error) };
+    return { ok: false, stage: 'hash', error: toWireError(error) };
   }
   try {
     return { ok: true, iv: sealed.iv, wrappedKey: sealed.wrappedKey, ciphertext: await sealed.ciphertext, sha256 };
   } catch (error) {
-    return { ok: false, stage: 'encrypt', error: toWire(error) };
+    return { ok: false, stage: 'encrypt', error: toWireError(error) };
   }
 }
 

@@ -199,7 +199,7 @@ describe('DownloadService: one file', () => {
     const got = Buffer.concat(received);
     expect(got.length).toBeLessThanOrEqual(2 * 256 * 1024);
     expect(got.equals(plain.subarray(0, got.length))).toBe(true);
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
   });
 
   it('answers an HTTP error of the ciphertext with a failed response and the server detail', async () => {
@@ -208,7 +208,7 @@ describe('DownloadService: one file', () => {
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'gone.txt', [e], keysOf([e], [served]));
     const response = await service.respond(new URL(`${base}/downloads/${plan.id}/gone.txt`));
     expect(response.status).toBe(502);
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'HTTP', message: 'Failed to download gone.txt: File not found' } });
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HTTP', message: 'Failed to download gone.txt: File not found' } });
   });
 
   it('refuses a response without the required key and IV headers, or with another IV', async () => {
@@ -218,14 +218,14 @@ describe('DownloadService: one file', () => {
     const e1 = entry('/api/folders/download/5', 'nokey.txt', noKey);
     const first = await register(new DownloadService(), 'file', 'nokey.txt', [e1], keysOf([e1], [noKey]));
     expect((await first.service.respond(new URL(`${base}/downloads/${first.plan.id}/a`))).status).toBe(502);
-    expect(await first.finished).toEqual({ type: 'error', failure: { code: 'HEADERS', message: 'Missing encryption data for nokey.txt' } });
+    expect(await first.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HEADERS', message: 'Missing encryption data for nokey.txt' } });
 
     const otherIv = addFile('/api/folders/download/6', plain);
     otherIv.headers['x-encryption-iv'] = randomBytes(12).toString('base64');
     const e2 = entry('/api/folders/download/6', 'iv.txt', otherIv);
     const second = await register(new DownloadService(), 'file', 'iv.txt', [e2], keysOf([e2], [otherIv]));
     expect((await second.service.respond(new URL(`${base}/downloads/${second.plan.id}/a`))).status).toBe(502);
-    expect(await second.finished).toEqual({ type: 'error', failure: { code: 'HEADERS', message: DOWNLOAD_MESSAGES.invalidIv } });
+    expect(await second.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HEADERS', message: DOWNLOAD_MESSAGES.invalidIv } });
   });
 
   it('continues with a byte range after the connection drops mid-file', async () => {
@@ -246,7 +246,7 @@ describe('DownloadService: one file', () => {
     const e = entry('/api/folders/download/8', 'short.txt', served, { plainSize: 1001 });
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'short.txt', [e], keysOf([e], [served]));
     await expect(readAll(await service.respond(new URL(`${base}/downloads/${plan.id}/a`)))).rejects.toBeDefined();
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'SIZE_MISMATCH', message: DOWNLOAD_MESSAGES.incomplete } });
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'SIZE_MISMATCH', message: DOWNLOAD_MESSAGES.incomplete } });
   });
 
   it('stops when the page aborts, and forgets a plan that is never fetched', async () => {
@@ -265,7 +265,7 @@ describe('DownloadService: one file', () => {
     expect((await running.finished).type).toBe('error');
 
     const waiting = await register(new DownloadService({ planTtlMs: 50 }), 'file', 'big.bin', [e], keysOf([e], [served]));
-    expect(await waiting.finished).toEqual({ type: 'error', failure: { code: 'EXPIRED', message: DOWNLOAD_MESSAGES.expired } });
+    expect(await waiting.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'EXPIRED', message: DOWNLOAD_MESSAGES.expired } });
     expect((await waiting.service.respond(new URL(`${base}/downloads/${waiting.plan.id}/a`))).status).toBe(404);
   });
 
@@ -273,7 +273,7 @@ describe('DownloadService: one file', () => {
     const served = addFile('/api/folders/download/10', randomBytes(10));
     const e = entry('/api/folders/download/10', 'nokey.txt', served);
     const { finished } = await register(new DownloadService(), 'file', 'nokey.txt', [e], new Map());
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'KEY_UNAVAILABLE', message: 'Decryption key for "nokey.txt" not found.' } });
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'KEY_UNAVAILABLE', message: 'Decryption key for "nokey.txt" not found.' } });
   });
 });
 
@@ -305,7 +305,7 @@ describe('DownloadService: ZIP', () => {
 
     const strict = await register(new DownloadService(), 'zip', 'a.zip', entries, keysOf(entries, [good, bad]));
     await expect(readAll(await strict.service.respond(new URL(`${base}/downloads/${strict.plan.id}/a.zip`)))).rejects.toBeDefined();
-    expect(await strict.finished).toMatchObject({ type: 'error', failure: { code: 'INTEGRITY' } });
+    expect(await strict.finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY' } });
 
     const lenient = await register(new DownloadService(), 'zip', 'b.zip', entries, keysOf(entries, [good, bad]), true);
     const response = await lenient.service.respond(new URL(`${base}/downloads/${lenient.plan.id}/b.zip`));
@@ -314,6 +314,6 @@ describe('DownloadService: ZIP', () => {
     expect(unzipped.map((z) => z.name)).toEqual(['good.bin']);
     expect(unzipped[0]!.data.equals(good.plain)).toBe(true);
     expect((await lenient.finished).type).toBe('done');
-    expect(lenient.messages).toContainEqual({ type: 'file-failed', name: 'bad.bin', failure: { code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
+    expect(lenient.messages).toContainEqual({ type: 'file-failed', name: 'bad.bin', failure: { name: 'DownloadError', code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
   });
 });

@@ -11,7 +11,7 @@ import { downloadIdOfPath, type ControlMessage, type DownloadPlan } from './prot
 import { openDecryptedFile } from './decryptedFile.ts';
 import { receiveFileKeys } from './keyInbox.ts';
 import { monitorStream } from './monitoredStream.ts';
-import { StatusReporter, toWireFailure } from './statusReporter.ts';
+import { StatusReporter } from './statusReporter.ts';
 import { createZipStream, zipLength } from './zipStream.ts';
 
 export interface DownloadServiceOptions {
@@ -114,7 +114,7 @@ export class DownloadService {
           keys,
           signal: abortFetches.signal,
           skipFailedFiles: plan.skipFailedFiles,
-          onFileFailed: (entry, error) => status.post({ type: 'file-failed', name: entry.name, failure: toWireFailure(error) }),
+          onFileFailed: (entry, error) => status.fileFailed(entry.name, error),
           ...this.fetchOption(),
         });
         length = plan.skipFailedFiles ? null : zipLength(plan.entries);

@@ -11,6 +11,7 @@ import {
   type ControlMessage,
   type DownloadPlan,
   type StatusMessage,
+  fromWireError,
 } from '../../../workers/index.ts';
 import { safeFileName } from '../../../contract/content-disposition.ts';
 import { abortedDownload, failureCollector, planEntries, READY_TIMEOUT_MS, sendKeysThenAwait } from './downloadPlan.ts';
@@ -101,14 +102,14 @@ async function runDownload(
           if (meter.current) options.onProgress?.(meter.current.update(message.bytes));
           break;
         case 'file-failed':
-          onFileFailed?.({ name: message.name, error: DownloadError.fromWire(message.failure) });
+          onFileFailed?.({ name: message.name, error: fromWireError(message.failure) });
           break;
         case 'done':
           cleanup();
           resolve(message.bytes);
           break;
         case 'error':
-          fail(DownloadError.fromWire(message.failure));
+          fail(fromWireError(message.failure));
           break;
       }
     };

@@ -139,7 +139,7 @@ describe('direct to disk: one file', () => {
     const entry = addFile(randomBytes(4 * 256 * 1024), { tamperAt: 12 + 2 * (256 * 1024 + 16) + 100 });
     const file = new MemoryFile('tampered.bin');
     const { finished } = await run({ kind: 'file', file: asFileHandle(file) }, [entry], false, 256 * 1024);
-    expect(await finished).toMatchObject({ type: 'error', failure: { code: 'INTEGRITY', message: 'Decryption failed: Incorrect password or corrupted data.' } });
+    expect(await finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY', message: 'Decryption failed: Incorrect password or corrupted data.' } });
     expect(file.content.byteLength).toBe(0);
     expect(file.openWritables).toBe(0);
   });
@@ -149,7 +149,7 @@ describe('direct to disk: one file', () => {
     const file = new MemoryFile('big.bin');
     file.failWritesAfter = 1024 * 1024;
     const { finished } = await run({ kind: 'file', file: asFileHandle(file) }, [entry], false, 256 * 1024);
-    expect(await finished).toMatchObject({ type: 'error', failure: { code: 'WRITE_FAILED', message: `Could not save "${entry.name}": the disk is full. Free some space and try again.` } });
+    expect(await finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'WRITE_FAILED', message: `Could not save "${entry.name}": the disk is full. Free some space and try again.` } });
     expect(file.content.byteLength).toBe(0);
   });
 
@@ -159,7 +159,7 @@ describe('direct to disk: one file', () => {
     const started = await run({ kind: 'file', file: asFileHandle(file) }, [entry], false, 256 * 1024);
     await expect.poll(() => started.messages.some((m) => m.type === 'progress' && m.bytes > 0)).toBe(true);
     started.abort();
-    expect(await started.finished).toMatchObject({ type: 'error', failure: { code: 'ABORTED' } });
+    expect(await started.finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'ABORTED' } });
     expect(file.content.byteLength).toBe(0);
     expect(file.openWritables).toBe(0);
   });
@@ -211,7 +211,7 @@ describe('direct to disk: a tree into a picked folder', () => {
     expect(await finished).toEqual({ type: 'done', bytes: 70_000 });
     expect(messages.filter((m) => m.type === 'file-failed')).toEqual([
       { type: 'file-failed', name: 'a/tampered.bin', failure: expect.objectContaining({ code: 'INTEGRITY' }) },
-      { type: 'file-failed', name: 'a/gone.bin', failure: { code: 'HTTP', message: 'Failed to download a/gone.bin: File not found' } },
+      { type: 'file-failed', name: 'a/gone.bin', failure: { name: 'DownloadError', code: 'HTTP', message: 'Failed to download a/gone.bin: File not found' } },
     ]);
     expect(root.paths()).toEqual(['a/fine.bin']);
   });
@@ -224,7 +224,7 @@ describe('direct to disk: a tree into a picked folder', () => {
       { ...addFile(randomBytes(1000)), name: 'three.bin' },
     ];
     const { finished } = await run({ kind: 'tree', directory: root.asHandle() }, files, false);
-    expect(await finished).toMatchObject({ type: 'error', failure: { code: 'HTTP' } });
+    expect(await finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'HTTP' } });
     expect(root.paths()).toEqual(['one.bin']);
   });
 });

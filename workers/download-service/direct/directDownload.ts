@@ -10,7 +10,7 @@ import { DOWNLOAD_MESSAGES, DownloadError, isDownloadError } from '../downloadEr
 import { openDecryptedFile } from '../decryptedFile.ts';
 import { receiveFileKeys } from '../keyInbox.ts';
 import type { ControlMessage, PlanEntry } from '../protocol.ts';
-import { StatusReporter, toWireFailure } from '../statusReporter.ts';
+import { StatusReporter } from '../statusReporter.ts';
 import type { DirectPlan } from './directProtocol.ts';
 import { writeFailure, writeToDisk } from './diskWriter.ts';
 import { createTreeFile } from './treeWriter.ts';
@@ -104,7 +104,7 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
         } catch (error) {
           await treeFile.discard();
           if (!plan.skipFailedFiles || endsTheTree(error)) throw error;
-          status.post({ type: 'file-failed', name: entry.name, failure: toWireFailure(error) });
+          status.fileFailed(entry.name, error);
         }
         processed += entry.plainSize;
       }

@@ -15,6 +15,7 @@ import {
   type DirectPlan,
   type DirectTarget,
   createDirectDownloadWorker,
+  fromWireError,
 } from '../../../../workers/index.ts';
 import { abortedDownload, failureCollector, planEntries, READY_TIMEOUT_MS, sendKeysThenAwait } from '../downloadPlan.ts';
 import { ProgressMeter } from '../progressMeter.ts';
@@ -118,7 +119,7 @@ async function runDirect(
           if (meter) options.onProgress?.(meter.update(message.bytes));
           break;
         case 'file-failed':
-          onFileFailed?.({ name: message.name, error: DownloadError.fromWire(message.failure) });
+          onFileFailed?.({ name: message.name, error: fromWireError(message.failure) });
           break;
         case 'done':
           if (settled) return;
@@ -127,7 +128,7 @@ async function runDirect(
           resolve(message.bytes);
           break;
         case 'error':
-          fail(options.signal?.aborted ? abortedDownload() : DownloadError.fromWire(message.failure));
+          fail(options.signal?.aborted ? abortedDownload() : fromWireError(message.failure));
           break;
       }
     };
