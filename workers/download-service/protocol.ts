@@ -56,6 +56,10 @@ export type StatusMessage =
 /** Page -> service worker, on the status port. */
 export type ControlMessage = { readonly type: 'abort' };
 
+export function isControlMessage(value: unknown): value is ControlMessage {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'abort';
+}
+
 /** The URL the download manager fetches; the name is only for the address bar and logs. */
 export function downloadPath(id: string, fileName: string): string {
   return `${DOWNLOAD_PATH_PREFIX}${encodeURIComponent(id)}/${encodeURIComponent(fileName)}`;
