@@ -3,15 +3,15 @@
 // crypto worker posts them, and an in-memory file system with the writable's commit-on-close /
 // discard-on-abort behaviour (testing/memoryFileSystem.ts).
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../../../server/crypto/index.ts';
 import type { PlanEntry, StatusMessage } from '../protocol.ts';
 import { DIRECT_PLAN_MESSAGE, isDirectPlan, type DirectPlan, type DirectTarget } from './directProtocol.ts';
 import { blockGatherer } from './diskWriter.ts';
 import { serveDirectDownload } from './directDownload.ts';
 import { asFileHandle, MemoryDirectory, MemoryFile } from './testing/memoryFileSystem.ts';
+import { loopbackServer } from '../testing/loopbackServer.ts';
 
 interface Served {
   plain: Buffer;
@@ -22,8 +22,6 @@ interface Served {
 }
 
 const served = new Map<string, Served>();
-let server: Server;
-let base = '';
 
 function serve(request: IncomingMessage, response: ServerResponse): void {
   const file = served.get(request.url ?? '');
@@ -52,7 +50,7 @@ function addFile(plain: Buffer, options: { tamperAt?: number; status?: number } 
   if (options.tamperAt !== undefined) cipher[options.tamperAt]! ^= 0x01;
   const iv = ivBytes.toString('base64');
   served.set(path, { plain, cipher, rawKey, iv, ...(options.status ? { status: options.status } : {}) });
-  return { url: `${base}${path}`, name: path, plainSize: plain.length, iv, keyId: path, requiredHeaders: ['x-encryption-iv'], plain };
+  return { url: `${http.base}${path}`, name: path, plainSize: plain.length, iv, keyId: path, requiredHeaders: ['x-encryption-iv'], plain };
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -88,15 +86,7 @@ async function run(target: DirectTarget, entries: PlanEntry[], skipFailedFiles =
   return { messages, finished, abort: () => statusChannel.port1.postMessage({ type: 'abort' }) };
 }
 
-beforeAll(async () => {
-  server = createServer(serve);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+const http = loopbackServer(serve);
 
 describe('blockGatherer', () => {
   it('turns small pieces into full blocks (the last one shorter), counting every byte once', async () => {
