@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { candidateNames, numberedName, sanitizeName, treePath, uniqueEntryPaths } from './treePaths.ts';
+import { candidateNames, entryPath, numberedName, sanitizeName, treePath, uniqueEntryPaths } from './treePaths.ts';
 
 /** Names built from the pieces these rules are about, mixed with any text at all. */
 const piece = fc.oneof(
@@ -16,6 +16,14 @@ const anyName = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('
 const anyPath = fc
   .array(fc.tuple(fc.constantFrom('/', '\\', '//'), fc.oneof(anyName, fc.constantFrom('..', '.', '', 'C:'))), { minLength: 1, maxLength: 5 })
   .map((parts) => parts.map(([separator, part], index) => (index === 0 ? part : separator + part)).join(''));
+
+/** What a path in an archive must never hold (docs/download.md, "ZIPs"). */
+function expectSafeInArchive(path: string): void {
+  expect(path).not.toMatch(/^\/|^[A-Za-z]:|\\/);
+  expect(path).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  expect(path).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  for (const segment of path.split('/')) expect(segment).not.toMatch(/^[. ]*$/);
+}
 
 /** What a safe name is (docs/download.md, "Saving a folder"). */
 function expectSafe(name: string): void {
@@ -113,12 +121,23 @@ describe('the rules as properties, for any name', () => {
     );
   });
 
-  it('archive paths are safe segment by segment, unique ignoring case, and stay as they are when named again', () => {
+  it('a path made safe for a folder on disk is safe there, and stays as it is', () => {
+    fc.assert(
+      fc.property(anyPath, (raw) => {
+        const { directories, name } = treePath(raw);
+        [...directories, name].forEach(expectSafe);
+        expect(treePath([...directories, name].join('/'))).toEqual({ directories, name });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('archive paths cannot climb out or carry control characters, are unique ignoring case, and stay as they are when named again', () => {
     fc.assert(
       fc.property(fc.array(anyPath, { maxLength: 12 }), (raw) => {
         const paths = uniqueEntryPaths(raw);
         expect(paths).toHaveLength(raw.length);
-        for (const path of paths) path.split('/').forEach(expectSafe);
+        paths.forEach(expectSafeInArchive);
         expect(new Set(paths.map((path) => path.toLowerCase())).size).toBe(paths.length);
         expect(uniqueEntryPaths(paths)).toEqual(paths);
       }),
@@ -140,7 +159,20 @@ describe('uniqueEntryPaths', () => {
   });
 
   it('turns climbing, absolute and drive paths into paths inside the archive', () => {
-    expect(uniqueEntryPaths(['../../etc/passwd', '/abs/x', 'C:\\Windows\\win.ini', 'a/./b//c'])).toEqual(['_/_/etc/passwd', 'abs/x', 'C_/Windows/win.ini', 'a/b/c']);
+    expect(uniqueEntryPaths(['../../etc/passwd', '/abs/x', 'C:\\Windows\\win.ini', 'a/./b//c', '.. /. ./x', 'd:x'])).toEqual([
+      '_/_/etc/passwd',
+      'abs/x',
+      'C_/Windows/win.ini',
+      'a/b/c',
+      '_/_/x',
+      'd_x',
+    ]);
+  });
+
+  it('keeps every other character as the uploader named the file (the rules of a file system are the extractor\'s)', () => {
+    const names = ['Grüße & Notizen "Q3".txt', 'a<b>|c?*.txt', 'con.txt', 'trailing dot.', 'Start.lnk', 'dir: 12:30/x.txt', 'x'.repeat(300)];
+    expect(uniqueEntryPaths(names)).toEqual(names);
+    expect(entryPath('tab\there/bell\u0007.txt')).toBe('tab_here/bell_.txt');
   });
 });
 
