@@ -122,8 +122,9 @@ export function plainLengthOf(cipherLength: number, recordSize: number = DEFAULT
   const lastCipher = body - (count - 1) * fullRecord;
   const lastPlain = lastCipher - TAG_LENGTH;
   // lastPlain < 0: the tail cannot hold a tag; lastPlain == 0 after full records: an empty last
-  // record, which the encoder never writes (only an empty file has one).
-  if (lastPlain < 0 || (lastPlain === 0 && count > 1)) {
+  // record, which the encoder never writes (only an empty file has one); more records than the
+  // 32-bit counter can number: encryptedLength refuses such a plaintext.
+  if (lastPlain < 0 || (lastPlain === 0 && count > 1) || count > MAX_RECORDS) {
     throw new CryptoError('MALFORMED', `${cipherLength} is not a valid encrypted length`);
   }
   return (count - 1) * recordSize + lastPlain;

@@ -37,10 +37,6 @@ export class BlobRecordReader {
     this.nextIndex = fromIndex;
   }
 
-  get position(): number {
-    return this.nextIndex;
-  }
-
   /** The next record, or undefined after the last one. */
   async next(): Promise<PlainRecord | undefined> {
     if (this.nextIndex >= this.count) return undefined;

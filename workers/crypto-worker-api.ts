@@ -19,7 +19,6 @@ import {
   encodeFileIv,
   generateFileIv,
   generateFileKey,
-  importRawFileKey,
   parseFileIv,
   unwrapFileKey,
   wrapFileKey,
@@ -136,9 +135,6 @@ export function createCryptoWorkerApi() {
     releaseKey(keyId: string): void {
       keys.delete(keyId);
     },
-    hasKey(keyId: string): boolean {
-      return keys.has(keyId);
-    },
     sendKey(keyId: string, port: MessagePort): void {
       keys.send(keyId, port);
     },
@@ -154,9 +150,6 @@ export function createCryptoWorkerApi() {
       const message: FileKeysMessage = { keys: keyIds.map((id) => ({ id, key: keys.get(id, 'file') })) };
       port.postMessage(message);
       port.close();
-    },
-    async importRawFileKey(raw: Bytes): Promise<string> {
-      return keys.add('file', await importRawFileKey(raw));
     },
     async wrapFileKey(keyId: string, recipientPublicKey: string): Promise<WrappedFileKey> {
       return wrapFileKey(keys.get(keyId, 'file'), await importPublicKeySpki(recipientPublicKey));

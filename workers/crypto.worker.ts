@@ -1,7 +1,7 @@
 // The crypto worker: everything it does is in crypto-worker-api.ts; this file only exposes it.
 import { expose } from 'comlink';
 import { createCryptoWorkerApi } from './crypto-worker-api.ts';
-import { installCryptoErrorTransfer } from './wire-errors.ts';
+import { installErrorTransfer } from './wire-errors.ts';
 
-installCryptoErrorTransfer();
+installErrorTransfer();
 expose(createCryptoWorkerApi());

@@ -1,21 +1,18 @@
 /**
  * The main thread's view of one file being encrypted in the pool: its key handle, IV and exact
- * encrypted length (known before any byte is encrypted), ciphertext of any byte range on demand,
- * a pull-driven ReadableStream of the whole ciphertext, and the plaintext's SHA-256.
+ * encrypted length (known before any byte is encrypted), ciphertext of any byte range on demand as
+ * a request body (readBody), and the plaintext's SHA-256.
  *
- * Uploads read the ciphertext in order (stream() or successive read() calls) and then ask for
- * sha256(): the hash was computed while the records streamed past, so the file is read once.
- * A resumed upload just reads from the server's offset; the worker re-encrypts from the record
- * holding that byte (same key, IV and counter, so the bytes are identical to the first attempt).
+ * Uploads ask for the ciphertext chunk by chunk in order and then for sha256(): the hash was
+ * computed while the records went past, so the file is read once. A resumed upload asks from the
+ * server's offset; the worker re-encrypts from the record holding that byte (same key, IV and
+ * counter, so the bytes are identical to the first attempt).
  */
 import type { Remote } from 'comlink';
-import { type FileIvBase64, type Sha256Hex, type WrappedFileKey, concatBytes } from '../crypto/index.ts';
+import type { FileIvBase64, Sha256Hex, WrappedFileKey } from '../crypto/index.ts';
 import { SpoolStalledError, type CiphertextSpool } from './ciphertext-spool.ts';
 import type { CryptoWorkerApi, OpenedEncryption, SavedHashState } from './crypto-worker-api.ts';
 import type { FileKeyHandle } from './pool-types.ts';
-
-/** Bytes asked of the worker per stream pull. */
-export const STREAM_PULL_BYTES = 1024 * 1024;
 
 export interface EncryptionSessionInit {
   readonly api: Remote<CryptoWorkerApi>;
@@ -124,34 +121,6 @@ export class EncryptionSession {
     // Visible in the page's performance timeline (DevTools; bench:upload counts them per run).
     performance.mark(reason === 'stalled' ? SPOOL_STALLED_MARK : SPOOL_FAILED_MARK, { detail: { call } });
     if (reason === 'failed' || ++this.spoolStalls >= MAX_SPOOL_STALLS) this.spool = null;
-  }
-
-  /** Ciphertext bytes [start, end) in one array (copies when the range spans records). */
-  async read(start: number, end: number): Promise<Uint8Array> {
-    const chunks = await this.readChunks(start, end);
-    return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
-  }
-
-  /** The ciphertext from byte `from` to the end, produced as fast as the stream is read. */
-  stream(from = 0): ReadableStream<Uint8Array> {
-    let position = from;
-    return new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          if (position >= this.encryptedLength) {
-            controller.close();
-            return;
-          }
-          const end = Math.min(this.encryptedLength, position + STREAM_PULL_BYTES);
-          const chunks = await this.readChunks(position, end);
-          position = end;
-          for (const chunk of chunks) controller.enqueue(chunk);
-          if (position >= this.encryptedLength) controller.close();
-        },
-      },
-      // One pull ahead: the next range is on its way while the consumer handles this one.
-      { highWaterMark: 2 },
-    );
   }
 
   /**

@@ -13,6 +13,7 @@
  */
 import { type Sha256Hex, CryptoError, createIncrementalSha256, type IncrementalSha256 } from '../crypto/index.ts';
 import { HashCheckpoints, type HashCheckpoint } from './hash-checkpoints.ts';
+import { toWireError, type WireError } from './wire-errors.ts';
 
 export interface HashSink {
   /**
@@ -91,7 +92,7 @@ type FromHasher =
   | { type: 'ack'; buffer: ArrayBuffer }
   | { type: 'checkpoint'; records: number; state: Uint8Array }
   | { type: 'digest'; hex: Sha256Hex }
-  | { type: 'error'; message: string };
+  | { type: 'error'; error: WireError };
 
 const MAX_RECORDS_IN_FLIGHT = 8;
 
@@ -178,7 +179,7 @@ export class PortHashSink implements HashSink {
       this.port.close();
       this.digestWaiter?.resolve(message.hex);
     } else {
-      this.fail(new CryptoError('WORKER_FAILED', `hashing worker failed: ${message.message}`));
+      this.fail(new CryptoError('WORKER_FAILED', `hashing worker failed: ${message.error.message}`));
     }
   }
 
@@ -221,7 +222,7 @@ export async function serveHashPort(port: MessagePort): Promise<void> {
         port.close();
       }
     } catch (error) {
-      port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies FromHasher);
+      port.postMessage({ type: 'error', error: toWireError(error) } satisfies FromHasher);
       port.close();
     }
   };

@@ -23,10 +23,9 @@ export {
   type KeepaliveMessage,
   type StatusMessage,
   type ControlMessage,
-  type WireFailure,
-  type WireFailureCode,
 } from './download-service/protocol.ts';
 export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from './download-service/downloadErrors.ts';
+export { fromWireError, type WireDownloadError } from './wire-errors.ts';
 export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
-export { sanitizeName } from './download-service/direct/treePaths.ts';
+export { sanitizeName, uniqueEntryPaths } from './download-service/treePaths.ts';
 export { createDirectDownloadWorker } from './download-service/direct/createDirectDownloadWorker.ts';

@@ -32,10 +32,6 @@ export class KeyStore {
     return stored.key;
   }
 
-  has(id: string): boolean {
-    return this.keys.has(id);
-  }
-
   delete(id: string): void {
     this.keys.delete(id);
   }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CryptoError } from '../crypto/index.ts';
 import { CryptoPool } from './pool.ts';
 import { inProcessWorker } from './testing/inProcessWorker.ts';
+import { readCiphertext } from './testing/sessionCiphertext.ts';
 
 function sample(length: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(length);
@@ -25,7 +26,7 @@ describe('CryptoPool: file keys across a reload', () => {
     expect(storageKey.extractable).toBe(false);
 
     const first = await pool.openEncryption(file);
-    const whole = await first.read(0, first.encryptedLength);
+    const whole = await readCiphertext(first, 0, first.encryptedLength);
     const stored = await pool.exportFileKeyForStorage(first.key, storageKey, 'entry');
     await first.close();
     await pool.releaseKey(first.key);
@@ -35,7 +36,7 @@ describe('CryptoPool: file keys across a reload', () => {
     expect(resumed.iv).toBe(first.iv);
     expect(resumed.key).toBe(key);
     const from = 5 * 1024 * 1024 + 7;
-    const tail = await resumed.read(from, resumed.encryptedLength);
+    const tail = await readCiphertext(resumed, from, resumed.encryptedLength);
     expect(Buffer.from(tail).equals(Buffer.from(whole.subarray(from)))).toBe(true);
     expect(await resumed.sha256()).toBe(createHash('sha256').update(plain).digest('hex'));
     await resumed.close();

@@ -7,12 +7,12 @@
  *   // upload
  *   const session = await pool.openEncryption(file, { recipientPublicKey });
  *   session.encryptedLength; session.iv; session.wrappedKey;   // known before any byte is encrypted
- *   session.stream() / session.read(start, end)                 // ciphertext, in order or from any offset
+ *   await session.readBody(start, end)                          // ciphertext of any range, as a request body
  *   await session.sha256(); await session.close();
- *   // download
+ *   // download: the keys go to the service worker, which decrypts (download-service/)
  *   const privateKey = await pool.unlockPrivateKey(keyData, password);
  *   const fileKey = await pool.unwrapFileKey(privateKey, encryptedKey);
- *   const plaintext = pool.decrypt(fileKey, iv, response.body);  // ReadableStream<Uint8Array>
+ *   await pool.sendFileKeys([fileKey], keyPort);
  *
  * Placement: a large file's encryption and its SHA-256 may go to two different workers (the
  * encrypting one reads the file once and transfers each record to the hashing one), so one big
@@ -28,7 +28,6 @@ import {
   type PublicKeySpki,
   type Sha256Hex,
   type WrappedFileKey,
-  type Bytes,
   CryptoError,
   type LinkPasswordProtection,
   type StoredFileKey,
@@ -40,8 +39,8 @@ import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
-import { installCryptoErrorTransfer } from './wire-errors.ts';
-import type { WholeFileEncrypted, WholeFileFailed, WireError } from './whole-file-encryption.ts';
+import { fromWireError, installErrorTransfer } from './wire-errors.ts';
+import type { WholeFileEncrypted, WholeFileFailed } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
 /** Per-core rates measured in headless Chromium on the reference machine; only their ratio matters. */
@@ -84,13 +83,6 @@ export interface OpenEncryptionOptions {
 /** One small file encrypted whole (encryptSmallFiles), or why it could not be. */
 export type SmallFileEncryption = WholeFileEncrypted | { readonly ok: false; readonly stage: WholeFileFailed['stage']; readonly error: Error };
 
-function fromWire(error: WireError): Error {
-  if (error.code !== undefined) return new CryptoError(error.code, error.message);
-  const rebuilt = new Error(error.message);
-  rebuilt.name = error.name;
-  return rebuilt;
-}
-
 function defaultWorker(): Worker {
   return new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'sealdrop-crypto' });
 }
@@ -108,7 +100,7 @@ export class CryptoPool {
   }
 
   static create(options: CryptoPoolOptions = {}): CryptoPool {
-    installCryptoErrorTransfer();
+    installErrorTransfer();
     const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2;
     const size = Math.max(1, Math.min(MAX_POOL_SIZE, options.size ?? cores));
     const create = options.createWorker ?? defaultWorker;
@@ -209,7 +201,7 @@ export class CryptoPool {
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
     const cost = bytes / AES_GCM_BYTES_PER_SECOND + bytes / SHA256_BYTES_PER_SECOND + files.length * KEY_OPERATION_SECONDS;
     const results = await this.placement.run(this.placement.leastBusy(), cost, (w) => w.api.encryptWholeFiles(files, options.recipientPublicKey, options.recordSize));
-    return results.map((result) => (result.ok ? result : { ok: false, stage: result.stage, error: fromWire(result.error) }));
+    return results.map((result) => (result.ok ? result : { ok: false, stage: result.stage, error: fromWireError(result.error) }));
   }
 
   /** SHA-256 of a file without encrypting it (e.g. when only the hash is missing after a reload). */
@@ -279,14 +271,6 @@ export class CryptoPool {
   /** Re-wraps a file key for another recipient public key (base64 SPKI). */
   async wrapFileKey(key: FileKeyHandle, recipientPublicKey: PublicKeySpki | string): Promise<WrappedFileKey> {
     return this.placement.run(this.placement.holderOf(key), KEY_OPERATION_SECONDS, (w) => w.api.wrapFileKey(key.id, recipientPublicKey));
-  }
-
-  /** A raw 32-byte key (tests, offline tools). The app itself never handles raw keys on this thread. */
-  importRawFileKey(raw: Uint8Array): Promise<FileKeyHandle> {
-    const copy = new Uint8Array(raw) as Bytes;
-    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
-      this.placement.adoptKey<'file'>(await w.api.importRawFileKey(transfer(copy, [copy.buffer])), 'file', w),
-    );
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * Small files encrypted whole, a group of them per worker message (the upload's batch lane): per
- * file a fresh key and IV, the key wrapped for the recipient, the whole ciphertext (the same bytes
- * an EncryptionJob produces: header, then every record) in one buffer, and the plaintext's SHA-256.
+ * file a fresh key and IV, the key wrapped for the recipient, the whole ciphertext in one buffer
+ * (crypto's encryptBytes: the same bytes an EncryptionJob produces), and the plaintext's SHA-256.
  *
  * Why a group per message: opening, reading, hashing, closing and releasing each small file as its
  * own job took five round trips per file, and for a folder of thousands of small files the page's
@@ -18,21 +18,15 @@ import {
   type Sha256Hex,
   type WrappedFileKey,
   CryptoError,
-  type CryptoErrorCode,
   encodeFileIv,
   generateFileIv,
   generateFileKey,
   wrapFileKey,
-  encryptRecord,
-  type RecordContext,
-  encodeHeader,
-  encryptedLength,
-  HEADER_LENGTH,
-  recordCount,
-  recordSpan,
+  encryptBytes,
   ONE_SHOT_DIGEST_MAX_BYTES,
   sha256OneShot,
 } from '../crypto/index.ts';
+import { toWireError, type WireError } from './wire-errors.ts';
 
 /** Files up to this size may be encrypted whole (the whole plaintext is held at once). */
 export const WHOLE_FILE_MAX_BYTES = ONE_SHOT_DIGEST_MAX_BYTES;
@@ -45,13 +39,6 @@ export interface WholeFileEncrypted {
   readonly sha256: Sha256Hex;
 }
 
-/** An error as it crosses the worker boundary: a CryptoError keeps its code. */
-export interface WireError {
-  readonly name: string;
-  readonly code: CryptoErrorCode | undefined;
-  readonly message: string;
-}
-
 export interface WholeFileFailed {
   readonly ok: false;
   /** Which step failed: reading or encrypting the file, or hashing it. */
@@ -61,12 +48,6 @@ export interface WholeFileFailed {
 
 export type WholeFileResult = WholeFileEncrypted | WholeFileFailed;
 
-function toWire(error: unknown): WireError {
-  if (error instanceof CryptoError) return { name: error.name, code: error.code, message: error.message };
-  if (error instanceof Error) return { name: error.name, code: undefined, message: error.message };
-  return { name: 'Error', code: undefined, message: String(error) };
-}
-
 async function readWhole(source: Blob): Promise<Uint8Array<ArrayBuffer>> {
   if (source.size > WHOLE_FILE_MAX_BYTES) {
     throw new CryptoError('MALFORMED', `a file of ${source.size} bytes is too large to encrypt whole`);
@@ -74,20 +55,6 @@ async function readWhole(source: Blob): Promise<Uint8Array<ArrayBuffer>> {
   const plaintext = new Uint8Array(await source.arrayBuffer());
   if (plaintext.byteLength !== source.size) throw new CryptoError('SOURCE_CHANGED', 'the file changed while being read');
   return plaintext;
-}
-
-/** Header and every record of `plaintext` in one buffer, records encrypted concurrently. */
-async function encryptWhole(context: RecordContext, plaintext: Uint8Array<ArrayBuffer>, recordSize: number): Promise<CipherBytes> {
-  const out = new Uint8Array(encryptedLength(plaintext.byteLength, recordSize));
-  out.set(context.header.bytes.subarray(0, HEADER_LENGTH), 0);
-  const count = recordCount(plaintext.byteLength, recordSize);
-  await Promise.all(
-    Array.from({ length: count }, async (_, index) => {
-      const span = recordSpan(index, plaintext.byteLength, recordSize);
-      out.set(await encryptRecord(context, index, span.last, plaintext.subarray(span.plainStart, span.plainEnd)), span.cipherStart);
-    }),
-  );
-  return out as CipherBytes;
 }
 
 /** One file: read once, encrypted and hashed from the same bytes. */
@@ -99,23 +66,23 @@ export async function encryptWholeFile(source: Blob, recipient: CryptoKey, recor
     const key = await generateFileKey();
     const iv = generateFileIv();
     const wrappedKey = await wrapFileKey(key, recipient);
-    // encryptRecord copies its input synchronously (WebCrypto), so hashing may use the same bytes.
-    const ciphertext = encryptWhole({ key, iv, header: encodeHeader(recordSize) }, plaintext, recordSize);
+    // Hashing may read the same bytes while they are encrypted (see encryptBytes).
+    const ciphertext = encryptBytes(key, iv, plaintext, recordSize);
     ciphertext.catch(() => undefined);
     sealed = { iv: encodeFileIv(iv), wrappedKey, ciphertext };
   } catch (error) {
-    return { ok: false, stage: 'encrypt', error: toWire(error) };
+    return { ok: false, stage: 'encrypt', error: toWireError(error) };
   }
   let sha256: Sha256Hex;
   try {
     sha256 = await sha256OneShot(plaintext);
   } catch (error) {
-    return { ok: false, stage: 'hash', error: toWire(error) };
+    return { ok: false, stage: 'hash', error: toWireError(error) };
   }
   try {
     return { ok: true, iv: sealed.iv, wrappedKey: sealed.wrappedKey, ciphertext: await sealed.ciphertext, sha256 };
   } catch (error) {
-    return { ok: false, stage: 'encrypt', error: toWire(error) };
+    return { ok: false, stage: 'encrypt', error: toWireError(error) };
   }
 }
 

@@ -6,6 +6,7 @@ import { plainLengthOf } from '../../crypto/index.ts';
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
 import type { CryptoPool, EncryptionSession } from '../../workers/index.ts';
 import type { DecryptRunResult, EncryptedFileResult, EncryptRunOptions, EncryptRunResult, RangeResult } from './harness-types.ts';
+import { ciphertextStream } from '../../workers/testing/sessionCiphertext.ts';
 
 function pickedFiles(): File[] {
   const input = document.getElementById('files') as HTMLInputElement;
@@ -40,7 +41,7 @@ async function encryptOne(pool: CryptoPool, file: File, options: EncryptRunOptio
     if (options.roundTrip) {
       // Hash each ciphertext piece as it passes, then decrypt it as a download does and hash the
       // plaintext: no tee(), so nothing queues up in memory.
-      const observed = session.stream().pipeThrough(
+      const observed = ciphertextStream(session).pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
             ciphertextHasher?.update(chunk);
@@ -53,7 +54,7 @@ async function encryptOne(pool: CryptoPool, file: File, options: EncryptRunOptio
       await drain(await decryptLikeADownload(pool, session.key, session.iv, file.size, observed), (chunk) => plainHasher.update(chunk));
       roundTripSha256 = plainHasher.digest('hex');
     } else {
-      const length = await drain(session.stream(), ciphertextHasher ? (chunk) => ciphertextHasher.update(chunk) : undefined);
+      const length = await drain(ciphertextStream(session), ciphertextHasher ? (chunk) => ciphertextHasher.update(chunk) : undefined);
       if (length !== session.encryptedLength) throw new Error(`stream gave ${length} bytes, expected ${session.encryptedLength}`);
     }
     const sha256 = await session.sha256();

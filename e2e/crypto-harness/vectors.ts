@@ -5,6 +5,8 @@ import { CryptoError, decodeBase64, encodeBase64, concatBytes } from '../../cryp
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
 import type { CryptoPool, FileKeyHandle } from '../../workers/index.ts';
 import type { BrowserError, BrowserVectors, FileVector, NodeVectors } from './vector-types.ts';
+import { importRawFileKey } from '../../workers/testing/rawFileKey.ts';
+import { readCiphertext } from '../../workers/testing/sessionCiphertext.ts';
 
 async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
@@ -53,7 +55,7 @@ async function rawKeys(pool: CryptoPool, keys: Map<string, FileKeyHandle>): Prom
 }
 
 async function importKey(pool: CryptoPool, raw: string): Promise<FileKeyHandle> {
-  return pool.importRawFileKey(decodeBase64(raw));
+  return importRawFileKey(pool, decodeBase64(raw));
 }
 
 export async function runVectors(pool: CryptoPool, input: NodeVectors): Promise<BrowserVectors> {
@@ -74,7 +76,7 @@ export async function runVectors(pool: CryptoPool, input: NodeVectors): Promise<
   const encrypted: FileVector[] = [];
   for (const { plaintext, recordSize } of input.toEncrypt) {
     const session = await pool.openEncryption(new Blob([decodeBase64(plaintext)]), { recordSize });
-    const ciphertext = await session.read(0, session.encryptedLength);
+    const ciphertext = await readCiphertext(session, 0, session.encryptedLength);
     const [, key] = (await pool.formatLinkFragment([{ fileId: 'f', key: session.key }])).split(':') as [string, string];
     encrypted.push({ key, iv: session.iv, recordSize, plaintext, ciphertext: encodeBase64(ciphertext) });
     await session.close();

@@ -44,6 +44,27 @@ export function cipherLength(plainBytes: number, recordBytes = DEFAULT_RECORD_BY
   return HEADER_BYTES + plainBytes + records * TAG_BYTES;
 }
 
+/** The record counter is 32 bits wide: no file has more records. */
+const MAX_RECORDS = 2 ** 32;
+
+/**
+ * The plaintext length whose ciphertext is exactly `cipherBytes` long, or null when none is. After
+ * the header come whole sealed records (recordBytes + tag) and at most one shorter last one, which
+ * holds at least one byte besides its tag; only the empty file ends in a bare tag.
+ */
+export function plainLength(cipherBytes: number, recordBytes = DEFAULT_RECORD_BYTES): number | null {
+  if (!Number.isSafeInteger(cipherBytes) || cipherBytes < HEADER_BYTES + TAG_BYTES) return null;
+  const sealedRecord = recordBytes + TAG_BYTES;
+  const body = cipherBytes - HEADER_BYTES;
+  const wholeRecords = Math.floor(body / sealedRecord);
+  const tail = body % sealedRecord;
+  const records = tail === 0 ? wholeRecords : wholeRecords + 1;
+  if (records > MAX_RECORDS) return null;
+  if (tail === 0) return wholeRecords * recordBytes;
+  if (tail > TAG_BYTES) return wholeRecords * recordBytes + tail - TAG_BYTES;
+  return tail === TAG_BYTES && wholeRecords === 0 ? 0 : null;
+}
+
 function checkKeyAndIv(key: Buffer, iv: Buffer): void {
   if (key.length !== 32) throw new OfflineCryptoError('MALFORMED', 'file key must be 32 bytes');
   if (iv.length !== 12) throw new OfflineCryptoError('MALFORMED', 'IV must be 12 bytes');

@@ -5,8 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Server as TusServer } from '@tus/server';
-import type { CiphertextSize } from '../upload/ciphertext-size.ts';
-import { recordFormatSize } from '../upload/format-size.ts';
+import { recordFormatSize, type CiphertextSize } from '../upload/format-size.ts';
 import { createTusServer } from '../upload/tus-server.ts';
 import { diskTusStorage, s3TusStorage, TUS_BLOB_PREFIX, type TusStorage } from '../upload/tus-storage.ts';
 import { createUploadAccess, type UploadAccess } from '../upload/upload-access.ts';

@@ -8,7 +8,7 @@
 import type { NewFileRecord, Repositories, UploadLinkFolder, UploadSession } from '../db/repositories/index.ts';
 import { checkFileFields, isFileHash } from './file-fields.ts';
 import { storedFilename } from './file-names.ts';
-import { tusBlobKey, type TusStorage } from './tus-storage.ts';
+import { isTusUploadId, tusBlobKey, type TusStorage } from './tus-storage.ts';
 import { echoedPath, type FailedFile, type SuccessfulFile, type UploadResult } from './upload-result.ts';
 
 export interface CompletionRequest {
@@ -23,8 +23,6 @@ export interface CompletionDeps {
   now: () => number;
 }
 
-const UPLOAD_ID = /^[0-9a-f]{32}$/;
-
 type Outcome =
   | { kind: 'done'; item: SuccessfulFile }
   | { kind: 'failed'; item: FailedFile }
@@ -36,7 +34,7 @@ export async function completeUploads(
   deps: CompletionDeps,
 ): Promise<UploadResult> {
   const { repos, tusStorage, now } = deps;
-  const validIds = requests.map((r) => r.upload_id).filter((id) => UPLOAD_ID.test(id));
+  const validIds = requests.map((r) => r.upload_id).filter(isTusUploadId);
   const sessions = new Map((await repos.uploadSessions.findMany(validIds)).map((s) => [s.id, s]));
   const uploadTime = now();
 
@@ -125,7 +123,7 @@ export async function completeUploads(
 
 /** An id with no session here: a completed upload answers with its record, anything else is unknown. */
 async function alreadyCompleted(repos: Repositories, folder: UploadLinkFolder, uploadId: string): Promise<Outcome> {
-  const done = UPLOAD_ID.test(uploadId) ? await repos.files.findByBlobKey(tusBlobKey(uploadId)) : undefined;
+  const done = isTusUploadId(uploadId) ? await repos.files.findByBlobKey(tusBlobKey(uploadId)) : undefined;
   if (done && done.folderId === folder.id) {
     return {
       kind: 'done',

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { UploadLinkFolder, NewFileRecord, Repositories } from '../db/repositories/index.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import { MAX_FILES_PER_REQUEST } from '../../contract/upload.ts';
-import type { CiphertextSize } from './ciphertext-size.ts';
+import type { CiphertextSize } from './format-size.ts';
 import { FileTooLargeError, UploadError } from './errors.ts';
 import { checkFileFields, isFileHash } from './file-fields.ts';
 import { decodeMultipartFilename, storedFilename } from './file-names.ts';

@@ -13,12 +13,11 @@ import type { IncomingMessage } from 'node:http';
 import { ERRORS, EVENTS, Server, type Upload } from '@tus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadLinkFolder, Repositories } from '../db/repositories/index.ts';
-import type { CiphertextSize } from './ciphertext-size.ts';
+import type { CiphertextSize } from './format-size.ts';
 import { fileTooLargeDetail } from './errors.ts';
 import { checkFileFields } from './file-fields.ts';
-import type { TusStorage } from './tus-storage.ts';
+import { isTusUploadId, type TusStorage } from './tus-storage.ts';
 
-const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const TUS_PATH = /\/api\/upload\/([^/]+)\/tus(?:\/([^/]*))?\/?$/;
 
 /** What the route learned about a request before handing it to tus. */
@@ -85,7 +84,7 @@ export function createTusServer(deps: TusServerDeps): Server {
     getFileIdFromRequest: (req) => {
       const match = TUS_PATH.exec(new URL(req.url).pathname);
       const id = match?.[2];
-      return id !== undefined && UPLOAD_ID.test(id) ? id : undefined;
+      return id !== undefined && isTusUploadId(id) ? id : undefined;
     },
     async onIncomingRequest(req, id) {
       const context = contextOf(req);

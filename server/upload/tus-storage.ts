@@ -27,6 +27,13 @@ export const TUS_BLOB_PREFIX = 'uploads';
 /** The S3 store's companions of an upload's object: its state and its short tail. */
 const SIDECAR_SUFFIXES = ['.info', '.part'] as const;
 
+/** A tus upload id as @tus/server names uploads (16 random bytes in hex); anything else names none. */
+const TUS_UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+export function isTusUploadId(id: string): boolean {
+  return TUS_UPLOAD_ID.test(id);
+}
+
 export function tusBlobKey(uploadId: string): string {
   return `${TUS_BLOB_PREFIX}/${uploadId}`;
 }

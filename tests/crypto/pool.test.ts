@@ -15,6 +15,8 @@ import { receiveFileKeys } from '../../workers/download-service/keyInbox.ts';
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
 import { inProcessWorker } from '../../workers/testing/inProcessWorker.ts';
 import { bytes, deterministicBytes, expectCryptoError } from './helpers.ts';
+import { importRawFileKey } from '../../workers/testing/rawFileKey.ts';
+import { ciphertextStream, readCiphertext } from '../../workers/testing/sessionCiphertext.ts';
 
 async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
@@ -48,7 +50,7 @@ describe('CryptoPool', () => {
     const session = await pool.openEncryption(new Blob([bytes(plain)]), { recipientPublicKey: admin.publicKeySpki });
     // Both workers are busy with this one file: encryption on one, hashing on the other.
     expect(pool.loads.every((load) => load > 0)).toBe(true);
-    const sealed = await collect(session.stream());
+    const sealed = await collect(ciphertextStream(session));
     expect(sealed.length).toBe(session.encryptedLength);
     expect(await session.sha256()).toBe(createHash('sha256').update(plain).digest('hex'));
     const rawKey = unwrapFileKey(admin.privateKey, session.wrappedKey!);
@@ -65,10 +67,10 @@ describe('CryptoPool', () => {
     pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
     const plain = deterministicBytes(3_000_000, 2);
     const session = await pool.openEncryption(new Blob([bytes(plain)]));
-    const whole = await collect(session.stream());
-    const tail = await collect(session.stream(1_234_567));
+    const whole = await collect(ciphertextStream(session));
+    const tail = await collect(ciphertextStream(session, 1_234_567));
     expect(tail.equals(whole.subarray(1_234_567))).toBe(true);
-    expect(Buffer.from(await session.read(10, 300_000)).equals(whole.subarray(10, 300_000))).toBe(true);
+    expect(Buffer.from(await readCiphertext(session, 10, 300_000)).equals(whole.subarray(10, 300_000))).toBe(true);
     await session.close();
   });
 
@@ -79,7 +81,7 @@ describe('CryptoPool', () => {
     const plain = deterministicBytes(2_000_000, 5);
     const sealed = encryptBuffer(raw, iv, plain);
     sealed[1_500_000] = sealed[1_500_000]! ^ 1;
-    const key = await pool.importRawFileKey(new Uint8Array(raw));
+    const key = await importRawFileKey(pool, new Uint8Array(raw));
     const download = (ciphertext: Buffer, pieceSize: number) => decryptLikeADownload(pool!, key, iv.toString('base64'), plain.length, pieces(ciphertext, pieceSize));
     for (const [ciphertext, pieceSize] of [
       [sealed, 100_000],
@@ -102,7 +104,7 @@ describe('CryptoPool', () => {
 
     const plain = deterministicBytes(ONE_SHOT_DIGEST_MAX_BYTES + 10, 6);
     const upload = await pool.openEncryption(new Blob([bytes(plain)]), { recipientPublicKey: admin.publicKeySpki });
-    const sealed = await collect(upload.stream());
+    const sealed = await collect(ciphertextStream(upload));
     await upload.close();
     await pool.releaseKey(upload.key);
 
@@ -113,7 +115,7 @@ describe('CryptoPool', () => {
     const [holder] = pool.keyLocations(fileKey);
     const busy = await pool.openEncryption(new Blob([bytes(deterministicBytes(40_000_000, 7))]), { hashPlacement: 'same-worker' });
     expect(pool.loads[holder!]).toBeGreaterThan(0);
-    const otherKey = await pool.importRawFileKey(new Uint8Array(32).fill(9));
+    const otherKey = await importRawFileKey(pool, new Uint8Array(32).fill(9));
     expect(pool.keyLocations(otherKey)).not.toEqual([holder]);
     const { port1, port2 } = new MessageChannel();
     const received = receiveFileKeys(port1, 5_000);
@@ -130,8 +132,8 @@ describe('CryptoPool', () => {
 
   it('link keys: fragment and password protection through the pool', async () => {
     pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
-    const a = await pool.importRawFileKey(new Uint8Array(32).fill(1));
-    const b = await pool.importRawFileKey(new Uint8Array(32).fill(2));
+    const a = await importRawFileKey(pool, new Uint8Array(32).fill(1));
+    const b = await importRawFileKey(pool, new Uint8Array(32).fill(2));
     const fragment = await pool.formatLinkFragment([{ fileId: '1', key: a }, { fileId: '2', key: b }]);
     expect(fragment).toBe(`1:${Buffer.alloc(32, 1).toString('base64')},2:${Buffer.alloc(32, 2).toString('base64')}`);
     const protection = await pool.protectLinkKeys('link password', [{ fileId: '1', key: a }]);
@@ -169,7 +171,7 @@ describe('CryptoPool', () => {
     const sessions = await Promise.all(files.map((f) => pool!.openEncryption(new Blob([bytes(f)]))));
     const loads = pool.loads;
     expect(Math.min(...loads) / Math.max(...loads)).toBeGreaterThan(0.5);
-    const hashes = await Promise.all(sessions.map(async (s) => (await collect(s.stream()), s.sha256())));
+    const hashes = await Promise.all(sessions.map(async (s) => (await collect(ciphertextStream(s)), s.sha256())));
     expect(hashes).toEqual(files.map((f) => createHash('sha256').update(f).digest('hex')));
     await Promise.all(sessions.map((s) => s.close()));
   });

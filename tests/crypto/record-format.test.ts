@@ -6,6 +6,9 @@ import {
   encodeHeader,
   encryptedLength,
   HEADER_LENGTH,
+  MAX_RECORD_SIZE,
+  MAX_RECORDS,
+  MIN_RECORD_SIZE,
   parseHeader,
   plainLengthOf,
   recordCount,
@@ -14,7 +17,7 @@ import {
   recordSpan,
   TAG_LENGTH,
 } from '../../crypto/index.ts';
-import { cipherLength, nonceFor } from '../../server/crypto/index.ts';
+import { cipherLength, nonceFor, plainLength } from '../../server/crypto/index.ts';
 
 const R = DEFAULT_RECORD_SIZE;
 
@@ -55,6 +58,67 @@ describe('encrypted length', () => {
     for (let length = 0; length < encryptedLength(299, size); length++) {
       if (valid.has(length)) expect(encryptedLength(plainLengthOf(length, size), size)).toBe(length);
       else expect(() => plainLengthOf(length, size)).toThrow(expect.objectContaining({ code: 'MALFORMED' }));
+    }
+  });
+});
+
+describe('the inverse of the encrypted length, browser (crypto/) against server (server/crypto)', () => {
+  /** The browser's answer in the server's terms: a length, or null where plainLengthOf refuses. */
+  function browserPlainLength(cipher: number, size: number): number | null {
+    try {
+      return plainLengthOf(cipher, size);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'MALFORMED' });
+      return null;
+    }
+  }
+
+  function expectAgreement(cipher: number, size: number): void {
+    const browser = browserPlainLength(cipher, size);
+    expect({ cipher, size, plain: plainLength(cipher, size) }).toEqual({ cipher, size, plain: browser });
+    if (browser !== null) {
+      expect(encryptedLength(browser, size)).toBe(cipher);
+      expect(cipherLength(browser, size)).toBe(cipher);
+    }
+  }
+
+  const recordSize = fc.oneof(
+    fc.constantFrom(MIN_RECORD_SIZE, DEFAULT_RECORD_SIZE, MAX_RECORD_SIZE),
+    fc.integer({ min: MIN_RECORD_SIZE, max: MAX_RECORD_SIZE }),
+  );
+  /** The largest plaintext a record size allows (the 32-bit counter), where it is a safe integer. */
+  const largestPlain = (size: number) => Math.min(MAX_RECORDS * size, Number.MAX_SAFE_INTEGER);
+
+  it('agree on lengths at and around record boundaries, for any number of records up to the counter', () => {
+    fc.assert(
+      fc.property(recordSize, fc.integer({ min: 0, max: MAX_RECORDS + 1 }), fc.integer({ min: -TAG_LENGTH - 2, max: TAG_LENGTH + 2 }), (size, records, delta) => {
+        const cipher = HEADER_LENGTH + records * (size + TAG_LENGTH) + delta;
+        if (Number.isSafeInteger(cipher)) expectAgreement(cipher, size);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agree on any length from 0 to the largest safe integer', () => {
+    fc.assert(
+      fc.property(recordSize, fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.maxSafeNat()), (size, cipher) => expectAgreement(cipher, size)),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agree at 0, the shortest files and the maxima', () => {
+    for (const size of [MIN_RECORD_SIZE, 64, DEFAULT_RECORD_SIZE, MAX_RECORD_SIZE]) {
+      const lengths = [0, 1, HEADER_LENGTH, HEADER_LENGTH + TAG_LENGTH - 1, HEADER_LENGTH + TAG_LENGTH, HEADER_LENGTH + TAG_LENGTH + 1];
+      const largest = largestPlain(size);
+      if (largest === MAX_RECORDS * size) {
+        const longest = encryptedLength(largest, size);
+        lengths.push(longest - 1, longest, longest + 1, longest + TAG_LENGTH, longest + TAG_LENGTH + 1);
+        // The longest file there can be; one more byte of plaintext needs a record the counter cannot number.
+        expect(plainLengthOf(longest, size)).toBe(largest);
+        expect(plainLength(longest + TAG_LENGTH + 1, size)).toBeNull();
+      }
+      lengths.push(Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, -1, 0.5, Number.NaN, Infinity);
+      for (const cipher of lengths) expectAgreement(cipher, size);
     }
   });
 });

@@ -3,18 +3,36 @@
  * on the code, never on the text). The message is the text a user reads; the spec's catalogue
  * (section 8, "Crypto and download") supplies it where it has one.
  */
-import type { WireFailure, WireFailureCode } from './protocol.ts';
-
-export type DownloadErrorCode =
-  | WireFailureCode
+export const DOWNLOAD_ERROR_CODES = [
+  /** A record failed authentication: tampered or truncated data, or the wrong key. */
+  'INTEGRITY',
+  /** The ciphertext request failed (status, network). */
+  'HTTP',
+  /** The response lacks a header the plan requires, or carries a bad IV. */
+  'HEADERS',
+  /** The ciphertext ended early, or decrypts to another length than the announced plaintext size. */
+  'SIZE_MISMATCH',
+  /** The page (or the user in the download manager) cancelled. */
+  'ABORTED',
+  /** The plan was not fetched in time. */
+  'EXPIRED',
+  /** A file key did not arrive from the crypto worker. */
+  'KEY_UNAVAILABLE',
+  /** Direct to disk only: the chosen file or folder could not be written (full, no permission, in use). */
+  'WRITE_FAILED',
+  /** Anything else (its message says what). */
+  'FAILED',
   /** No service worker controls the page (blocked, private mode, hard reload, development build). */
-  | 'NO_STREAMING_SUPPORT'
+  'NO_STREAMING_SUPPORT',
   /** A file's wrapped key from the server is not a wrapped key at all (bad base64 or length). */
-  | 'KEY_FORMAT'
+  'KEY_FORMAT',
   /** A batch (ZIP) in which not one file could be decrypted. */
-  | 'NOTHING_DECRYPTED'
+  'NOTHING_DECRYPTED',
   /** Direct to disk: the browser's save or folder dialog could not be opened (not a cancel). */
-  | 'PICKER_FAILED';
+  'PICKER_FAILED',
+] as const;
+
+export type DownloadErrorCode = (typeof DOWNLOAD_ERROR_CODES)[number];
 
 export class DownloadError extends Error {
   override readonly name = 'DownloadError';
@@ -25,24 +43,14 @@ export class DownloadError extends Error {
   ) {
     super(message);
   }
-
-  static fromWire(failure: WireFailure): DownloadError {
-    return new DownloadError(failure.code, failure.message);
-  }
-
-  toWire(): WireFailure {
-    return { code: isWireFailureCode(this.code) ? this.code : 'FAILED', message: this.message };
-  }
-}
-
-const PAGE_ONLY_CODES: ReadonlySet<DownloadErrorCode> = new Set(['NO_STREAMING_SUPPORT', 'KEY_FORMAT', 'NOTHING_DECRYPTED', 'PICKER_FAILED']);
-
-function isWireFailureCode(code: DownloadErrorCode): code is WireFailureCode {
-  return !PAGE_ONLY_CODES.has(code);
 }
 
 export function isDownloadError(value: unknown, code?: DownloadErrorCode): value is DownloadError {
   return value instanceof DownloadError && (code === undefined || value.code === code);
+}
+
+export function isDownloadErrorCode(value: unknown): value is DownloadErrorCode {
+  return typeof value === 'string' && (DOWNLOAD_ERROR_CODES as readonly string[]).includes(value);
 }
 
 /** The texts of the failures (spec section 8 where it has one). */

@@ -2,14 +2,14 @@
 // ciphertext made by the independent node:crypto implementation (server/crypto). Keys travel over
 // a real MessageChannel as CryptoKeys, as the crypto worker sends them.
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../../server/crypto/index.ts';
 import { DOWNLOAD_MESSAGES } from './downloadErrors.ts';
 import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from './protocol.ts';
 import { readZip } from '../../tests/support/zip.ts';
 import { DownloadService } from './downloadService.ts';
+import { loopbackServer } from './testing/loopbackServer.ts';
 
 interface Served {
   plain: Buffer;
@@ -23,8 +23,6 @@ interface Served {
 }
 
 const files = new Map<string, Served>();
-let server: Server;
-let base = '';
 
 function serve(request: IncomingMessage, response: ServerResponse): void {
   const file = files.get(request.url ?? '');
@@ -83,7 +81,7 @@ async function importKey(raw: Buffer): Promise<CryptoKey> {
 }
 
 function entry(path: string, name: string, served: Served, overrides: Partial<PlanEntry> = {}): PlanEntry {
-  return { url: `${base}${path}`, name, plainSize: served.plain.length, iv: served.iv, keyId: `key-${path}`, requiredHeaders: ['x-encrypted-key', 'x-encryption-iv'], ...overrides };
+  return { url: `${http.base}${path}`, name, plainSize: served.plain.length, iv: served.iv, keyId: `key-${path}`, requiredHeaders: ['x-encrypted-key', 'x-encryption-iv'], ...overrides };
 }
 
 interface Registered {
@@ -137,23 +135,15 @@ async function readAll(response: Response): Promise<Buffer> {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-beforeAll(async () => {
-  server = createServer(serve);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+const http = loopbackServer(serve);
 
 describe('DownloadService: one file', () => {
   it('answers the download URL once with the decrypted bytes, name and plaintext length', async () => {
     const served = addFile('/api/folders/download/1', randomBytes(3 * 256 * 1024 + 12345));
     const e = entry('/api/folders/download/1', 'Grüße report.pdf', served);
     const { service, plan, finished, messages } = await register(new DownloadService(), 'file', 'Grüße report.pdf', [e], keysOf([e], [served]));
-    const url = new URL(`${base}/downloads/${plan.id}/x`);
-    expect(service.handles(url, base)).toBe(true);
+    const url = new URL(`${http.base}/downloads/${plan.id}/x`);
+    expect(service.handles(url, http.base)).toBe(true);
 
     const response = await service.respond(url);
     expect(response.status).toBe(200);
@@ -173,7 +163,7 @@ describe('DownloadService: one file', () => {
     const served = addFile('/api/folders/download/2', Buffer.alloc(0));
     const e = entry('/api/folders/download/2', 'empty.txt', served);
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'empty.txt', [e], keysOf([e], [served]));
-    const body = await readAll(await service.respond(new URL(`${base}/downloads/${plan.id}/empty.txt`)));
+    const body = await readAll(await service.respond(new URL(`${http.base}/downloads/${plan.id}/empty.txt`)));
     expect(body.length).toBe(0);
     expect((await finished).type).toBe('done');
   });
@@ -183,7 +173,7 @@ describe('DownloadService: one file', () => {
     const served = addFile('/api/folders/download/3', plain, { tamperAt: 12 + 2 * (256 * 1024 + 16) + 100 });
     const e = entry('/api/folders/download/3', 'tampered.bin', served);
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'tampered.bin', [e], keysOf([e], [served]));
-    const response = await service.respond(new URL(`${base}/downloads/${plan.id}/tampered.bin`));
+    const response = await service.respond(new URL(`${http.base}/downloads/${plan.id}/tampered.bin`));
     const reader = response.body!.getReader();
     const received: Uint8Array[] = [];
     await expect(
@@ -199,16 +189,16 @@ describe('DownloadService: one file', () => {
     const got = Buffer.concat(received);
     expect(got.length).toBeLessThanOrEqual(2 * 256 * 1024);
     expect(got.equals(plain.subarray(0, got.length))).toBe(true);
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
   });
 
   it('answers an HTTP error of the ciphertext with a failed response and the server detail', async () => {
     const served = addFile('/api/folders/download/4', randomBytes(10));
     const e = entry('/api/folders/download/404', 'gone.txt', served);
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'gone.txt', [e], keysOf([e], [served]));
-    const response = await service.respond(new URL(`${base}/downloads/${plan.id}/gone.txt`));
+    const response = await service.respond(new URL(`${http.base}/downloads/${plan.id}/gone.txt`));
     expect(response.status).toBe(502);
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'HTTP', message: 'Failed to download gone.txt: File not found' } });
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HTTP', message: 'Failed to download gone.txt: File not found' } });
   });
 
   it('refuses a response without the required key and IV headers, or with another IV', async () => {
@@ -217,15 +207,15 @@ describe('DownloadService: one file', () => {
     noKey.headers['x-encryption-iv'] = noKey.iv;
     const e1 = entry('/api/folders/download/5', 'nokey.txt', noKey);
     const first = await register(new DownloadService(), 'file', 'nokey.txt', [e1], keysOf([e1], [noKey]));
-    expect((await first.service.respond(new URL(`${base}/downloads/${first.plan.id}/a`))).status).toBe(502);
-    expect(await first.finished).toEqual({ type: 'error', failure: { code: 'HEADERS', message: 'Missing encryption data for nokey.txt' } });
+    expect((await first.service.respond(new URL(`${http.base}/downloads/${first.plan.id}/a`))).status).toBe(502);
+    expect(await first.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HEADERS', message: 'Missing encryption data for nokey.txt' } });
 
     const otherIv = addFile('/api/folders/download/6', plain);
     otherIv.headers['x-encryption-iv'] = randomBytes(12).toString('base64');
     const e2 = entry('/api/folders/download/6', 'iv.txt', otherIv);
     const second = await register(new DownloadService(), 'file', 'iv.txt', [e2], keysOf([e2], [otherIv]));
-    expect((await second.service.respond(new URL(`${base}/downloads/${second.plan.id}/a`))).status).toBe(502);
-    expect(await second.finished).toEqual({ type: 'error', failure: { code: 'HEADERS', message: DOWNLOAD_MESSAGES.invalidIv } });
+    expect((await second.service.respond(new URL(`${http.base}/downloads/${second.plan.id}/a`))).status).toBe(502);
+    expect(await second.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HEADERS', message: DOWNLOAD_MESSAGES.invalidIv } });
   });
 
   it('continues with a byte range after the connection drops mid-file', async () => {
@@ -233,7 +223,7 @@ describe('DownloadService: one file', () => {
     const served = addFile('/api/folders/download/7', plain, { dropAfter: 700_000 });
     const e = entry('/api/folders/download/7', 'flaky.bin', served);
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'flaky.bin', [e], keysOf([e], [served]));
-    const body = await readAll(await service.respond(new URL(`${base}/downloads/${plan.id}/flaky.bin`)));
+    const body = await readAll(await service.respond(new URL(`${http.base}/downloads/${plan.id}/flaky.bin`)));
     expect(sha256(body)).toBe(sha256(plain));
     expect((await finished).type).toBe('done');
     expect(served.requests[0]).toBeUndefined();
@@ -245,15 +235,15 @@ describe('DownloadService: one file', () => {
     const served = addFile('/api/folders/download/8', randomBytes(1000));
     const e = entry('/api/folders/download/8', 'short.txt', served, { plainSize: 1001 });
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'short.txt', [e], keysOf([e], [served]));
-    await expect(readAll(await service.respond(new URL(`${base}/downloads/${plan.id}/a`)))).rejects.toBeDefined();
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'SIZE_MISMATCH', message: DOWNLOAD_MESSAGES.incomplete } });
+    await expect(readAll(await service.respond(new URL(`${http.base}/downloads/${plan.id}/a`)))).rejects.toBeDefined();
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'SIZE_MISMATCH', message: DOWNLOAD_MESSAGES.incomplete } });
   });
 
   it('stops when the page aborts, and forgets a plan that is never fetched', async () => {
     const served = addFile('/api/folders/download/9', randomBytes(8 * 1024 * 1024));
     const e = entry('/api/folders/download/9', 'big.bin', served);
     const running = await register(new DownloadService(), 'file', 'big.bin', [e], keysOf([e], [served]));
-    const response = await running.service.respond(new URL(`${base}/downloads/${running.plan.id}/a`));
+    const response = await running.service.respond(new URL(`${http.base}/downloads/${running.plan.id}/a`));
     const reader = response.body!.getReader();
     await reader.read();
     running.statusPort.postMessage({ type: 'abort' });
@@ -265,15 +255,15 @@ describe('DownloadService: one file', () => {
     expect((await running.finished).type).toBe('error');
 
     const waiting = await register(new DownloadService({ planTtlMs: 50 }), 'file', 'big.bin', [e], keysOf([e], [served]));
-    expect(await waiting.finished).toEqual({ type: 'error', failure: { code: 'EXPIRED', message: DOWNLOAD_MESSAGES.expired } });
-    expect((await waiting.service.respond(new URL(`${base}/downloads/${waiting.plan.id}/a`))).status).toBe(404);
+    expect(await waiting.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'EXPIRED', message: DOWNLOAD_MESSAGES.expired } });
+    expect((await waiting.service.respond(new URL(`${http.base}/downloads/${waiting.plan.id}/a`))).status).toBe(404);
   });
 
   it('refuses a plan whose keys did not all arrive', async () => {
     const served = addFile('/api/folders/download/10', randomBytes(10));
     const e = entry('/api/folders/download/10', 'nokey.txt', served);
     const { finished } = await register(new DownloadService(), 'file', 'nokey.txt', [e], new Map());
-    expect(await finished).toEqual({ type: 'error', failure: { code: 'KEY_UNAVAILABLE', message: 'Decryption key for "nokey.txt" not found.' } });
+    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'KEY_UNAVAILABLE', message: 'Decryption key for "nokey.txt" not found.' } });
   });
 });
 
@@ -288,12 +278,28 @@ describe('DownloadService: ZIP', () => {
     const names = ['top.bin', 'docs/2024/Grüße.txt', 'docs/empty.txt', 'docs/2024/deep/x.bin'];
     const entries = servedFiles.map((s, i) => entry(`/z/${i + 1}`, names[i]!, s));
     const { service, plan, finished } = await register(new DownloadService(), 'zip', 'Folder_files.zip', entries, keysOf(entries, servedFiles));
-    const response = await service.respond(new URL(`${base}/downloads/${plan.id}/Folder_files.zip`));
+    const response = await service.respond(new URL(`${http.base}/downloads/${plan.id}/Folder_files.zip`));
     expect(response.headers.get('content-type')).toBe('application/zip');
     const zip = await readAll(response);
     expect(response.headers.get('content-length')).toBe(String(zip.length));
     const unzipped = await readZip(zip);
     expect(unzipped.map((z) => z.name)).toEqual(names);
+    unzipped.forEach((z, i) => expect(z.data.equals(servedFiles[i]!.plain)).toBe(true));
+    expect(await finished).toEqual({ type: 'done', bytes: zip.length });
+  });
+
+  it('makes every entry name safe whatever the plan says: nothing climbs out, no control characters, no duplicates, the rest kept', async () => {
+    const hostile = ['../../etc/passwd', '/abs/evil.txt', 'C:\\Windows\\system.ini', 'a/../../b.txt', '.. /x', 'bell\u0007\u009b.txt', 'dup.txt', 'DUP.txt', 'Notes "Q3": draft?.txt'];
+    const servedFiles = hostile.map((_, i) => addFile(`/hostile/${i}`, Buffer.from(`file ${i}`)));
+    const entries = servedFiles.map((s, i) => entry(`/hostile/${i}`, hostile[i]!, s));
+    const { service, plan, finished } = await register(new DownloadService(), 'zip', 'x.zip', entries, keysOf(entries, servedFiles));
+    const response = await service.respond(new URL(`${http.base}/downloads/${plan.id}/x.zip`));
+    const zip = await readAll(response);
+    // The announced length is computed from the same safe names.
+    expect(response.headers.get('content-length')).toBe(String(zip.length));
+    // yauzl's strict file names refuse absolute paths, '..' segments and backslashes on their own.
+    const unzipped = await readZip(zip);
+    expect(unzipped.map((z) => z.name)).toEqual(['_/_/etc/passwd', 'abs/evil.txt', 'C_/Windows/system.ini', 'a/_/_/b.txt', '_/x', 'bell__.txt', 'dup.txt', 'DUP (2).txt', 'Notes "Q3": draft?.txt']);
     unzipped.forEach((z, i) => expect(z.data.equals(servedFiles[i]!.plain)).toBe(true));
     expect(await finished).toEqual({ type: 'done', bytes: zip.length });
   });
@@ -304,16 +310,16 @@ describe('DownloadService: ZIP', () => {
     const entries = [entry('/z/good', 'good.bin', good), entry('/z/bad', 'bad.bin', bad)];
 
     const strict = await register(new DownloadService(), 'zip', 'a.zip', entries, keysOf(entries, [good, bad]));
-    await expect(readAll(await strict.service.respond(new URL(`${base}/downloads/${strict.plan.id}/a.zip`)))).rejects.toBeDefined();
-    expect(await strict.finished).toMatchObject({ type: 'error', failure: { code: 'INTEGRITY' } });
+    await expect(readAll(await strict.service.respond(new URL(`${http.base}/downloads/${strict.plan.id}/a.zip`)))).rejects.toBeDefined();
+    expect(await strict.finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY' } });
 
     const lenient = await register(new DownloadService(), 'zip', 'b.zip', entries, keysOf(entries, [good, bad]), true);
-    const response = await lenient.service.respond(new URL(`${base}/downloads/${lenient.plan.id}/b.zip`));
+    const response = await lenient.service.respond(new URL(`${http.base}/downloads/${lenient.plan.id}/b.zip`));
     expect(response.headers.get('content-length')).toBeNull();
     const unzipped = await readZip(await readAll(response));
     expect(unzipped.map((z) => z.name)).toEqual(['good.bin']);
     expect(unzipped[0]!.data.equals(good.plain)).toBe(true);
     expect((await lenient.finished).type).toBe('done');
-    expect(lenient.messages).toContainEqual({ type: 'file-failed', name: 'bad.bin', failure: { code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
+    expect(lenient.messages).toContainEqual({ type: 'file-failed', name: 'bad.bin', failure: { name: 'DownloadError', code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
   });
 });

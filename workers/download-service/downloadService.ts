@@ -7,11 +7,11 @@
  */
 import { safeAttachmentDisposition } from '../../contract/content-disposition.ts';
 import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
-import { downloadIdOfPath, type ControlMessage, type DownloadPlan } from './protocol.ts';
+import { downloadIdOfPath, isControlMessage, type DownloadPlan } from './protocol.ts';
 import { openDecryptedFile } from './decryptedFile.ts';
 import { receiveFileKeys } from './keyInbox.ts';
 import { monitorStream } from './monitoredStream.ts';
-import { StatusReporter, toWireFailure } from './statusReporter.ts';
+import { StatusReporter } from './statusReporter.ts';
 import { createZipStream, zipLength } from './zipStream.ts';
 
 export interface DownloadServiceOptions {
@@ -31,11 +31,6 @@ interface PendingDownload {
 }
 
 const DEFAULT_PLAN_TTL_MS = 60_000;
-const DEFAULT_KEY_TIMEOUT_MS = 15_000;
-
-function isControlMessage(value: unknown): value is ControlMessage {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'abort';
-}
 
 function textResponse(status: number, text: string): Response {
   return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
@@ -57,7 +52,7 @@ export class DownloadService {
     const status = new StatusReporter(statusPort);
     let keys: Map<string, CryptoKey>;
     try {
-      keys = await receiveFileKeys(keyPort, this.options.keyTimeoutMs ?? DEFAULT_KEY_TIMEOUT_MS);
+      keys = await receiveFileKeys(keyPort, this.options.keyTimeoutMs);
     } catch {
       status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(plan.fileName)));
       return;
@@ -114,7 +109,7 @@ export class DownloadService {
           keys,
           signal: abortFetches.signal,
           skipFailedFiles: plan.skipFailedFiles,
-          onFileFailed: (entry, error) => status.post({ type: 'file-failed', name: entry.name, failure: toWireFailure(error) }),
+          onFileFailed: (entry, error) => status.fileFailed(entry.name, error),
           ...this.fetchOption(),
         });
         length = plan.skipFailedFiles ? null : zipLength(plan.entries);

@@ -4,7 +4,10 @@
  */
 import type { FileKeysMessage } from '../pool-types.ts';
 
-export function receiveFileKeys(port: MessagePort, timeoutMs: number): Promise<Map<string, CryptoKey>> {
+/** How long a download waits for its keys from the crypto worker, unless told otherwise. */
+export const DEFAULT_KEY_TIMEOUT_MS = 15_000;
+
+export function receiveFileKeys(port: MessagePort, timeoutMs: number = DEFAULT_KEY_TIMEOUT_MS): Promise<Map<string, CryptoKey>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       port.close();

@@ -4,8 +4,10 @@
  * statusPort])`; the crypto worker posts the file keys into keyPort; the service worker answers on
  * statusPort. The browser's download manager then fetches DOWNLOAD_PATH_PREFIX/{id}/{name}, which
  * the service worker serves as a decrypted stream. Nothing secret is in a plan: key ids only name
- * keys, the keys themselves arrive on keyPort.
+ * keys, the keys themselves arrive on keyPort. A failure crosses as a DownloadError's wire form
+ * (../wire-errors.ts), which the page turns back into the DownloadError with fromWireError.
  */
+import type { WireDownloadError } from '../wire-errors.ts';
 
 export const DOWNLOAD_PATH_PREFIX = '/downloads/';
 export const PLAN_MESSAGE = 'sealdrop-download:plan';
@@ -42,35 +44,21 @@ export interface KeepaliveMessage {
   readonly type: typeof KEEPALIVE_MESSAGE;
 }
 
-/** Failure codes that cross from the service worker (see downloadErrors.ts for their meaning). */
-export type WireFailureCode =
-  | 'INTEGRITY'
-  | 'HTTP'
-  | 'HEADERS'
-  | 'SIZE_MISMATCH'
-  | 'ABORTED'
-  | 'EXPIRED'
-  | 'KEY_UNAVAILABLE'
-  /** Direct to disk only: the chosen file or folder could not be written (full, no permission, in use). */
-  | 'WRITE_FAILED'
-  | 'FAILED';
-
-export interface WireFailure {
-  readonly code: WireFailureCode;
-  readonly message: string;
-}
-
 /** Service worker -> page, on the status port. */
 export type StatusMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'started'; readonly totalBytes: number | null }
   | { readonly type: 'progress'; readonly bytes: number }
-  | { readonly type: 'file-failed'; readonly name: string; readonly failure: WireFailure }
+  | { readonly type: 'file-failed'; readonly name: string; readonly failure: WireDownloadError }
   | { readonly type: 'done'; readonly bytes: number }
-  | { readonly type: 'error'; readonly failure: WireFailure };
+  | { readonly type: 'error'; readonly failure: WireDownloadError };
 
 /** Page -> service worker, on the status port. */
 export type ControlMessage = { readonly type: 'abort' };
+
+export function isControlMessage(value: unknown): value is ControlMessage {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'abort';
+}
 
 /** The URL the download manager fetches; the name is only for the address bar and logs. */
 export function downloadPath(id: string, fileName: string): string {

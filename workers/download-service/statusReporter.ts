@@ -3,15 +3,17 @@
  * (at most every PROGRESS_INTERVAL_MS), skipped files, and one final done or error, after which
  * the port is closed.
  */
+import { toWireError } from '../wire-errors.ts';
 import { DownloadError, DOWNLOAD_MESSAGES } from './downloadErrors.ts';
-import type { StatusMessage, WireFailure } from './protocol.ts';
+import type { StatusMessage } from './protocol.ts';
 
 const PROGRESS_INTERVAL_MS = 200;
 
-export function toWireFailure(error: unknown): WireFailure {
-  if (error instanceof DownloadError) return error.toWire();
+/** What the page is told of a failure: a DownloadError as it is, anything else as unexpected. */
+function asDownloadError(error: unknown): DownloadError {
+  if (error instanceof DownloadError) return error;
   const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  return { code: 'FAILED', message: DOWNLOAD_MESSAGES.unexpected(detail) };
+  return new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected(detail));
 }
 
 export class StatusReporter {
@@ -49,8 +51,13 @@ export class StatusReporter {
     this.close();
   }
 
+  /** One file of several failed and was left out; the download goes on. */
+  fileFailed(name: string, error: unknown): void {
+    this.post({ type: 'file-failed', name, failure: toWireError(asDownloadError(error)) });
+  }
+
   failed(error: unknown): void {
-    this.post({ type: 'error', failure: toWireFailure(error) });
+    this.post({ type: 'error', failure: toWireError(asDownloadError(error)) });
     this.close();
   }
 

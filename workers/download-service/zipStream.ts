@@ -3,12 +3,15 @@
  * entry or an offset passes 4 GiB). Files are opened one after the other as the archive reaches
  * them, so only one file is in flight and memory does not grow with the archive. The archive is
  * client-zip's layout written by zipWriter.ts (a WebAssembly CRC-32: see there why), so its length
- * is client-zip's `predictLength`.
+ * is client-zip's `predictLength`. Entry names are made safe and unique here (treePaths.ts), whatever
+ * the plan says: no entry can climb out of the folder it is extracted into, or carry control
+ * characters. The page names entries by the same rules, so its names pass unchanged.
  */
 import { predictLength } from 'client-zip';
 import type { PlanEntry } from './protocol.ts';
 import { isDownloadError } from './downloadErrors.ts';
 import { openDecryptedFile, primed, type DecryptedFileOptions } from './decryptedFile.ts';
+import { uniqueEntryPaths } from './treePaths.ts';
 import { writeZip } from './zipWriter.ts';
 
 export interface ZipStreamOptions extends DecryptedFileOptions {
@@ -19,13 +22,15 @@ export interface ZipStreamOptions extends DecryptedFileOptions {
 
 /** The archive's exact length when every file is written (client-zip's own arithmetic). */
 export function zipLength(entries: readonly PlanEntry[]): number {
-  return Number(predictLength(entries.map((entry) => ({ name: entry.name, size: entry.plainSize }))));
+  const names = uniqueEntryPaths(entries.map((entry) => entry.name));
+  return Number(predictLength(entries.map((entry, index) => ({ name: names[index]!, size: entry.plainSize }))));
 }
 
 export function createZipStream(entries: readonly PlanEntry[], options: ZipStreamOptions): ReadableStream<Uint8Array> {
   const lastModified = new Date();
+  const names = uniqueEntryPaths(entries.map((entry) => entry.name));
   async function* files() {
-    for (const entry of entries) {
+    for (const [index, entry] of entries.entries()) {
       let input: ReadableStream<Uint8Array>;
       try {
         const stream = await openDecryptedFile(entry, options);
@@ -35,7 +40,7 @@ export function createZipStream(entries: readonly PlanEntry[], options: ZipStrea
         options.onFileFailed?.(entry, error);
         continue;
       }
-      yield { name: entry.name, lastModified, input };
+      yield { name: names[index]!, lastModified, input };
     }
   }
   return writeZip(files());

@@ -2,10 +2,10 @@
 // as crypto.worker.ts does in the browser, so a CryptoPool runs unchanged in the same process.
 import { expose } from 'comlink';
 import { createCryptoWorkerApi } from '../crypto-worker-api.ts';
-import { installCryptoErrorTransfer } from '../wire-errors.ts';
+import { installErrorTransfer } from '../wire-errors.ts';
 
 export function inProcessWorker(): Worker {
-  installCryptoErrorTransfer();
+  installErrorTransfer();
   const { port1, port2 } = new MessageChannel();
   expose(createCryptoWorkerApi(), port1);
   return Object.assign(port2, {

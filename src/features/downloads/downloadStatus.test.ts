@@ -57,7 +57,7 @@ function start(worker: ReturnType<typeof scriptedWorker>, options: { signal?: Ab
   return { outcome, settled, progress };
 }
 
-const failure = (code: 'HTTP' | 'INTEGRITY', message: string) => ({ code, message });
+const failure = (code: 'HTTP' | 'INTEGRITY', message: string) => ({ name: 'DownloadError' as const, code, message });
 
 describe('the download status machine', () => {
   it('ready, started, progress, a skipped file, done: resolves with the bytes and ends the worker once', async () => {

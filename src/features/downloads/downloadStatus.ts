@@ -7,7 +7,7 @@
  * receiver's start limit when it has one, and an abort within its grace. The two receivers differ
  * only in what `DownloadReceiver` says, never in the machine.
  */
-import { DOWNLOAD_MESSAGES, DownloadError, type ControlMessage, type StatusMessage } from '../../../workers/index.ts';
+import { DOWNLOAD_MESSAGES, DownloadError, fromWireError, type ControlMessage, type StatusMessage } from '../../../workers/index.ts';
 import { ProgressMeter } from './progressMeter.ts';
 import type { DownloadOptions, FailedZipFile } from './types.ts';
 
@@ -107,13 +107,13 @@ export function awaitDownload(
           if (meter) onProgress?.(meter.update(message.bytes));
           break;
         case 'file-failed':
-          onFileFailed?.({ name: message.name, error: DownloadError.fromWire(message.failure) });
+          onFileFailed?.({ name: message.name, error: fromWireError(message.failure) });
           break;
         case 'done':
           settle(() => resolve(message.bytes));
           break;
         case 'error':
-          fail(signal?.aborted ? abortedDownload() : DownloadError.fromWire(message.failure));
+          fail(signal?.aborted ? abortedDownload() : fromWireError(message.failure));
           break;
       }
     };

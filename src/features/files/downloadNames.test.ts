@@ -16,4 +16,13 @@ describe('zipEntryNames', () => {
     const files = [fileRecord('1/docs/a.txt'), fileRecord('2/docs/a.txt'), fileRecord('3/docs/A.TXT'), fileRecord('4/README'), fileRecord('5/README')];
     expect([...zipEntryNames(files).values()]).toEqual(['docs/a.txt', 'docs/a (2).txt', 'docs/A (3).TXT', 'README', 'README (2)']);
   });
+
+  it('never lets a name from the server climb out of the archive or carry control characters', () => {
+    const files = [
+      fileRecord('1/../../etc/passwd'),
+      fileRecord('2/docs/x', { original_filename: '/abs\\..\\evil.txt' }),
+      fileRecord('3/tab\there/bell\u0007.txt'),
+    ];
+    expect([...zipEntryNames(files).values()]).toEqual(['_/_/etc/passwd', 'docs/abs/_/evil.txt', 'tab_here/bell_.txt']);
+  });
 });

@@ -3,7 +3,7 @@
 // the link are reported, never silently dropped.
 
 import type { SharedFile } from '../../api/linksApi.ts';
-import type { FileKeyHandle } from '../../../workers/index.ts';
+import { uniqueEntryPaths, type FileKeyHandle } from '../../../workers/index.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
 
 export interface LinkFileSource {
@@ -31,29 +31,18 @@ export interface LinkZipSources {
 }
 
 /**
- * The archive's entries in the link's order. Two files of a link may share a name (they can come
- * from different directories); a ZIP must not hold duplicates, so later ones get ' (2)', ' (3)'.
+ * The archive's entries in the link's order, named by the workers' one set of name rules
+ * (uniqueEntryPaths): two files of a link may share a name (they can come from different
+ * directories); a ZIP must not hold duplicates, so later ones get ' (2)', ' (3)'.
  */
 export function linkZipSources(linkToken: string, files: readonly SharedFile[], keys: LinkKeys): LinkZipSources {
   const sources: LinkFileSource[] = [];
   const missingKeys: SharedFile[] = [];
-  const used = new Set<string>();
   for (const file of files) {
     const source = linkFileSource(linkToken, file, keys);
-    if (!source) {
-      missingKeys.push(file);
-      continue;
-    }
-    sources.push({ ...source, name: uniqueName(source.name, used) });
+    if (source) sources.push(source);
+    else missingKeys.push(file);
   }
-  return { sources, missingKeys };
-}
-
-function uniqueName(name: string, used: Set<string>): string {
-  let candidate = name;
-  const dot = name.lastIndexOf('.');
-  const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${extension}`;
-  used.add(candidate.toLowerCase());
-  return candidate;
+  const names = uniqueEntryPaths(sources.map((source) => source.name));
+  return { sources: sources.map((source, index) => ({ ...source, name: names[index]! })), missingKeys };
 }

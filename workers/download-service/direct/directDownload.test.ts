@@ -3,15 +3,15 @@
 // crypto worker posts them, and an in-memory file system with the writable's commit-on-close /
 // discard-on-abort behaviour (testing/memoryFileSystem.ts).
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../../../server/crypto/index.ts';
 import type { PlanEntry, StatusMessage } from '../protocol.ts';
 import { DIRECT_PLAN_MESSAGE, isDirectPlan, type DirectPlan, type DirectTarget } from './directProtocol.ts';
 import { blockGatherer } from './diskWriter.ts';
 import { serveDirectDownload } from './directDownload.ts';
 import { asFileHandle, MemoryDirectory, MemoryFile } from './testing/memoryFileSystem.ts';
+import { loopbackServer } from '../testing/loopbackServer.ts';
 
 interface Served {
   plain: Buffer;
@@ -22,8 +22,6 @@ interface Served {
 }
 
 const served = new Map<string, Served>();
-let server: Server;
-let base = '';
 
 function serve(request: IncomingMessage, response: ServerResponse): void {
   const file = served.get(request.url ?? '');
@@ -52,7 +50,7 @@ function addFile(plain: Buffer, options: { tamperAt?: number; status?: number } 
   if (options.tamperAt !== undefined) cipher[options.tamperAt]! ^= 0x01;
   const iv = ivBytes.toString('base64');
   served.set(path, { plain, cipher, rawKey, iv, ...(options.status ? { status: options.status } : {}) });
-  return { url: `${base}${path}`, name: path, plainSize: plain.length, iv, keyId: path, requiredHeaders: ['x-encryption-iv'], plain };
+  return { url: `${http.base}${path}`, name: path, plainSize: plain.length, iv, keyId: path, requiredHeaders: ['x-encryption-iv'], plain };
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -88,15 +86,7 @@ async function run(target: DirectTarget, entries: PlanEntry[], skipFailedFiles =
   return { messages, finished, abort: () => statusChannel.port1.postMessage({ type: 'abort' }) };
 }
 
-beforeAll(async () => {
-  server = createServer(serve);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+const http = loopbackServer(serve);
 
 describe('blockGatherer', () => {
   it('turns small pieces into full blocks (the last one shorter), counting every byte once', async () => {
@@ -139,7 +129,7 @@ describe('direct to disk: one file', () => {
     const entry = addFile(randomBytes(4 * 256 * 1024), { tamperAt: 12 + 2 * (256 * 1024 + 16) + 100 });
     const file = new MemoryFile('tampered.bin');
     const { finished } = await run({ kind: 'file', file: asFileHandle(file) }, [entry], false, 256 * 1024);
-    expect(await finished).toMatchObject({ type: 'error', failure: { code: 'INTEGRITY', message: 'Decryption failed: Incorrect password or corrupted data.' } });
+    expect(await finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY', message: 'Decryption failed: Incorrect password or corrupted data.' } });
     expect(file.content.byteLength).toBe(0);
     expect(file.openWritables).toBe(0);
   });
@@ -149,7 +139,7 @@ describe('direct to disk: one file', () => {
     const file = new MemoryFile('big.bin');
     file.failWritesAfter = 1024 * 1024;
     const { finished } = await run({ kind: 'file', file: asFileHandle(file) }, [entry], false, 256 * 1024);
-    expect(await finished).toMatchObject({ type: 'error', failure: { code: 'WRITE_FAILED', message: `Could not save "${entry.name}": the disk is full. Free some space and try again.` } });
+    expect(await finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'WRITE_FAILED', message: `Could not save "${entry.name}": the disk is full. Free some space and try again.` } });
     expect(file.content.byteLength).toBe(0);
   });
 
@@ -159,7 +149,7 @@ describe('direct to disk: one file', () => {
     const started = await run({ kind: 'file', file: asFileHandle(file) }, [entry], false, 256 * 1024);
     await expect.poll(() => started.messages.some((m) => m.type === 'progress' && m.bytes > 0)).toBe(true);
     started.abort();
-    expect(await started.finished).toMatchObject({ type: 'error', failure: { code: 'ABORTED' } });
+    expect(await started.finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'ABORTED' } });
     expect(file.content.byteLength).toBe(0);
     expect(file.openWritables).toBe(0);
   });
@@ -211,7 +201,7 @@ describe('direct to disk: a tree into a picked folder', () => {
     expect(await finished).toEqual({ type: 'done', bytes: 70_000 });
     expect(messages.filter((m) => m.type === 'file-failed')).toEqual([
       { type: 'file-failed', name: 'a/tampered.bin', failure: expect.objectContaining({ code: 'INTEGRITY' }) },
-      { type: 'file-failed', name: 'a/gone.bin', failure: { code: 'HTTP', message: 'Failed to download a/gone.bin: File not found' } },
+      { type: 'file-failed', name: 'a/gone.bin', failure: { name: 'DownloadError', code: 'HTTP', message: 'Failed to download a/gone.bin: File not found' } },
     ]);
     expect(root.paths()).toEqual(['a/fine.bin']);
   });
@@ -224,7 +214,7 @@ describe('direct to disk: a tree into a picked folder', () => {
       { ...addFile(randomBytes(1000)), name: 'three.bin' },
     ];
     const { finished } = await run({ kind: 'tree', directory: root.asHandle() }, files, false);
-    expect(await finished).toMatchObject({ type: 'error', failure: { code: 'HTTP' } });
+    expect(await finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'HTTP' } });
     expect(root.paths()).toEqual(['one.bin']);
   });
 });

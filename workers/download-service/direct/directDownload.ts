@@ -9,8 +9,8 @@
 import { DOWNLOAD_MESSAGES, DownloadError, isDownloadError } from '../downloadErrors.ts';
 import { openDecryptedFile } from '../decryptedFile.ts';
 import { receiveFileKeys } from '../keyInbox.ts';
-import type { ControlMessage, PlanEntry } from '../protocol.ts';
-import { StatusReporter, toWireFailure } from '../statusReporter.ts';
+import { isControlMessage, type PlanEntry } from '../protocol.ts';
+import { StatusReporter } from '../statusReporter.ts';
 import type { DirectPlan } from './directProtocol.ts';
 import { writeFailure, writeToDisk } from './diskWriter.ts';
 import { createTreeFile } from './treeWriter.ts';
@@ -19,12 +19,6 @@ export interface DirectDownloadOptions {
   readonly keyTimeoutMs?: number;
   readonly fetch?: typeof fetch;
   readonly writeChunkBytes?: number;
-}
-
-const DEFAULT_KEY_TIMEOUT_MS = 15_000;
-
-function isControlMessage(value: unknown): value is ControlMessage {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'abort';
 }
 
 /** Failures after which the next files of a tree would fail the same way (or were not wanted). */
@@ -44,7 +38,7 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
   const controller = new AbortController();
   let keys: Map<string, CryptoKey>;
   try {
-    keys = await receiveFileKeys(keyPort, options.keyTimeoutMs ?? DEFAULT_KEY_TIMEOUT_MS);
+    keys = await receiveFileKeys(keyPort, options.keyTimeoutMs);
   } catch {
     status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(plan.entries[0]?.name ?? '')));
     return;
@@ -104,7 +98,7 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
         } catch (error) {
           await treeFile.discard();
           if (!plan.skipFailedFiles || endsTheTree(error)) throw error;
-          status.post({ type: 'file-failed', name: entry.name, failure: toWireFailure(error) });
+          status.fileFailed(entry.name, error);
         }
         processed += entry.plainSize;
       }

@@ -12,6 +12,7 @@
  * plaintext in memory.
  */
 import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
+import { domErrorName } from './domErrorName.ts';
 
 export interface DiskWriteOptions {
   /** The file's name or path, for messages. */
@@ -26,15 +27,11 @@ const DEFAULT_WRITE_CHUNK = 16 * 1024 * 1024;
 /** Blocks queued for the writable while it is busy, so decryption carries on meanwhile. */
 const QUEUED_BLOCKS = 2;
 
-function domName(error: unknown): string {
-  return typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string' ? (error as { name: string }).name : '';
-}
-
 /** A failure of the file system, in the user's words. DownloadErrors (the source's) pass through. */
 export function writeFailure(name: string, error: unknown, signal?: AbortSignal): DownloadError {
   if (error instanceof DownloadError) return error;
   if (signal?.aborted) return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
-  switch (domName(error)) {
+  switch (domErrorName(error)) {
     case 'QuotaExceededError':
       return new DownloadError('WRITE_FAILED', DOWNLOAD_MESSAGES.diskFull(name));
     case 'NotAllowedError':

@@ -4,7 +4,8 @@
  * is taken: nothing that is already on the disk is overwritten. A file that fails is removed again,
  * so only complete files remain (directories created for it stay; they may hold other files).
  */
-import { candidateNames, treePath } from './treePaths.ts';
+import { candidateNames, treePath } from '../treePaths.ts';
+import { domErrorName } from './domErrorName.ts';
 
 export interface TreeFile {
   readonly handle: FileSystemFileHandle;
@@ -14,17 +15,13 @@ export interface TreeFile {
   discard(): Promise<void>;
 }
 
-function domName(error: unknown): string {
-  return typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : '';
-}
-
 /** The directory `name` inside `parent`, created if missing; a file of that name is passed over. */
 async function directoryIn(parent: FileSystemDirectoryHandle, name: string): Promise<[FileSystemDirectoryHandle, string]> {
   for (const candidate of candidateNames(name)) {
     try {
       return [await parent.getDirectoryHandle(candidate, { create: true }), candidate];
     } catch (error) {
-      if (domName(error) !== 'TypeMismatchError') throw error;
+      if (domErrorName(error) !== 'TypeMismatchError') throw error;
     }
   }
   throw new Error(`no free name for the folder "${name}"`);
@@ -35,7 +32,7 @@ async function isTaken(parent: FileSystemDirectoryHandle, name: string): Promise
     await parent.getFileHandle(name);
     return true;
   } catch (error) {
-    const kind = domName(error);
+    const kind = domErrorName(error);
     if (kind === 'NotFoundError') return false;
     if (kind === 'TypeMismatchError') return true; // a directory of that name
     throw error;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
 import { TransportError } from '../transport/transportError.ts';
 import { BatchLane, smallFileGroups } from './batchLane.ts';
-import { allStored, drain, FakeJournal, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
+import { allStored, drain, FakeJournal, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './testing/engineTestDoubles.ts';
 import type { UploadFile } from './enginePorts.ts';
 import { describeUploadFailure, RunContext } from './runContext.ts';
 import { MAX_BATCH_FILES, MAX_BATCHES_IN_FLIGHT, OPEN_TIMEOUT_MS, SMALL_GROUP_BYTES, SMALL_GROUP_FILES, SMALL_GROUPS_PER_WORKER } from './uploadLimits.ts';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SourceReadError } from '../transport/ciphertextSource.ts';
 import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
 import { TransportError } from '../transport/transportError.ts';
-import { allStored, drain, FakeJournal, FakePool, FakeTransport, fakeCipherSize, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
+import { allStored, drain, FakeJournal, FakePool, FakeTransport, fakeCipherSize, RecordedEvents, until, uploadFile } from './testing/engineTestDoubles.ts';
 import type { ResumePoint, UploadFile } from './enginePorts.ts';
 import { ResumableLane } from './resumableLane.ts';
 import { describeUploadFailure, RunContext } from './runContext.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProgressReporter } from '../progressReporter.ts';
 import { batchProcessedMessage, runOutcome, RUN_MESSAGES } from '../runOutcome.ts';
 import { RunTally } from '../runTally.ts';
-import { allStored, drain, FakeJournal, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './engineTestDoubles.ts';
+import { allStored, drain, FakeJournal, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './testing/engineTestDoubles.ts';
 import type { EngineEvents } from './runEvents.ts';
 import { describeUploadFailure } from './runContext.ts';
 import { UploadScheduler } from './uploadScheduler.ts';

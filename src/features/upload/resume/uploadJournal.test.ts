@@ -4,13 +4,15 @@
 import { createHash } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CryptoPool } from '../../../../workers/index.ts';
+import { CryptoPool, type FileKeyHandle } from '../../../../workers/index.ts';
 import { inProcessWorker } from '../../../../workers/testing/inProcessWorker.ts';
 import type { EncryptionSessionLike, FileIdentity } from '../engine/enginePorts.ts';
 import { PickedSources, type FileSource } from './fileSource.ts';
 import { entryIdOf } from './queueEntry.ts';
 import { PersistedUploadJournal, SERVER_ABANDON_MS } from './uploadJournal.ts';
 import { UploadQueueStore } from './uploadQueueStore.ts';
+import { importRawFileKey } from '../../../../workers/testing/rawFileKey.ts';
+import { readCiphertext } from '../../../../workers/testing/sessionCiphertext.ts';
 
 const RAW_KEY = Uint8Array.from({ length: 32 }, (_, i) => 200 - i);
 const IV = Buffer.from('0123456789ab').toString('base64');
@@ -35,7 +37,7 @@ function page(now: { t: number }) {
   return { pool, store, journal, cancelled, failures, sources };
 }
 
-function sessionWith(key: Awaited<ReturnType<CryptoPool['importRawFileKey']>>): EncryptionSessionLike {
+function sessionWith(key: FileKeyHandle): EncryptionSessionLike {
   return {
     key,
     iv: IV,
@@ -75,7 +77,7 @@ describe('the persisted upload queue', () => {
 
   it('writes the wrapped key and IV before the first byte, then the URL and each confirmed offset, and deletes the entry when the file is stored', async () => {
     const { pool, store, journal, failures } = newPage();
-    const session = sessionWith(await pool.importRawFileKey(RAW_KEY));
+    const session = sessionWith(await importRawFileKey(pool, RAW_KEY));
 
     await journal.opened(FILE, session);
     const opened = await store.get(entryIdOf(FILE));
@@ -109,7 +111,7 @@ describe('the persisted upload queue', () => {
 
   it('a reloaded page lists the unfinished file with its offset and gets the same key back in its own pool; a changed file gets nothing', async () => {
     const first = newPage();
-    await first.journal.opened(FILE, sessionWith(await first.pool.importRawFileKey(RAW_KEY)));
+    await first.journal.opened(FILE, sessionWith(await importRawFileKey(first.pool, RAW_KEY)));
     first.journal.created(FILE, URL_1);
     first.journal.confirmed(FILE, 600);
     await first.journal.settled();
@@ -132,7 +134,7 @@ describe('the persisted upload queue', () => {
 
   it('keeps the newest hash checkpoint with the entry and hands it back with the resume point (none before the first)', async () => {
     const first = newPage();
-    await first.journal.opened(FILE, sessionWith(await first.pool.importRawFileKey(RAW_KEY)));
+    await first.journal.opened(FILE, sessionWith(await importRawFileKey(first.pool, RAW_KEY)));
     first.journal.created(FILE, URL_1);
     first.journal.confirmed(FILE, 400);
     await first.journal.settled();
@@ -165,7 +167,7 @@ describe('the persisted upload queue', () => {
     first.journal.created(identity, URL_1);
     // The server confirmed 18 MiB of ciphertext; the first snapshot is at 16 MiB of plaintext (64 records).
     const confirmed = 18 * 1024 * 1024;
-    const sent = await session.read(0, confirmed);
+    const sent = await readCiphertext(session, 0, confirmed);
     first.journal.confirmed(identity, confirmed);
     const checkpoint = await session.hashCheckpoint(confirmed);
     expect(checkpoint?.records).toBe(64);
@@ -177,7 +179,7 @@ describe('the persisted upload queue', () => {
     const point = await reloaded.journal.resumePointFor(identity);
     expect(point?.hash).toEqual(checkpoint);
     const resumed = await reloaded.pool.openEncryption(file, { reuse: { key: point!.key, iv: point!.iv, hash: point!.hash } });
-    const rest = await resumed.read(confirmed, resumed.encryptedLength);
+    const rest = await readCiphertext(resumed, confirmed, resumed.encryptedLength);
     expect(sent.byteLength + rest.byteLength).toBe(resumed.encryptedLength);
     expect(await resumed.sha256()).toBe(createHash('sha256').update(plain).digest('hex'));
     await resumed.close();
@@ -186,8 +188,8 @@ describe('the persisted upload queue', () => {
   it('a file that starts over discards what was left at its path (cancelling the upload); other paths stay', async () => {
     const { pool, store, journal, cancelled } = newPage();
     const other: FileIdentity = { ...FILE, name: 'other.mov' };
-    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
-    await journal.opened(other, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(FILE, sessionWith(await importRawFileKey(pool, RAW_KEY)));
+    await journal.opened(other, sessionWith(await importRawFileKey(pool, RAW_KEY)));
     journal.created(FILE, URL_1);
     await journal.settled();
 
@@ -199,7 +201,7 @@ describe('the persisted upload queue', () => {
   it('remembers stored files (identity only) while the link has unfinished uploads, and forgets them once it has none', async () => {
     const { pool, store, journal } = newPage();
     const small: FileIdentity = { ...FILE, name: 'notes.txt', size: 1200 };
-    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(FILE, sessionWith(await importRawFileKey(pool, RAW_KEY)));
     journal.deliveredMany([small]);
     await journal.settled();
     const [mark] = await store.listDelivered();
@@ -246,11 +248,11 @@ describe('the persisted upload queue', () => {
     const { pool, store, journal, cancelled } = newPage();
     const fresh: FileIdentity = { ...FILE, name: 'fresh.mov' };
     const discarded: FileIdentity = { ...FILE, name: 'discarded.mov' };
-    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(FILE, sessionWith(await importRawFileKey(pool, RAW_KEY)));
     journal.deliveredMany([{ ...FILE, name: 'old-mark.txt' }]);
     now.t += SERVER_ABANDON_MS / 2;
-    await journal.opened(fresh, sessionWith(await pool.importRawFileKey(RAW_KEY)));
-    await journal.opened(discarded, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(fresh, sessionWith(await importRawFileKey(pool, RAW_KEY)));
+    await journal.opened(discarded, sessionWith(await importRawFileKey(pool, RAW_KEY)));
     journal.created(discarded, URL_1);
     await journal.settled();
 
@@ -278,8 +280,8 @@ describe('the persisted upload queue', () => {
     const source: FileSource = { kind: 'file', handle };
     sources.remember(FILE, source);
     const fromInput: FileIdentity = { ...FILE, name: 'from-input.mov' };
-    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
-    await journal.opened(fromInput, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(FILE, sessionWith(await importRawFileKey(pool, RAW_KEY)));
+    await journal.opened(fromInput, sessionWith(await importRawFileKey(pool, RAW_KEY)));
     journal.confirmed(FILE, 400);
     await journal.settled();
     expect((await store.get(entryIdOf(FILE)))?.source).toEqual(source);
@@ -291,14 +293,14 @@ describe('the persisted upload queue', () => {
 
   it("purges by the server's announced abandon time when the page knows it (shorter or longer), else by the 24 h default", async () => {
     const { pool, journal } = newPage();
-    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(FILE, sessionWith(await importRawFileKey(pool, RAW_KEY)));
     now.t += 3 * 3_600_000;
     // The default keeps a 3-hour-old entry; a server that sweeps after 2 hours has removed its upload.
     expect(await journal.unfinished('link')).toHaveLength(1);
     expect(await journal.unfinished('link', 4 * 3_600_000)).toHaveLength(1);
     expect(await journal.unfinished('link', 2 * 3_600_000)).toEqual([]);
     // A server that keeps uploads for 48 h: a 30-hour-old entry is still continued (the default would purge it).
-    await journal.opened(FILE, sessionWith(await pool.importRawFileKey(RAW_KEY)));
+    await journal.opened(FILE, sessionWith(await importRawFileKey(pool, RAW_KEY)));
     now.t += 30 * 3_600_000;
     expect(await journal.unfinished('link', 48 * 3_600_000)).toHaveLength(1);
     expect(await journal.unfinished('link')).toEqual([]);

@@ -2,11 +2,11 @@
 // transport whose every request is a deferred the test settles, an upload journal, and an
 // events recorder. Nothing here waits on real time.
 
-import type { FileKeyHandle } from '../../../../workers/index.ts';
-import type { UploadResult } from '../../../api/types.ts';
-import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
-import { TransportError } from '../transport/transportError.ts';
-import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';
+import type { FileKeyHandle } from '../../../../../workers/index.ts';
+import type { UploadResult } from '../../../../api/types.ts';
+import type { EncryptedFile, SendHooks } from '../../transport/multipartBatch.ts';
+import { TransportError } from '../../transport/transportError.ts';
+import type { TusSendOptions, TusSent } from '../../transport/tusUpload.ts';
 import type {
   CompletedUpload,
   EncryptionSessionLike,
@@ -18,8 +18,8 @@ import type {
   UploadFile,
   UploadJournal,
   UploadTransport,
-} from './enginePorts.ts';
-import type { EngineEvents, FinalOutcome, ProcessingStatus } from './runEvents.ts';
+} from '../enginePorts.ts';
+import type { EngineEvents, FinalOutcome, ProcessingStatus } from '../runEvents.ts';
 
 export interface Deferred<T> {
   promise: Promise<T>;
