@@ -29,7 +29,7 @@ const noUiPackages = {
 };
 
 /** Every folder of the project, for the zones that allow none of it. */
-const PROJECT = ['./src', './workers', './crypto', './contract', './server', './e2e', './tests', './bench', './scripts'];
+const PROJECT = ['./src', './workers', './crypto', './contract', './server', './cli', './e2e', './tests', './bench', './scripts'];
 const except = (from, allowed) => from.filter((folder) => !allowed.includes(folder));
 
 const zones = [
@@ -37,6 +37,20 @@ const zones = [
     target: './server',
     from: except(PROJECT, ['./server', './contract']),
     message: 'The server imports only contract/; the node:crypto implementation in server/crypto stays separate from crypto/ (docs/architecture.md "Layers").',
+  },
+  {
+    // The command-line clients (npm run upload / fetch) speak HTTP to a server like a browser does;
+    // they share the contract, the node implementation of the format and recover's decrypt-to-disk
+    // with the server folder, and nothing else of it.
+    target: './cli',
+    from: except(PROJECT, ['./cli', './contract', './server']),
+    message: 'cli/ imports contract/ and, of server/, only its node crypto, recovery and prompt modules (docs/architecture.md "Layers").',
+  },
+  {
+    target: './cli',
+    from: './server',
+    except: ['./crypto/index.ts', './recovery/index.ts', './cli-password.ts', './cli-errors.ts', './cli-args.ts'],
+    message: 'cli/ uses server/ only through server/crypto/index.ts, server/recovery/index.ts and the command-line helpers (cli-password, cli-errors, cli-args) (docs/architecture.md "Layers").',
   },
   {
     target: './contract',
@@ -61,6 +75,12 @@ const zones = [
     message: 'Workers import only crypto/, src/lib and contract/ (docs/architecture.md "Layers").',
   },
   {
+    // Workers send a failure's code and facts; the page words it (style rule 6, one catalogue).
+    target: './workers',
+    from: ['./src/lib/userTexts.ts', './src/lib/userTexts'],
+    message: 'Workers hold no user texts: send a code and facts, the page words them with src/lib/userTexts.ts.',
+  },
+  {
     // The page's one door into the workers: the pool, its handles, the download protocol and errors.
     target: './src',
     from: './workers',
@@ -74,13 +94,18 @@ const zones = [
   },
   {
     target: './src/api',
-    from: ['./src/app', './src/features', './src/routes', './workers', './server'],
+    from: ['./src/app', './src/features', './src/routes', './workers', './crypto', './server'],
     message: 'The HTTP client sits below the features: it knows the contract, not the screens.',
   },
   {
     target: './src/app',
-    from: ['./src/routes'],
-    message: 'The app shell never imports routes; the route tree is src/routes/router.tsx.',
+    from: ['./src/routes', './crypto'],
+    message: 'The app shell imports features (index.ts), api, lib and workers/index.ts: never routes (the route tree is src/routes/router.tsx) or crypto/.',
+  },
+  {
+    target: './src/routes',
+    from: ['./crypto', './workers'],
+    message: 'Routes import features, app, api and lib: crypto and the worker pool are reached through the features.',
   },
   {
     target: './src/app',

@@ -55,11 +55,16 @@ export default defineConfig({
       'src/**/*.test.{ts,tsx}',
       'workers/**/*.test.ts',
       'server/**/*.test.ts',
+      'cli/**/*.test.ts',
       'tests/**/*.test.{ts,tsx}',
     ],
     exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
     environment: 'node',
+    setupFiles: ['src/app/testing/domMatchers.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Vitest's default is one file at a time on two cores (cores - 1), but most server tests wait
+    // on sockets, child processes and timers, not the CPU (docs/operations.md, "Test suite").
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 3,
   },
 });

@@ -10,7 +10,8 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { EncryptRecords } from '../server/crypto/file-format.ts';
-import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../server/crypto/keys.ts';
+import { deriveAccountSecrets } from '../server/crypto/account-kdf.ts';
+import { generateRsaKeyPair, wrapFileKey, wrapPrivateKeyScheme2 } from '../server/crypto/keys.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CHUNK = 4 * 1024 * 1024;
@@ -81,10 +82,12 @@ export async function createBenchAdmin(baseUrl: string, dataDir: string): Promis
   });
   const session = new Session(baseUrl);
   await session.call('GET', '/api/auth/users/me');
-  await session.expect('POST', '/api/auth/token', 200, { username, password }, true);
+  // As the browser signs in: pre-login, then the secret derived under the account's block.
+  const { kdf_params } = (await session.expect('POST', '/api/auth/prelogin', 200, { username })) as { kdf_params: string };
+  await session.expect('POST', '/api/auth/token', 200, { username, auth_secret: deriveAccountSecrets(password, kdf_params).authSecret }, true);
   const pair = generateRsaKeyPair();
   await session.expect('PUT', '/api/auth/public-key', 200, { public_key_spki: pair.publicKeySpki });
-  await session.expect('PUT', '/api/auth/users/me/encrypted-key', 200, wrapPrivateKey(pair.privateKey, password));
+  await session.expect('PUT', '/api/auth/users/me/encrypted-key', 200, wrapPrivateKeyScheme2(pair.privateKey, password, kdf_params));
   return { username, password, publicKeySpki: pair.publicKeySpki, session };
 }
 

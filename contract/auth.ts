@@ -1,7 +1,7 @@
 // Authentication and profile (docs/api.md, "Authentication and profile"). Validation messages are
 // what the client shows next to a field, so they are written for people.
 import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, withoutNul } from './common.ts';
+import { MAX_PASSWORD_LENGTH, withoutNul } from './common.ts';
 
 // The username rule, shared with the admin CLI: 3 to 64 characters of letters, digits, ".", "_"
 // and "-". ASCII only, so lower() in SQLite and PostgreSQL agree.
@@ -44,11 +44,48 @@ const emailOrNull = z.union([
 // cannot hold, is refused here (422) instead of failing those queries.
 const loginName = withoutNul(requiredText('Username', LOGIN_NAME_MAX_LENGTH), 'Username');
 
-/** POST /auth/token, sent as form fields (not JSON). */
-export const loginBody = z.object({
-  username: loginName,
-  password: password('Password'),
-});
+/**
+ * The authentication secret the client derives from the login password (docs/format.md, "Login
+ * key derivation"): 32 bytes as canonical padded base64, 44 characters. SECRET: never log it.
+ */
+export const AUTH_SECRET_PATTERN = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
+const authSecret = (field: string) =>
+  z.string({ error: `${field} must be text` }).regex(AUTH_SECRET_PATTERN, `${field} must be 32 bytes of base64 (the derived authentication secret, not the password)`);
+
+/**
+ * An account's KDF parameter block (docs/format.md, "KDF scheme 2"): 26 bytes as canonical padded
+ * base64, 36 characters. The server also checks the scheme and the bounds of its cost.
+ */
+export const KDF_PARAMS_PATTERN = /^[A-Za-z0-9+/]{34}[AEIMQUYcgkosw048]=$/;
+export const kdfParamsText = (field: string) =>
+  z.string({ error: `${field} must be text` }).regex(KDF_PARAMS_PATTERN, `${field} must be a KDF parameter block of 26 bytes in base64`);
+
+/** POST /auth/prelogin: the account whose KDF parameters the client derives its secrets with. */
+export const preloginBody = z.object({ username: loginName });
+export type PreloginBody = z.input<typeof preloginBody>;
+
+/**
+ * The pre-login answer: the account's scheme-2 parameter block, or for a name with no account
+ * (or an account not yet upgraded) a block of the same shape derived from a server secret, the
+ * same on every call. Not secret.
+ */
+export const preloginResponse = z.object({ kdf_params: z.string() });
+export type PreloginResponse = z.infer<typeof preloginResponse>;
+
+/**
+ * POST /auth/token, sent as form fields (not JSON): the authentication secret, or, once for an
+ * account not yet upgraded (the server answers SIGN_IN_UPGRADE_REQUIRED to its secret), the
+ * password itself. Exactly one of the two.
+ */
+export const loginBody = z
+  .object({
+    username: loginName,
+    auth_secret: authSecret('Authentication secret').optional(),
+    password: password('Password').optional(),
+  })
+  .refine((body) => (body.auth_secret === undefined) !== (body.password === undefined), {
+    message: 'Send either auth_secret or password',
+  });
 export type LoginBody = z.input<typeof loginBody>;
 
 /** POST /auth/token/2fa. */
@@ -60,7 +97,7 @@ export type LoginCodeBody = z.input<typeof loginCodeBody>;
 
 /** PUT /auth/users/me: `email: null` (or "") removes the address; absent fields keep theirs. */
 export const profileUpdateBody = z.object({
-  current_password: password('Current password'),
+  current_auth_secret: authSecret('Current authentication secret'),
   username: usernameSchema.optional(),
   email: emailOrNull.optional(),
 });
@@ -70,24 +107,55 @@ export type ProfileUpdateBody = z.input<typeof profileUpdateBody>;
 export const codeBody = z.object({ code: totpCode });
 export type CodeBody = z.input<typeof codeBody>;
 
-/** POST /auth/2fa/disable, /auth/verify-password. */
-export const passwordBody = z.object({ password: password('Password') });
-export type PasswordBody = z.input<typeof passwordBody>;
+/** POST /auth/2fa/disable, /auth/verify-password: the re-entered password, as its authentication secret. */
+export const authSecretBody = z.object({ auth_secret: authSecret('Authentication secret') });
+export type AuthSecretBody = z.input<typeof authSecretBody>;
 
-/** POST /auth/change-password. */
+/**
+ * POST /auth/change-password: the old password's authentication secret, and the new password's
+ * under a fresh parameter block. The server never sees either password, so the rules on the new
+ * one (length, different from the old) are the client's (MIN_PASSWORD_LENGTH, the admin CLI and
+ * the app apply them).
+ */
 export const changePasswordBody = z
   .object({
-    old_password: password('Old password'),
-    new_password: z
-      .string({ error: 'New password must be text' })
-      .min(MIN_PASSWORD_LENGTH, `New password must be at least ${MIN_PASSWORD_LENGTH} characters long.`)
-      .max(MAX_PASSWORD_LENGTH, `New password must be at most ${MAX_PASSWORD_LENGTH} characters long.`),
+    old_auth_secret: authSecret('Old authentication secret'),
+    new_auth_secret: authSecret('New authentication secret'),
+    new_kdf_params: kdfParamsText('New KDF parameters'),
   })
-  .refine((body) => body.new_password !== body.old_password, {
-    path: ['new_password'],
+  .refine((body) => body.new_auth_secret !== body.old_auth_secret, {
+    path: ['new_auth_secret'],
     message: 'New password cannot be the same as the old password.',
   });
 export type ChangePasswordBody = z.input<typeof changePasswordBody>;
+
+/**
+ * The private key re-wrapped under the account's new parameter block (kdfSalt must equal it), for
+ * the key pair whose public key is named: the server stores it only if that is still the pair it has.
+ */
+export const rewrappedPrivateKey = z.object({
+  public_key_spki: z.string({ error: 'Public key must be text' }).min(1).max(4096),
+  encryptedPrivateKey: z.string({ error: 'Encrypted private key must be text' }).min(1).max(8192),
+  kdfSalt: kdfParamsText('Key derivation salt'),
+});
+
+/**
+ * POST /auth/upgrade-login: an account of the old scheme (its password reached the server) moves
+ * to the new one in one call: `password` (the last time it is sent), the new authentication
+ * secret under the new block, and the private key re-wrapped under it when there is one.
+ */
+export const upgradeLoginBody = z
+  .object({
+    password: password('Password'),
+    auth_secret: authSecret('Authentication secret'),
+    kdf_params: kdfParamsText('KDF parameters'),
+    private_key: rewrappedPrivateKey.optional(),
+  })
+  .refine((body) => body.private_key === undefined || body.private_key.kdfSalt === body.kdf_params, {
+    path: ['private_key', 'kdfSalt'],
+    message: 'The private key must be wrapped under the new KDF parameters',
+  });
+export type UpgradeLoginBody = z.input<typeof upgradeLoginBody>;
 
 /** The User value. Only these fields ever leave the server. */
 export const userResponse = z.object({

@@ -7,6 +7,8 @@ import { fileId } from './files.ts';
 
 /** Most files one link may share. */
 export const MAX_LINK_FILES = 10_000;
+/** Most downloads per file a limited link may allow. */
+export const MAX_LINK_DOWNLOADS = 10_000;
 /** The create payload carries a wrapped key per file, so it may exceed the default 1 MiB body limit. */
 export const CREATE_LINK_BODY_LIMIT = 8 * 1024 * 1024;
 
@@ -47,6 +49,18 @@ export const createLinkBody = z.object({
     .nullable()
     .optional()
     .transform((value) => value ?? null),
+  /**
+   * Downloads allowed per file (each recipient browser counted once per file; a ZIP of the whole
+   * link fetches, so counts, each file once); null or absent: no limit.
+   */
+  max_downloads: z
+    .number({ error: 'The download limit must be a whole number.' })
+    .int('The download limit must be a whole number.')
+    .min(1, 'The download limit must be at least 1.')
+    .max(MAX_LINK_DOWNLOADS, `The download limit must be at most ${MAX_LINK_DOWNLOADS}.`)
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
 });
 export type CreateLinkBody = z.input<typeof createLinkBody>;
 
@@ -56,6 +70,7 @@ export const createLinkResponse = z.object({
   full_url: z.string(),
   has_password: z.boolean(),
   expiration_date: z.string().nullable(),
+  max_downloads: z.number().nullable(),
 });
 export type CreateLinkResponse = z.infer<typeof createLinkResponse>;
 
@@ -67,6 +82,16 @@ export const linkSummaryResponse = z.object({
   has_password: z.boolean(),
   file_count: z.number(),
   files: z.array(z.string()),
+  /** Downloads allowed per file; null: no limit. */
+  max_downloads: z.number().nullable(),
+  /** Per file, in the order of `files`: recipients counted and the last time one was. */
+  file_downloads: z.array(
+    z.object({
+      file_id: z.number(),
+      download_count: z.number(),
+      last_download_at: z.string().nullable(),
+    }),
+  ),
 });
 export type DownloadLink = z.infer<typeof linkSummaryResponse>;
 

@@ -2,6 +2,7 @@
 // its headers are described in docs/api.md and its Content-Disposition in ./content-disposition.ts.
 import { z } from 'zod';
 import { rowId, rowIdParam } from './common.ts';
+import { TUS_UPLOAD_ID_PATTERN } from './upload.ts';
 
 /** Most ids one delete request may name. */
 export const MAX_DELETE_IDS = 10_000;
@@ -85,3 +86,24 @@ export const exportQuery = z.object({
     }),
 });
 export type ExportQuery = z.input<typeof exportQuery>;
+
+/** Most unfinished uploads one listing returns (the most recently active). */
+export const MAX_LISTED_UPLOADS = 500;
+
+/** A resumable upload not (yet) turned into a file: the space it holds (docs/api.md). */
+export const unfinishedUploadResponse = z.object({
+  id: z.string(),
+  filename: z.string(),
+  relative_path: z.string(),
+  /** Ciphertext bytes declared at creation. */
+  upload_length: z.number(),
+  /** Ciphertext bytes stored so far: what the upload holds on the server. */
+  received_bytes: z.number(),
+  created_at: z.number(),
+  /** When bytes last arrived (ms since the epoch); the sweep removes it UPLOAD_ABANDON_HOURS after. */
+  last_activity_at: z.number(),
+});
+export type UnfinishedUploadResponse = z.infer<typeof unfinishedUploadResponse>;
+export const unfinishedUploadListResponse = z.array(unfinishedUploadResponse);
+
+export const unfinishedUploadParams = z.object({ id: rowIdParam('Folder'), uploadId: z.string().regex(TUS_UPLOAD_ID_PATTERN) });

@@ -7,6 +7,10 @@ export const TITLE_MAX_LENGTH = 255;
 export const DESCRIPTION_MAX_LENGTH = 5000;
 export const MAX_ALLOWED_EMAILS = 500;
 export const MAX_EXPIRES_IN_DAYS = 36_500;
+/** 1 PiB: any real disk, and still an exact JavaScript number. */
+export const MAX_STORAGE_LIMIT_BYTES = 2 ** 50;
+export const MAX_FILE_LIMIT = 100_000_000;
+export const MAX_RETENTION_DAYS = 36_500;
 
 export const FOLDER_SORT_KEYS = ['title', 'creation_date', 'expiration_date', 'last_upload_time'] as const;
 export type FolderSortKey = (typeof FOLDER_SORT_KEYS)[number];
@@ -63,6 +67,16 @@ const description = withoutNul(
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
 
+/** A positive whole number up to `max`, or null for "no limit"; absent keeps (or, on create, takes the server's default). */
+const limit = (field: string, max: number) =>
+  z
+    .number({ error: `${field} must be a number or null (no limit)` })
+    .int(`${field} must be a whole number`)
+    .min(1, `${field} must be at least 1 (or null for no limit)`)
+    .max(max, `${field} must be at most ${max}`)
+    .nullable()
+    .optional();
+
 /**
  * POST /folders/ and PUT /folders/{id} (the same shape, title included). On update an absent field
  * keeps its value. Parsed, the expiry is a time in milliseconds and a blank description is null.
@@ -94,6 +108,12 @@ export const folderPayload = z.object({
     .max(MAX_PASSWORD_LENGTH, `Link password must be at most ${MAX_PASSWORD_LENGTH} characters`)
     .optional(),
   is_active: flag('Active').optional(),
+  /** Beyond the spec (issue 28): the plaintext bytes its files and unfinished uploads may hold. */
+  storage_limit_bytes: limit('Storage limit', MAX_STORAGE_LIMIT_BYTES),
+  /** Files and unfinished uploads it may hold. */
+  file_limit: limit('File limit', MAX_FILE_LIMIT),
+  /** Delete files this many days after their upload (null: keep them until deleted). */
+  retention_days: limit('Retention', MAX_RETENTION_DAYS),
 });
 /** What a client sends (the expiry as an ISO string). */
 export type FolderPayload = z.input<typeof folderPayload>;
@@ -126,6 +146,16 @@ export const folderResponse = z.object({
   perform_mime_check: z.boolean(),
   link_token: z.string(),
   has_undownloaded_files: z.boolean(),
+  /** null: no limit. */
+  storage_limit_bytes: z.number().nullable(),
+  /** null: no limit. */
+  file_limit: z.number().nullable(),
+  /** null: files are kept until deleted. */
+  retention_days: z.number().nullable(),
+  /** Plaintext bytes its files and unfinished uploads hold now (counted against storage_limit_bytes). */
+  used_bytes: z.number(),
+  /** Its files and unfinished uploads now (counted against file_limit). */
+  used_files: z.number(),
 });
 export type Folder = z.infer<typeof folderResponse>;
 

@@ -8,7 +8,24 @@ import { MAX_PASSWORD_LENGTH } from './common.ts';
 /** Most files one request carries: a multipart upload's files, a complete request's uploads. */
 export const MAX_FILES_PER_REQUEST = 1000;
 
+/**
+ * The header a client may send with a multipart upload (docs/api.md, "Retrying a batch"): a
+ * random key made once per batch and sent again, unchanged, with every retry of that batch. A
+ * request repeating a key the server has recorded for the link is answered with the recorded
+ * answer and stores nothing.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** What a key may look like: 16 to 128 letters, digits, '-' or '_' (a UUID fits). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** A tus upload id as the server's tus endpoint names uploads (16 random bytes in hex); anything else names none. */
+export const TUS_UPLOAD_ID_PATTERN = /^[0-9a-f]{32}$/;
+
 export const uploadLinkParams = z.object({ link_token: z.string() });
+/** The multipart upload's own header (a malformed key is refused 422, as any invalid value); other headers pass untouched. */
+export const multipartUploadHeaders = z.looseObject({
+  'idempotency-key': z.string().regex(IDEMPOTENCY_KEY_PATTERN, 'Idempotency-Key must be 16 to 128 letters, digits, - or _').optional(),
+});
 export const tusUploadParams = z.object({ link_token: z.string(), upload_id: z.string() });
 
 // Trimmed before the format check: an allowed address typed with a space around it is that address.

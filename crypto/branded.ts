@@ -44,3 +44,10 @@ export type LinkFragment = Brand<string, 'LinkFragment'>;
 export function asCipherBytes(bytes: Bytes): CipherBytes {
   return bytes as CipherBytes;
 }
+/** base64 of a scheme-2 KDF parameter block for an account's login (docs/api.md, pre-login). Not secret. */
+export type AccountKdfParams = Brand<string, 'AccountKdfParams'>;
+/**
+ * base64 of the 32-byte authentication secret derived from the login password. SECRET: it signs in
+ * (the server stores only argon2id of it), but it cannot open the private key; never log.
+ */
+export type AuthSecret = Brand<string, 'AuthSecret'>;

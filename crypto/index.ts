@@ -19,7 +19,17 @@ export {
   KDF_SALT_LENGTH,
   MIN_KDF_ITERATIONS,
   MAX_KDF_ITERATIONS,
+  ARGON2_DEFAULT_COST,
+  ARGON2_LIMITS,
+  KDF_SCHEME_ARGON2ID,
+  KDF_SCHEME_PBKDF2_SHA256,
+  HKDF_INFO,
+  encodeKdfParams,
+  newArgon2Params,
+  newKdfParams,
+  type KdfParams,
 } from './kdf.ts';
+export * from './account-kdf.ts';
 export * from './key-pair.ts';
 export * from './file-key.ts';
 export * from './private-key-wrap.ts';

@@ -1,37 +1,73 @@
 /**
  * Password-based key derivation parameters, stored next to the data they protect so the work
- * factor can be raised later without breaking existing data.
+ * factor can be raised later without breaking existing data (docs/format.md, "KDF parameter block").
  *
- * Parameter block (21 bytes, then base64):
- *   scheme u8 (1 = PBKDF2-HMAC-SHA256) || iterations u32 BE || salt (16 bytes)
- * A bare 16-byte salt (the spec's original kdfSalt) is also read, with the default iteration count
- * of the purpose it protects; everything written by this code uses the full block.
+ * Scheme 1 (21 bytes): 1 || iterations u32 BE || salt (16)                     PBKDF2-HMAC-SHA256
+ * Scheme 2 (26 bytes): 2 || memory KiB u32 BE || passes u32 BE || lanes u8 || salt (16)   argon2id
+ * A bare 16-byte salt (the spec's original kdfSalt) is also read, as scheme 1 with the default
+ * iteration count of the purpose it protects. Everything new is written as scheme 2.
  */
+import { argon2id } from 'hash-wasm';
 import { decodeBase64, encodeBase64 } from './base64.ts';
 import type { Base64 } from './branded.ts';
 import { randomBytes, utf8, type Bytes } from './bytes.ts';
 import { CryptoError } from './errors.ts';
 
 export const KDF_SCHEME_PBKDF2_SHA256 = 1;
+export const KDF_SCHEME_ARGON2ID = 2;
 export const KDF_SALT_LENGTH = 16;
+/** Length of a scheme-1 block. */
 export const KDF_PARAMS_LENGTH = 1 + 4 + KDF_SALT_LENGTH;
-/** Spec section 9: the key that wraps the private key. */
+export const ARGON2_PARAMS_LENGTH = 1 + 4 + 4 + 1 + KDF_SALT_LENGTH;
+/** Spec section 9: the key that wraps the private key (scheme 1, still read). */
 export const PRIVATE_KEY_KDF_ITERATIONS = 250_000;
-/** Spec section 9: the "second derived key", used for download-link passwords. */
+/** Spec section 9: the "second derived key", used for download-link passwords (scheme 1, still read). */
 export const LINK_KDF_ITERATIONS = 150_000;
 /** Bounds on stored iteration counts: a floor against downgraded data, a ceiling against denial of service. */
 export const MIN_KDF_ITERATIONS = 100_000;
 export const MAX_KDF_ITERATIONS = 10_000_000;
 
-export interface KdfParams {
+/**
+ * Scheme 2's cost for everything new (login, private key, link passwords): 64 MiB, 3 passes,
+ * 1 lane, chosen by `npm run bench:kdf` (figures in docs/security.md, "Measured KDF cost").
+ */
+export const ARGON2_DEFAULT_COST = { memoryKiB: 65_536, passes: 3, lanes: 1 } as const;
+/**
+ * Bounds on stored argon2id parameters: the floor refuses data downgraded below the login hash
+ * the server used before (19 MiB, 2 passes); the ceiling keeps a hostile block from exhausting a
+ * browser tab (256 MiB) or hanging it (10 passes).
+ */
+export const ARGON2_LIMITS = { minMemoryKiB: 19_456, maxMemoryKiB: 262_144, minPasses: 2, maxPasses: 10, maxLanes: 4 } as const;
+/** Length of the argon2id output (the master secret), in bytes. */
+export const MASTER_SECRET_LENGTH = 32;
+
+export interface Pbkdf2Params {
   readonly scheme: typeof KDF_SCHEME_PBKDF2_SHA256;
   readonly iterations: number;
   readonly salt: Bytes;
 }
 
-export function newKdfParams(iterations: number): KdfParams {
+export interface Argon2Params {
+  readonly scheme: typeof KDF_SCHEME_ARGON2ID;
+  readonly memoryKiB: number;
+  readonly passes: number;
+  readonly lanes: number;
+  readonly salt: Bytes;
+}
+
+export type KdfParams = Pbkdf2Params | Argon2Params;
+
+/** Scheme-1 parameters with a fresh salt (tests and fixtures of the old format only). */
+export function newKdfParams(iterations: number): Pbkdf2Params {
   assertIterations(iterations);
   return { scheme: KDF_SCHEME_PBKDF2_SHA256, iterations, salt: randomBytes(KDF_SALT_LENGTH) };
+}
+
+/** Scheme-2 parameters with a fresh salt: what everything new is protected with. */
+export function newArgon2Params(cost: { memoryKiB: number; passes: number; lanes: number } = ARGON2_DEFAULT_COST): Argon2Params {
+  const params: Argon2Params = { scheme: KDF_SCHEME_ARGON2ID, ...cost, salt: randomBytes(KDF_SALT_LENGTH) };
+  assertArgon2(params);
+  return params;
 }
 
 function assertIterations(iterations: number): void {
@@ -40,11 +76,40 @@ function assertIterations(iterations: number): void {
   }
 }
 
+function assertArgon2({ memoryKiB, passes, lanes }: Omit<Argon2Params, 'salt' | 'scheme'>): void {
+  const within = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
+  if (
+    !within(memoryKiB, ARGON2_LIMITS.minMemoryKiB, ARGON2_LIMITS.maxMemoryKiB) ||
+    !within(passes, ARGON2_LIMITS.minPasses, ARGON2_LIMITS.maxPasses) ||
+    !within(lanes, 1, ARGON2_LIMITS.maxLanes) ||
+    memoryKiB < 8 * lanes
+  ) {
+    throw new CryptoError('MALFORMED', `argon2id parameters m=${memoryKiB} t=${passes} p=${lanes} are outside the accepted range`);
+  }
+}
+
+/** The length of a parameter block of the given scheme (its first byte); undefined for unknown schemes. */
+export function kdfParamsLength(scheme: number | undefined): number | undefined {
+  if (scheme === KDF_SCHEME_PBKDF2_SHA256) return KDF_PARAMS_LENGTH;
+  if (scheme === KDF_SCHEME_ARGON2ID) return ARGON2_PARAMS_LENGTH;
+  return undefined;
+}
+
 export function encodeKdfParamsBytes(params: KdfParams): Bytes {
-  const out = new Uint8Array(KDF_PARAMS_LENGTH);
+  if (params.scheme === KDF_SCHEME_PBKDF2_SHA256) {
+    const out = new Uint8Array(KDF_PARAMS_LENGTH);
+    out[0] = params.scheme;
+    new DataView(out.buffer).setUint32(1, params.iterations, false);
+    out.set(params.salt, 5);
+    return out;
+  }
+  const out = new Uint8Array(ARGON2_PARAMS_LENGTH);
+  const view = new DataView(out.buffer);
   out[0] = params.scheme;
-  new DataView(out.buffer).setUint32(1, params.iterations, false);
-  out.set(params.salt, 5);
+  view.setUint32(1, params.memoryKiB, false);
+  view.setUint32(5, params.passes, false);
+  out[9] = params.lanes;
+  out.set(params.salt, 10);
   return out;
 }
 
@@ -56,15 +121,29 @@ export function parseKdfParamsBytes(bytes: Uint8Array, legacyIterations: number 
   if (bytes.length === KDF_SALT_LENGTH && legacyIterations !== undefined) {
     return { scheme: KDF_SCHEME_PBKDF2_SHA256, iterations: legacyIterations, salt: new Uint8Array(bytes) };
   }
-  if (bytes.length !== KDF_PARAMS_LENGTH) {
-    throw new CryptoError('MALFORMED', `${what} must be ${KDF_PARAMS_LENGTH} bytes, got ${bytes.length}`);
+  const expected = kdfParamsLength(bytes[0]);
+  if (bytes.length !== expected) {
+    // A block of a known length with an unknown first byte is a newer scheme; anything else is damage.
+    if (expected === undefined && (bytes.length === KDF_PARAMS_LENGTH || bytes.length === ARGON2_PARAMS_LENGTH)) {
+      throw new CryptoError('UNSUPPORTED_VERSION', `${what} uses unknown KDF scheme ${bytes[0]}`);
+    }
+    throw new CryptoError('MALFORMED', `${what} must be ${expected ?? KDF_PARAMS_LENGTH} bytes, got ${bytes.length}`);
   }
-  if (bytes[0] !== KDF_SCHEME_PBKDF2_SHA256) {
-    throw new CryptoError('UNSUPPORTED_VERSION', `${what} uses unknown KDF scheme ${bytes[0]}`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes[0] === KDF_SCHEME_PBKDF2_SHA256) {
+    const iterations = view.getUint32(1, false);
+    assertIterations(iterations);
+    return { scheme: KDF_SCHEME_PBKDF2_SHA256, iterations, salt: new Uint8Array(bytes.subarray(5)) };
   }
-  const iterations = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1, false);
-  assertIterations(iterations);
-  return { scheme: KDF_SCHEME_PBKDF2_SHA256, iterations, salt: new Uint8Array(bytes.subarray(5)) };
+  const params: Argon2Params = {
+    scheme: KDF_SCHEME_ARGON2ID,
+    memoryKiB: view.getUint32(1, false),
+    passes: view.getUint32(5, false),
+    lanes: bytes[9]!,
+    salt: new Uint8Array(bytes.subarray(10)),
+  };
+  assertArgon2(params);
+  return params;
 }
 
 /** Parses a base64 parameter block; `legacyIterations` enables the bare-salt form. */
@@ -72,16 +151,52 @@ export function parseKdfParams(text: string, legacyIterations: number | undefine
   return parseKdfParamsBytes(decodeBase64(text, what), legacyIterations, what);
 }
 
-async function importPassword(password: string): Promise<CryptoKey> {
+function assertPassword(password: string): void {
   if (typeof password !== 'string' || password.length === 0) {
     throw new CryptoError('MALFORMED', 'password must be a non-empty string');
   }
+}
+
+/**
+ * Scheme 2's master secret: argon2id(password as UTF-8, salt, m, t, p) to 32 bytes. SECRET; the
+ * caller turns it into purpose keys with HKDF and zeroes it.
+ */
+export async function deriveArgon2Master(password: string, params: Argon2Params): Promise<Bytes> {
+  assertPassword(password);
+  assertArgon2(params);
+  return (await argon2id({
+    password: utf8(password),
+    salt: params.salt,
+    memorySize: params.memoryKiB,
+    iterations: params.passes,
+    parallelism: params.lanes,
+    hashLength: MASTER_SECRET_LENGTH,
+    outputType: 'binary',
+  })) as Bytes;
+}
+
+async function importPassword(password: string): Promise<CryptoKey> {
+  assertPassword(password);
   // The password is used exactly as typed (UTF-8, no normalisation), like the login check itself.
   return crypto.subtle.importKey('raw', utf8(password), 'PBKDF2', false, ['deriveKey', 'deriveBits']);
 }
 
-/** PBKDF2 straight to a non-extractable AES-256-GCM key (the private-key wrapping key). */
+/** HKDF labels (info strings) under a scheme-2 master secret; each yields an independent value. */
+export const HKDF_INFO = {
+  /** The login's authentication secret: sent to the server, which stores only argon2id of it. */
+  auth: 'sealdrop/auth/v1',
+  /** The AES-256-GCM key that wraps the private key: never leaves the browser. */
+  privateKeyWrap: 'sealdrop/private-key-wrap/v1',
+} as const;
+
+/**
+ * The private-key wrapping key (non-extractable AES-256-GCM): scheme 1 is PBKDF2 straight to the
+ * key; scheme 2 is HKDF-SHA256(argon2id master, info "sealdrop/private-key-wrap/v1").
+ */
 export async function deriveAesKey(password: string, params: KdfParams, usages: KeyUsage[]): Promise<CryptoKey> {
+  if (params.scheme === KDF_SCHEME_ARGON2ID) {
+    return wrappingKeyFromMaster(await deriveMasterKey(password, params), usages);
+  }
   return crypto.subtle.deriveKey(
     { name: 'PBKDF2', hash: 'SHA-256', salt: params.salt, iterations: params.iterations },
     await importPassword(password),
@@ -91,14 +206,33 @@ export async function deriveAesKey(password: string, params: KdfParams, usages: 
   );
 }
 
-/** PBKDF2 to 256 bits, as HKDF input keying material (link passwords). */
+/** The private-key wrapping key from a scheme-2 master key (HKDF, non-extractable). */
+export function wrappingKeyFromMaster(master: CryptoKey, usages: KeyUsage[]): Promise<CryptoKey> {
+  return crypto.subtle.deriveKey(hkdfParams(HKDF_INFO.privateKeyWrap), master, { name: 'AES-GCM', length: 256 }, false, usages);
+}
+
+/**
+ * The password's 256-bit master secret as a non-extractable HKDF key: PBKDF2 for scheme 1,
+ * argon2id for scheme 2.
+ */
 export async function deriveMasterKey(password: string, params: KdfParams): Promise<CryptoKey> {
-  const bits = await crypto.subtle.deriveBits(
-    { name: 'PBKDF2', hash: 'SHA-256', salt: params.salt, iterations: params.iterations },
-    await importPassword(password),
-    256,
-  );
-  return crypto.subtle.importKey('raw', bits, 'HKDF', false, ['deriveKey', 'deriveBits']);
+  let bits: Bytes;
+  if (params.scheme === KDF_SCHEME_ARGON2ID) {
+    bits = await deriveArgon2Master(password, params);
+  } else {
+    bits = new Uint8Array(
+      await crypto.subtle.deriveBits(
+        { name: 'PBKDF2', hash: 'SHA-256', salt: params.salt, iterations: params.iterations },
+        await importPassword(password),
+        256,
+      ),
+    );
+  }
+  try {
+    return await crypto.subtle.importKey('raw', bits, 'HKDF', false, ['deriveKey', 'deriveBits']);
+  } finally {
+    bits.fill(0);
+  }
 }
 
 export function hkdfParams(info: string): HkdfParams {

@@ -5,14 +5,15 @@
  *   'fileId:base64key,fileId:base64key,...'
  *
  * Links with a password carry, per file, 'wrappedKey:ivPlusCiphertext' (spec section 3):
- *   master     = PBKDF2-SHA256(password, salt, 150000 iterations) -> 256 bits
+ *   master     = the link password through its KDF parameter block (kdf.ts): argon2id for new
+ *                links (scheme 2, 26 bytes), PBKDF2-SHA256 150000 for links made before (scheme 1, 21 bytes)
  *   wrapKey    = HKDF-SHA256(master, info "sealdrop/link-wrap/v1")      (AES-256-GCM)
  *   verifier   = HKDF-SHA256(master, info "sealdrop/link-verifier/v1")  (256 bits)
  *   linkKey    = 32 random bytes, one per link
- *   wrappedKey = base64(kdfParams(21) || iv(12) || AES-GCM(wrapKey, linkKey, aad = kdfParams))
+ *   wrappedKey = base64(kdfParams || iv(12) || AES-GCM(wrapKey, linkKey, aad = kdfParams))
  *   ivPlusCiphertext = base64(iv(12) || AES-GCM(linkKey, fileKey, aad = "sealdrop/link-file-key/v1:" + fileId))
  * The verifier lets a server check the password (it stores only a hash of the verifier) without
- * being able to derive wrapKey: the two HKDF outputs are independent. PBKDF2 runs once per link.
+ * being able to derive wrapKey: the two HKDF outputs are independent. The KDF runs once per link.
  */
 import { decodeBase64, decodeBase64Lenient, encodeBase64 } from './base64.ts';
 import type { LinkFragment, LinkKdfParams, LinkPasswordVerifier, LinkWrappedKey } from './branded.ts';
@@ -20,12 +21,13 @@ import { concatBytes, randomBytes, utf8, type Bytes } from './bytes.ts';
 import { CryptoError, isAuthenticationFailure } from './errors.ts';
 import { exportRawFileKey, importRawFileKey } from './file-key.ts';
 import {
+  ARGON2_PARAMS_LENGTH,
   deriveMasterKey,
   encodeKdfParamsBytes,
   hkdfParams,
   KDF_PARAMS_LENGTH,
-  LINK_KDF_ITERATIONS,
-  newKdfParams,
+  kdfParamsLength,
+  newArgon2Params,
   parseKdfParams,
   parseKdfParamsBytes,
   type KdfParams,
@@ -35,7 +37,8 @@ import { IV_LENGTH, KEY_LENGTH, TAG_LENGTH } from './record-format.ts';
 const WRAP_INFO = 'sealdrop/link-wrap/v1';
 const VERIFIER_INFO = 'sealdrop/link-verifier/v1';
 const FILE_KEY_AAD_PREFIX = 'sealdrop/link-file-key/v1:';
-const WRAPPED_LINK_KEY_LENGTH = KDF_PARAMS_LENGTH + IV_LENGTH + KEY_LENGTH + TAG_LENGTH;
+/** What follows the parameter block in a wrapped link key: iv || AES-GCM(linkKey) with its tag. */
+const SEALED_LINK_KEY_LENGTH = IV_LENGTH + KEY_LENGTH + TAG_LENGTH;
 const WRAPPED_FILE_KEY_LENGTH = IV_LENGTH + KEY_LENGTH + TAG_LENGTH;
 /** URL-unreserved characters only, so ids need no escaping inside a fragment. */
 const FILE_ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -117,13 +120,13 @@ async function deriveLinkSecrets(password: string, params: KdfParams): Promise<L
   return { wrapKey, verifier: encodeBase64(new Uint8Array(verifierBits)) as string as LinkPasswordVerifier };
 }
 
+/** New links are scheme 2 (argon2id, the default cost); `params` is for tests and old-scheme fixtures. */
 export async function protectLinkKeys(
   password: string,
   files: readonly LinkFileKey[],
-  iterations: number = LINK_KDF_ITERATIONS,
+  params: KdfParams = newArgon2Params(),
 ): Promise<LinkPasswordProtection> {
   if (files.length === 0) throw new CryptoError('MALFORMED', 'a link needs at least one file key');
-  const params = newKdfParams(iterations);
   const paramsBytes = encodeKdfParamsBytes(params);
   const { wrapKey, verifier } = await deriveLinkSecrets(password, params);
   const linkKeyRaw = randomBytes(KEY_LENGTH);
@@ -170,12 +173,29 @@ function parseLinkWrappedKey(value: string): ParsedLinkWrappedKey {
   return { wrappedKey: parts[0]!, sealedFileKey };
 }
 
+/**
+ * Splits a wrapped link key into its parameter block (whose length its first byte gives) and the
+ * sealed link key; UNSUPPORTED_VERSION for an unknown scheme, MALFORMED for a wrong length.
+ */
+function splitWrappedLinkKey(wrappedKeyBase64: string): { paramsBytes: Bytes; params: KdfParams; sealed: Bytes } {
+  const wrapped = decodeBase64(wrappedKeyBase64, 'link wrapped key');
+  const paramsLength = kdfParamsLength(wrapped[0]);
+  if (paramsLength === undefined) {
+    // The length of a known block with an unknown first byte is a newer scheme; anything else is damage.
+    const known = [KDF_PARAMS_LENGTH, ARGON2_PARAMS_LENGTH].some((length) => wrapped.length === length + SEALED_LINK_KEY_LENGTH);
+    if (known) throw new CryptoError('UNSUPPORTED_VERSION', `link wrapped key uses unknown KDF scheme ${wrapped[0]}`);
+    throw new CryptoError('MALFORMED', 'link wrapped key has the wrong length');
+  }
+  if (wrapped.length !== paramsLength + SEALED_LINK_KEY_LENGTH) {
+    throw new CryptoError('MALFORMED', `link wrapped key must be ${paramsLength + SEALED_LINK_KEY_LENGTH} bytes, got ${wrapped.length}`);
+  }
+  const paramsBytes = wrapped.subarray(0, paramsLength);
+  return { paramsBytes, params: parseKdfParamsBytes(paramsBytes, undefined, 'link KDF parameters'), sealed: wrapped.subarray(paramsLength) };
+}
+
 /** The KDF parameters carried by a link's wrapped keys (all files of a link share them). */
 export function linkKdfParamsOf(value: string): LinkKdfParams {
-  const wrapped = decodeBase64(parseLinkWrappedKey(value).wrappedKey, 'link wrapped key');
-  if (wrapped.length !== WRAPPED_LINK_KEY_LENGTH) throw new CryptoError('MALFORMED', 'link wrapped key has the wrong length');
-  parseKdfParamsBytes(wrapped.subarray(0, KDF_PARAMS_LENGTH), undefined, 'link KDF parameters');
-  return encodeBase64(wrapped.subarray(0, KDF_PARAMS_LENGTH)) as string as LinkKdfParams;
+  return encodeBase64(splitWrappedLinkKey(parseLinkWrappedKey(value).wrappedKey).paramsBytes) as string as LinkKdfParams;
 }
 
 /**
@@ -220,21 +240,11 @@ export async function openLinkKeys(
 }
 
 async function openLinkKey(password: string, wrappedKeyBase64: string): Promise<CryptoKey> {
-  const wrapped = decodeBase64(wrappedKeyBase64, 'link wrapped key');
-  if (wrapped.length !== WRAPPED_LINK_KEY_LENGTH) {
-    throw new CryptoError('MALFORMED', `link wrapped key must be ${WRAPPED_LINK_KEY_LENGTH} bytes, got ${wrapped.length}`);
-  }
-  const paramsBytes = wrapped.subarray(0, KDF_PARAMS_LENGTH);
-  const params = parseKdfParamsBytes(paramsBytes, undefined, 'link KDF parameters');
+  const { paramsBytes, params, sealed } = splitWrappedLinkKey(wrappedKeyBase64);
   const { wrapKey } = await deriveLinkSecrets(password, params);
-  const iv = wrapped.subarray(KDF_PARAMS_LENGTH, KDF_PARAMS_LENGTH + IV_LENGTH);
   let raw: ArrayBuffer;
   try {
-    raw = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv, additionalData: paramsBytes },
-      wrapKey,
-      wrapped.subarray(KDF_PARAMS_LENGTH + IV_LENGTH),
-    );
+    raw = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, IV_LENGTH), additionalData: paramsBytes }, wrapKey, sealed.subarray(IV_LENGTH));
   } catch (error) {
     if (isAuthenticationFailure(error)) {
       throw new CryptoError('WRONG_PASSWORD', 'the link password does not open its keys', { cause: error });

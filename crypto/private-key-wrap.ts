@@ -1,14 +1,16 @@
 /**
  * The private key at rest: PKCS8 encrypted with AES-256-GCM under a key derived from the login
- * password (PBKDF2-SHA256, 250000 iterations, 16-byte salt). Stored as the spec says:
- * encryptedPrivateKey = base64(IV || ciphertext), kdfSalt = base64(KDF parameter block, kdf.ts).
- * The same two strings form the backup file.
+ * password. Stored as the spec says: encryptedPrivateKey = base64(IV || ciphertext), kdfSalt =
+ * base64(KDF parameter block, kdf.ts); the same two strings form the backup file. Everything new
+ * is wrapped under scheme 2 with the account's own parameter block (so the key opens with the
+ * same argon2id run that signs in, docs/format.md "Login key derivation"); scheme 1 (PBKDF2, and
+ * the bare 16-byte salt) is still opened, for old key data and old backups.
  */
 import { decodeBase64, encodeBase64 } from './base64.ts';
 import type { EncryptedPrivateKey, KdfSalt } from './branded.ts';
 import { concatBytes, randomBytes } from './bytes.ts';
 import { CryptoError, isAuthenticationFailure } from './errors.ts';
-import { deriveAesKey, encodeKdfParams, newKdfParams, parseKdfParams, PRIVATE_KEY_KDF_ITERATIONS } from './kdf.ts';
+import { deriveAesKey, parseKdfParams, PRIVATE_KEY_KDF_ITERATIONS } from './kdf.ts';
 import { importPrivateKeyPkcs8 } from './key-pair.ts';
 import { IV_LENGTH, TAG_LENGTH } from './record-format.ts';
 
@@ -17,12 +19,12 @@ export interface WrappedPrivateKey {
   readonly kdfSalt: KdfSalt;
 }
 
-export async function wrapPrivateKey(
-  privateKey: CryptoKey,
-  password: string,
-  iterations: number = PRIVATE_KEY_KDF_ITERATIONS,
-): Promise<WrappedPrivateKey> {
-  const params = newKdfParams(iterations);
+/**
+ * Wraps under `kdfParams`, a base64 parameter block: the account's scheme-2 block for everything
+ * the app writes (the worker API insists on scheme 2); tests pass scheme-1 blocks to make old data.
+ */
+export async function wrapPrivateKey(privateKey: CryptoKey, password: string, kdfParams: string): Promise<WrappedPrivateKey> {
+  const params = parseKdfParams(kdfParams, undefined, 'key derivation parameters');
   const wrappingKey = await deriveAesKey(password, params, ['encrypt']);
   const pkcs8 = new Uint8Array(await crypto.subtle.exportKey('pkcs8', privateKey));
   const iv = randomBytes(IV_LENGTH);
@@ -30,7 +32,7 @@ export async function wrapPrivateKey(
   pkcs8.fill(0);
   return {
     encryptedPrivateKey: encodeBase64(concatBytes([iv, ciphertext])) as string as EncryptedPrivateKey,
-    kdfSalt: encodeKdfParams(params) as string as KdfSalt,
+    kdfSalt: kdfParams as KdfSalt,
   };
 }
 
@@ -68,12 +70,16 @@ export async function unwrapPrivateKey(
   }
 }
 
-/** Password change: open with the old password, wrap again under the new one (fresh salt and IV). */
+/**
+ * Password change, restore of an older backup, first sign-in on the new scheme: open with the
+ * password it was wrapped under, wrap again under `newPassword` and `newKdfParams` (fresh IV).
+ */
 export async function rewrapPrivateKey(
   data: { readonly encryptedPrivateKey: string; readonly kdfSalt: string },
   oldPassword: string,
   newPassword: string,
+  newKdfParams: string,
 ): Promise<WrappedPrivateKey> {
   const privateKey = await unwrapPrivateKey(data, oldPassword, true);
-  return wrapPrivateKey(privateKey, newPassword);
+  return wrapPrivateKey(privateKey, newPassword, newKdfParams);
 }

@@ -1,8 +1,8 @@
 /**
  * SHA-256 of file content (spec: lower-case hex). Large files are hashed incrementally with
  * hash-wasm as their records stream past; a file small enough to hold in memory is hashed with one
- * crypto.subtle.digest call, which measured several times faster per byte in Chromium (see
- * docs/format.md, "Hashing"). Both produce the same digest, so the choice is invisible to callers.
+ * crypto.subtle.digest call, which is faster per byte (docs/format.md, "Hashing"). Both produce
+ * the same digest, so the choice is invisible to callers.
  */
 import { createSHA256, type IHasher } from 'hash-wasm';
 import type { Sha256Hex } from './branded.ts';

@@ -20,6 +20,8 @@ import {
   unwrapPrivateKey,
   wrapFileKey,
   wrapPrivateKey,
+  wrapPrivateKeyScheme2,
+  newArgon2Block,
   formatFragment,
   HEADER_BYTES,
   TAG_BYTES,
@@ -101,13 +103,19 @@ test('vectors pass between node:crypto and the browser pool in both directions',
   const fileKey = randomBytes(32);
   const linkKeys = new Map([['7', randomBytes(32)], ['8', randomBytes(32)]]);
   const linkProtection = protectLinkKeys('link pass 2024', linkKeys);
+  const accountKdfParams = newArgon2Block();
   const input: NodeVectors = {
     files: nodeFiles,
     tampered,
     toEncrypt: [0, 1, 64, 65, 500].map((size) => ({ plaintext: b64(randomBytes(size)), recordSize: 64 })).concat([{ plaintext: b64(randomBytes(R + 5)), recordSize: R }]),
-    privateKey: { ...wrapPrivateKey(admin.privateKey, 'login pässword'), password: 'login pässword', wrappedFileKey: wrapFileKey(admin.publicKeySpki, fileKey), fileKey: b64(fileKey) },
+    privateKey: { ...wrapPrivateKeyScheme2(admin.privateKey, 'login pässword', accountKdfParams), password: 'login pässword', wrappedFileKey: wrapFileKey(admin.publicKeySpki, fileKey), fileKey: b64(fileKey) },
+    privateKeyScheme1: wrapPrivateKey(admin.privateKey, 'login pässword'),
+    // The worked example of docs/format.md ("KDF scheme 2").
+    account: { password: 'correct horse battery staple', kdfParams: 'AgABAAAAAAADAQABAgMEBQYHCAkKCwwNDg8=', authSecret: Buffer.from('9d56a42ccf8c21ab4ea6489cc7eca8cb4ef4efb4f13c92baf24c6f4252a1e502', 'hex').toString('base64') },
     link: { password: 'link pass 2024', fileKeys: Object.fromEntries([...linkKeys].map(([id, k]) => [id, b64(k)])), fragment: formatFragment(linkKeys), ...linkProtection },
+    linkScheme1: { password: 'old link pass', reencryptedKeys: protectLinkKeys('old link pass', linkKeys, { scheme: 1 }).reencryptedKeys },
     newKeyPairPassword: 'new key pair password',
+    newKeyPairKdfParams: newArgon2Block(),
   };
 
   const output = (await page.evaluate((vectors) => window.cryptoHarness.runVectors(vectors), input)) as BrowserVectors;
@@ -118,10 +126,13 @@ test('vectors pass between node:crypto and the browser pool in both directions',
     expect(error, kind).toEqual({ isCryptoError: false, code: 'INTEGRITY', name: 'DownloadError' });
   }
   expect(output.privateKey.unwrappedFileKey).toBe(b64(fileKey));
+  expect(output.privateKey.unwrappedWithScheme1).toBe(b64(fileKey));
+  expect(output.authSecret).toBe(input.account.authSecret);
   expect(output.privateKey.wrongPasswordError).toEqual({ isCryptoError: true, code: 'WRONG_PASSWORD', name: 'CryptoError' });
   expect(output.privateKey.wrongKeyError).toEqual({ isCryptoError: true, code: 'WRONG_KEY', name: 'CryptoError' });
   expect(output.link.fromFragment).toEqual(input.link.fileKeys);
   expect(output.link.fromPassword).toEqual(input.link.fileKeys);
+  expect(output.link.fromScheme1Password).toEqual(input.link.fileKeys);
   expect(output.link.verifierForNodeLink).toBe(linkProtection.verifier);
   expect(output.link.wrongPasswordError).toEqual({ isCryptoError: true, code: 'WRONG_PASSWORD', name: 'CryptoError' });
 
@@ -131,12 +142,14 @@ test('vectors pass between node:crypto and the browser pool in both directions',
     expect(plain.toString('base64')).toBe(vector.plaintext);
   }
   expect(output.encrypted.map((v) => v.plaintext)).toEqual(input.toEncrypt.map((v) => v.plaintext));
+  expect(output.generatedKeyPair.kdfSalt).toBe(input.newKeyPairKdfParams);
   const generatedPrivate = unwrapPrivateKey(output.generatedKeyPair, 'new key pair password');
   expect(generatedPrivate.asymmetricKeyDetails).toMatchObject({ modulusLength: 2048, publicExponent: 65537n });
   expect(output.link.browserFragment).toBe(input.link.fragment);
   const opened = openLinkKeys('link pass 2024', output.link.browserProtection.reencryptedKeys);
   expect(Object.fromEntries([...opened].map(([id, k]) => [id, b64(k)]))).toEqual(input.link.fileKeys);
   expect(linkVerifier('link pass 2024', output.link.browserProtection.kdfParams)).toBe(output.link.browserProtection.verifier);
+  expect(Buffer.from(output.link.browserProtection.kdfParams, 'base64')[0]).toBe(2);
 });
 
 test('the pool encrypts a 256 MiB file exactly as node:crypto does, and decrypts it back', async ({ page }) => {

@@ -194,7 +194,7 @@ test('a tampered blob fails the download with the spec message and clears the un
   const failed = await expectDownload(page, () => table.getByRole('button', { name: 'Download ledger.xlsx' }).click(), seeded.admin.password);
   expect(await failed.failure()).not.toBeNull();
   await expect(page.getByText(INTEGRITY_FAILURE)).toBeVisible();
-  await expect(page.getByRole('status', { name: 'Download progress' })).toBeHidden();
+  await expect(page.getByRole('region', { name: 'Download progress' })).toBeHidden();
   await expect(table.locator('tr', { hasText: 'ledger.xlsx' })).toContainText('Never');
 
   // The crypto error cleared the cached private key: the next download asks for the password again.
@@ -212,7 +212,7 @@ test('download progress while a large file streams, cancel, and the complete fil
 
   // Cancel from the app: the browser's download fails, the app says so.
   const cancelled = await expectDownload(page, () => table.getByRole('button', { name: 'Download recording.mov' }).click(), seeded.admin.password);
-  const panel = page.getByRole('status', { name: 'Download progress' });
+  const panel = page.getByRole('region', { name: 'Download progress' });
   await expect(panel).toBeVisible();
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('Download cancelled.')).toBeVisible();

@@ -48,8 +48,9 @@ for (const viewport of [
       await page.getByRole('button', { name: 'Upload 3 files' }).click();
       const success = page.getByText('Upload successful! All 3 processed files received.');
       await expect(success).toBeVisible({ timeout: 60_000 });
-      // Let the enter animation finish before measuring.
-      await page.waitForTimeout(400);
+      // Measure once the toasts' enter transitions have finished (the document's running animations
+      // include CSS transitions), not after a guessed time.
+      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'), undefined, { timeout: 10_000 });
       fs.mkdirSync(SHOTS_DIR, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS_DIR, `toasts-${viewport.width}x${viewport.height}.png`) });
       const boxes = await toastBoxes(page);
@@ -61,7 +62,7 @@ for (const viewport of [
         expect(box.y + box.height, box.text).toBeLessThanOrEqual(viewport.height);
       }
       // The whole message is readable: not cut off inside its toast either.
-      const message = page.locator('#notistack-snackbar', { hasText: 'Upload successful!' });
+      const message = page.locator('.notification-message', { hasText: 'Upload successful!' });
       expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -11,13 +11,17 @@
 //   same folder selected again sends only the unfinished file (resumed) and not the stored ones.
 // - A file modified between the interruption and the resume is started over with a fresh key and
 //   IV (a new tus upload; the old one cancelled) and arrives intact.
+// - A file edited in place with its size and date kept (same identity by every field the browser
+//   shows) is caught by the content signature of the part already sent, and started over likewise
+//   (issue 26: no (key, nonce) over two plaintexts, no file of two versions).
 // - RESUME_MEASURE_GIB=1: the time from a reload at 50 % of a 1 GiB file to ciphertext flowing again.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { chromium, expect, test, type Page } from '@playwright/test';
-import { cipherLength } from '../server/crypto/index.ts';
+import { cipherLength, type NodeKeyPair } from '../server/crypto/index.ts';
+import type { AdminClient } from './support/api-client.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/environment.mjs';
 import {
   allReceived,
@@ -70,6 +74,27 @@ async function selectAndUpload(page: Page, file: string): Promise<void> {
 
 async function pressUpload(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Upload 1 file' }).click();
+}
+
+/**
+ * The file was started over after the reload: a second tus upload with a fresh key and IV, sent
+ * from byte 0; the first one cancelled; the stored file is the second, and decrypts to `content`.
+ */
+async function expectStartedOver(stored: { admin: AdminClient; keys: NodeKeyPair; folderId: number }, content: Buffer): Promise<void> {
+  const made = creations(rig!.proxy.log);
+  expect(made).toHaveLength(2);
+  expect(made[1]!.metadata!.iv).not.toBe(made[0]!.metadata!.iv);
+  expect(made[1]!.metadata!.encryptedKey).not.toBe(made[0]!.metadata!.encryptedKey);
+  const cancelled = rig!.proxy.log.find((r) => r.method === 'DELETE' && r.path === new URL(made[0]!.location!, rig!.proxy.url).pathname);
+  expect(cancelled?.status).toBe(204);
+  const newPath = new URL(made[1]!.location!, rig!.proxy.url).pathname;
+  expect(patches(rig!.proxy.log).find((r) => r.path === newPath)?.uploadOffset).toBe(0);
+
+  const record = await storedRecord(stored.admin, stored.folderId);
+  expect(record.encryption_iv).toBe(made[1]!.metadata!.iv);
+  const plain = await decryptStored(stored.admin, stored.keys, record);
+  expect(plain.equals(content)).toBe(true);
+  expect(record.file_hash).toBe(sha256(content));
 }
 
 test('a reload in the middle of a 200 MiB file: the same file selected again continues from the server offset, nothing before it is sent again, the blob decrypts to the original', async ({ page }) => {
@@ -144,8 +169,6 @@ test('a file modified between the interruption and the resume starts over with a
 
   await selectAndUpload(page, file);
   await rig!.reloadWhenConfirmed(page, 16 * MiB);
-  const [first] = creations(rig!.proxy.log);
-  const firstUrl = first!.location!;
 
   // Changed on disk: same name and size, new content and date.
   const changed = writeRandomFile(file, size);
@@ -159,22 +182,36 @@ test('a file modified between the interruption and the resume starts over with a
   await pressUpload(page);
   await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 180_000 });
 
-  const made = creations(rig!.proxy.log);
-  expect(made).toHaveLength(2);
-  expect(made[1]!.metadata!.iv).not.toBe(made[0]!.metadata!.iv);
-  expect(made[1]!.metadata!.encryptedKey).not.toBe(made[0]!.metadata!.encryptedKey);
-  // The old partial upload was cancelled, and the new one was sent from byte 0.
-  const cancelled = rig!.proxy.log.find((r) => r.method === 'DELETE' && r.path === new URL(firstUrl, rig!.proxy.url).pathname);
-  expect(cancelled?.status).toBe(204);
-  const newPath = new URL(made[1]!.location!, rig!.proxy.url).pathname;
-  expect(patches(rig!.proxy.log).find((r) => r.path === newPath)?.uploadOffset).toBe(0);
+  await expectStartedOver({ admin, keys, folderId }, changed);
+});
 
-  const record = await storedRecord(admin, folderId);
-  expect(record.encryption_iv).toBe(made[1]!.metadata!.iv);
-  expect(record.encryption_iv).not.toBe(made[0]!.metadata!.iv);
-  const plain = await decryptStored(admin, keys, record);
-  expect(plain.equals(changed)).toBe(true);
-  expect(record.file_hash).toBe(sha256(changed));
+test('a file edited in place with its size and date kept is caught by the signature of the part already sent: it starts over with a fresh key and IV and arrives as edited', async ({ page }) => {
+  test.setTimeout(240_000);
+  const { admin, keys, folderId } = await rig!.setUp(page);
+  const file = path.join(rig!.workDir, 'disk.img');
+  const size = 100 * MiB + 3;
+  const original = writeRandomFile(file, size);
+  // A whole second, which survives being written back exactly (sub-millisecond dates may not).
+  const date = Math.floor(Date.now() / 1000) - 3600;
+  fs.utimesSync(file, date, date);
+
+  await selectAndUpload(page, file);
+  await rig!.reloadWhenConfirmed(page, 16 * MiB);
+
+  // A tool that writes in place and keeps the date: 4 KiB inside the first, already sent MiBs.
+  const edited = Buffer.from(original);
+  edited.fill(0x5a, 1 * MiB, 1 * MiB + 4096);
+  fs.writeFileSync(file, edited);
+  fs.utimesSync(file, date, date);
+
+  const unfinished = page.getByTestId('unfinished-uploads');
+  await page.getByTestId('file-input').setInputFiles(file);
+  // By path, name, size and date it is the same file: only its content says otherwise.
+  await expect(unfinished.getByRole('listitem', { name: 'disk.img' })).toHaveAttribute('data-match', 'selected');
+  await pressUpload(page);
+  await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 180_000 });
+
+  await expectStartedOver({ admin, keys, folderId }, edited);
 });
 
 test('the browser closed in the middle of a folder upload: reopened on the same profile with the same folder selected, the unfinished file resumes and the finished ones are not sent again', async () => {

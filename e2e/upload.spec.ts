@@ -4,8 +4,9 @@
 // node:crypto implementation (server/crypto) and compared with the originals; each of the link's
 // gates (password, e-mail code read from the server's outbox, allowed-address list) with the
 // spec's messages; a server killed in the middle of a large file and started again on the same
-// data, the page resuming the tus upload by itself; and the page's own refusals (content that
-// does not match its extension, a file over 5120 MB).
+// data, the page resuming the tus upload by itself; the page's crypto workers stopped in the
+// middle of a large file, the file failing with its own error and Retry sending it to the end; and
+// the page's own refusals (content that does not match its extension, a file over 5120 MB).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import type { Folder } from '../contract/folders.ts';
 import { AdminClient, type FolderOptions } from './support/api-client.ts';
 import { E2E_BASE_URL, E2E_DATA_DIR } from './support/environment.mjs';
 import { ServerProcess } from './support/server-process.ts';
+import { codeFromOutbox } from './support/outbox.ts';
 
 const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -119,27 +121,6 @@ async function expectStoredExactly(admin: AdminClient, keys: NodeKeyPair, folder
     expect(plain.equals(file.content), label).toBe(true);
   }
   return records;
-}
-
-/**
- * The code in the newest verification mail to `email` in the server's outbox (no SMTP_URL: each
- * mail is an .eml file named by its time). Waits for it: the page may be a moment ahead.
- */
-async function codeFromOutbox(dataDir: string, email: string): Promise<string> {
-  const outbox = path.join(dataDir, 'outbox');
-  let code: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const names = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith('.eml')).sort().reverse() : [];
-        const mail = names.map((name) => fs.readFileSync(path.join(outbox, name), 'utf8')).find((text) => new RegExp(`^To: ${email}$`, 'mi').test(text));
-        code = mail === undefined ? undefined : /^\s+(\d{6})\s*$/m.exec(mail)?.[1];
-        return code;
-      },
-      { message: `a verification mail to ${email} in ${outbox}` },
-    )
-    .toMatch(/^\d{6}$/);
-  return code!;
 }
 
 function mailsTo(dataDir: string, email: string): number {
@@ -377,6 +358,37 @@ test.describe('a server restart in the middle of a large file', () => {
       expect(tusUploads()).toEqual([{ name: beforeKill!.name, size: cipherLength(size) }]);
       await expectStoredExactly(admin, keys, folder.id, [{ relativePath: '.', name: path.basename(big), content }]);
     });
+  });
+});
+
+test('the page\'s crypto workers stopped in the middle of a large file: the file fails with its own error, the run ends, and Retry sends it to the end', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { admin, keys } = await sharedServerAdmin('upload-workers');
+  const folder = await folderOf(admin, { title: 'Stopped workers' });
+  await withTempDir(async (dir) => {
+    const big = path.join(dir, 'Mitschnitt.mov');
+    const content = writeRandomFile(big, 150 * 1024 * 1024 + 9);
+    await openUploadPage(page, folder);
+    await page.getByTestId('file-input').setInputFiles(big);
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    const row = queueRow(page, path.basename(big));
+    await expect.poll(async () => Number(await row.getByRole('progressbar').getAttribute('aria-valuenow')), { timeout: 60_000, intervals: [50] }).toBeGreaterThanOrEqual(5);
+
+    // Every crypto worker of the page stops at once, without an error event (as a worker that closed itself).
+    const cryptoWorkers = page.workers().filter((worker) => worker.url().includes('crypto.worker'));
+    expect(cryptoWorkers.length).toBeGreaterThan(0);
+    await Promise.all(cryptoWorkers.map((worker) => worker.evaluate(() => (self as unknown as { close(): void }).close()).catch(() => undefined)));
+
+    // Found by the pool's heartbeat (about 30 s): the file says what happened and offers Retry.
+    await expect(row).toHaveAttribute('data-status', 'error', { timeout: 90_000 });
+    await expect(row.getByTestId('queue-row-detail')).toHaveText('Encryption failed: the encryption worker stopped; press Retry to continue');
+    const retry = page.getByRole('button', { name: 'Retry Failed (1)' });
+    await expect(retry).toBeEnabled();
+    await shot(page, '03-workers-stopped');
+    await retry.click();
+    await expect(page.getByText(allReceived(1))).toBeVisible({ timeout: 120_000 });
+    await expect(row).toHaveAttribute('data-status', 'success');
+    await expectStoredExactly(admin, keys, folder.id, [{ relativePath: '.', name: path.basename(big), content }]);
   });
 });
 

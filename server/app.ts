@@ -4,8 +4,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
 import { refuseApiRoutesOutsideTheScope } from './plugins/api-access.ts';
+import { activityPlugin } from './plugins/activity.ts';
 import { appContextPlugin } from './plugins/app-context.ts';
 import { attemptLimitsPlugin } from './plugins/attempt-limits.ts';
+import { ballastPlugin } from './plugins/ballast.ts';
+import { lifecyclePlugin } from './plugins/lifecycle.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { backgroundTasksPlugin } from './plugins/background-tasks.ts';
 import { blobStorePlugin } from './plugins/blob-store.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
@@ -15,10 +19,14 @@ import { mailPlugin } from './plugins/mail.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
 import { staticAppPlugin } from './plugins/static-app.ts';
+import { uploadNotificationsPlugin } from './plugins/upload-notifications.ts';
 import { uploadSweepPlugin } from './plugins/upload-sweep.ts';
+import { webhooksPlugin } from './plugins/webhooks.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 import { useZodSchemas } from './plugins/zod-schemas.ts';
+import { routeCataloguePlugin } from './openapi/route-catalogue.ts';
 import { apiRoutes } from './routes/index.ts';
+import { healthRoutes } from './routes/health/index.ts';
 
 export interface AppOptions {
   /** Current time in epoch milliseconds; tests pass a controllable clock. */
@@ -54,9 +62,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   useZodSchemas(app);
   await app.register(appContextPlugin, { config, clock: options.clock ?? Date.now });
   await app.register(errorHandlerPlugin);
+  await app.register(lifecyclePlugin);
+  // Before the first route it lists (the operators' /metrics comes from the metrics plugin).
+  await app.register(routeCataloguePlugin);
+  await app.register(metricsPlugin);
   await app.register(databasePlugin);
   await app.register(backgroundTasksPlugin);
   await app.register(blobStorePlugin);
+  await app.register(ballastPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(bodyParsersPlugin);
   await app.register(sessionsPlugin);
@@ -64,8 +77,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(mailPlugin);
   await app.register(uploadsPlugin);
   await app.register(uploadSweepPlugin);
+  await app.register(webhooksPlugin);
+  await app.register(activityPlugin);
+  await app.register(uploadNotificationsPlugin);
   refuseApiRoutesOutsideTheScope(app);
   await app.register(apiRoutes, { prefix: '/api' });
+  await app.register(healthRoutes);
   await app.register(staticAppPlugin);
   return app;
 }

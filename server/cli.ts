@@ -1,6 +1,6 @@
 // Admin command line: `npm run admin -- <command> ...`. Uses the same configuration as the server
 // (DATA_DIR, DATABASE_URL, ...) and is safe to run while the server runs.
-import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import {
   checkExistingUser,
   checkNewUser,
@@ -9,6 +9,8 @@ import {
   resetPassword,
   UserAdminError,
 } from './auth/user-admin.ts';
+import { createActivityLog } from './activity/activity-log.ts';
+import { activityKeys } from './activity/chain.ts';
 import { CliUsageError } from './cli-errors.ts';
 import { readNewPassword } from './cli-password.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -19,6 +21,8 @@ import { ExportFolderNotFoundError } from './export/errors.ts';
 import { planExport } from './export/export-plan.ts';
 import { migrateBlobs } from './storage/migrate-blobs.ts';
 import { openBlobStore, openDiskBlobStore, openS3BlobStore } from './storage/open-blob-store.ts';
+import { loadWebhookSigningKey } from './webhooks/signing-secret.ts';
+import { parseCommandLine } from './cli-args.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -27,12 +31,17 @@ Commands:
       Create a user. Prompts for the password twice, or reads one line from
       standard input with --password-stdin.
   reset-password <username> [--password-stdin]
-      Set a new password and sign the user out everywhere.
+      Set a new password and sign the user out everywhere. The private key stays
+      encrypted under the old password: the user restores it from the backup
+      file (Profile, Restore from Backup) with the password of that backup.
   disable-2fa <username>
       Turn off two-factor authentication (for a lost authenticator).
   export-folder <folderId> <dir>
       Write the folder's encrypted files and a manifest into <dir> (new or
       empty), for recovery without the server (npm run recover).
+  verify-activity <username>
+      Check the user's activity log hash chain; names the first entry that was
+      changed, removed or reordered (exit status 1), or says it is intact.
   migrate-blobs
       Copy every file's blob from DATA_DIR/blobs into the S3 bucket configured
       with BLOB_STORE=s3 and S3_BUCKET, verifying each copy (size and SHA-256).
@@ -56,7 +65,12 @@ interface MigrateInvocation {
   command: 'migrate-blobs';
 }
 
-type Invocation = UserInvocation | ExportInvocation | MigrateInvocation;
+interface VerifyActivityInvocation {
+  command: 'verify-activity';
+  username: string;
+}
+
+type Invocation = UserInvocation | ExportInvocation | MigrateInvocation | VerifyActivityInvocation;
 
 const USER_COMMANDS = ['create-user', 'reset-password', 'disable-2fa'] as const;
 
@@ -74,20 +88,11 @@ function parseExportInvocation(positionals: string[], options: { email?: string;
 }
 
 function parseInvocation(argv: string[]): Invocation {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        email: { type: 'string' },
-        'password-stdin': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new CliUsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(argv, {
+    email: { type: 'string' },
+    'password-stdin': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const [command, username, ...extra] = parsed.positionals;
   if (parsed.values.help || command === 'help') throw new CliUsageError('');
   if (command === undefined) throw new CliUsageError('Missing command.');
@@ -96,6 +101,12 @@ function parseInvocation(argv: string[]): Invocation {
     if (parsed.positionals.length > 1) throw new CliUsageError(`Unexpected argument "${parsed.positionals[1]}".`);
     if (parsed.values.email !== undefined || parsed.values['password-stdin']) throw new CliUsageError('migrate-blobs takes no options.');
     return { command: 'migrate-blobs' };
+  }
+  if (command === 'verify-activity') {
+    if (username === undefined) throw new CliUsageError('verify-activity needs a username.');
+    if (extra.length > 0) throw new CliUsageError(`Unexpected argument "${extra[0]}".`);
+    if (parsed.values.email !== undefined || parsed.values['password-stdin']) throw new CliUsageError('verify-activity takes no options.');
+    return { command: 'verify-activity', username };
   }
   if (!isUserCommand(command)) throw new CliUsageError(`Unknown command "${command}".`);
   if (username === undefined) throw new CliUsageError(`${command} needs a username.`);
@@ -125,6 +136,32 @@ class MigrationError extends Error {
   readonly code = 'MIGRATION_INCOMPLETE';
 }
 
+class ActivityChainBrokenError extends Error {
+  readonly code = 'ACTIVITY_CHAIN_BROKEN';
+}
+
+const BROKEN_REASONS = {
+  'hash-mismatch': 'its content does not match its hash (edited)',
+  'broken-link': 'it does not link to the entry before it (edited, inserted or reordered)',
+  gap: 'it is missing (removed)',
+  'unrecorded-removal': 'it and the entries before it are missing, and retention did not remove them (removed)',
+} as const;
+
+async function verifyActivity(invocation: VerifyActivityInvocation, repos: Repositories, config: Config): Promise<string> {
+  const user = await repos.users.findByUsername(invocation.username);
+  if (!user) throw new UserAdminError('UNKNOWN_USER', `No user named "${invocation.username}".`);
+  // The chain is keyed by the server key: the same WEBHOOK_SIGNING_KEY or DATA_DIR key file as the server's.
+  const serverKey = await loadWebhookSigningKey({ configured: config.webhooks.signingKey, dataDir: config.dataDir });
+  const activity = createActivityLog({ repos, keys: activityKeys(serverKey), now: Date.now, log: pino({ level: 'silent' }) });
+  const check = await activity.verify(user.id);
+  if (!check.ok) {
+    throw new ActivityChainBrokenError(`The activity log of "${user.username}" is broken at entry ${check.seq}: ${BROKEN_REASONS[check.reason]}.`);
+  }
+  if (check.entries === 0) return `The activity log of "${user.username}" is empty.`;
+  const from = check.firstSeq === 1 ? '' : ` (entries before ${check.firstSeq} were removed by retention)`;
+  return `The activity log of "${user.username}" is intact: ${check.entries} entries verified${from}.`;
+}
+
 async function migrate(repos: Repositories, config: Config): Promise<string> {
   if (config.blobStore.kind !== 's3') {
     throw new MigrationError('migrate-blobs copies into S3: set BLOB_STORE=s3, S3_BUCKET and the AWS variables of the target bucket.');
@@ -147,6 +184,7 @@ async function migrate(repos: Repositories, config: Config): Promise<string> {
 async function run(invocation: Invocation, repos: Repositories, config: Config): Promise<string> {
   if (invocation.command === 'export-folder') return exportFolder(invocation, repos, config);
   if (invocation.command === 'migrate-blobs') return migrate(repos, config);
+  if (invocation.command === 'verify-activity') return verifyActivity(invocation, repos, config);
   const { command, username } = invocation;
   switch (command) {
     case 'create-user': {
@@ -159,7 +197,12 @@ async function run(invocation: Invocation, repos: Repositories, config: Config):
       await checkExistingUser(repos, username);
       const password = await readNewPassword(invocation.passwordStdin);
       const user = await resetPassword(repos, username, password);
-      return `Password of "${user.username}" changed; their sessions were ended.`;
+      return (
+        `Password of "${user.username}" changed; their sessions were ended.\n` +
+        'The private key is still encrypted under the old password, which the new one cannot open: to decrypt files again, ' +
+        'the user restores the key from the backup file (Profile, Restore from Backup) with the password the backup was made under, ' +
+        'or generates a new key pair (files encrypted for the old key then need that backup).'
+      );
     }
     case 'disable-2fa': {
       const user = await disableTwoFactor(repos, username);
@@ -194,7 +237,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UserAdminError || error instanceof ConfigError || error instanceof MigrationError) console.error(`Error: ${error.message}`);
+    if (error instanceof UserAdminError || error instanceof ConfigError || error instanceof MigrationError || error instanceof ActivityChainBrokenError) {
+      console.error(`Error: ${error.message}`);
+    }
     else if (error instanceof CliUsageError) console.error(`Error: ${error.message}`);
     else console.error('Error:', error instanceof Error ? error.message : error);
     process.exit(error instanceof CliUsageError ? 2 : 1);

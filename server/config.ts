@@ -13,6 +13,8 @@ export interface RateLimitConfig {
   accountMaxFailures: number;
   /** Failed attempts allowed per client IP within the window, per kind. */
   ipMaxFailures: number;
+  /** Pre-login calls allowed per client IP within the window (every call counts). */
+  preloginPerIp: number;
   windowMs: number;
 }
 
@@ -37,6 +39,8 @@ export interface UploadConfig {
   abandonAfterMs: number;
   /** How often the sweep runs; 0 turns the timer off (the sweep can still be run by hand). */
   sweepIntervalMs: number;
+  /** Free bytes uploads must leave on the disk store's file system (STORAGE_RESERVE_MB). */
+  reserveBytes: number;
 }
 
 /**
@@ -57,6 +61,36 @@ export type BlobStoreConfig =
       credentials: { accessKeyId: string; secretAccessKey: string } | null;
     };
 
+/**
+ * What a new folder gets when its form names no limits (docs/operations.md, 'Folder limits'): null
+ * means no limit (and for retention, files are kept until deleted).
+ */
+export interface FolderDefaults {
+  /** FOLDER_STORAGE_LIMIT_MB in bytes: the plaintext bytes of its files and unfinished uploads. */
+  storageLimitBytes: number | null;
+  /** FOLDER_FILE_LIMIT: files and unfinished uploads. */
+  fileLimit: number | null;
+  /** FOLDER_RETENTION_DAYS: files are deleted this many days after their upload. */
+  retentionDays: number | null;
+}
+
+/**
+ * Where /metrics is served: with a token, `Authorization: Bearer <token>` is required; with a port,
+ * on a listener of its own (METRICS_HOST, default HOST) instead of the app's port. At least one is set.
+ */
+export interface MetricsConfig {
+  token: string | null;
+  port: number | null;
+  host: string;
+}
+
+export interface ShutdownConfig {
+  /** After the signal: /readyz answers 503 while requests are still served, so a balancer drains the process. */
+  drainMs: number;
+  /** After the signal: the process has exited by then; uploads still streaming are cut at a flushed offset before it. */
+  graceMs: number;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -73,8 +107,19 @@ export interface Config {
   mail: MailConfig;
   upload: UploadConfig;
   blobStore: BlobStoreConfig;
+  folderDefaults: FolderDefaults;
   /** Origin of published links (download links' full_url), e.g. https://files.example.com; null: the request's. */
   publicUrl: string | null;
+  /** Upload notifications (server/notifications): quiet time, digest period, how often to check (0: never). */
+  notify: { quietMs: number; digestMs: number; checkIntervalMs: number };
+  /** How long activity log entries are kept. */
+  activityRetentionMs: number;
+  /** Signed webhooks (server/webhooks): the signing key (null: DATA_DIR/webhook-signing.key), retry timer, request timeout. */
+  webhooks: { signingKey: string | null; checkIntervalMs: number; timeoutMs: number };
+  /** Prometheus metrics (server/metrics): null when off (neither METRICS_TOKEN nor METRICS_PORT set). */
+  metrics: MetricsConfig | null;
+  /** Graceful shutdown on SIGTERM/SIGINT (server/lifecycle, docs/operations.md "Health, metrics and shutdown"). */
+  shutdown: ShutdownConfig;
   /**
    * BENCH_DISCARD_ROUTE: serve POST /api/bench/discard, which reads a request body and throws it
    * away (the transport ceiling of `npm run bench:upload`). Off unless set; never in production.
@@ -94,7 +139,7 @@ export class ConfigError extends Error {
 export const MAX_UPLOAD_FILE_MB = 5120;
 
 // Values of these variables are never repeated in an error message.
-const SECRET_VARIABLES = new Set(['AWS_SECRET_ACCESS_KEY']);
+const SECRET_VARIABLES = new Set(['AWS_SECRET_ACCESS_KEY', 'METRICS_TOKEN']);
 // S3's bucket naming rules (lower-case letters, digits, dots and hyphens, 3 to 63 characters).
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
@@ -141,6 +186,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().min(1).optional(),
   RATE_LIMIT_ACCOUNT_FAILURES: integer(1, 1_000_000).default(10),
   RATE_LIMIT_IP_FAILURES: integer(1, 1_000_000).default(50),
+  RATE_LIMIT_PRELOGIN_PER_IP: integer(1, 1_000_000).default(300),
   RATE_LIMIT_WINDOW_MINUTES: integer(1, 24 * 60).default(15),
   SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Sealdrop <noreply@localhost>'),
@@ -150,10 +196,32 @@ const envSchema = z.object({
   UPLOAD_CODE_REQUESTS_PER_IP: integer(1, 1_000_000).default(20),
   UPLOAD_ABANDON_HOURS: positiveNumber(24 * 365).default(24),
   UPLOAD_SWEEP_INTERVAL_MINUTES: integer(0, 24 * 60).default(60),
+  // Sizing in docs/operations.md ('Disk space'): room for the database, its WAL and the admin's work.
+  STORAGE_RESERVE_MB: integer(0, 1024 * 1024).default(64),
+  // Defaults of new folders; 0 means no limit (docs/operations.md, 'Folder limits'). A fresh install
+  // is bounded: one leaked upload link fills at most 10 GiB.
+  FOLDER_STORAGE_LIMIT_MB: integer(0, 1024 * 1024 * 1024).default(10 * 1024),
+  FOLDER_FILE_LIMIT: integer(0, 100_000_000).default(10_000),
+  FOLDER_RETENTION_DAYS: integer(0, 36_500).default(0),
+  NOTIFY_QUIET_SECONDS: integer(0, 7 * 24 * 3600).default(300),
+  NOTIFY_DIGEST_HOURS: integer(1, 24 * 31).default(24),
+  NOTIFY_CHECK_SECONDS: integer(0, 24 * 3600).default(30),
+  ACTIVITY_RETENTION_DAYS: integer(1, 36_500).default(365),
+  WEBHOOK_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
+  WEBHOOK_CHECK_SECONDS: integer(0, 24 * 3600).default(10),
+  WEBHOOK_TIMEOUT_SECONDS: integer(1, 300).default(10),
   BLOB_STORE: z.enum(['disk', 's3'], { error: 'must be disk or s3' }).default('disk'),
   S3_BUCKET: z.string().regex(BUCKET_NAME, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
   S3_FORCE_PATH_STYLE: booleanFlag.default(false),
   BENCH_DISCARD_ROUTE: booleanFlag.default(false),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/=-]{32,512}$/, 'must be 32 to 512 characters of letters, digits and ._~+/=- (e.g. openssl rand -hex 32)')
+    .optional(),
+  METRICS_PORT: integer(1, 65535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
+  SHUTDOWN_DRAIN_SECONDS: integer(0, 3600).default(0),
+  SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(30),
   AWS_ENDPOINT_URL_S3: z
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http:// or https:// URL without a path, e.g. https://s3.example.com')
@@ -208,6 +276,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.DATABASE_SCHEMA !== undefined && e.DATABASE_URL === undefined) {
     throw new ConfigError('DATABASE_SCHEMA', 'needs DATABASE_URL (it selects a PostgreSQL schema)');
   }
+  if (e.SHUTDOWN_DRAIN_SECONDS >= e.SHUTDOWN_GRACE_SECONDS) {
+    throw new ConfigError('SHUTDOWN_DRAIN_SECONDS', `must be less than SHUTDOWN_GRACE_SECONDS (${e.SHUTDOWN_GRACE_SECONDS})`);
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError('METRICS_PORT', 'must differ from PORT (leave it unset to serve /metrics on PORT with METRICS_TOKEN)');
+  }
+  if (e.METRICS_HOST !== undefined && e.METRICS_PORT === undefined) {
+    throw new ConfigError('METRICS_HOST', 'needs METRICS_PORT (it is the address of the metrics listener)');
+  }
   const blobStore = blobStoreConfig(e);
   const dataDir = path.resolve(cwd, e.DATA_DIR);
   const database: DatabaseConfig =
@@ -227,6 +304,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: {
       accountMaxFailures: e.RATE_LIMIT_ACCOUNT_FAILURES,
       ipMaxFailures: e.RATE_LIMIT_IP_FAILURES,
+      preloginPerIp: e.RATE_LIMIT_PRELOGIN_PER_IP,
       windowMs: e.RATE_LIMIT_WINDOW_MINUTES * 60_000,
     },
     mail: {
@@ -241,9 +319,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       codeRequestsPerIp: e.UPLOAD_CODE_REQUESTS_PER_IP,
       abandonAfterMs: Math.round(e.UPLOAD_ABANDON_HOURS * 3_600_000),
       sweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL_MINUTES * 60_000,
+      reserveBytes: e.STORAGE_RESERVE_MB * 1024 * 1024,
+    },
+    notify: {
+      quietMs: e.NOTIFY_QUIET_SECONDS * 1000,
+      digestMs: e.NOTIFY_DIGEST_HOURS * 3_600_000,
+      checkIntervalMs: e.NOTIFY_CHECK_SECONDS * 1000,
+    },
+    activityRetentionMs: e.ACTIVITY_RETENTION_DAYS * 86_400_000,
+    webhooks: {
+      signingKey: e.WEBHOOK_SIGNING_KEY ?? null,
+      checkIntervalMs: e.WEBHOOK_CHECK_SECONDS * 1000,
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
     blobStore,
+    folderDefaults: {
+      storageLimitBytes: e.FOLDER_STORAGE_LIMIT_MB === 0 ? null : e.FOLDER_STORAGE_LIMIT_MB * 1024 * 1024,
+      fileLimit: e.FOLDER_FILE_LIMIT === 0 ? null : e.FOLDER_FILE_LIMIT,
+      retentionDays: e.FOLDER_RETENTION_DAYS === 0 ? null : e.FOLDER_RETENTION_DAYS,
+    },
     publicUrl: e.PUBLIC_URL ?? null,
+    metrics:
+      e.METRICS_TOKEN === undefined && e.METRICS_PORT === undefined
+        ? null
+        : { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST ?? e.HOST },
+    shutdown: { drainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000, graceMs: e.SHUTDOWN_GRACE_SECONDS * 1000 },
     benchDiscardRoute: e.BENCH_DISCARD_ROUTE,
   };
 }

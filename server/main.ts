@@ -1,9 +1,11 @@
 // Starts the server: reads the configuration (a bad value stops here with one clear line),
-// builds the app, listens, and says how to create the first admin when there is none.
+// builds the app, listens, and says how to create the first admin when there is none. A stop
+// signal shuts it down gracefully (server/lifecycle/graceful-shutdown.ts).
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { serverClock } from './clock.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { shutDownGracefully } from './lifecycle/graceful-shutdown.ts';
+import { useOwnSpoolDirectory } from './spool-directory.ts';
 
 function readConfig(): Config {
   try {
@@ -17,17 +19,15 @@ function readConfig(): Config {
   }
 }
 
-function stopOnSignals(app: FastifyInstance): void {
+/** SIGTERM or SIGINT: drain, let uploads finish or cut them at a flushed offset, exit within the grace time. */
+function stopOnSignals(app: FastifyInstance, config: Config): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       if (stopping) return;
       stopping = true;
       app.log.info({ signal }, 'shutting down');
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
+      void shutDownGracefully(app, config.shutdown, { exit: (code) => process.exit(code) });
     });
   }
 }
@@ -44,8 +44,10 @@ function sweepOnSignal(app: FastifyInstance): void {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const app = await buildApp(config, { clock: serverClock(process.env.E2E_CLOCK_OFFSET_FILE) });
-  stopOnSignals(app);
+  const spool = await useOwnSpoolDirectory();
+  const app = await buildApp(config);
+  if (spool.removed.length > 0) app.log.info({ processes: spool.removed }, 'removed spool files of processes that no longer run');
+  stopOnSignals(app, config);
   sweepOnSignal(app);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

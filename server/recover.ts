@@ -6,7 +6,6 @@
 // password, 130 interrupted (docs/operations.md "Disaster recovery").
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-errors.ts';
 import { readExistingPassword } from './cli-password.ts';
 import { OfflineCryptoError } from './crypto/index.ts';
@@ -18,6 +17,7 @@ import { openExport } from './recovery/open-export.ts';
 import { formatBytes, megabytesPerSecond, ProgressLine } from './recovery/progress.ts';
 import { fileFailureReason, printablePath } from './recovery/reasons.ts';
 import { recoverExport } from './recovery/recover-export.ts';
+import { parseCommandLine } from './cli-args.ts';
 
 const EXIT = { ok: 0, someFailed: 1, unusable: 2, wrongPassword: 3, interrupted: 130 } as const;
 
@@ -40,21 +40,12 @@ interface Invocation {
 }
 
 function parseInvocation(argv: string[]): Invocation {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        backup: { type: 'string' },
-        'password-stdin': { type: 'boolean', default: false },
-        force: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new CliUsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(argv, {
+    backup: { type: 'string' },
+    'password-stdin': { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   if (parsed.values.help) throw new CliUsageError('');
   const [exportPath, outputDir, ...extra] = parsed.positionals;
   if (parsed.values.backup === undefined) throw new CliUsageError('Missing --backup <private-key-backup.json>.');

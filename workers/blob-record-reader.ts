@@ -3,12 +3,10 @@
  * Blob.stream()'s default reader, copying its pieces into record-sized buffers. Buffers handed back
  * with `recycle` are reused, so a long file does not allocate memory per record.
  *
- * Why not the obvious faster options (measured in headless Chromium 156 here):
- * - slice().arrayBuffer() per record is 2-4x slower than the stream at record sizes;
- * - a BYOB reader straight into record buffers costs ~40% less CPU per MB, but it stalls for good
- *   (the read promise never settles) once the worker has produced some tens of MiB of garbage
- *   ArrayBuffers, e.g. after 64 MiB of 1 MiB AES-GCM calls: reproduced every time, while the default
- *   reader never stalled. A hang is worse than the CPU, so the default reader it is.
+ * Why not the obvious alternatives: slice().arrayBuffer() per record is slower than the stream, and
+ * a BYOB reader, though cheaper per byte, can stall for good in a worker that produces garbage
+ * ArrayBuffers; a hang is worse than the CPU, so the default reader it is (figures and the
+ * reproduction: docs/upload.md, "Measurements behind the choices").
  */
 import { type Bytes, CryptoError, recordCount, recordSpan } from '../crypto/index.ts';
 

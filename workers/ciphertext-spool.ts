@@ -5,8 +5,8 @@
  * Why (measured with `npm run bench:upload`, docs/upload.md "Flat memory"): a Blob built from bytes
  * in memory (`new Blob([uint8array])`) keeps its bytes in the browser's blob storage until the page's
  * garbage collector happens to collect the Blob object, and nothing tells the collector those
- * small objects hold 16 MiB each: a 1 GiB upload left the browser about 1.1 GiB larger (PSS), in
- * memory or as typed-array bodies alike. A File from the OPFS is read from disk by the network
+ * small objects hold 16 MiB each, so the browser grew by about the upload's size (the figure is in
+ * docs/upload.md), in memory or as typed-array bodies alike. A File from the OPFS is read from disk by the network
  * process itself, as a picked file is, so the page holds at most the chunk being encrypted, and the
  * files are deleted as soon as tus has moved past them.
  *
@@ -24,8 +24,8 @@ const SPOOL_ROOT = 'upload-spool';
 const LOCK_PREFIX = 'sealdrop-upload-spool-';
 
 /**
- * How long one OPFS call of a chunk's write or read may take. Opening a chunk's file takes ~6 ms
- * (median), at most ~190 ms seen at load 8 on 2 cores; a call past this is taken as lost
+ * How long one OPFS call of a chunk's write or read may take, far above what opening a chunk's
+ * file takes even under load (docs/upload.md, "Measurements behind the choices"); a call past this is taken as lost
  * (SpoolStalledError) and the chunk is built in memory instead (EncryptionSession.readBody), so
  * the upload goes on. The answers that never came were those of garbage-collected handles (see
  * whileReachable); the limit stays as the net under any other storage call that hangs.

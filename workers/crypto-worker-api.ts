@@ -45,12 +45,16 @@ import {
   createIncrementalSha256,
   ONE_SHOT_DIGEST_MAX_BYTES,
   sha256OneShot,
+  type AuthSecret,
+  deriveAccountSecrets,
+  parseAccountKdfParams,
 } from '../crypto/index.ts';
 import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
 import type { HashCheckpoint } from './hash-checkpoints.ts';
 import { LocalHashSink, PortHashSink, serveHashPort } from './hash-sinks.ts';
+import type { SentSignature } from './sent-signature.ts';
 import { encryptWholeFiles, type WholeFileResult } from './whole-file-encryption.ts';
 import { KeyStore } from './key-store.ts';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
@@ -97,6 +101,8 @@ export interface OpenedEncryption {
   readonly plainLength: number;
   readonly encryptedLength: number;
   readonly recordSize: number;
+  /** The format version of the header this job writes (docs/format.md). */
+  readonly formatVersion: number;
 }
 
 export interface LinkKeyRef {
@@ -131,6 +137,10 @@ export function createCryptoWorkerApi() {
   }
 
   return {
+    /** The pool's heartbeat (worker-liveness.ts): answered whenever this worker's event loop runs. */
+    ping(): true {
+      return true;
+    },
     // ---- keys ----
     releaseKey(keyId: string): void {
       keys.delete(keyId);
@@ -168,16 +178,24 @@ export function createCryptoWorkerApi() {
     async unwrapStoredFileKey(stored: StoredFileKey, storageKey: CryptoKey, context: string): Promise<string> {
       return keys.add('file', await unwrapStoredFileKey(stored, storageKey, context));
     },
-    async generateWrappedKeyPair(password: string): Promise<GeneratedKeyPair> {
+    /** Zero-knowledge sign-in: argon2id + HKDF here, off the main thread; only the auth secret leaves. */
+    async deriveAuthSecret(password: string, kdfParams: string): Promise<AuthSecret> {
+      return (await deriveAccountSecrets(password, kdfParams)).authSecret;
+    },
+    /** The private key comes back wrapped under scheme 2 with the account's parameter block only. */
+    async generateWrappedKeyPair(password: string, accountKdfParams: string): Promise<GeneratedKeyPair> {
+      parseAccountKdfParams(accountKdfParams);
       const pair = await generateKeyPair();
-      const wrapped = await wrapPrivateKey(pair.privateKey, password);
+      const wrapped = await wrapPrivateKey(pair.privateKey, password, accountKdfParams);
       return { ...wrapped, publicKeySpki: await exportPublicKeySpki(pair.publicKey) };
     },
     async unlockPrivateKey(data: StoredKeyData, password: string): Promise<string> {
       return keys.add('private', await unwrapPrivateKey(data, password));
     },
-    rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string): Promise<WrappedPrivateKey> {
-      return rewrapPrivateKey(data, oldPassword, newPassword);
+    /** Opens `data` with `oldPassword` (either scheme) and wraps it under scheme 2 with the account's block. */
+    rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string, accountKdfParams: string): Promise<WrappedPrivateKey> {
+      parseAccountKdfParams(accountKdfParams);
+      return rewrapPrivateKey(data, oldPassword, newPassword, accountKdfParams);
     },
     /** Restore: the public key of a backup's wrapped private key (workers/key-operations.ts). */
     publicKeyOfWrappedPrivateKey(data: StoredKeyData, password: string): Promise<PublicKeySpki> {
@@ -248,6 +266,7 @@ export function createCryptoWorkerApi() {
           plainLength: opened.plainLength,
           encryptedLength: opened.encryptedLength,
           recordSize: opened.recordSize,
+          formatVersion: opened.formatVersion,
         };
       } catch (error) {
         if (options.keyId === undefined) keys.delete(keyId);
@@ -293,6 +312,18 @@ export function createCryptoWorkerApi() {
     encryptionHashCheckpoint(jobId: string, confirmedCipherOffset: number): SavedHashState | null {
       const checkpoint = job(encryptions, jobId).hashCheckpoint(confirmedCipherOffset);
       return checkpoint ? { records: checkpoint.records, state: encodeBase64(checkpoint.state) } : null;
+    },
+    /** The content signature of the records holding ciphertext [0, cipherEnd) (workers/sent-signature.ts). */
+    encryptionSignSent(jobId: string, cipherEnd: number): Promise<SentSignature> {
+      return job(encryptions, jobId).signSent(cipherEnd);
+    },
+    /** A resumed upload's check of the file against the stored signature: the ciphertext end it vouches for, or SOURCE_CHANGED. */
+    encryptionVerifySent(jobId: string, expected: SentSignature): Promise<number> {
+      return job(encryptions, jobId).verifySent(expected);
+    },
+    /** Records fed to the hash so far: how sha256()'s watch sees that hashing advances. */
+    encryptionHashProgress(jobId: string): number {
+      return job(encryptions, jobId).hashProgress();
     },
     encryptionSha256(jobId: string): Promise<Sha256Hex> {
       return job(encryptions, jobId).sha256();

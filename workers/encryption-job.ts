@@ -38,6 +38,7 @@ import {
 import { BlobRecordReader, type PlainRecord } from './blob-record-reader.ts';
 import { checkpointInterval, type HashCheckpoint } from './hash-checkpoints.ts';
 import type { HashSink } from './hash-sinks.ts';
+import { isSentSignature, RecordTags, type SentSignature } from './sent-signature.ts';
 
 /** Encrypted records kept ready ahead of the reader (2 MiB at the default record size). */
 export const READAHEAD_RECORDS = 8;
@@ -103,6 +104,8 @@ export class EncryptionJob {
   private readonly hashSink: HashSink | undefined;
   private readonly gapFillMaxBytes: number;
   private plaintext: Bytes | undefined;
+  /** The tag of every record encrypted so far: the content signature of what may have been sent. */
+  private readonly tags = new RecordTags();
 
   private queue: QueuedRecord[] = [];
   private lastTaken: { readonly index: number; readonly bytes: CipherBytes } | undefined;
@@ -151,6 +154,11 @@ export class EncryptionJob {
     return job;
   }
 
+  /** The format version this job writes (the header's). */
+  get formatVersion(): number {
+    return this.context.header.version;
+  }
+
   /**
    * The newest hash snapshot whose records all lie within the first `confirmedCipherOffset` bytes
    * of the ciphertext (what the server has confirmed), or null (none yet, or a small file).
@@ -163,6 +171,59 @@ export class EncryptionJob {
     let whole = mapping.endRecord;
     if (whole > 0 && recordSpan(whole - 1, this.plainLength, this.recordSize).cipherEnd > offset) whole--;
     return this.hashSink.checkpoint(whole);
+  }
+
+  /**
+   * The content signature of the records holding ciphertext bytes [0, cipherEnd)
+   * (workers/sent-signature.ts): what the page stores before it hands those bytes to the network.
+   * Records this job has not encrypted (none, when the reads went in order) are encrypted now.
+   */
+  async signSent(cipherEnd: number): Promise<SentSignature> {
+    this.assertOpen();
+    const records = recordsForCipherRange(0, Math.min(cipherEnd, this.encryptedLength), this.plainLength, this.recordSize).endRecord;
+    const missing = this.tags.firstMissing(records);
+    if (missing !== undefined) await this.encryptTags(missing, records);
+    return this.tags.signature(records);
+  }
+
+  /**
+   * A resumed upload, before it continues: encrypts the first `expected.records` records of the
+   * file as it reads now and compares their signature with the one stored before they were sent.
+   * Resolves with the ciphertext length those records reach (what the server may hold and this
+   * check vouches for); SOURCE_CHANGED when the file differs from what was sent.
+   */
+  async verifySent(expected: SentSignature): Promise<number> {
+    this.assertOpen();
+    if (!isSentSignature(expected) || expected.records > this.count) throw new CryptoError('SOURCE_CHANGED', 'the stored signature does not fit this file');
+    this.tags.forget(0);
+    await this.encryptTags(0, expected.records);
+    const actual = await this.tags.signature(expected.records);
+    if (actual.digest !== expected.digest) {
+      this.tags.forget(0);
+      throw new CryptoError('SOURCE_CHANGED', 'the file differs from the part of it already sent');
+    }
+    return expected.records === 0 ? HEADER_LENGTH : recordSpan(expected.records - 1, this.plainLength, this.recordSize).cipherEnd;
+  }
+
+  /** Encrypts records [from, to) of the file only for their tags (a few at a time, like the producer). */
+  private async encryptTags(from: number, to: number): Promise<void> {
+    const source = this.recordSource(from);
+    const sealing: Promise<void>[] = [];
+    try {
+      for (let record = await source.next(); record && record.index < to; record = await source.next()) {
+        this.assertOpen();
+        const index = record.index;
+        const sealed = encryptRecord(this.context, index, record.last, record.bytes).then((bytes) => this.tags.keep(index, bytes));
+        sealed.catch(() => undefined);
+        // encryptRecord has copied the plaintext already.
+        source.recycle(record.bytes.buffer);
+        sealing.push(sealed);
+        if (sealing.length >= READAHEAD_RECORDS) await sealing.shift();
+      }
+      await Promise.all(sealing);
+    } finally {
+      await source.close();
+    }
   }
 
   /**
@@ -195,6 +256,11 @@ export class EncryptionJob {
       }
     }
     return out;
+  }
+
+  /** Records fed to the hash so far (all of them once a small file's one-shot digest is done). */
+  hashProgress(): number {
+    return this.hashFinished ? this.count : this.hashNext;
   }
 
   /** SHA-256 hex of the plaintext; cheap once the ciphertext has been read to the end in order. */
@@ -255,10 +321,11 @@ export class EncryptionJob {
     this.producerNext = from;
     this.producerRunning = true;
     this.producerError = undefined;
-    const source: RecordSource = this.plaintext
-      ? new MemoryRecordSource(this.plaintext, this.recordSize, from)
-      : new BlobRecordReader(this.source, this.recordSize, from);
-    void this.produce(generation, source);
+    void this.produce(generation, this.recordSource(from));
+  }
+
+  private recordSource(from: number): RecordSource {
+    return this.plaintext ? new MemoryRecordSource(this.plaintext, this.recordSize, from) : new BlobRecordReader(this.source, this.recordSize, from);
   }
 
   private stopProducer(): void {
@@ -281,7 +348,12 @@ export class EncryptionJob {
         if (!record || !current()) break;
         // encryptRecord copies the plaintext synchronously (WebCrypto semantics), so the buffer may
         // be handed to the hasher or reused as soon as the call returns.
-        const ciphertext = encryptRecord(this.context, record.index, record.last, record.bytes);
+        const index = record.index;
+        const ciphertext = encryptRecord(this.context, index, record.last, record.bytes).then((bytes) => {
+          // Before the reader can take (and transfer) the record.
+          this.tags.keep(index, bytes);
+          return bytes;
+        });
         ciphertext.catch(() => undefined);
         this.queue.push({ index: record.index, ciphertext });
         this.producerNext = record.index + 1;

@@ -9,13 +9,16 @@
  * counter, so the bytes are identical to the first attempt).
  */
 import type { Remote } from 'comlink';
-import type { FileIvBase64, Sha256Hex, WrappedFileKey } from '../crypto/index.ts';
+import { CryptoError, type FileIvBase64, type Sha256Hex, type WrappedFileKey } from '../crypto/index.ts';
 import { SpoolStalledError, type CiphertextSpool } from './ciphertext-spool.ts';
 import type { CryptoWorkerApi, OpenedEncryption, SavedHashState } from './crypto-worker-api.ts';
 import type { FileKeyHandle } from './pool-types.ts';
+import type { SentSignature } from './sent-signature.ts';
 
 export interface EncryptionSessionInit {
   readonly api: Remote<CryptoWorkerApi>;
+  /** The encrypting worker alone: closing must reach it even when the hashing worker has died. */
+  readonly closeApi: Remote<CryptoWorkerApi>;
   readonly opened: OpenedEncryption;
   readonly key: FileKeyHandle;
   /** Called once when the session is closed (the pool's load accounting). */
@@ -24,7 +27,25 @@ export interface EncryptionSessionInit {
   readonly onHashed: () => void;
   /** Where request bodies are spooled (disk-backed); null: built in memory. */
   readonly spool: CiphertextSpool | null;
+  /** How sha256() watches the hashing (default HASH_WATCH). */
+  readonly hashWatch?: HashWatch;
 }
+
+/**
+ * sha256() waits for hashing that may legitimately take minutes (a resumed file without a
+ * checkpoint hashes its whole plaintext beside the upload), so it has no deadline. Instead it asks
+ * the worker every `pollMs` how many records have been hashed, and fails with WORKER_FAILED after
+ * `stalledPolls` polls in a row without progress (an unanswered poll counts as one): a worker that
+ * is alive but whose file read or WebCrypto call wedged. A dead or silent worker is the heartbeat's
+ * (worker-liveness.ts). Polls are counted, not timed, so sleep and throttled timers only delay it.
+ */
+export interface HashWatch {
+  readonly pollMs: number;
+  readonly stalledPolls: number;
+}
+
+/** About a minute without a hashed record. */
+export const HASH_WATCH: HashWatch = { pollMs: 5_000, stalledPolls: 12 };
 
 /**
  * Spool files kept per session: the chunk on the wire and the one read ahead
@@ -51,7 +72,9 @@ export class EncryptionSession {
   readonly plainLength: number;
   readonly encryptedLength: number;
   readonly recordSize: number;
+  readonly formatVersion: number;
   private readonly api: Remote<CryptoWorkerApi>;
+  private readonly closeApi: Remote<CryptoWorkerApi>;
   private readonly jobId: string;
   private readonly onClose: () => void;
   private readonly onHashed: () => void;
@@ -61,9 +84,11 @@ export class EncryptionSession {
   private readonly spooled: string[] = [];
   private spoolCount = 0;
   private spoolStalls = 0;
+  private readonly hashWatch: HashWatch;
 
   constructor(init: EncryptionSessionInit) {
     this.api = init.api;
+    this.closeApi = init.closeApi;
     this.jobId = init.opened.jobId;
     this.key = init.key;
     this.iv = init.opened.iv;
@@ -71,9 +96,11 @@ export class EncryptionSession {
     this.plainLength = init.opened.plainLength;
     this.encryptedLength = init.opened.encryptedLength;
     this.recordSize = init.opened.recordSize;
+    this.formatVersion = init.opened.formatVersion;
     this.onClose = init.onClose;
     this.onHashed = init.onHashed;
     this.spool = init.spool;
+    this.hashWatch = init.hashWatch ?? HASH_WATCH;
   }
 
   /** Ciphertext bytes [start, end) as pieces (transferred from the worker, no copy). */
@@ -84,14 +111,15 @@ export class EncryptionSession {
   /**
    * Ciphertext bytes [start, end) as a request body: a file of the upload spool that the browser
    * reads from disk (workers/ciphertext-spool.ts), or, without a spool, a Blob of the pieces in
-   * memory. A Blob either way: Chromium sends a typed-array body several times slower than a Blob
-   * (docs/upload.md). Bodies older than the last SPOOL_FILES_KEPT are deleted as new ones are made.
+   * memory. A Blob either way, because browsers send a typed-array body far slower (figures in
+   * docs/upload.md, "Measurements behind the choices"). Bodies older than the last
+   * SPOOL_FILES_KEPT are deleted as new ones are made.
    *
    * A chunk the spool cannot take is sent from memory: after a full disk or quota this session
    * stops spooling; after a stalled OPFS call (SpoolStalledError) only that chunk is, unless the
    * spool stalls MAX_SPOOL_STALLS times in a row: a wedged spool costs at most that many time
-   * limits, while the occasional lost answer (about one per 200 chunks under load) does not send
-   * the rest of a 5 GiB upload from memory (which would undo the flat memory the spool is for).
+   * limits, while an occasional lost answer does not undo the flat memory the spool is for (how
+   * often answers are lost: docs/upload.md, "Every OPFS call of the spool has a time limit").
    */
   async readBody(start: number, end: number): Promise<Blob> {
     const spool = this.spool;
@@ -132,13 +160,71 @@ export class EncryptionSession {
     return this.api.encryptionHashCheckpoint(this.jobId, confirmedCipherOffset);
   }
 
-  /** SHA-256 hex of the plaintext. Cheapest after the ciphertext was read to the end in order. */
+  /**
+   * The content signature of the records holding ciphertext bytes [0, cipherEnd) (workers/sent-signature.ts):
+   * stored before those bytes are handed to the network, so that a later page can check the file
+   * against what may have been sent before it continues (verifySent).
+   */
+  signSent(cipherEnd: number): Promise<SentSignature> {
+    return this.api.encryptionSignSent(this.jobId, cipherEnd);
+  }
+
+  /**
+   * Encrypts the part of the file `expected` covers once more and compares: resolves with the
+   * ciphertext length it vouches for; CryptoError SOURCE_CHANGED when the file is not what was sent.
+   */
+  verifySent(expected: SentSignature): Promise<number> {
+    return this.api.encryptionVerifySent(this.jobId, expected);
+  }
+
+  /**
+   * SHA-256 hex of the plaintext. Cheapest after the ciphertext was read to the end in order.
+   * Rejects with WORKER_FAILED when the hashing stops advancing (HashWatch).
+   */
   sha256(): Promise<Sha256Hex> {
-    this.digest ??= this.api.encryptionSha256(this.jobId).then((hex) => {
+    this.digest ??= this.watchHashing(this.api.encryptionSha256(this.jobId)).then((hex) => {
       this.onHashed();
       return hex;
     });
     return this.digest;
+  }
+
+  private watchHashing(digest: Promise<Sha256Hex>): Promise<Sha256Hex> {
+    const { pollMs, stalledPolls } = this.hashWatch;
+    return new Promise<Sha256Hex>((resolve, reject) => {
+      let hashed = -1;
+      let still = 0;
+      let polling = false;
+      const stalled = () => {
+        if (++still < stalledPolls) return;
+        clearInterval(timer);
+        digest.catch(() => undefined);
+        reject(new CryptoError('WORKER_FAILED', `hashing made no progress (${stalledPolls} checks in a row)`));
+      };
+      const timer = setInterval(() => {
+        if (polling) return stalled();
+        polling = true;
+        this.api.encryptionHashProgress(this.jobId).then(
+          (records) => {
+            polling = false;
+            if (records === hashed) return stalled();
+            hashed = records;
+            still = 0;
+          },
+          () => (polling = false),
+        );
+      }, pollMs);
+      digest.then(
+        (hex) => {
+          clearInterval(timer);
+          resolve(hex);
+        },
+        (error: unknown) => {
+          clearInterval(timer);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Frees the worker's job (its readahead and reader); the key handle stays valid. */
@@ -148,7 +234,7 @@ export class EncryptionSession {
     const spool = this.spool;
     if (spool) for (const name of this.spooled.splice(0)) void spool.remove(name);
     try {
-      await this.api.closeEncryption(this.jobId);
+      await this.closeApi.closeEncryption(this.jobId);
     } finally {
       this.onClose();
     }

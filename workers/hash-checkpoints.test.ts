@@ -2,7 +2,7 @@
 // either sink, a state that does not load, and the encryption job reading only what follows the
 // checkpoint when a resumed upload continues.
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encryptBuffer } from '../server/crypto/index.ts';
 import {
   importRawFileKey,
@@ -42,12 +42,11 @@ async function feed(sink: HashSink, from: number, to: number = COUNT): Promise<v
 
 /** Snapshots reach the page's side of a port sink asynchronously: wait until one covers `records`. */
 async function checkpointOf(sink: HashSink, records: number): Promise<HashCheckpoint> {
-  for (let tries = 0; tries < 100; tries++) {
+  return vi.waitFor(() => {
     const found = sink.checkpoint(records);
-    if (found?.records === records) return found;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`no snapshot at ${records} records`);
+    expect(found?.records, `a snapshot at ${records} records`).toBe(records);
+    return found!;
+  });
 }
 
 describe('hash checkpoints', () => {
@@ -176,11 +175,11 @@ describe('encryption job resumed with a hash checkpoint', () => {
     const confirmed = 5_300_000; // what the server holds when the page is reloaded
     await readFrom(first.job, 0, confirmed + 2_000_000);
     // Snapshots reach a port sink's owner asynchronously.
-    let newest = first.job.hashCheckpoint(confirmed);
-    for (let tries = 0; tries < 100 && (newest?.records ?? 0) < 80; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      newest = first.job.hashCheckpoint(confirmed);
-    }
+    const newest = await vi.waitFor(() => {
+      const found = first.job.hashCheckpoint(confirmed);
+      expect(found?.records ?? 0).toBeGreaterThanOrEqual(80);
+      return found;
+    });
     // 5_300_000 bytes hold 80 whole records of 64 KiB + tag; the newest snapshot within: 80 (every 8).
     expect(newest?.records).toBe(80);
     expect(recordSpan(79, plain.length, recordSize).cipherEnd).toBeLessThanOrEqual(confirmed);

@@ -1,8 +1,8 @@
 /**
  * Where an encryption job sends plaintext records to be hashed, in file order.
  *
- * SHA-256 of one file is strictly sequential and is the slowest step (hash-wasm ~190 MB/s against
- * ~850 MB/s for AES-GCM), so for a large file the pool may put the hashing on a second worker: the
+ * SHA-256 of one file is strictly sequential and is the slowest step (several times slower than
+ * AES-GCM; docs/upload.md), so for a large file the pool may put the hashing on a second worker: the
  * encrypting worker reads the file once and transfers each record buffer to the hashing worker over
  * a MessagePort, which hands the buffer back after hashing (for reuse). At most
  * MAX_RECORDS_IN_FLIGHT buffers are on the way, so memory stays bounded and a slow hasher slows

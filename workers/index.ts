@@ -12,6 +12,7 @@ export {
   type SmallFileEncryption,
 } from './pool.ts';
 export { EncryptionSession } from './encryption-session.ts';
+export type { SentSignature } from './sent-signature.ts';
 export { WHOLE_FILE_MAX_BYTES } from './whole-file-encryption.ts';
 export type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle, FileKeysMessage } from './pool-types.ts';
 export {
@@ -24,7 +25,7 @@ export {
   type StatusMessage,
   type ControlMessage,
 } from './download-service/protocol.ts';
-export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from './download-service/downloadErrors.ts';
+export { DownloadError, isDownloadError, type DownloadErrorCode, type DownloadFailureFacts } from './download-service/downloadErrors.ts';
 export { fromWireError, type WireDownloadError } from './wire-errors.ts';
 export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
 export { sanitizeName, uniqueEntryPaths } from './download-service/treePaths.ts';

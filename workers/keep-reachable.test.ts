@@ -47,7 +47,7 @@ describe('whileReachable', () => {
     const gc = garbageCollector();
     const [weak, pending] = unreferencedHandleWithCalls(1);
     await collect(gc);
-    expect(weak.deref()).toBeDefined();
+    expect(weak.deref()).toBeInstanceOf(Handle);
     weak.deref()!.answer();
     await pending;
     await collect(gc);
@@ -61,7 +61,7 @@ describe('whileReachable', () => {
     weak.deref()!.answer();
     await first;
     await collect(gc);
-    expect(weak.deref()).toBeDefined();
+    expect(weak.deref()).toBeInstanceOf(Handle);
     weak.deref()!.answer();
     await second;
     await collect(gc);

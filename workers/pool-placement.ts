@@ -8,29 +8,64 @@ import { transfer, type Remote } from 'comlink';
 import { CryptoError } from '../crypto/index.ts';
 import type { CryptoWorkerApi } from './crypto-worker-api.ts';
 import type { FileKeyHandle, KeyHandle } from './pool-types.ts';
+import type { WorkerLiveness } from './worker-liveness.ts';
 
 export interface PoolWorker {
   readonly index: number;
   readonly worker: Worker;
+  /** The worker's API; every call rejects with WORKER_FAILED once the worker has died (worker-liveness.ts). */
   readonly api: Remote<CryptoWorkerApi>;
+  readonly liveness: WorkerLiveness;
   load: number;
   failure: Error | undefined;
 }
 
+/** Starts the worker for slot `index`; `onDeath` is called once if it dies. */
+export type SpawnWorker = (index: number, onDeath: (worker: PoolWorker) => void) => PoolWorker;
+
 export class WorkerPlacement {
   private readonly keyHolders = new Map<string, Set<number>>();
+  /** Keys whose every copy was in workers that died: asking for them is WORKER_FAILED, not UNKNOWN_KEY. */
+  private readonly lostKeys = new Set<string>();
   private terminated = false;
+  readonly workers: PoolWorker[];
 
-  constructor(readonly workers: readonly PoolWorker[]) {}
+  constructor(
+    size: number,
+    private readonly spawn: SpawnWorker,
+  ) {
+    this.workers = Array.from({ length: size }, (_, index) => this.spawn(index, (dead) => this.replace(dead)));
+  }
+
+  /**
+   * A worker died: its keys are gone with it, it is terminated (a worker that fired `error` may
+   * still run) and a fresh worker takes its slot. The calls pending on it were rejected by its
+   * liveness (worker-liveness.ts); work started after this goes to the new worker.
+   */
+  private replace(dead: PoolWorker): void {
+    dead.failure ??= dead.liveness.failed;
+    dead.worker.terminate();
+    for (const [id, holders] of this.keyHolders) {
+      if (!holders.delete(dead.index) || holders.size > 0) continue;
+      this.keyHolders.delete(id);
+      this.lostKeys.add(id);
+    }
+    if (this.terminated || this.workers[dead.index] !== dead) return;
+    this.workers[dead.index] = this.spawn(dead.index, (next) => this.replace(next));
+  }
 
   /** Which workers hold a key (diagnostics and tests). */
   keyLocations(handle: KeyHandle<'file' | 'private'>): number[] {
     return [...(this.keyHolders.get(handle.id) ?? [])].sort();
   }
 
+  /** Ends every worker; calls still pending on them reject with WORKER_FAILED. */
   terminate(): void {
     this.terminated = true;
-    for (const { worker } of this.workers) worker.terminate();
+    for (const { worker, liveness } of this.workers) {
+      worker.terminate();
+      liveness.fail(new CryptoError('WORKER_FAILED', 'the crypto pool was terminated'));
+    }
     this.keyHolders.clear();
   }
 
@@ -38,7 +73,8 @@ export class WorkerPlacement {
   forgetKey(handle: KeyHandle<'file' | 'private'>): PoolWorker[] {
     const holders = this.keyHolders.get(handle.id);
     this.keyHolders.delete(handle.id);
-    return [...(holders ?? [])].map((index) => this.workers[index]!);
+    this.lostKeys.delete(handle.id);
+    return [...(holders ?? [])].map((index) => this.workers[index]!).filter((w) => !w.failure);
   }
 
   live(): PoolWorker[] {
@@ -86,6 +122,7 @@ export class WorkerPlacement {
   }
 
   adoptKey<Kind extends 'file' | 'private'>(id: string, kind: Kind, holder: PoolWorker): KeyHandle<Kind> {
+    if (holder.failure) throw holder.failure;
     this.keyHolders.set(id, new Set([holder.index]));
     return { id, kind } as KeyHandle<Kind>;
   }
@@ -95,6 +132,7 @@ export class WorkerPlacement {
   }
 
   holderOf(handle: KeyHandle<'file' | 'private'>): PoolWorker {
+    if (this.lostKeys.has(handle.id)) throw new CryptoError('WORKER_FAILED', 'the worker holding this key failed');
     const holders = this.keyHolders.get(handle.id);
     if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
     const live = [...holders].map((index) => this.workers[index]!).filter((w) => !w.failure);
@@ -103,15 +141,23 @@ export class WorkerPlacement {
   }
 
   /** Copies a key to `target` (worker to worker over a MessageChannel) unless it is already there. */
+  /**
+   * Copies a key to `target` (worker to worker over a MessageChannel) unless it is already there.
+   * A releaseKey while the copy is on its way would miss the copy (the target was not yet a
+   * holder), so a copy that arrives after a release is forgotten in the target at once.
+   */
   async ensureKeyOn(handle: KeyHandle<'file' | 'private'>, target: PoolWorker): Promise<void> {
-    const holders = this.keyHolders.get(handle.id);
-    if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
-    if (holders.has(target.index)) return;
     const source = this.holderOf(handle);
+    const holders = this.keyHolders.get(handle.id)!;
+    if (holders.has(target.index)) return;
     const channel = new MessageChannel();
     const received = target.api.receiveKey(transfer(channel.port2, [channel.port2]));
     await source.api.sendKey(handle.id, transfer(channel.port1, [channel.port1]));
     await received;
+    if (this.keyHolders.get(handle.id) !== holders || target.failure) {
+      await target.api.releaseKey(handle.id).catch(() => undefined);
+      throw new CryptoError('UNKNOWN_KEY', 'this key handle was released while it was being copied');
+    }
     holders.add(target.index);
   }
 

@@ -51,4 +51,48 @@ describe('CryptoPool: file keys across a reload', () => {
     expect(failure).toBeInstanceOf(CryptoError);
     expect((failure as CryptoError).code).toBe('INTEGRITY');
   });
+
+  it('the content signature of the sent part: the same bytes reopened vouch for it, a byte changed anywhere in it (size kept) is SOURCE_CHANGED, a change after it is not', async () => {
+    pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
+    const plain = sample(9 * 1024 * 1024 + 123);
+    const file = new Blob([plain]);
+    const first = await pool.openEncryption(file);
+    const sentEnd = 5 * 1024 * 1024 + 7;
+    await readCiphertext(first, 0, sentEnd);
+    const signature = await first.signSent(sentEnd);
+    // The records holding ciphertext byte 5 MiB + 6 (header and tags included): 20 of 256 KiB.
+    expect(signature.records).toBe(20);
+    await first.close();
+
+    const reopen = async (bytes: Uint8Array<ArrayBuffer>, recordSize?: number) =>
+      pool!.openEncryption(new Blob([bytes]), { reuse: { key: first.key, iv: first.iv }, ...(recordSize ? { recordSize } : {}) });
+
+    const same = await reopen(plain);
+    // It vouches for the whole of its last record, which the sent part reaches into.
+    expect(await same.verifySent(signature)).toBe(12 + 20 * (256 * 1024 + 16));
+    // A session that encrypted those records only for the check signs the same as one that read them in order.
+    expect(await same.signSent(sentEnd)).toEqual(signature);
+    await same.close();
+
+    for (const at of [0, 256 * 1024, sentEnd - 100]) {
+      const edited = plain.slice();
+      edited[at]! ^= 1;
+      const session = await reopen(edited);
+      const failure = await session.verifySent(signature).catch((error: unknown) => error);
+      expect(failure, `a byte changed at ${at}`).toBeInstanceOf(CryptoError);
+      expect((failure as CryptoError).code).toBe('SOURCE_CHANGED');
+      await session.close();
+    }
+
+    // Another record size puts other bytes under the same nonces: never vouched for.
+    const resized = await reopen(plain, 64 * 1024);
+    expect(((await resized.verifySent(signature).catch((error: unknown) => error)) as CryptoError).code).toBe('SOURCE_CHANGED');
+    await resized.close();
+
+    const after = plain.slice();
+    after[6 * 1024 * 1024]! ^= 1;
+    const later = await reopen(after);
+    await expect(later.verifySent(signature)).resolves.toBeGreaterThanOrEqual(sentEnd);
+    await later.close();
+  });
 });

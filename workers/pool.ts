@@ -33,21 +33,24 @@ import {
   type StoredFileKey,
   type WrappedPrivateKey,
   ONE_SHOT_DIGEST_MAX_BYTES,
+  type AuthSecret,
 } from '../crypto/index.ts';
 import type { CryptoWorkerApi, GeneratedKeyPair, SavedHashState, StoredKeyData } from './crypto-worker-api.ts';
 import { CiphertextSpool } from './ciphertext-spool.ts';
-import { EncryptionSession } from './encryption-session.ts';
+import { EncryptionSession, HASH_WATCH, type HashWatch } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
+import { Heartbeat, watchWorker } from './worker-liveness.ts';
 import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
 import { fromWireError, installErrorTransfer } from './wire-errors.ts';
 import type { WholeFileEncrypted, WholeFileFailed } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
-/** Per-core rates measured in headless Chromium on the reference machine; only their ratio matters. */
+/** Per-core rates in headless Chromium (docs/upload.md, "Measurements behind the choices"); only their ratio matters. */
 const SHA256_BYTES_PER_SECOND = 190e6;
 const AES_GCM_BYTES_PER_SECOND = 850e6;
 const KEY_OPERATION_SECONDS = 0.01;
-const KDF_SECONDS = 0.25;
+/** argon2id at the default cost (docs/security.md, "Measured KDF cost"); old scheme-1 data costs less. */
+const ARGON2_SECONDS = 0.6;
 
 export interface CryptoPoolOptions {
   /** Number of workers; default navigator.hardwareConcurrency, capped at MAX_POOL_SIZE. */
@@ -61,6 +64,10 @@ export interface CryptoPoolOptions {
   readonly uploadBodies?: 'spool' | 'memory';
   /** The time limit of each OPFS call of a spooled chunk (default SPOOL_CALL_LIMIT_MS; tests make it short). */
   readonly spoolCallLimitMs?: number;
+  /** How the workers are pinged while the pool is busy (worker-liveness.ts; default every 5 s, dead after 6 unanswered; tests make it short). */
+  readonly heartbeat?: { readonly intervalMs: number; readonly missedLimit: number };
+  /** How sha256() watches the hashing (encryption-session.ts; default HASH_WATCH; tests make it short). */
+  readonly hashWatch?: HashWatch;
 }
 
 export interface OpenEncryptionOptions {
@@ -92,11 +99,12 @@ export class CryptoPool {
   private spool: Promise<CiphertextSpool | null> | undefined;
 
   private constructor(
-    workers: PoolWorker[],
+    placement: WorkerPlacement,
     private readonly uploadBodies: 'spool' | 'memory',
     private readonly spoolCallLimitMs: number | undefined,
+    private readonly hashWatch: HashWatch,
   ) {
-    this.placement = new WorkerPlacement(workers);
+    this.placement = placement;
   }
 
   static create(options: CryptoPoolOptions = {}): CryptoPool {
@@ -104,15 +112,26 @@ export class CryptoPool {
     const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2;
     const size = Math.max(1, Math.min(MAX_POOL_SIZE, options.size ?? cores));
     const create = options.createWorker ?? defaultWorker;
-    const workers = Array.from({ length: size }, (_, index): PoolWorker => {
+    const beat = new Heartbeat(options.heartbeat?.intervalMs, options.heartbeat?.missedLimit);
+    // Liveness lives here, not at the call sites: a worker that dies, or stops answering while work
+    // is pending on it, rejects its pending calls with WORKER_FAILED and is replaced
+    // (worker-liveness.ts, pool-placement.ts).
+    const placement = new WorkerPlacement(size, (index, onDeath) => {
       const worker = create();
-      const entry: PoolWorker = { index, worker, api: wrap<CryptoWorkerApi>(worker), load: 0, failure: undefined };
-      worker.addEventListener('error', (event) => {
-        entry.failure = new CryptoError('WORKER_FAILED', `crypto worker ${index} failed: ${event.message}`);
-      });
+      const remote = wrap<CryptoWorkerApi>(worker);
+      const liveness = watchWorker(
+        worker,
+        `crypto worker ${index}`,
+        (error) => {
+          entry.failure = error;
+          onDeath(entry);
+        },
+        { beat, ping: () => remote.ping() },
+      );
+      const entry: PoolWorker = { index, worker, liveness, api: liveness.guard(remote), load: 0, failure: undefined };
       return entry;
     });
-    return new CryptoPool(workers, options.uploadBodies ?? 'spool', options.spoolCallLimitMs);
+    return new CryptoPool(placement, options.uploadBodies ?? 'spool', options.spoolCallLimitMs, options.hashWatch ?? HASH_WATCH);
   }
 
   get size(): number {
@@ -176,7 +195,24 @@ export class CryptoPool {
       const opened = await encryptor.api.openEncryption(file, hashPort ? transfer(openOptions, [hashPort]) : openOptions);
       const key = reuse ? reuse.key : this.placement.adoptKey<'file'>(opened.keyId, 'file', encryptor);
       const spool = this.uploadBodies === 'spool' ? await (this.spool ??= this.openSpool(encryptor)) : null;
-      return new EncryptionSession({ api: encryptor.api, opened, key, onClose: release, onHashed: releaseHash, spool });
+      if (hasher === encryptor) return new EncryptionSession({ api: encryptor.api, closeApi: encryptor.api, opened, key, onClose: release, onHashed: releaseHash, spool, hashWatch: this.hashWatch });
+      // Records go to the hashing worker over a port: if it dies, the session's calls fail at once
+      // and the job is closed in the encrypting worker, which fails its PortHashSink (hash-sinks.ts)
+      // instead of leaving it waiting for an acknowledgement or a digest that will never come.
+      const unwatch = hasher.liveness.onFailure(() => void encryptor.api.closeEncryption(opened.jobId).catch(() => undefined));
+      return new EncryptionSession({
+        api: hasher.liveness.guard(encryptor.api),
+        closeApi: encryptor.api,
+        opened,
+        key,
+        onClose: () => {
+          unwatch();
+          release();
+        },
+        onHashed: releaseHash,
+        spool,
+        hashWatch: this.hashWatch,
+      });
     } catch (error) {
       release();
       throw error;
@@ -235,29 +271,44 @@ export class CryptoPool {
 
   // ---------------------------------------------------------------- the admin's key pair
 
-  /** New RSA-OAEP key pair; the private key comes back only wrapped under the login password. */
-  generateWrappedKeyPair(password: string): Promise<GeneratedKeyPair> {
-    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS + 0.5, (w) => w.api.generateWrappedKeyPair(password));
+  /**
+   * The authentication secret the server receives instead of the login password (docs/format.md,
+   * "Login key derivation"); argon2id runs in a worker, never on the page's thread.
+   */
+  deriveAuthSecret(password: string, kdfParams: string): Promise<AuthSecret> {
+    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) => w.api.deriveAuthSecret(password, kdfParams));
+  }
+
+  /**
+   * New RSA-OAEP key pair; the private key comes back only wrapped under the login password with
+   * the account's scheme-2 parameter block (the pre-login answer).
+   */
+  generateWrappedKeyPair(password: string, accountKdfParams: string): Promise<GeneratedKeyPair> {
+    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS + 0.5, (w) => w.api.generateWrappedKeyPair(password, accountKdfParams));
   }
 
   /** Opens stored key data (or a backup); throws CryptoError('WRONG_PASSWORD') for a wrong password. */
   unlockPrivateKey(data: StoredKeyData, password: string): Promise<PrivateKeyHandle> {
     const worker = this.placement.leastBusy();
-    return this.placement.run(worker, KDF_SECONDS, async (w) =>
+    return this.placement.run(worker, ARGON2_SECONDS, async (w) =>
       this.placement.adoptKey<'private'>(await w.api.unlockPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password), 'private', w),
     );
   }
 
-  /** Password change: the same private key under the new password (fresh salt and IV). */
-  rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string): Promise<WrappedPrivateKey> {
-    return this.placement.run(this.placement.leastBusy(), 2 * KDF_SECONDS, (w) =>
-      w.api.rewrapPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, oldPassword, newPassword),
+  /**
+   * The same private key under another password or parameter block (password change, restore of
+   * an older backup, an account's first sign-in on scheme 2): opened with `oldPassword` under its
+   * own block, wrapped under `newPassword` and the account's scheme-2 block (fresh IV).
+   */
+  rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string, accountKdfParams: string): Promise<WrappedPrivateKey> {
+    return this.placement.run(this.placement.leastBusy(), 2 * ARGON2_SECONDS, (w) =>
+      w.api.rewrapPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, oldPassword, newPassword, accountKdfParams),
     );
   }
 
   /** Restore: the public key belonging to a wrapped private key (a backup holds no public key). */
   publicKeyOfWrappedPrivateKey(data: StoredKeyData, password: string): Promise<PublicKeySpki> {
-    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS, (w) =>
+    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) =>
       w.api.publicKeyOfWrappedPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password),
     );
   }
@@ -314,16 +365,16 @@ export class CryptoPool {
   /** Wraps the selected files' keys for a password-protected link (see docs/format.md). */
   async protectLinkKeys(password: string, files: readonly LinkFileKeyHandle[]): Promise<LinkPasswordProtection> {
     const worker = await this.placement.gatherKeys(files.map((f) => f.key));
-    return this.placement.run(worker, KDF_SECONDS, (w) => w.api.protectLinkKeys(password, files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
+    return this.placement.run(worker, ARGON2_SECONDS, (w) => w.api.protectLinkKeys(password, files.map((f) => ({ fileId: f.fileId, keyId: f.key.id }))));
   }
 
   /** Opens reencrypted_keys from the server; WRONG_PASSWORD for a wrong link password. */
   async openLinkKeys(password: string, reencryptedKeys: Record<string, string>): Promise<Map<string, FileKeyHandle>> {
-    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS, async (w) => this.placement.adoptKeyMap(await w.api.openLinkKeys(password, reencryptedKeys), w));
+    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, async (w) => this.placement.adoptKeyMap(await w.api.openLinkKeys(password, reencryptedKeys), w));
   }
 
   /** The value a recipient proves the link password with; the server stores only a hash of it. */
   deriveLinkPasswordVerifier(password: string, kdfParams: string): Promise<LinkPasswordVerifier> {
-    return this.placement.run(this.placement.leastBusy(), KDF_SECONDS, (w) => w.api.deriveLinkPasswordVerifier(password, kdfParams));
+    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) => w.api.deriveLinkPasswordVerifier(password, kdfParams));
   }
 }

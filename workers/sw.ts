@@ -57,7 +57,7 @@ self.addEventListener('message', (event) => {
 // The first install has nothing to replace: it controls the open pages at once. Inside the
 // activate event's waitUntil (Workbox's clientsClaim() calls claim() outside it), so this worker
 // is "activated" only once it controls the pages: a page that sees an activated worker and no
-// controller is then really uncontrolled (a hard reload), not in the middle of the claim. Without
-// it, a download clicked a second after a first visit failed now and then with "not active in
-// this tab" (seen in CI, on a loaded machine).
+// controller is then really uncontrolled (a hard reload), not in the middle of the claim; without
+// it, a download clicked right after a first visit could fail with "not active in this tab"
+// (docs/download.md, "Measurements behind the code").
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));

@@ -4,7 +4,8 @@
 import { expose, wrap } from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CRYPTO_ERROR_CODES, CryptoError } from '../crypto/index.ts';
-import { DOWNLOAD_ERROR_CODES, DOWNLOAD_MESSAGES, DownloadError } from './download-service/downloadErrors.ts';
+import { DOWNLOAD_ERROR_CODES, DownloadError } from './download-service/downloadErrors.ts';
+import { DOWNLOAD_MESSAGES, downloadErrorText } from '../src/lib/userTexts.ts';
 import type { StatusMessage } from './download-service/protocol.ts';
 import { StatusReporter } from './download-service/statusReporter.ts';
 import { fromWireError, installErrorTransfer, toWireError, type WireError } from './wire-errors.ts';
@@ -35,10 +36,10 @@ describe('an error posted as a message', () => {
     expect(rebuilt).toMatchObject({ name: 'CryptoError', code, message: `the ${code} case` });
   });
 
-  it.each(DOWNLOAD_ERROR_CODES)('DownloadError %s arrives as a DownloadError with its code and message', async (code) => {
-    const rebuilt = fromWireError(await posted(toWireError(new DownloadError(code, `the ${code} case`))));
+  it.each(DOWNLOAD_ERROR_CODES)('DownloadError %s arrives as a DownloadError with its code and facts', async (code) => {
+    const rebuilt = fromWireError(await posted(toWireError(new DownloadError(code, { file: 'a.txt', detail: `the ${code} case` }))));
     expect(rebuilt).toBeInstanceOf(DownloadError);
-    expect(rebuilt).toMatchObject({ name: 'DownloadError', code, message: `the ${code} case` });
+    expect(rebuilt).toMatchObject({ name: 'DownloadError', code, facts: { file: 'a.txt', detail: `the ${code} case` } });
   });
 
   it('an untyped error keeps its name and message and gains no code; a thrown string becomes an Error', async () => {
@@ -56,7 +57,7 @@ describe('an error posted as a message', () => {
     expect(crypto).toMatchObject({ code: 'WORKER_FAILED', message: 'm' });
     const download = fromWireError({ name: 'DownloadError', code: 'FROM_THE_FUTURE', message: 'm' } as unknown as WireError);
     expect(download).toBeInstanceOf(DownloadError);
-    expect(download).toMatchObject({ code: 'FAILED', message: 'm' });
+    expect(download).toMatchObject({ code: 'FAILED', facts: { detail: 'm' } });
   });
 });
 
@@ -66,7 +67,7 @@ describe('an error thrown in a Comlink call', () => {
       throw new CryptoError('WRONG_KEY', 'not wrapped for this key');
     },
     download(): string {
-      throw new DownloadError('KEY_UNAVAILABLE', 'no key');
+      throw new DownloadError('KEY_UNAVAILABLE', { file: 'no key' });
     },
     async untyped(): Promise<string> {
       throw new RangeError('out of range');
@@ -87,7 +88,7 @@ describe('an error thrown in a Comlink call', () => {
     expect(crypto).toMatchObject({ code: 'WRONG_KEY', message: 'not wrapped for this key' });
     const download = await api.download().catch((error: unknown) => error);
     expect(download).toBeInstanceOf(DownloadError);
-    expect(download).toMatchObject({ code: 'KEY_UNAVAILABLE', message: 'no key' });
+    expect(download).toMatchObject({ code: 'KEY_UNAVAILABLE', facts: { file: 'no key' } });
   });
 
   it('leaves an untyped error to Comlink: its name, message and stack arrive', async () => {
@@ -115,15 +116,15 @@ describe("an error on a download's status port", () => {
 
   it('reaches the page as the DownloadError the worker failed with, whatever its code', async () => {
     const { status, messages, closed } = reporter();
-    status.fileFailed('a.txt', new DownloadError('INTEGRITY', DOWNLOAD_MESSAGES.integrity));
-    status.failed(new DownloadError('KEY_FORMAT', DOWNLOAD_MESSAGES.invalidKeyFormat));
+    status.fileFailed('a.txt', new DownloadError('INTEGRITY'));
+    status.failed(new DownloadError('KEY_FORMAT'));
     await closed;
     const [fileFailed, failed] = messages;
     if (fileFailed?.type !== 'file-failed' || failed?.type !== 'error') throw new Error(`unexpected messages ${JSON.stringify(messages)}`);
     expect(fileFailed.name).toBe('a.txt');
     expect(fromWireError(fileFailed.failure)).toBeInstanceOf(DownloadError);
-    expect(fromWireError(fileFailed.failure)).toMatchObject({ code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity });
-    expect(fromWireError(failed.failure)).toMatchObject({ code: 'KEY_FORMAT', message: DOWNLOAD_MESSAGES.invalidKeyFormat });
+    expect(downloadErrorText(fromWireError(fileFailed.failure))).toBe(DOWNLOAD_MESSAGES.integrity);
+    expect(downloadErrorText(fromWireError(failed.failure))).toBe(DOWNLOAD_MESSAGES.invalidKeyFormat);
   });
 
   it('turns any other failure into an unexpected DownloadError that says what happened', async () => {
@@ -134,6 +135,7 @@ describe("an error on a download's status port", () => {
     if (failed?.type !== 'error') throw new Error(`unexpected message ${JSON.stringify(failed)}`);
     const error = fromWireError(failed.failure);
     expect(error).toBeInstanceOf(DownloadError);
-    expect(error).toMatchObject({ code: 'FAILED', message: DOWNLOAD_MESSAGES.unexpected('the worker stopped') });
+    expect(error).toMatchObject({ code: 'FAILED' });
+    expect(downloadErrorText(error as DownloadError)).toBe(DOWNLOAD_MESSAGES.unexpected('the worker stopped'));
   });
 });

@@ -9,7 +9,8 @@
  */
 import { transferHandlers, type TransferHandler } from 'comlink';
 import { CryptoError, isCryptoErrorCode, type CryptoErrorCode } from '../crypto/index.ts';
-import { DownloadError, isDownloadErrorCode, type DownloadErrorCode } from './download-service/downloadErrors.ts';
+import { DownloadError, isDownloadErrorCode, type DownloadErrorCode, type DownloadFailureFacts } from './download-service/downloadErrors.ts';
+import { readDownloadFailureFacts } from '../src/lib/downloadFailure.ts';
 
 export interface WireCryptoError {
   readonly name: 'CryptoError';
@@ -20,6 +21,8 @@ export interface WireCryptoError {
 export interface WireDownloadError {
   readonly name: 'DownloadError';
   readonly code: DownloadErrorCode;
+  /** What the page words the failure with (src/lib/userTexts.ts); workers send no user texts. */
+  readonly facts: DownloadFailureFacts;
   readonly message: string;
 }
 
@@ -36,7 +39,7 @@ export function toWireError(error: DownloadError): WireDownloadError;
 export function toWireError(error: unknown): WireError;
 export function toWireError(error: unknown): WireError {
   if (error instanceof CryptoError) return { name: 'CryptoError', code: error.code, message: error.message };
-  if (error instanceof DownloadError) return { name: 'DownloadError', code: error.code, message: error.message };
+  if (error instanceof DownloadError) return { name: 'DownloadError', code: error.code, facts: error.facts, message: error.message };
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
@@ -50,7 +53,11 @@ export function fromWireError(wire: WireDownloadError): DownloadError;
 export function fromWireError(wire: WireError): Error;
 export function fromWireError(wire: WireError): Error {
   if (wire.name === 'CryptoError') return new CryptoError(isCryptoErrorCode(wire.code) ? wire.code : 'WORKER_FAILED', wire.message);
-  if (wire.name === 'DownloadError') return new DownloadError(isDownloadErrorCode(wire.code) ? wire.code : 'FAILED', wire.message);
+  if (wire.name === 'DownloadError') {
+    const known = isDownloadErrorCode(wire.code);
+    const facts = readDownloadFailureFacts((wire as Partial<WireDownloadError>).facts);
+    return new DownloadError(known ? wire.code : 'FAILED', known ? facts : { detail: wire.message });
+  }
   const error = new Error(wire.message);
   error.name = wire.name;
   return error;

@@ -85,13 +85,17 @@ export async function runVectors(pool: CryptoPool, input: NodeVectors): Promise<
   const privateKey = await pool.unlockPrivateKey(input.privateKey, input.privateKey.password);
   const fileKey = await pool.unwrapFileKey(privateKey, input.privateKey.wrappedFileKey);
   const unwrappedFileKey = (await rawKeys(pool, new Map([['f', fileKey]])))['f']!;
+  const scheme1Private = await pool.unlockPrivateKey(input.privateKeyScheme1, input.privateKey.password);
+  const unwrappedWithScheme1 = (await rawKeys(pool, new Map([['f', await pool.unwrapFileKey(scheme1Private, input.privateKey.wrappedFileKey)]])))['f']!;
   const wrongPasswordError = await caught(() => pool.unlockPrivateKey(input.privateKey, `${input.privateKey.password}!`));
-  const generated = await pool.generateWrappedKeyPair(input.newKeyPairPassword);
+  const authSecret = await pool.deriveAuthSecret(input.account.password, input.account.kdfParams);
+  const generated = await pool.generateWrappedKeyPair(input.newKeyPairPassword, input.newKeyPairKdfParams);
   const otherPrivate = await pool.unlockPrivateKey(generated, input.newKeyPairPassword);
   const wrongKeyError = await caught(() => pool.unwrapFileKey(otherPrivate, input.privateKey.wrappedFileKey));
 
   const fromFragmentKeys = await pool.parseLinkFragment(`#${input.link.fragment}`);
   const fromPasswordKeys = await pool.openLinkKeys(input.link.password, input.link.reencryptedKeys);
+  const fromScheme1PasswordKeys = await pool.openLinkKeys(input.linkScheme1.password, input.linkScheme1.reencryptedKeys);
   const fileKeys = [...fromFragmentKeys].map(([fileId, key]) => ({ fileId, key }));
   const browserProtection = await pool.protectLinkKeys(input.link.password, fileKeys);
 
@@ -99,11 +103,13 @@ export async function runVectors(pool: CryptoPool, input: NodeVectors): Promise<
     decrypted,
     tamperedErrors,
     encrypted,
-    privateKey: { unwrappedFileKey, wrongPasswordError, wrongKeyError },
+    privateKey: { unwrappedFileKey, unwrappedWithScheme1, wrongPasswordError, wrongKeyError },
+    authSecret,
     generatedKeyPair: { publicKeySpki: generated.publicKeySpki, encryptedPrivateKey: generated.encryptedPrivateKey, kdfSalt: generated.kdfSalt },
     link: {
       fromFragment: await rawKeys(pool, fromFragmentKeys),
       fromPassword: await rawKeys(pool, fromPasswordKeys),
+      fromScheme1Password: await rawKeys(pool, fromScheme1PasswordKeys),
       verifierForNodeLink: await pool.deriveLinkPasswordVerifier(input.link.password, input.link.kdfParams),
       wrongPasswordError: await caught(() => pool.openLinkKeys(`${input.link.password}x`, input.link.reencryptedKeys)),
       browserFragment: await pool.formatLinkFragment(fileKeys),

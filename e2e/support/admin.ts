@@ -10,12 +10,12 @@ export interface AdminAccount {
   password: string;
 }
 
-/** A fresh admin with a unique name, created by `npm run admin -- create-user --password-stdin`. */
+/** A fresh admin with a unique name, created by the admin CLI (`npm run admin -- create-user --password-stdin`, without npm's start-up). */
 export function createAdmin(prefix = 'admin', email?: string): AdminAccount {
   const account = { username: `${prefix}-${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(9).toString('base64url')}` };
-  const args = ['tsx', 'server/cli.ts', 'create-user', account.username, '--password-stdin'];
+  const args = ['--import', 'tsx', 'server/cli.ts', 'create-user', account.username, '--password-stdin'];
   if (email) args.push('--email', email);
-  execFileSync('npx', args, {
+  execFileSync(process.execPath, args, {
     input: `${account.password}\n`,
     env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
     stdio: ['pipe', 'pipe', 'pipe'],

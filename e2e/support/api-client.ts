@@ -7,11 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { loginResponse, userResponse, type LoginBody } from '../../contract/auth.ts';
+import { loginResponse, preloginResponse, userResponse, type PreloginBody } from '../../contract/auth.ts';
 import { fileListResponse, type FileRecord } from '../../contract/files.ts';
 import { folderResponse, type Folder, type FolderPayload } from '../../contract/folders.ts';
 import type { PublicKeyBody } from '../../contract/keys.ts';
-import { generateRsaKeyPair, type NodeKeyPair } from '../../server/crypto/index.ts';
+import { deriveAccountSecrets, generateRsaKeyPair, type NodeKeyPair } from '../../server/crypto/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -44,8 +44,11 @@ export class AdminClient {
     });
     const admin = new AdminClient(baseUrl, username);
     await admin.request('GET', '/api/auth/users/me');
-    const credentials: LoginBody = { username, password };
-    const login = await admin.request('POST', '/api/auth/token', new URLSearchParams(credentials));
+    // As the browser signs in: pre-login for the account's parameters, then the derived secret.
+    const prelogin: PreloginBody = { username };
+    const { kdf_params } = await parsed(await admin.request('POST', '/api/auth/prelogin', prelogin), preloginResponse);
+    const { authSecret } = deriveAccountSecrets(password, kdf_params);
+    const login = await admin.request('POST', '/api/auth/token', new URLSearchParams({ username, auth_secret: authSecret }));
     if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
     if (!('user' in (await parsed(login, loginResponse)))) throw new Error('login asked for a second factor');
     const keys = generateRsaKeyPair();

@@ -6,8 +6,6 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 // Per port, so that two Playwright runs on different E2E_PORTs never wipe each other's data.
 export const E2E_DATA_DIR = fileURLToPath(new URL(`../../.tmp/e2e-data-${E2E_PORT}`, import.meta.url));
-// Milliseconds the end-to-end server adds to its clock (server/clock.ts; e2e/support/serverClock.ts).
-export const E2E_CLOCK_OFFSET_FILE = fileURLToPath(new URL(`../../.tmp/e2e-clock-offset-${E2E_PORT}`, import.meta.url));
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

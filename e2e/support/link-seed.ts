@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Browser } from '@playwright/test';
 import { encryptBuffer } from '../../server/crypto/file-format.ts';
-import { formatFragment, generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../../server/crypto/keys.ts';
+import { formatFragment, generateRsaKeyPair, protectLinkKeys, wrapFileKey, wrapPrivateKey } from '../../server/crypto/keys.ts';
 import { createAdmin, signIn } from './admin.ts';
 import { E2E_BASE_URL } from './environment.mjs';
 import { sha256 } from './files-seed.ts';
@@ -16,8 +16,15 @@ export interface LinkedFile {
   content: Buffer;
 }
 
-/** Seeds the files and returns the link's URL with the keys in its fragment. */
-export async function linkWithFiles(browser: Browser, files: Array<{ name: string; content: Buffer }>): Promise<{ url: string; files: LinkedFile[] }> {
+/**
+ * Seeds the files and returns the link's URL: with the keys in its fragment, or, given a password,
+ * without them (the keys are then wrapped for the password, as the admin's browser does).
+ */
+export async function linkWithFiles(
+  browser: Browser,
+  files: Array<{ name: string; content: Buffer }>,
+  options: { password?: string } = {},
+): Promise<{ url: string; files: LinkedFile[] }> {
   const admin = createAdmin('direct-link');
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -52,12 +59,18 @@ export async function linkWithFiles(browser: Browser, files: Array<{ name: strin
   const linked = files.map((file) => ({ ...file, id: result.successful_files.find((item) => item.filename === file.name)!.id }));
 
   const keys = new Map(linked.map((file, index) => [String(file.id), rawKeys[index]!]));
+  const protection = options.password ? protectLinkKeys(options.password, keys) : null;
   const created = await page.request.post('/api/download/links', {
-    data: { file_ids: linked.map((file) => file.id), password: null, reencrypted_keys_json: null, expiration_date: null },
+    data: {
+      file_ids: linked.map((file) => file.id),
+      password: protection?.verifier ?? null,
+      reencrypted_keys_json: protection ? JSON.stringify(protection.reencryptedKeys) : null,
+      expiration_date: null,
+    },
     headers,
   });
   expect(created.status(), await created.text()).toBe(201);
   const { full_url } = (await created.json()) as { full_url: string };
   await context.close();
-  return { url: `${full_url}#${formatFragment(keys)}`, files: linked };
+  return { url: protection ? full_url : `${full_url}#${formatFragment(keys)}`, files: linked };
 }

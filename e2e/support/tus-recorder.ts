@@ -4,7 +4,8 @@
 // It changes nothing: headers and bodies go through as they are; a request the browser aborts (a
 // reload in the middle of a PATCH) is aborted upstream too, as on a direct connection. Only when a
 // spec asks (holdPatchesFrom) does it hold PATCHes back, so that an upload stops at a known offset
-// however fast the machine is (a browser closed "in the middle" must not have finished meanwhile).
+// however fast the machine is (a browser closed "in the middle" must not have finished meanwhile);
+// likewise holdDownloadsAfter stops the answers of file downloads after a number of bytes.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -42,7 +43,13 @@ const numberOr = (value: string | string[] | undefined): number | null => (typeo
 interface Hold {
   /** PATCHes with an Upload-Offset at or past this are neither forwarded nor answered; null: none. */
   fromOffset: number | null;
+  /** Answers of file downloads (GET .../download/...) stop after this many body bytes; null: none. */
+  downloadBytes: number | null;
+  /** Download answers stopped so far. */
+  downloadsHeld: number;
 }
+
+const DOWNLOAD_PATH = /^\/api\/(folders\/download|download\/[^/]+\/file)\//;
 
 export class TusRecorder {
   private constructor(
@@ -61,11 +68,24 @@ export class TusRecorder {
     this.hold.fromOffset = offset;
   }
 
+  /**
+   * From now on, the answer of each file download stops after `bytes` body bytes (the rest is never
+   * sent; the connection stays open). null: downloads go through again.
+   */
+  holdDownloadsAfter(bytes: number | null): void {
+    this.hold.downloadBytes = bytes;
+  }
+
+  /** Download answers stopped by holdDownloadsAfter so far. */
+  get downloadsHeld(): number {
+    return this.hold.downloadsHeld;
+  }
+
   /** Listens on `port` and forwards to `target` (http://host:port). */
   static async start(port: number, target: string): Promise<TusRecorder> {
     const upstream = new URL(target);
     const log: TusRequest[] = [];
-    const hold: Hold = { fromOffset: null };
+    const hold: Hold = { fromOffset: null, downloadBytes: null, downloadsHeld: 0 };
     const server = http.createServer((req, res) => {
       const entry: TusRequest | null = req.url?.includes('/tus')
         ? {
@@ -92,7 +112,22 @@ export class TusRecorder {
             entry.location = (answer.headers.location as string | undefined) ?? null;
           }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const limit = req.method === 'GET' && DOWNLOAD_PATH.test(req.url ?? '') ? hold.downloadBytes : null;
+          if (limit === null) return void answer.pipe(res);
+          let sent = 0;
+          answer.on('data', (chunk: Buffer) => {
+            if (sent >= limit) return;
+            const part = chunk.subarray(0, limit - sent);
+            sent += part.length;
+            res.write(part);
+            if (sent >= limit) {
+              hold.downloadsHeld += 1;
+              answer.pause();
+            }
+          });
+          answer.on('end', () => {
+            if (sent < limit) res.end();
+          });
         },
       );
       forward.on('error', () => res.destroy());

@@ -1,9 +1,13 @@
 // Account tasks of the admin CLI (create a user, reset a password, turn off 2FA for a locked-out
-// admin). The same rules as the API apply; failures are typed errors with a fixed code.
+// admin). The same rules as the API apply; failures are typed errors with a fixed code. A password
+// set here is derived exactly as the browser derives it (server/auth/login-secret.ts), so the
+// account signs in on the current scheme from the start.
 import { z } from 'zod';
 import type { Repositories, User } from '../db/repositories/index.ts';
 import { UsernameTakenError } from '../db/repositories/index.ts';
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
+import type { NodeArgon2Params } from '../crypto/index.ts';
+import { loginSecretForPassword } from './login-secret.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 import { usernameProblem } from './usernames.ts';
 
 export type UserAdminErrorCode =
@@ -56,9 +60,12 @@ export async function checkExistingUser(repos: Repositories, username: string): 
   await existingUser(repos, username);
 }
 
+/** The argon2id cost of a new account's parameter block: the default unless a test asks for less. */
+export type KdfCost = Omit<NodeArgon2Params, 'salt'>;
+
 export async function createUser(
   repos: Repositories,
-  input: { username: string; password: string; email?: string | null; now: number },
+  input: { username: string; password: string; email?: string | null; now: number; kdfCost?: KdfCost },
 ): Promise<User> {
   const email = input.email ?? null;
   await checkNewUser(repos, input.username, email);
@@ -67,7 +74,7 @@ export async function createUser(
     return await repos.users.create({
       username: input.username,
       email,
-      passwordHash: await hashPassword(input.password),
+      ...(await loginSecretForPassword(input.password, input.kdfCost)),
       now: input.now,
     });
   } catch (error) {
@@ -79,11 +86,14 @@ export async function createUser(
   }
 }
 
-/** Sets a new password and ends every session of the user. */
-export async function resetPassword(repos: Repositories, username: string, password: string): Promise<User> {
+/**
+ * Sets a new password and ends every session of the user. The private key stays wrapped under the
+ * password it had: only its backup file (and that password) restores it.
+ */
+export async function resetPassword(repos: Repositories, username: string, password: string, kdfCost?: KdfCost): Promise<User> {
   const user = await existingUser(repos, username);
   checkPassword(password);
-  await repos.users.setPasswordHash(user.id, await hashPassword(password));
+  await repos.users.setLoginSecret(user.id, await loginSecretForPassword(password, kdfCost));
   await repos.sessions.deleteForUser(user.id);
   return user;
 }

@@ -89,6 +89,16 @@ function openRecord(key: Buffer, iv: Buffer, aad: Buffer, counter: number, final
   }
 }
 
+/**
+ * Record `index` of a file (docs/format.md "Layout"), sealed on its own: what a resumable upload
+ * needs to produce the ciphertext from any record on (the same key, IV and index give the same bytes).
+ */
+export function sealRecordAt(key: Buffer, iv: Buffer, index: number, final: boolean, plain: Buffer, recordBytes = DEFAULT_RECORD_BYTES): Buffer {
+  checkKeyAndIv(key, iv);
+  if (plain.length > recordBytes || (!final && plain.length !== recordBytes)) throw new OfflineCryptoError('MALFORMED', 'record length does not fit its place');
+  return sealRecord(key, iv, header(recordBytes), index, final, plain);
+}
+
 export function encryptBuffer(key: Buffer, iv: Buffer, plain: Buffer, recordBytes = DEFAULT_RECORD_BYTES): Buffer {
   checkKeyAndIv(key, iv);
   const head = header(recordBytes);

@@ -5,3 +5,5 @@
 export * from './errors.ts';
 export * from './file-format.ts';
 export * from './keys.ts';
+export * from './kdf-params.ts';
+export * from './account-kdf.ts';

@@ -9,42 +9,20 @@ import {
   createPrivateKey,
   createPublicKey,
   generateKeyPairSync,
-  hkdfSync,
-  pbkdf2Sync,
   privateDecrypt,
   publicEncrypt,
   randomBytes,
   constants,
   type KeyObject,
 } from 'node:crypto';
+import { ACCOUNT_HKDF_INFO, hkdf32, NODE_ARGON2_DEFAULT_COST } from './account-kdf.ts';
 import { OfflineCryptoError, strictBase64 } from './errors.ts';
+import { kdfBlock, kdfBlockLength, kdfMaster, readKdfBlock, SCHEME_ARGON2ID, SCHEME_PBKDF2, type NodeArgon2Params, type NodeKdfParams } from './kdf-params.ts';
 
 const PRIVATE_KEY_ITERATIONS = 250_000;
 const LINK_ITERATIONS = 150_000;
-
-// ---- KDF parameter block: scheme(1) = 1 | iterations u32 BE | salt(16); a bare 16-byte salt is legacy ----
-
-interface Pbkdf2Params {
-  iterations: number;
-  salt: Buffer;
-}
-
-function paramsBlock(params: Pbkdf2Params): Buffer {
-  const out = Buffer.alloc(21);
-  out[0] = 1;
-  out.writeUInt32BE(params.iterations, 1);
-  params.salt.copy(out, 5);
-  return out;
-}
-
-function readParams(bytes: Buffer, legacyIterations: number | undefined): Pbkdf2Params {
-  if (bytes.length === 16 && legacyIterations !== undefined) return { iterations: legacyIterations, salt: bytes };
-  if (bytes.length !== 21) throw new OfflineCryptoError('MALFORMED', 'KDF parameters have the wrong length');
-  if (bytes[0] !== 1) throw new OfflineCryptoError('UNSUPPORTED_VERSION', 'unknown KDF scheme');
-  const iterations = bytes.readUInt32BE(1);
-  if (iterations < 100_000 || iterations > 10_000_000) throw new OfflineCryptoError('MALFORMED', 'KDF iterations out of range');
-  return { iterations, salt: bytes.subarray(5) };
-}
+const LINK_WRAP_INFO = 'sealdrop/link-wrap/v1';
+const LINK_VERIFIER_INFO = 'sealdrop/link-verifier/v1';
 
 function gcmSeal(key: Buffer, plain: Buffer, aad?: Buffer): Buffer {
   const iv = randomBytes(12);
@@ -85,19 +63,43 @@ export interface StoredKeyData {
   kdfSalt: string;
 }
 
+/**
+ * The old scheme (1): PBKDF2-SHA256 straight to the AES key. What the app wrote before issue 27;
+ * kept to make fixtures of old data and to test that it still opens.
+ */
 export function wrapPrivateKey(privateKey: KeyObject, password: string, iterations = PRIVATE_KEY_ITERATIONS): StoredKeyData {
-  const params = { iterations, salt: randomBytes(16) };
-  const key = pbkdf2Sync(Buffer.from(password, 'utf8'), params.salt, iterations, 32, 'sha256');
+  const params: NodeKdfParams = { scheme: SCHEME_PBKDF2, iterations, salt: randomBytes(16) };
   const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' });
-  return { encryptedPrivateKey: gcmSeal(key, pkcs8).toString('base64'), kdfSalt: paramsBlock(params).toString('base64') };
+  return { encryptedPrivateKey: gcmSeal(kdfMaster(password, params), pkcs8).toString('base64'), kdfSalt: kdfBlock(params).toString('base64') };
 }
 
+/**
+ * Scheme 2, what the app writes now: the key under HKDF(argon2id(password, the account's
+ * parameter block), "sealdrop/private-key-wrap/v1"); `kdfSalt` is that block.
+ */
+export function wrapPrivateKeyScheme2(privateKey: KeyObject, password: string, accountKdfParams: string): StoredKeyData {
+  const params = readKdfBlock(strictBase64(accountKdfParams, 'account KDF parameters'));
+  if (params.scheme !== SCHEME_ARGON2ID) throw new OfflineCryptoError('MALFORMED', 'account KDF parameters must be scheme 2');
+  const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' });
+  return { encryptedPrivateKey: gcmSeal(privateKeyWrappingKey(password, params), pkcs8).toString('base64'), kdfSalt: accountKdfParams };
+}
+
+function privateKeyWrappingKey(password: string, params: NodeKdfParams): Buffer {
+  const master = kdfMaster(password, params);
+  if (params.scheme === SCHEME_PBKDF2) return master;
+  try {
+    return hkdf32(master, ACCOUNT_HKDF_INFO.privateKeyWrap);
+  } finally {
+    master.fill(0);
+  }
+}
+
+/** Opens key data (or a backup) of either scheme; WRONG_PASSWORD for a wrong password or altered data. */
 export function unwrapPrivateKey(data: StoredKeyData, password: string): KeyObject {
-  const params = readParams(strictBase64(data.kdfSalt, 'kdfSalt'), PRIVATE_KEY_ITERATIONS);
+  const params = readKdfBlock(strictBase64(data.kdfSalt, 'kdfSalt'), PRIVATE_KEY_ITERATIONS);
   const sealed = strictBase64(data.encryptedPrivateKey, 'encryptedPrivateKey');
   if (sealed.length <= 28) throw new OfflineCryptoError('MALFORMED', 'encryptedPrivateKey is too short');
-  const key = pbkdf2Sync(Buffer.from(password, 'utf8'), params.salt, params.iterations, 32, 'sha256');
-  const pkcs8 = gcmOpen(key, sealed);
+  const pkcs8 = gcmOpen(privateKeyWrappingKey(password, params), sealed);
   if (!pkcs8) throw new OfflineCryptoError('WRONG_PASSWORD', 'incorrect password or corrupted key data');
   return createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
 }
@@ -140,13 +142,13 @@ export function parseFragment(fragment: string): Map<string, Buffer> {
   return out;
 }
 
-function linkSecrets(password: string, params: Pbkdf2Params): { wrapKey: Buffer; verifier: Buffer } {
-  const master = pbkdf2Sync(Buffer.from(password, 'utf8'), params.salt, params.iterations, 32, 'sha256');
-  const empty = Buffer.alloc(0);
-  return {
-    wrapKey: Buffer.from(hkdfSync('sha256', master, empty, 'sealdrop/link-wrap/v1', 32)),
-    verifier: Buffer.from(hkdfSync('sha256', master, empty, 'sealdrop/link-verifier/v1', 32)),
-  };
+function linkSecrets(password: string, params: NodeKdfParams): { wrapKey: Buffer; verifier: Buffer } {
+  const master = kdfMaster(password, params);
+  try {
+    return { wrapKey: hkdf32(master, LINK_WRAP_INFO), verifier: hkdf32(master, LINK_VERIFIER_INFO) };
+  } finally {
+    master.fill(0);
+  }
 }
 
 const fileKeyAad = (fileId: string): Buffer => Buffer.from(`sealdrop/link-file-key/v1:${fileId}`, 'utf8');
@@ -157,9 +159,16 @@ export interface NodeLinkProtection {
   reencryptedKeys: Record<string, string>;
 }
 
-export function protectLinkKeys(password: string, keys: ReadonlyMap<string, Buffer>, iterations = LINK_ITERATIONS): NodeLinkProtection {
-  const params = { iterations, salt: randomBytes(16) };
-  const block = paramsBlock(params);
+/** A link's KDF: scheme 2 (argon2id, the default cost unless given) or the old scheme 1 (PBKDF2). */
+export type LinkKdfChoice = { scheme: 2; cost?: Omit<NodeArgon2Params, 'salt'> } | { scheme: 1; iterations?: number };
+
+export function protectLinkKeys(password: string, keys: ReadonlyMap<string, Buffer>, kdf: LinkKdfChoice = { scheme: 2 }): NodeLinkProtection {
+  const salt = randomBytes(16);
+  const params: NodeKdfParams =
+    kdf.scheme === 1
+      ? { scheme: SCHEME_PBKDF2, iterations: kdf.iterations ?? LINK_ITERATIONS, salt }
+      : { scheme: SCHEME_ARGON2ID, ...(kdf.cost ?? NODE_ARGON2_DEFAULT_COST), salt };
+  const block = kdfBlock(params);
   const { wrapKey, verifier } = linkSecrets(password, params);
   const linkKey = randomBytes(32);
   const wrappedKey = Buffer.concat([block, gcmSeal(wrapKey, linkKey, block)]).toString('base64');
@@ -171,32 +180,61 @@ export function protectLinkKeys(password: string, keys: ReadonlyMap<string, Buff
 }
 
 export function linkVerifier(password: string, kdfParams: string): string {
-  return linkSecrets(password, readParams(strictBase64(kdfParams, 'link KDF parameters'), undefined)).verifier.toString('base64');
+  return linkSecrets(password, readKdfBlock(strictBase64(kdfParams, 'link KDF parameters'))).verifier.toString('base64');
+}
+
+/** The parameter block at the start of a link's wrapped key (its length follows from its first byte). */
+function linkBlockOf(wrapped: Buffer): Buffer {
+  const blockLength = kdfBlockLength(wrapped[0]);
+  if (blockLength === undefined) {
+    const known = [kdfBlockLength(SCHEME_PBKDF2)!, kdfBlockLength(SCHEME_ARGON2ID)!].some((length) => wrapped.length === length + 12 + 32 + 16);
+    throw new OfflineCryptoError(known ? 'UNSUPPORTED_VERSION' : 'MALFORMED', 'link wrapped key of an unknown KDF scheme or length');
+  }
+  if (wrapped.length !== blockLength + 12 + 32 + 16) throw new OfflineCryptoError('MALFORMED', 'link wrapped key length');
+  return wrapped.subarray(0, blockLength);
 }
 
 export function openLinkKeys(password: string, reencryptedKeys: Record<string, string>): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
+  for (const [fileId, opened] of openLinkKeysEach(password, reencryptedKeys)) {
+    if (opened instanceof OfflineCryptoError) throw opened;
+    out.set(fileId, opened);
+  }
+  return out;
+}
+
+/**
+ * The same, file by file (npm run fetch): a damaged or moved key fails only its own file
+ * (INTEGRITY, MALFORMED); a password that does not open the link key throws WRONG_PASSWORD for
+ * all. The KDF runs once per distinct wrapped link key (once per link).
+ */
+export function openLinkKeysEach(password: string, reencryptedKeys: Record<string, string>): Map<string, Buffer | OfflineCryptoError> {
+  const out = new Map<string, Buffer | OfflineCryptoError>();
   const linkKeys = new Map<string, Buffer>();
   for (const [fileId, value] of Object.entries(reencryptedKeys)) {
-    const [wrappedText, sealedText, extra] = value.split(':');
-    if (wrappedText === undefined || sealedText === undefined || extra !== undefined) {
-      throw new OfflineCryptoError('MALFORMED', "link key is not 'wrappedKey:ivPlusCiphertext'");
+    try {
+      const [wrappedText, sealedText, extra] = value.split(':');
+      if (wrappedText === undefined || sealedText === undefined || extra !== undefined) {
+        throw new OfflineCryptoError('MALFORMED', "link key is not 'wrappedKey:ivPlusCiphertext'");
+      }
+      let linkKey = linkKeys.get(wrappedText);
+      if (!linkKey) {
+        const wrapped = strictBase64(wrappedText, 'link wrapped key');
+        const block = linkBlockOf(wrapped);
+        const { wrapKey } = linkSecrets(password, readKdfBlock(block));
+        linkKey = gcmOpen(wrapKey, wrapped.subarray(block.length), block);
+        if (!linkKey) throw new OfflineCryptoError('WRONG_PASSWORD', 'link password does not open its keys');
+        linkKeys.set(wrappedText, linkKey);
+      }
+      const sealed = strictBase64(sealedText, 'link file key');
+      if (sealed.length !== 12 + 32 + 16) throw new OfflineCryptoError('MALFORMED', 'link file key length');
+      const raw = gcmOpen(linkKey, sealed, fileKeyAad(fileId));
+      if (!raw) throw new OfflineCryptoError('INTEGRITY', 'link file key failed authentication');
+      out.set(fileId, raw);
+    } catch (error) {
+      if (!(error instanceof OfflineCryptoError) || error.code === 'WRONG_PASSWORD') throw error;
+      out.set(fileId, error);
     }
-    let linkKey = linkKeys.get(wrappedText);
-    if (!linkKey) {
-      const wrapped = strictBase64(wrappedText, 'link wrapped key');
-      if (wrapped.length !== 21 + 12 + 32 + 16) throw new OfflineCryptoError('MALFORMED', 'link wrapped key length');
-      const block = wrapped.subarray(0, 21);
-      const { wrapKey } = linkSecrets(password, readParams(block, undefined));
-      linkKey = gcmOpen(wrapKey, wrapped.subarray(21), block);
-      if (!linkKey) throw new OfflineCryptoError('WRONG_PASSWORD', 'link password does not open its keys');
-      linkKeys.set(wrappedText, linkKey);
-    }
-    const sealed = strictBase64(sealedText, 'link file key');
-    if (sealed.length !== 12 + 32 + 16) throw new OfflineCryptoError('MALFORMED', 'link file key length');
-    const raw = gcmOpen(linkKey, sealed, fileKeyAad(fileId));
-    if (!raw) throw new OfflineCryptoError('INTEGRITY', 'link file key failed authentication');
-    out.set(fileId, raw);
   }
   return out;
 }

@@ -2,12 +2,16 @@
 // bigint in PostgreSQL, read back as numbers) and flags are 0/1 integers, so the same queries run
 // unchanged on both dialects. Repositories convert rows to the shapes the rest of the server uses.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { NotifyMode } from '../../contract/notifications.ts';
 
 export interface UsersTable {
   id: Generated<number>;
   username: string;
   email: string | null;
-  /** argon2id PHC string. */
+  /**
+   * argon2id PHC string: of the authentication secret the browser derives (kdf_params set), or of
+   * the password itself for an account not yet upgraded (kdf_params NULL).
+   */
   password_hash: string;
   /** Base32 TOTP secret: pending while is_2fa_enabled is 0, active once it is 1. */
   totp_secret: string | null;
@@ -16,6 +20,14 @@ export interface UsersTable {
   encrypted_private_key: string | null;
   kdf_salt: string | null;
   created_at: number;
+  /** base64 of the account's scheme-2 KDF parameter block (docs/format.md); NULL: not yet upgraded. */
+  kdf_params: string | null;
+}
+
+/** Secrets the server derives answers from, made by a migration (one row per name). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
 }
 
 export interface SessionsTable {
@@ -65,6 +77,33 @@ export interface FoldersTable {
   is_active: number;
   expiration_date: number | null;
   creation_date: number;
+  /** Files are deleted this many days after upload (by the sweep); null: kept until deleted. */
+  retention_days: number | null;
+}
+
+/**
+ * A folder's limits and what it holds against them: its files, its unfinished uploads and the
+ * claims of multipart requests still streaming (plaintext bytes for files and uploads, the bytes
+ * received so far for a claim). Usage changes only by the updates of repositories/folder-usage.ts.
+ */
+export interface FolderQuotasTable {
+  folder_id: number;
+  /** Plaintext bytes its files and unfinished uploads may hold; null: no limit. */
+  max_bytes: number | null;
+  /** Files and unfinished uploads it may hold; null: no limit. */
+  max_files: number | null;
+  used_bytes: number;
+  used_files: number;
+}
+
+/** What a multipart request took from its folder's usage while its body streams. */
+export interface StorageClaimsTable {
+  id: string;
+  folder_id: number;
+  bytes: number;
+  files: number;
+  /** Given back by the sweep after this (the request died). */
+  expires_at: number;
 }
 
 /** One uploaded (encrypted) file; its ciphertext is the blob `blob_key` in the blob store. */
@@ -104,11 +143,102 @@ export interface DownloadLinksTable {
   reencrypted_keys_json: string | null;
   expiration_date: number | null;
   creation_date: number;
+  /** Fetches allowed per file (counted once per recipient); null: no limit. */
+  max_downloads: number | null;
 }
 
 export interface DownloadLinkFilesTable {
   link_id: number;
   file_id: number;
+  /** Recipients counted for this file of this link (see download_link_fetches). */
+  download_count: Generated<number>;
+  last_download_at: number | null;
+}
+
+/** A recipient (random cookie token, stored as SHA-256 hex) counted for a file of a link. */
+export interface DownloadLinkFetchesTable {
+  link_id: number;
+  file_id: number;
+  recipient_hash: string;
+  fetched_at: number;
+}
+
+/** A folder's upload-notification choice; a folder without a row notifies of each upload session. */
+export interface FolderNotificationSettingsTable {
+  folder_id: number;
+  mode: NotifyMode;
+  include_file_names: number;
+}
+
+/** Files stored through a folder's upload link in one request, waiting to be told to the admin. */
+export interface UploadEventsTable {
+  id: Generated<number>;
+  folder_id: number;
+  created_at: number;
+  file_ids_json: string;
+  file_count: number;
+  total_bytes: number;
+  /** The verified uploader address, when the folder verifies e-mail. */
+  uploader_email: string | null;
+  origin: string;
+  notified_at: number | null;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<number>;
+}
+
+/** An admin's webhook endpoint; the signing secret is derived, never stored (server/webhooks). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  secret_nonce: string;
+  created_at: number;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event queued for an endpoint, and how delivering it went. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  /** The event's id, also in the payload: receivers de-duplicate retried deliveries by it. */
+  event_id: string;
+  event_type: string;
+  /** The exact JSON body that is signed and sent. */
+  payload: string;
+  created_at: number;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  /** A process delivering it holds it until then (a process that died frees it). */
+  claimed_until: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  completed_at: number | null;
+}
+
+/** One entry of an account's activity log, chained to the previous one by `prev_hash`. */
+export interface ActivityLogTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 1, 2, 3 ... per account, without gaps (a gap is a removed entry). */
+  seq: number;
+  at: number;
+  kind: string;
+  folder_id: number | null;
+  /** Canonical JSON of the entry's facts. */
+  details: string;
+  /** HMAC-SHA256 of the client's IP under a server key: comparable, not reversible. */
+  ip_hash: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/** A folder whose expiry has been announced once (webhook and activity log). */
+export interface FolderExpiryEventsTable {
+  folder_id: number;
+  expired_at: number;
+  announced_at: number;
 }
 
 /** A browser that passed a link's password check (its cookie token is stored as SHA-256 hex). */
@@ -171,8 +301,17 @@ export interface TaskLeasesTable {
   expires_at: number;
 }
 
+export interface UploadBatchesTable {
+  folder_id: number;
+  idempotency_key: string;
+  /** The JSON answer (an Upload result) of the request that recorded the key. */
+  result: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
+  server_secrets: ServerSecretsTable;
   sessions: SessionsTable;
   totp_used_steps: TotpUsedStepsTable;
   failure_counters: FailureCountersTable;
@@ -182,10 +321,20 @@ export interface Database {
   download_links: DownloadLinksTable;
   download_link_files: DownloadLinkFilesTable;
   download_link_grants: DownloadLinkGrantsTable;
+  download_link_fetches: DownloadLinkFetchesTable;
+  folder_notification_settings: FolderNotificationSettingsTable;
+  upload_events: UploadEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  activity_log: ActivityLogTable;
+  folder_expiry_events: FolderExpiryEventsTable;
   upload_grants: UploadGrantsTable;
   verification_codes: VerificationCodesTable;
   upload_sessions: UploadSessionsTable;
   task_leases: TaskLeasesTable;
+  upload_batches: UploadBatchesTable;
+  folder_quotas: FolderQuotasTable;
+  storage_claims: StorageClaimsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

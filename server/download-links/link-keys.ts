@@ -3,6 +3,7 @@
 // section 3). The server cannot open them (the wrapping key is derived from the link password in
 // the browser and never sent); it only checks their shape and that they cover exactly the link's
 // files, and hands them back after the password check.
+import { kdfBlockLength } from '../crypto/index.ts';
 
 const BASE64 = '[A-Za-z0-9+/_-]+={0,2}';
 const WRAPPED_KEY = new RegExp(`^${BASE64}:${BASE64}$`);
@@ -49,18 +50,18 @@ export function keysForFiles(storedJson: string, fileIds: readonly number[]): Li
   return keys;
 }
 
-/** Length of the KDF parameter block at the start of every wrapped link key (docs/format.md). */
-const KDF_PARAMS_BYTES = 21;
-
 /**
- * The link's KDF parameters (salt and iterations; base64), read from the start of its stored
- * wrapped key. Not secret: the recipient's browser needs them to derive the password verifier
- * before verify-password releases the keys. null when the stored keys carry no such block.
+ * The link's KDF parameter block (scheme, cost and salt; base64), read from the start of its
+ * stored wrapped key: 21 bytes for scheme 1 (PBKDF2, links made before issue 27), 26 for scheme 2
+ * (argon2id), as its first byte says (docs/format.md). Not secret: the recipient's browser needs it
+ * to derive the password verifier before verify-password releases the keys. null when the stored
+ * keys carry no block this server knows.
  */
 export function linkKdfParams(storedJson: string): string | null {
   const first = Object.values(JSON.parse(storedJson) as LinkKeys)[0];
   const wrappedKey = typeof first === 'string' ? first.split(':')[0] : undefined;
   if (!wrappedKey) return null;
   const bytes = Buffer.from(wrappedKey, 'base64');
-  return bytes.length > KDF_PARAMS_BYTES ? bytes.subarray(0, KDF_PARAMS_BYTES).toString('base64') : null;
+  const blockLength = kdfBlockLength(bytes[0]);
+  return blockLength !== undefined && bytes.length > blockLength ? bytes.subarray(0, blockLength).toString('base64') : null;
 }

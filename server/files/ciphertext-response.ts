@@ -3,9 +3,12 @@
 // download can continue where it stopped; the ETag (stable, since a blob never changes under its
 // key) lets a client make the resume conditional with If-Range.
 //
-// `onCompleted` runs only when a response that includes the blob's last byte has been handed to
-// the client completely: the raw response's 'finish' event, which Node does not emit when the
-// client aborts or the blob stream fails.
+// `onCompleted` runs only when the whole file reached the client: a response with every byte, or
+// the resume of an interrupted download (`Range: bytes=N-` made conditional with `If-Range` on the
+// current ETag, as the page's downloader sends it), handed over completely: the raw response's
+// 'finish' event, which Node does not emit when the client aborts or the blob stream fails. Any
+// other range that happens to include the last byte (`bytes=-1`, a probe of the end) does not
+// count as a download.
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../auth/tokens.ts';
@@ -29,6 +32,9 @@ export class RangeNotSatisfiableError extends HttpError<'RANGE_NOT_SATISFIABLE'>
     super('RANGE_NOT_SATISFIABLE', 416, 'Requested range not satisfiable');
   }
 }
+
+/** A range from an offset to the end, as a client resuming a download asks for it. */
+const RESUME_RANGE = /^bytes=\d+-$/;
 
 function etagFor(blobKey: string, size: number): string {
   return `"${sha256Hex(blobKey).slice(0, 32)}-${size.toString(16)}"`;
@@ -81,7 +87,9 @@ export async function sendCiphertext(
   if (range.kind === 'partial') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
 
   const onCompleted = download.onCompleted;
-  if (onCompleted && end === size - 1) {
+  const whole = start === 0 && end === size - 1;
+  const resumed = range.kind === 'partial' && end === size - 1 && ifRange === etag && RESUME_RANGE.test(rangeHeader ?? '');
+  if (onCompleted && (whole || resumed)) {
     reply.raw.once('finish', () => {
       request.server.background.run(onCompleted, (error) => request.log.error({ err: error }, 'after-download update failed'));
     });

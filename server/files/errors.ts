@@ -8,3 +8,10 @@ export class FileNotFoundError extends HttpError<'FILE_NOT_FOUND'> {
     super('FILE_NOT_FOUND', 404, 'File not found');
   }
 }
+
+/** An unfinished upload that is not in the admin's folder (or no longer exists: completed, swept). */
+export class UploadNotFoundError extends HttpError<'UPLOAD_NOT_FOUND'> {
+  constructor() {
+    super('UPLOAD_NOT_FOUND', 404, 'Upload not found');
+  }
+}

@@ -84,9 +84,11 @@ describe('folderChanges (update)', () => {
   });
 });
 
+const SERVER_DEFAULTS = { storageLimitBytes: 10 * 1024 ** 3, fileLimit: 10_000, retentionDays: null };
+
 describe('newFolder (create)', () => {
-  it('fills the defaults: no password, no expiry, MIME check on, active, any e-mail', async () => {
-    expect(await newFolder({ title: 'New' }, { ownerId: 7, linkToken: 'tok', now: NOW }, fakeHash)).toEqual({
+  it('fills the defaults: no password, no expiry, MIME check on, active, any e-mail, the server\'s limits', async () => {
+    expect(await newFolder({ title: 'New' }, { ownerId: 7, linkToken: 'tok', now: NOW, defaults: SERVER_DEFAULTS }, fakeHash)).toEqual({
       ownerId: 7,
       title: 'New',
       description: null,
@@ -98,6 +100,29 @@ describe('newFolder (create)', () => {
       isActive: true,
       expirationDate: null,
       creationDate: NOW,
+      storageLimitBytes: 10 * 1024 ** 3,
+      fileLimit: 10_000,
+      retentionDays: null,
+    });
+  });
+
+  it('takes limits and retention from the payload, null meaning "no limit" rather than the default', async () => {
+    const folder = await newFolder(
+      { title: 'New', storage_limit_bytes: null, file_limit: 50, retention_days: 30 },
+      { ownerId: 7, linkToken: 'tok', now: NOW, defaults: SERVER_DEFAULTS },
+      fakeHash,
+    );
+    expect(folder).toMatchObject({ storageLimitBytes: null, fileLimit: 50, retentionDays: 30 });
+  });
+});
+
+describe('folderChanges (limits)', () => {
+  it('changes only the limits the payload names; null clears one', async () => {
+    expect(await folderChanges({ title: 'T', file_limit: null }, NOW, fakeHash)).toEqual({ title: 'T', fileLimit: null });
+    expect(await folderChanges({ title: 'T', storage_limit_bytes: 5, retention_days: 7 }, NOW, fakeHash)).toEqual({
+      title: 'T',
+      storageLimitBytes: 5,
+      retentionDays: 7,
     });
   });
 });

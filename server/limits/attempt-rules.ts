@@ -10,6 +10,8 @@
 //   right password forgets the link's count.
 // - Upload e-mail codes: per link and address, and per IP; a right code forgets the first.
 // - Code requests: every request counts (each sends a mail), per link and address, and per IP.
+// - Pre-login calls: every call counts, per IP (a name's parameters are no guess, but a flood of
+//   look-ups is bounded like everything else an anonymous caller can ask about accounts).
 import type { Config } from '../config.ts';
 import type { AttemptRule } from './attempt-limiter.ts';
 
@@ -24,7 +26,7 @@ const ACCOUNT_WHAT: Record<AccountAttemptKind, string> = {
 export type AttemptRules = ReturnType<typeof createAttemptRules>;
 
 export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>) {
-  const { accountMaxFailures, ipMaxFailures } = config.rateLimit;
+  const { accountMaxFailures, ipMaxFailures, preloginPerIp } = config.rateLimit;
   const { codeRequestsPerAddress, codeRequestsPerIp } = config.upload;
 
   return {
@@ -37,6 +39,10 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
           { key: `${kind}:ip:${ip}`, max: ipMaxFailures },
         ],
       };
+    },
+
+    prelogin(ip: string): AttemptRule {
+      return { what: 'sign-in requests', budgets: [{ key: `prelogin:ip:${ip}`, max: preloginPerIp }] };
     },
 
     uploadLinkPassword(folderId: number, ip: string): AttemptRule {

@@ -30,7 +30,9 @@ export interface MailerOptions {
  */
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Timeouts below nodemailer's defaults (2 and 10 minutes), so a stalled SMTP server frees the
+    // connection well within the notifier's send deadline; a `?socketTimeout=` in SMTP_URL still wins.
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
     return {
       async send(mail) {
         await transport.sendMail({ from: options.from, ...mail });

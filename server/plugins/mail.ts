@@ -20,8 +20,18 @@ export const mailPlugin = globalPlugin('mail', async (app) => {
     log: (message) => app.log.info(message),
   });
   app.log.info(smtpUrl ? 'mail: delivering through SMTP_URL' : `mail: no SMTP_URL, writing messages to ${outboxDir}`);
-  app.decorate('mailer', mailer);
+  app.decorate('mailer', {
+    send: (mail) =>
+      mailer.send(mail).then(
+        () => app.metrics.mailSent('sent'),
+        (error: unknown) => {
+          app.metrics.mailSent('failed');
+          throw error;
+        },
+      ),
+    close: () => mailer.close(),
+  });
   app.addHook('onClose', async () => {
-    mailer.close();
+    app.mailer.close();
   });
 });

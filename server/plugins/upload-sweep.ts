@@ -1,7 +1,10 @@
 // Runs the upload sweep (server/upload/sweep.ts) every UPLOAD_SWEEP_INTERVAL_MINUTES, on a timer
 // that never keeps the process alive, and exposes it as `app.sweepUploads(now?)` for tests and
 // operators. Runs do not overlap in a process, nor across processes (the sweep takes a database
-// lease); a failed run is logged and the next one tries again.
+// lease); a failed run is logged and the next one tries again. Files deleted by retention are
+// recorded in their owner's activity log and announced as files.deleted (reason "retention").
+import type { ExpiredFile } from '../db/repositories/index.ts';
+import type { RetentionFolder } from '../files/retention.ts';
 import { sweepHolderName, sweepUploads, type SweepReport } from '../upload/sweep.ts';
 import { globalPlugin } from './global-plugin.ts';
 
@@ -21,8 +24,28 @@ export const uploadSweepPlugin = globalPlugin('upload-sweep', async (app) => {
     grantTtlMs: app.config.upload.grantTtlMs,
     log: app.log,
     holder: sweepHolderName(),
+    // The activity log and webhooks are registered after this plugin; they exist by the first run.
+    onRetentionDeleted: async (folder: RetentionFolder, files: readonly ExpiredFile[]) => {
+      const fileIds = files.map((file) => file.id);
+      await app.activity.record(folder.ownerId, 'files.retention_deleted', {
+        folderId: folder.id,
+        details: { title: folder.title, file_ids: fileIds, retention_days: folder.retentionDays },
+      });
+      await app.webhooks.emit(folder.ownerId, 'files.deleted', { file_ids: fileIds, folder_id: folder.id, reason: 'retention' });
+    },
   };
-  app.decorate('sweepUploads', (now?: number) => sweepUploads(deps, now ?? app.now()));
+  app.decorate('sweepUploads', (now?: number) =>
+    sweepUploads(deps, now ?? app.now()).then(
+      (report) => {
+        app.metrics.sweepFinished({ report });
+        return report;
+      },
+      (error: unknown) => {
+        app.metrics.sweepFinished({ failed: true });
+        throw error;
+      },
+    ),
+  );
 
   const interval = app.config.upload.sweepIntervalMs;
   if (interval === 0) return;

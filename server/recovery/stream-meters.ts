@@ -1,7 +1,7 @@
 // Pass-through transforms on both sides of the decryptor. CipherMeter counts the encrypted bytes
 // read and keeps the header's record size (to tell a truncated blob from an altered one in the
 // report). PlainCheck hashes and counts the plaintext as it goes to disk, stops as soon as there is
-// more than the manifest's size, and reports progress.
+// more than the promised size (the manifest's, the link's), and reports progress.
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { HEADER_BYTES } from '../crypto/index.ts';
@@ -31,6 +31,8 @@ export class PlainCheck extends Transform {
 
   constructor(
     private readonly expectedBytes: number,
+    /** Who promised the size, for the message: "the manifest", "the link". */
+    private readonly describedBy: string,
     private readonly onProgress: ((bytes: number) => void) | undefined,
   ) {
     super();
@@ -39,7 +41,7 @@ export class PlainCheck extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.expectedBytes) {
-      done(new FileRecoveryError('SIZE_MISMATCH', `decrypts to more than the ${this.expectedBytes} bytes the manifest says`));
+      done(new FileRecoveryError('SIZE_MISMATCH', `decrypts to more than the ${this.expectedBytes} bytes ${this.describedBy} says`));
       return;
     }
     this.hash.update(chunk);

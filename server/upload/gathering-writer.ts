@@ -96,8 +96,8 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
 /**
  * The least a write takes while the body still arrives. A socket hands over at most 64 KiB at a
  * time, and a client that sends slower than the disk takes it (an encrypting browser) got one
- * write, one thread-pool hop and one promise per 64 KiB piece: measured with bench:upload, the
- * server spent 3.96 CPU-s per GiB on the encrypted upload against 2.62 on the faster plain one.
+ * write, one thread-pool hop and one promise per 64 KiB piece (the CPU it cost: docs/upload.md,
+ * "Measurements behind the choices").
  */
 const MIN_WRITE_BYTES = 512 * 1024;
 /**
@@ -110,9 +110,9 @@ const FLUSH_EVERY_BYTES = 4 * 1024 * 1024;
 
 /**
  * fdatasync while the request body still arrives, one at a time, every FLUSH_EVERY_BYTES, so the
- * disk writes back during the transfer and the flush before the answer has only the tail left:
- * measured on the development machine (server alone, 16 MiB PATCHes), one flush at the end took
- * the server from 469 to 89 MB/s; see docs/upload.md.
+ * disk writes back during the transfer and the flush before the answer has only the tail left;
+ * one flush at the end costs most of the server's throughput (docs/upload.md, "Measurements
+ * behind the choices").
  */
 class OverlappedFlush {
   private running: Promise<void> | null = null;

@@ -3,13 +3,19 @@
 // blob store (never buffered whole) under a fresh key, refused past the size limit. Only when the
 // whole request has arrived are the per-file arrays matched up by position; then every valid file
 // becomes a record in one transaction. On any failure of the request as a whole, every blob it
-// stored is deleted again (and the sweep removes what a crash left behind).
+// stored is deleted again (and the sweep removes what a crash left behind). Every file and every
+// piece of bytes is admitted before it is stored (upload-admission.ts): the folder's limits and the
+// disk's reserve refuse the first one that would pass them, while the body streams.
 import { randomUUID } from 'node:crypto';
 import type {} from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { UploadLinkFolder, NewFileRecord, Repositories } from '../db/repositories/index.ts';
+import type { FileRecord, UploadLinkFolder, NewFileRecord, Repositories } from '../db/repositories/index.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
+import type { SpaceGuard } from '../storage/free-space.ts';
+import { FolderQuotaExceededError, isNoSpaceError, StorageFullError } from '../storage/storage-errors.ts';
+import { UploadAdmission } from './upload-admission.ts';
 import { MAX_FILES_PER_REQUEST } from '../../contract/upload.ts';
 import type { CiphertextSize } from './format-size.ts';
 import { FileTooLargeError, UploadError } from './errors.ts';
@@ -32,6 +38,18 @@ export interface MultipartDeps {
   maxFileBytes: number;
   now: () => number;
   log: FastifyBaseLogger;
+  /** The disk's free-space reserve: a file may use only the room left above it. */
+  space: SpaceGuard;
+  /** How long a request's claim on its folder's limits outlives its last grant if the request dies. */
+  claimTtlMs: number;
+  /**
+   * The request's Idempotency-Key (checked), if it sent one: a key already recorded for this
+   * folder answers the recorded result and stores nothing; otherwise the key is recorded with the
+   * files, in their transaction.
+   */
+  idempotencyKey?: string;
+  /** Told of the files a request stored and the uploader's verified address (upload notifications). */
+  onStored?: (stored: { fileIds: number[]; uploaderEmail: string | null }) => Promise<void>;
 }
 
 interface StoredPart {
@@ -89,6 +107,7 @@ async function serverSide<T>(work: Promise<T>): Promise<T> {
  */
 function asRequestError(error: unknown): unknown {
   if (error instanceof ServerSideFailure) return error.error;
+  if (isNoSpaceError(error)) return error;
   if (!(error instanceof Error)) return error;
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number') return error;
@@ -103,7 +122,13 @@ export async function receiveMultipartUpload(
   deps: MultipartDeps,
 ): Promise<UploadResult> {
   if (!request.isMultipart()) throw new UploadError('NOT_MULTIPART');
-  const { blobs, access, sizes, maxFileBytes } = deps;
+  const { blobs, access, sizes, maxFileBytes, idempotencyKey } = deps;
+  if (idempotencyKey !== undefined) {
+    // A repeat of a batch that was recorded (its answer lost on the way back): answered as then,
+    // before a byte of the body is read or stored. Node discards the unread body.
+    const earlier = await deps.repos.uploadBatches.findResult(folder.id, idempotencyKey);
+    if (earlier !== undefined) return earlier as UploadResult;
+  }
   const maxCipherBytes = sizes.encryptedLength(maxFileBytes);
   const arrays: Record<ArrayField, string[]> = {
     encrypted_keys: [],
@@ -115,17 +140,26 @@ export async function receiveMultipartUpload(
   const gateFields: Partial<Record<GateField, string>> = {};
   const stored: StoredPart[] = [];
   const persisting: Promise<void>[] = [];
+  const admission = new UploadAdmission({ usage: deps.repos.folderUsage, folderId: folder.id, space: deps.space, now: deps.now, claimTtlMs: deps.claimTtlMs });
+  // The first file that failed to store (refused by a limit, the disk): no later file is stored.
+  const refused: { error?: unknown; failed: boolean } = { failed: false };
+  const refuse = (error: unknown) => {
+    if (refused.failed) return;
+    refused.failed = true;
+    refused.error = error;
+  };
   let authorized = false;
+  let uploaderEmail: string | null = null;
 
   const authorize = async () => {
     if (authorized) return;
-    await serverSide(
+    ({ email: uploaderEmail } = await serverSide(
       access.authorize(folder, grantToken, request.ip, {
         linkPassword: gateFields.link_password,
         uploaderEmail: presentedEmail(gateFields.uploader_email),
         verificationCode: gateFields.verification_code,
       }),
-    );
+    ));
     authorized = true;
   };
 
@@ -154,14 +188,27 @@ export async function receiveMultipartUpload(
       }
       // The gates are checked before the first byte of the first file is stored.
       await authorize();
+      const file = part.file;
+      // After a refusal nothing more is stored, but the body is still read to its end (dropped):
+      // see UploadAdmission.admitted.
+      if (refused.failed) {
+        file.resume();
+        continue;
+      }
+      try {
+        await serverSide(admission.admitFile());
+      } catch (error) {
+        refuse(error);
+        file.resume();
+        continue;
+      }
       const uuid = randomUUID();
       const entry: StoredPart = { uuid, blobKey: `files/${uuid}`, rawName: part.filename, cipherSize: 0 };
       stored.push(entry);
-      const file = part.file;
       // Not awaited: the next part is parsed as soon as this one's bytes are written, while this
-      // blob is still being made durable (an fsync of the file and of its directory, ~1.5 ms on a
-      // small file here, which for a batch of small files would otherwise run one after another).
-      const persisted = blobs.put(entry.blobKey, file, { maxBytes: maxCipherBytes }).then(
+      // blob is still being made durable (an fsync of the file and of its directory, which for a
+      // batch of small files would otherwise run one after another).
+      const persisted = blobs.put(entry.blobKey, admission.admitted(file), { maxBytes: maxCipherBytes }).then(
         (info) => {
           entry.cipherSize = info.size;
           if (file.truncated) throw new FileTooLargeError(maxFileBytes);
@@ -172,10 +219,11 @@ export async function receiveMultipartUpload(
         },
       );
       // Handled below (allSettled); this keeps an early failure from being reported as unhandled.
-      persisted.catch(() => undefined);
+      persisted.catch(refuse);
       persisting.push(persisted);
     }
-    await throwFirstFailure(persisting);
+    await Promise.allSettled(persisting);
+    if (refused.failed) throw refused.error;
     await authorize();
     if (stored.length === 0) throw new UploadError('NO_FILES');
     const n = stored.length;
@@ -189,20 +237,59 @@ export async function receiveMultipartUpload(
     ) {
       throw new UploadError('ARRAY_LENGTH_MISMATCH');
     }
-    return await serverSide(recordFiles(stored, arrays, folder, deps));
+    const result = await serverSide(recordFiles(stored, arrays, folder, deps, admission));
+    if (result === REPEATED) {
+      await admission.abandon();
+      return await repeatedAnswer(folder, idempotencyKey!, deps, stored, persisting);
+    }
+    admission.finish();
+    // Never lets a notification problem undo stored files (the catch below deletes blobs).
+    await deps.onStored?.({ fileIds: result.successful_files.map((file) => file.id), uploaderEmail }).catch((error: unknown) => {
+      deps.log.warn({ err: error }, 'could not record the upload for notifications');
+    });
+    return result;
   } catch (error) {
     // Only once no put is still writing can its blob be deleted for good.
     await Promise.allSettled(persisting);
     await Promise.all(stored.map((part) => blobs.delete(part.blobKey).catch(() => undefined)));
-    throw asRequestError(error);
+    await admission.abandon().catch((releaseError: unknown) => {
+      // Left to the sweep, which gives back expired claims.
+      deps.log.warn({ err: releaseError, folderId: folder.id }, 'could not give back a failed upload\'s claim on its folder\'s limits');
+    });
+    const answered = asRequestError(error);
+    if (answered instanceof FolderQuotaExceededError) {
+      deps.log.info({ folderId: folder.id }, 'upload refused: the folder\'s limit leaves no room for it');
+    }
+    if (isNoSpaceError(answered)) {
+      if (!(answered instanceof StorageFullError)) await deps.space.noSpaceMet();
+      // The cause (the reserve reached, or the file system's own ENOSPC) once, then one typed answer.
+      deps.log.error({ err: answered, folderId: folder.id }, 'upload refused: no space left for it');
+      throw new StorageFullError();
+    }
+    throw answered;
   }
 }
 
-/** Waits for every promise to settle, then rejects with the first failure, if any. */
-async function throwFirstFailure(promises: readonly Promise<void>[]): Promise<void> {
-  const outcomes = await Promise.allSettled(promises);
-  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
+/** recordFiles' answer when another request with the same idempotency key committed first. */
+const REPEATED = Symbol('repeated');
+
+/**
+ * A concurrent repeat lost the race to record its key: the other request's files are the batch's.
+ * This one's blobs are deleted and it answers what the other recorded.
+ */
+async function repeatedAnswer(
+  folder: UploadLinkFolder,
+  key: string,
+  deps: MultipartDeps,
+  stored: readonly StoredPart[],
+  persisting: readonly Promise<void>[],
+): Promise<UploadResult> {
+  await Promise.allSettled(persisting);
+  await Promise.all(stored.map((part) => deps.blobs.delete(part.blobKey).catch(() => undefined)));
+  const earlier = await deps.repos.uploadBatches.findResult(folder.id, key);
+  if (earlier === undefined) throw new Error('an idempotency key conflicted but no answer is recorded for it');
+  deps.log.info({ folderId: folder.id }, 'multipart upload repeated a recorded batch; stored nothing');
+  return earlier as UploadResult;
 }
 
 /**
@@ -214,8 +301,9 @@ async function recordFiles(
   parts: StoredPart[],
   values: Record<ArrayField, string[]>,
   target: UploadLinkFolder,
-  { blobs, repos, sizes, now, log }: MultipartDeps,
-): Promise<UploadResult> {
+  { blobs, repos, sizes, now, log, idempotencyKey }: MultipartDeps,
+  admission: UploadAdmission,
+): Promise<UploadResult | typeof REPEATED> {
   const successful: Array<{ part: StoredPart; record: NewFileRecord; rawPath: string | undefined }> = [];
   const failed: FailedFile[] = [];
   const rejected: StoredPart[] = [];
@@ -261,15 +349,30 @@ async function recordFiles(
       },
     });
   });
-  const records = await repos.files.createMany(successful.map((item) => item.record));
+  const answer = (records: readonly FileRecord[]): UploadResult => ({
+    successful_files: successful.map((item, index) => ({
+      filename: item.record.originalFilename,
+      original_raw_name_from_client: item.part.rawName,
+      path: echoedPath(item.rawPath),
+      size: item.record.fileSize,
+      id: records[index]!.id,
+    })),
+    failed_files: failed,
+  });
+  let records: FileRecord[];
+  try {
+    records = await repos.files.createMany(
+      successful.map((item) => item.record),
+      idempotencyKey === undefined ? undefined : { folderId: target.id, key: idempotencyKey, createdAt: uploadTime, result: answer },
+      admission.claimToSettle(),
+    );
+  } catch (error) {
+    if (idempotencyKey !== undefined && isUniqueViolation(error)) return REPEATED;
+    throw error;
+  }
   await Promise.all(rejected.map((part) => blobs.delete(part.blobKey).catch(() => undefined)));
-  const successfulFiles: SuccessfulFile[] = successful.map((item, index) => ({
-    filename: item.record.originalFilename,
-    original_raw_name_from_client: item.part.rawName,
-    path: echoedPath(item.rawPath),
-    size: item.record.fileSize,
-    id: records[index]!.id,
-  }));
+  const result = answer(records);
+  const successfulFiles: SuccessfulFile[] = result.successful_files;
   log.info({ folderId: target.id, stored: successfulFiles.length, failed: failed.length }, 'multipart upload recorded');
   return { successful_files: successfulFiles, failed_files: failed };
 }

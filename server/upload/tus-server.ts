@@ -13,9 +13,13 @@ import type { IncomingMessage } from 'node:http';
 import { ERRORS, EVENTS, Server, type Upload } from '@tus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadLinkFolder, Repositories } from '../db/repositories/index.ts';
+import { errorBody, HttpError } from '../errors.ts';
+import type { SpaceGuard } from '../storage/free-space.ts';
+import { FolderQuotaExceededError, isNoSpaceError, NoSpaceWriteError, StorageFullError } from '../storage/storage-errors.ts';
 import type { CiphertextSize } from './format-size.ts';
 import { fileTooLargeDetail } from './errors.ts';
 import { checkFileFields } from './file-fields.ts';
+import { lockerFor, type SharedUploadLocker } from './tus-locker.ts';
 import { isTusUploadId, type TusStorage } from './tus-storage.ts';
 
 const TUS_PATH = /\/api\/upload\/([^/]+)\/tus(?:\/([^/]*))?\/?$/;
@@ -35,6 +39,10 @@ export interface TusServerDeps {
   maxFileBytes: number;
   now: () => number;
   log: FastifyBaseLogger;
+  /** The disk's free-space reserve (none with S3). */
+  space: SpaceGuard;
+  /** One request at a time per upload, across processes (tus-locker.ts). */
+  locker: SharedUploadLocker;
 }
 
 /** Hook errors in the shape @tus/server answers with (a plain-text body, like its own errors). */
@@ -46,6 +54,14 @@ export const tusContexts = new WeakMap<IncomingMessage, TusRequestContext>();
 
 interface NodeBackedRequest {
   runtime?: { node?: { req?: IncomingMessage } };
+}
+
+/**
+ * A typed refusal met while tus handles the request, in the API's error shape {detail, code}: tus
+ * serves every body as text/plain, so clients parse it by content (docs/api.md).
+ */
+function jsonError(error: HttpError): { status_code: number; body: string } {
+  return { status_code: error.statusCode, body: JSON.stringify(errorBody(error.code, error.detail)) };
 }
 
 function contextOf(req: unknown): TusRequestContext {
@@ -66,6 +82,15 @@ function metadataValue(upload: Upload, key: string): string | undefined {
   return value === null || value === undefined ? undefined : value;
 }
 
+/**
+ * After a PATCH that tus accepted (204): its bytes count as the upload's activity. Content-Length
+ * tells whether it brought any (tus-js-client always sends it); a chunked PATCH without one counts
+ * through POST_RECEIVE while it streams.
+ */
+export async function recordPatchActivity(repos: Repositories, uploadId: string, contentLength: string | undefined, now: number): Promise<void> {
+  if (Number(contentLength) > 0) await repos.uploadSessions.touch(uploadId, now);
+}
+
 export function createTusServer(deps: TusServerDeps): Server {
   const { repos, sizes, maxFileBytes, now, log } = deps;
   const datastore = deps.storage.datastore;
@@ -75,6 +100,8 @@ export function createTusServer(deps: TusServerDeps): Server {
     // Required by @tus/server but unused: URLs are built and parsed per link below.
     path: '/api/upload',
     datastore,
+    // One request at a time per upload across processes (tus-locker.ts); readers lock nothing.
+    locker: lockerFor(deps.locker),
     maxSize: maxCipherBytes,
     // Same-origin only: no CORS headers at all.
     allowedOrigins: () => false,
@@ -92,7 +119,8 @@ export function createTusServer(deps: TusServerDeps): Server {
       const session = await repos.uploadSessions.find(id);
       // Another link's upload is answered exactly like a missing one.
       if (!session || session.folderId !== context.folder.id) throw ERRORS.FILE_NOT_FOUND;
-      if (req.method === 'PATCH') await repos.uploadSessions.touch(id, now());
+      // Activity is recorded only for bytes received (recordPatchActivity, POST_RECEIVE): an empty
+      // PATCH must not keep an unfinished upload's bytes past the abandon time.
     },
     async onUploadCreate(req, upload) {
       const context = contextOf(req);
@@ -106,6 +134,8 @@ export function createTusServer(deps: TusServerDeps): Server {
       if (sizes.encryptedLength(plainSize) !== upload.size) {
         throw tusError(400, 'Upload-Length is not the encrypted size of plainSize');
       }
+      // Refused at creation when the declared length would cut into the disk's reserve.
+      await deps.space.ensureRoomFor(upload.size);
       // Kept as sent, to be echoed at completion, less NUL bytes: PostgreSQL text cannot hold them,
       // and the checks below drop them from the stored name and path anyway (as for multipart).
       const filename = withoutNul(metadataValue(upload, 'filename') ?? '');
@@ -114,7 +144,9 @@ export function createTusServer(deps: TusServerDeps): Server {
       const encryptionIv = metadataValue(upload, 'iv');
       const checked = checkFileFields({ rawName: filename, rawPath: relativePath, encryptedKey, encryptionIv });
       if (!checked.ok) throw tusError(400, checked.reason);
-      await repos.uploadSessions.create({
+      // The declared size and one file are taken from the folder's limits with the session's row,
+      // in one transaction: parallel creations on any process never pass a limit together.
+      const recorded = await repos.uploadSessions.createWithinLimits({
         id: upload.id,
         folderId: context.folder.id,
         uploaderEmail: context.uploaderEmail,
@@ -127,6 +159,10 @@ export function createTusServer(deps: TusServerDeps): Server {
         metadata: upload.metadata ?? {},
         createdAt: now(),
       });
+      if (!recorded) {
+        log.info({ folderId: context.folder.id, plainSize }, 'tus upload refused: the folder\'s limit leaves no room for it');
+        throw new FolderQuotaExceededError();
+      }
       return {};
     },
     async onUploadFinish(_req, upload) {
@@ -136,6 +172,12 @@ export function createTusServer(deps: TusServerDeps): Server {
     // tus's own errors are plain {status_code, body} objects; anything thrown as an Error is ours
     // or the file system's, logged here and answered without its message.
     onResponseError(_req, error) {
+      if (isNoSpaceError(error)) {
+        const cause = error instanceof NoSpaceWriteError ? error.cause : error;
+        log.error({ err: cause }, 'tus upload refused: no space left for it');
+        return jsonError(new StorageFullError());
+      }
+      if (error instanceof HttpError) return jsonError(error);
       if (!(error instanceof Error)) return undefined;
       log.error({ err: error }, 'tus request failed');
       return tusError(500, 'Internal Server Error');

@@ -5,21 +5,26 @@
 // - disk: @tus/file-store writes DATA_DIR/blobs/uploads/<id>; the offset is the file's size. A
 //   completed upload is made durable (fsync of the files and their directory) before its record.
 // - s3: @tus/s3-store writes the bytes as a multipart upload on the object "uploads/<id>", each
-//   PATCH adding parts (a tail shorter than S3's 5 MiB minimum part waits in "uploads/<id>.part"),
-//   and keeps the multipart upload's id in "uploads/<id>.info". The offset is what S3 lists, so
+//   PATCH adding parts (a tail shorter than S3's 5 MiB minimum part waits in "uploads/<id>.part",
+//   kept until its bytes are stored again: s3-tail-store.ts), and keeps the multipart upload's
+//   id in "uploads/<id>.info". The offset is what S3 lists, so
 //   every process sees the same one. The last PATCH completes the multipart upload: only then does
 //   the object "uploads/<id>" exist, and only then can the upload become a file record.
 import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
+import type { S3Store } from '@tus/s3-store';
 import { ERRORS, type DataStore, type KvStore, type Upload } from '@tus/server';
+import { TUS_UPLOAD_ID_PATTERN } from '../../contract/upload.ts';
 import type { Repositories } from '../db/repositories/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import type { SpaceGuard } from '../storage/free-space.ts';
+import { isNoSpaceError, NoSpaceWriteError, StorageFullError } from '../storage/storage-errors.ts';
 import { PART_BYTES } from '../storage/s3-blob-store.ts';
 import { addDeleteObjectsContentMd5, s3ClientConfig, type S3StoreConfig } from '../storage/s3-client.ts';
 import { GatheringWriter } from './gathering-writer.ts';
+import { isMissingUpload, isNotFound, TailSafeS3Store } from './s3-tail-store.ts';
 import { UploadSessionKvStore } from './tus-session-store.ts';
 
 /** Where tus uploads live among the blobs; a tus upload `id` is the blob `uploads/<id>`. */
@@ -27,11 +32,9 @@ export const TUS_BLOB_PREFIX = 'uploads';
 /** The S3 store's companions of an upload's object: its state and its short tail. */
 const SIDECAR_SUFFIXES = ['.info', '.part'] as const;
 
-/** A tus upload id as @tus/server names uploads (16 random bytes in hex); anything else names none. */
-const TUS_UPLOAD_ID = /^[0-9a-f]{32}$/;
-
+/** Whether `id` can name a tus upload (the contract's pattern); anything else names none. */
 export function isTusUploadId(id: string): boolean {
-  return TUS_UPLOAD_ID.test(id);
+  return TUS_UPLOAD_ID_PATTERN.test(id);
 }
 
 export function tusBlobKey(uploadId: string): string {
@@ -76,27 +79,69 @@ export interface TusStorage {
  *   stock write() leaves the bytes in the page cache and counts them through an extra Transform.
  */
 class FlatFileStore extends FileStore {
+  constructor(
+    options: ConstructorParameters<typeof FileStore>[0],
+    private readonly space: SpaceGuard,
+  ) {
+    super(options);
+  }
+
   override async create(upload: Upload): Promise<Upload> {
     const file = path.join(this.directory, upload.id);
-    await writeFile(file, '');
+    try {
+      await writeFile(file, '');
+    } catch (error) {
+      // The creation hook recorded the session (and took its size from the folder's limits): a
+      // creation that fails here gives both back at once instead of at the sweep.
+      await this.configstore.delete(upload.id).catch(() => undefined);
+      throw error;
+    }
     await this.configstore.set(upload.id, upload);
     upload.storage = { type: 'file', path: file };
     return upload;
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    // Each piece takes its room from the reserve's lease before it is written (free-space.ts), so
+    // parallel PATCHes never count the same free bytes; the bytes up to a refusal are kept, and
+    // the upload resumes from that offset once space is back.
+    const lease = this.space.lease();
     const handle = await open(path.join(this.directory, id), 'r+');
     const writer = new GatheringWriter(handle, offset);
     let failure: unknown = null;
     try {
-      for await (const piece of readable) await writer.add(piece as Buffer);
+      for await (const piece of readable) {
+        // Once refused, the rest of the body is read and dropped rather than left unread: leaving
+        // the loop would destroy the request stream, and tus would answer 400 "Request aborted"
+        // instead of this refusal.
+        if (failure !== null) continue;
+        const chunk = piece as Buffer;
+        try {
+          await lease.take(chunk.length);
+          await writer.add(chunk);
+          lease.wrote(writer.position - offset);
+        } catch (error) {
+          failure = error;
+        }
+      }
     } catch (error) {
-      failure = error;
+      failure ??= error;
     }
     try {
       await writer.finish();
+    } catch (error) {
+      failure ??= error;
     } finally {
-      await handle.close();
+      lease.release();
+      await handle.close().catch((error: unknown) => {
+        failure ??= error;
+      });
+    }
+    if (failure !== null && isNoSpaceError(failure)) {
+      if (failure instanceof StorageFullError) throw failure;
+      // The file system itself is full: room for the lease release and the log before answering.
+      await this.space.noSpaceMet();
+      throw new NoSpaceWriteError(failure);
     }
     // As the stock store: a broken request is the client's to resume, from the size now on disk.
     if (failure !== null) throw ERRORS.FILE_WRITE_ERROR;
@@ -116,9 +161,9 @@ async function fsync(file: string, what: 'all' | 'data' = 'all'): Promise<void> 
   }
 }
 
-export function diskTusStorage(blobRoot: string, blobs: BlobStore, repos: Repositories): TusStorage {
+export function diskTusStorage(blobRoot: string, blobs: BlobStore, repos: Repositories, space: SpaceGuard): TusStorage {
   const directory = path.join(blobRoot, TUS_BLOB_PREFIX);
-  const datastore = new FlatFileStore({ directory, configstore: new UploadSessionKvStore(repos.uploadSessions) });
+  const datastore = new FlatFileStore({ directory, configstore: new UploadSessionKvStore(repos.uploadSessions) }, space);
   return {
     datastore,
     async storedLength(id) {
@@ -170,7 +215,7 @@ interface KeyedInput {
  * @tus/s3-store names objects by the bare upload id; this one puts them under "uploads/", as the
  * disk store does, by prefixing every key its client sends.
  */
-class PrefixedS3Store extends S3Store {
+class PrefixedS3Store extends TailSafeS3Store {
   constructor(options: ConstructorParameters<typeof S3Store>[0]) {
     super(options);
     const prefix = `${TUS_BLOB_PREFIX}/`;
@@ -191,6 +236,55 @@ class PrefixedS3Store extends S3Store {
     this.client.destroy();
   }
 
+  /**
+   * Completes an upload whose every byte is stored as parts but whose multipart upload was never
+   * completed: the process serving its last PATCH died between storing the last part and the
+   * completion (issue 26, found under load). HEAD then reports the full length, so the client
+   * sends nothing more; without this, no request could ever finish it. True when the object is
+   * now whole (also when it already was).
+   */
+  async completeIfAllPartsStored(id: string): Promise<boolean> {
+    const metadata = await this.getMetadata(id);
+    const size = metadata.file.size;
+    if (size === undefined) return false;
+    let parts;
+    try {
+      parts = await this.retrieveParts(id);
+    } catch (error) {
+      // Completed (or aborted) meanwhile: whole if the object is there.
+      if (isMissingUpload(error)) return (await this.objectSize(id)) === size;
+      throw error;
+    }
+    const stored = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
+    // A tail still in the ".part" object is not a part yet: the bytes are not all in parts.
+    if (stored !== size || (await this.tailBytes(id, parts)) > 0) return false;
+    await this.finishMultipartUpload(metadata, parts);
+    await this.completeMetadata(metadata.file);
+    await this.clearCache(id);
+    return true;
+  }
+
+  /**
+   * Two requests may complete one upload at once (its last PATCH and a repair above): the one
+   * that finds the multipart upload already completed into a whole object has nothing left to do.
+   */
+  protected override async finishMultipartUpload(metadata: Parameters<S3Store['finishMultipartUpload']>[0], parts: Parameters<S3Store['finishMultipartUpload']>[1]): Promise<string | undefined> {
+    try {
+      return await super.finishMultipartUpload(metadata, parts);
+    } catch (error) {
+      if (isMissingUpload(error) && (await this.objectSize(metadata.file.id)) === metadata.file.size) return undefined;
+      throw error;
+    }
+  }
+
+  private async objectSize(id: string): Promise<number | undefined> {
+    try {
+      return (await this.client.headObject({ Bucket: this.bucket, Key: id })).ContentLength;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
 }
 
 export function s3TusStorage(config: S3StoreConfig, blobs: BlobStore): TusStorage {
@@ -209,6 +303,13 @@ export function s3TusStorage(config: S3StoreConfig, blobs: BlobStore): TusStorag
     async storedLength(id, uploadLength) {
       const object = await blobs.stat(tusBlobKey(id));
       if (object) return object.size;
+      // Every byte stored but never completed (a process died in between): complete it now, so
+      // that what HEAD reported (the full length) is what completion accepts.
+      try {
+        if (await datastore.completeIfAllPartsStored(id)) return (await blobs.stat(tusBlobKey(id)))?.size ?? 0;
+      } catch (error) {
+        if (error !== ERRORS.FILE_NOT_FOUND && !isMissingUpload(error)) throw error;
+      }
       // Not completed: report how far it got (for the completion's message).
       try {
         const upload = await datastore.getUpload(id);

@@ -1,14 +1,19 @@
 // Endpoints of docs/api.md "Authentication and profile" (the key routes come with the keys feature).
+// No login password is ever a field here: screens send the authentication secret derived from it
+// (features/auth/accountSecrets.ts), the one exception being an old account's first sign-in.
 
 import type {
+  AuthSecretBody,
   ChangePasswordBody,
   CodeBody,
-  LoginBody,
   LoginCodeBody,
   LoginResponse,
-  PasswordBody,
+  PreloginBody,
+  PreloginResponse,
   ProfileUpdateBody,
+  SignedInResponse,
   TotpSetupResponse,
+  UpgradeLoginBody,
   User,
 } from '../../contract/auth.ts';
 import type { DetailResponse, VerifiedResponse } from '../../contract/common.ts';
@@ -19,16 +24,33 @@ export const authApi = baseApi.injectEndpoints({
     getCurrentUser: build.query<User, void>({
       query: () => '/auth/users/me',
     }),
-    // The token endpoint takes form fields, not JSON.
-    login: build.mutation<LoginResponse, LoginBody>({
+    // The account's KDF parameters (docs/api.md "Pre-login"); every name gets an answer.
+    prelogin: build.mutation<PreloginResponse, PreloginBody>({
+      query: (body) => ({ url: '/auth/prelogin', method: 'POST', body }),
+    }),
+    // The token endpoint takes form fields, not JSON. The secret step signs in (auth slice).
+    login: build.mutation<LoginResponse, { username: string; auth_secret: string }>({
+      query: ({ username, auth_secret }) => ({
+        url: '/auth/token',
+        method: 'POST',
+        body: new URLSearchParams({ username, auth_secret }),
+      }),
+    }),
+    // An account of the old scheme, once: the password itself. The auth slice does not sign in on
+    // it: the account is upgraded first (features/auth/signIn.ts), then the session is confirmed.
+    loginWithPassword: build.mutation<LoginResponse, { username: string; password: string }>({
       query: ({ username, password }) => ({
         url: '/auth/token',
         method: 'POST',
         body: new URLSearchParams({ username, password }),
       }),
     }),
-    loginWithCode: build.mutation<LoginResponse, LoginCodeBody>({
-      query: (body) => ({ url: '/auth/token/2fa', method: 'POST', body }),
+    // `upgradeFollows`: the code step of an account of the old scheme, signed in only once upgraded.
+    loginWithCode: build.mutation<LoginResponse, LoginCodeBody & { upgradeFollows?: boolean }>({
+      query: ({ username, code }) => ({ url: '/auth/token/2fa', method: 'POST', body: { username, code } }),
+    }),
+    upgradeLogin: build.mutation<SignedInResponse, UpgradeLoginBody>({
+      query: (body) => ({ url: '/auth/upgrade-login', method: 'POST', body }),
     }),
     logout: build.mutation<DetailResponse, void>({
       query: () => ({ url: '/auth/logout', method: 'POST' }),
@@ -42,10 +64,10 @@ export const authApi = baseApi.injectEndpoints({
     enableTwoFactor: build.mutation<User, CodeBody>({
       query: (body) => ({ url: '/auth/2fa/enable', method: 'POST', body }),
     }),
-    disableTwoFactor: build.mutation<User, PasswordBody>({
+    disableTwoFactor: build.mutation<User, AuthSecretBody>({
       query: (body) => ({ url: '/auth/2fa/disable', method: 'POST', body }),
     }),
-    verifyPassword: build.mutation<VerifiedResponse, PasswordBody>({
+    verifyPassword: build.mutation<VerifiedResponse, AuthSecretBody>({
       query: (body) => ({ url: '/auth/verify-password', method: 'POST', body }),
     }),
     changePassword: build.mutation<DetailResponse, ChangePasswordBody>({

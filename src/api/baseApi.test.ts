@@ -5,6 +5,7 @@ import { installFakeApi } from '../app/testing/fakeApi.ts';
 import { authApi } from './authApi.ts';
 
 const alice = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null };
+const SECRET = 'c2VjcmV0IHNlY3JldCBzZWNyZXQgc2VjcmV0IHNlY3I=';
 
 afterEach(() => {
   document.cookie = 'csrftoken=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
@@ -20,7 +21,7 @@ describe('base API', () => {
     });
     const store = makeStore();
     await store.dispatch(authApi.endpoints.getCurrentUser.initiate());
-    await store.dispatch(authApi.endpoints.updateProfile.initiate({ current_password: 'pw', email: null }));
+    await store.dispatch(authApi.endpoints.updateProfile.initiate({ current_auth_secret: SECRET, email: null }));
     await store.dispatch(authApi.endpoints.logout.initiate());
     api.restore();
 
@@ -29,37 +30,47 @@ describe('base API', () => {
       ['PUT', 'tok-123'],
       ['POST', 'tok-123'],
     ]);
-    expect(JSON.parse(api.requests[1]!.body)).toEqual({ current_password: 'pw', email: null });
+    expect(JSON.parse(api.requests[1]!.body)).toEqual({ current_auth_secret: SECRET, email: null });
   });
 
   it('sends the login as form fields', async () => {
     const api = installFakeApi({ 'POST /api/auth/token': () => ({ status: 200, body: { user: alice } }) });
     const store = makeStore();
-    await store.dispatch(authApi.endpoints.login.initiate({ username: 'alice', password: 'p&ss=word' }));
+    await store.dispatch(authApi.endpoints.login.initiate({ username: 'alice', auth_secret: SECRET }));
     api.restore();
 
     const [request] = api.requests;
     expect(request?.headers.get('content-type')).toContain('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(request?.body))).toEqual({ username: 'alice', password: 'p&ss=word' });
+    expect(Object.fromEntries(new URLSearchParams(request?.body))).toEqual({ username: 'alice', auth_secret: SECRET });
     expect(store.getState().auth).toMatchObject({ status: 'authenticated', user: alice });
   });
 
+  it('the password itself (an old account, once) goes as form fields too, and does not sign in until the upgrade', async () => {
+    const api = installFakeApi({ 'POST /api/auth/token': () => ({ status: 200, body: { user: alice } }) });
+    const store = makeStore();
+    await store.dispatch(authApi.endpoints.loginWithPassword.initiate({ username: 'alice', password: 'p&ss=word' }));
+    api.restore();
+
+    expect(Object.fromEntries(new URLSearchParams(api.requests[0]?.body))).toEqual({ username: 'alice', password: 'p&ss=word' });
+    expect(store.getState().auth.status).not.toBe('authenticated');
+  });
+
   it("a 401 'Session expired' on any call ends the session and leaves a notice for the login page", async () => {
-    const api = installFakeApi({ 'POST /api/auth/verify-password': () => ({ status: 401, body: { detail: 'Session expired' } }) });
+    const api = installFakeApi({ 'POST /api/auth/verify-password': () => ({ status: 401, body: { detail: 'Session expired', code: 'SESSION_EXPIRED' } }) });
     const store = makeStore({ auth: { user: alice, status: 'authenticated', notice: null } });
-    await store.dispatch(authApi.endpoints.verifyPassword.initiate({ password: 'pw' }));
+    await store.dispatch(authApi.endpoints.verifyPassword.initiate({ auth_secret: SECRET }));
     api.restore();
 
     expect(store.getState().auth).toEqual({ user: null, status: 'anonymous', notice: 'Session expired. Please login again.' });
   });
 
   it("a 401 'Incorrect password' does not end the session", async () => {
-    const api = installFakeApi({ 'POST /api/auth/verify-password': () => ({ status: 401, body: { detail: 'Incorrect password' } }) });
+    const api = installFakeApi({ 'POST /api/auth/verify-password': () => ({ status: 401, body: { detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' } }) });
     const store = makeStore({ auth: { user: alice, status: 'authenticated', notice: null } });
-    const result = await store.dispatch(authApi.endpoints.verifyPassword.initiate({ password: 'wrong' }));
+    const result = await store.dispatch(authApi.endpoints.verifyPassword.initiate({ auth_secret: SECRET }));
     api.restore();
 
-    expect(result.error).toMatchObject({ status: 401, data: { detail: 'Incorrect password' } });
+    expect(result.error).toMatchObject({ status: 401, data: { detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' } });
     expect(store.getState().auth.status).toBe('authenticated');
   });
 });

@@ -12,6 +12,7 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
       toast: true,
       status: 403,
       serverCode: null,
+      appCode: null,
     });
   });
 
@@ -19,26 +20,34 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
     expect(describeApiError({ status: 403, data: null }).message).toBe('Forbidden');
   });
 
-  it("401 with a detail containing 'Session expired': no toast", () => {
-    const result = describeApiError({ status: 401, data: { detail: 'Session expired' } });
+  it('401 SESSION_EXPIRED: no toast', () => {
+    const result = describeApiError({ status: 401, data: { detail: 'Session expired', code: 'SESSION_EXPIRED' } });
     expect(result).toEqual({
       code: 'session-expired',
       message: 'Session expired. Please login again.',
       toast: false,
       status: 401,
-      serverCode: null,
+      serverCode: 'SESSION_EXPIRED',
+      appCode: null,
     });
   });
 
-  it("401 'Incorrect username or password'", () => {
-    const result = describeApiError({ status: 401, data: { detail: 'Incorrect username or password' } });
+  it('401 without a code is mapped by its status, whatever its detail says', () => {
+    for (const detail of ['Session expired', 'Incorrect username or password', 'Incorrect password']) {
+      const result = describeApiError({ status: 401, data: { detail } });
+      expect(result, detail).toMatchObject({ code: 'unauthorized', message: detail, toast: true });
+    }
+  });
+
+  it("401 INCORRECT_CREDENTIALS: 'Incorrect username or password.'", () => {
+    const result = describeApiError({ status: 401, data: { detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' } });
     expect(result.message).toBe('Incorrect username or password.');
     expect(result.code).toBe('bad-credentials');
     expect(result.toast).toBe(true);
   });
 
-  it("401 'Incorrect password'", () => {
-    const result = describeApiError({ status: 401, data: { detail: 'Incorrect password' } });
+  it("401 INCORRECT_PASSWORD: 'Incorrect password provided.'", () => {
+    const result = describeApiError({ status: 401, data: { detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' } });
     expect(result.message).toBe('Incorrect password provided.');
     expect(result.code).toBe('wrong-password');
   });
@@ -110,6 +119,7 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
       toast: true,
       status: null,
       serverCode: null,
+      appCode: null,
     });
     expect(describeApiError({ status: 'TIMEOUT_ERROR', error: 'AbortError' }).code).toBe('network');
   });
@@ -131,12 +141,20 @@ describe('describeApiError (spec section 8, HTTP errors)', () => {
   it("the app's own catalogue errors keep their exact text and code", () => {
     const result = describeApiError(new UserFacingError('login-unexpected-response', 'Login failed: Unexpected server response structure.'));
     expect(result).toEqual({
-      code: 'login-unexpected-response',
+      code: 'app',
+      appCode: 'login-unexpected-response',
       message: 'Login failed: Unexpected server response structure.',
       toast: true,
       status: null,
       serverCode: null,
     });
+  });
+
+  it('the code is a closed union: a comparison with a code it cannot have fails to compile', () => {
+    const described = describeApiError(new UserFacingError('keys-invalid', 'x'));
+    // @ts-expect-error 'keys-invalid' is an app code (appCode), never an ApiErrorCode
+    expect(described.code === 'keys-invalid').toBe(false);
+    expect(described.appCode).toBe('keys-invalid');
   });
 });
 
@@ -189,7 +207,9 @@ const SERVER_ANSWERS: ReadonlyArray<{ code: string; status: number; detail: unkn
 ];
 
 describe('describeApiError by the server\'s code (docs/api.md, "Error codes")', () => {
-  it.each(SERVER_ANSWERS)('$code ($status) maps to what its answer meant before codes, and keeps the code', ({ code, status, detail }) => {
+  // The 401 codes with a row of their own are the next test's: without a code their answer is a plain 401.
+  const ROWS_OF_THEIR_OWN = new Set(['SESSION_EXPIRED', 'INCORRECT_CREDENTIALS', 'INCORRECT_PASSWORD', 'INCORRECT_LINK_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED']);
+  it.each(SERVER_ANSWERS.filter(({ code }) => !ROWS_OF_THEIR_OWN.has(code)))('$code ($status) maps to what its answer meant before codes, and keeps the code', ({ code, status, detail }) => {
     const withCode = describeApiError({ status, data: { detail, code } });
     const withoutCode = describeApiError({ status, data: { detail } });
     expect(withCode).toEqual({ ...withoutCode, serverCode: code });
@@ -202,6 +222,7 @@ describe('describeApiError by the server\'s code (docs/api.md, "Error codes")', 
       toast: false,
       status: 401,
       serverCode: 'SESSION_EXPIRED',
+      appCode: null,
     });
     expect(describeApiError({ status: 401, data: { detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' } })).toMatchObject({
       code: 'bad-credentials',
@@ -228,6 +249,24 @@ describe('describeApiError by the server\'s code (docs/api.md, "Error codes")', 
     expect(describeApiError({ status: 401, data: { detail: 'Session expired?', code: 'NOT_AUTHENTICATED' } }).code).toBe('unauthorized');
   });
 
+  it('words the refusals for want of room itself, by code: what happened and what to do', () => {
+    expect(describeApiError({ status: 413, data: { detail: "This upload would pass the folder's storage or file limit.", code: 'FOLDER_QUOTA_EXCEEDED' } })).toEqual({
+      code: 'http',
+      message: 'This folder cannot take more files right now. Contact the person who sent you the link.',
+      toast: true,
+      status: 413,
+      serverCode: 'FOLDER_QUOTA_EXCEEDED',
+      appCode: null,
+    });
+    expect(describeApiError({ status: 507, data: { detail: 'anything', code: 'STORAGE_FULL' } })).toMatchObject({
+      code: 'server',
+      message: 'The server has no room for these files right now. Try again later, or contact the person who sent you the link.',
+      serverCode: 'STORAGE_FULL',
+    });
+    // Another 413 keeps its own detail (the file size limit).
+    expect(describeApiError({ status: 413, data: { detail: 'File too large (max 5120 MB)', code: 'FILE_TOO_LARGE' } }).message).toBe('File too large (max 5120 MB)');
+  });
+
   it("a code the client does not know takes its status's row", () => {
     expect(describeApiError({ status: 403, data: { detail: 'Nope', code: 'SOMETHING_NEW' } })).toEqual({
       code: 'forbidden',
@@ -235,6 +274,7 @@ describe('describeApiError by the server\'s code (docs/api.md, "Error codes")', 
       toast: true,
       status: 403,
       serverCode: 'SOMETHING_NEW',
+      appCode: null,
     });
     expect(describeApiError({ status: 503, data: { code: 'SOMETHING_NEW' } }).message).toBe('Error: 503 - Request failed');
   });
@@ -263,8 +303,10 @@ describe('saysCodeInvalidOrExpired (spec section 5, upload page)', () => {
     expect(says(429, 'RATE_LIMITED', 'Too many invalid verification codes. Try again in 15 minutes.')).toBe(false);
   });
 
-  it("without a code: a message containing 'invalid' or 'expired', as the spec words it", () => {
-    expect(saysCodeInvalidOrExpired(describeApiError({ status: 400, data: { detail: 'The code has expired' } }))).toBe(true);
+  it('never by the message text: another code, or no code, whose message says "expired" or "invalid" does not count', () => {
+    const says = (status: number, code: string, detail: string) => saysCodeInvalidOrExpired(describeApiError({ status, data: { detail, code } }));
+    expect(says(400, 'EMAIL_NOT_REQUIRED', 'Your session has expired; the code is invalid.')).toBe(false);
+    expect(saysCodeInvalidOrExpired(describeApiError({ status: 400, data: { detail: 'The code has expired' } }))).toBe(false);
     expect(saysCodeInvalidOrExpired(describeApiError({ status: 400, data: { detail: 'Nope' } }))).toBe(false);
     expect(saysCodeInvalidOrExpired(describeApiError({ status: 429, data: { detail: 'Too many invalid codes.' } }))).toBe(false);
   });

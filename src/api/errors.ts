@@ -3,12 +3,13 @@
 // uses describeApiError; nobody else inspects error bodies.
 //
 // The server's error answers are {detail, code} (docs/api.md, "Error codes") and the mapping
-// branches on the code. An answer without one (an older server, a proxy) is mapped by its status,
-// reading only the texts the spec fixes (the 401 details). Server texts are read here and nowhere
-// else: the login's 'OTP code required' and the upload page's "says invalid or expired" rule too.
+// branches on the code, never on the detail's wording. An answer without a code (a proxy, a
+// gateway) is mapped by its status alone. The server's detail is shown where the spec says so.
 
 import { OTP_REQUIRED_MESSAGE } from '../../contract/auth.ts';
+import { isDownloadFailure } from '../lib/downloadFailure.ts';
 import { isUserFacingError } from '../lib/userFacingError.ts';
+import { downloadErrorText, SIGN_IN_TEXTS, STORAGE_REFUSAL_MESSAGES } from '../lib/userTexts.ts';
 
 export type ApiErrorCode =
   | 'session-expired'
@@ -17,12 +18,15 @@ export type ApiErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'rate-limited'
+  | 'sign-in-upgrade'
   | 'validation'
   | 'server'
   | 'http'
   | 'network'
   | 'unexpected'
-  | (string & {}); // codes of UserFacingError subclasses pass through unchanged
+  // One of the app's own errors (UserFacingError): its own code is in `appCode`. A closed union,
+  // so comparing `code` with anything that is no code here fails to compile.
+  | 'app';
 
 export interface ApiErrorInfo {
   code: ApiErrorCode;
@@ -34,6 +38,8 @@ export interface ApiErrorInfo {
   status: number | null;
   /** The server's code (docs/api.md, "Error codes") when its answer carried one, else null. */
   serverCode: string | null;
+  /** The code of the app's own error (code 'app'), else null. */
+  appCode: string | null;
 }
 
 interface ValidationItem {
@@ -42,7 +48,7 @@ interface ValidationItem {
 }
 
 function info(code: ApiErrorCode, message: string, status: number | null, toast = true, serverCode: string | null = null): ApiErrorInfo {
-  return { code, message, toast, status, serverCode };
+  return { code, message, toast, status, serverCode, appCode: null };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -67,7 +73,7 @@ function validationPairs(data: unknown): string | null {
 }
 
 /** How the spec's table treats an HTTP answer: the row it falls in. */
-type HttpRow = 'session-expired' | 'bad-credentials' | 'wrong-password' | 'unauthorized' | 'forbidden' | 'rate-limited' | 'validation' | 'other';
+type HttpRow = 'session-expired' | 'bad-credentials' | 'wrong-password' | 'sign-in-upgrade' | 'unauthorized' | 'forbidden' | 'rate-limited' | 'validation' | 'other';
 
 /**
  * Server codes with a row of their own; every other code takes the row of its status. The 401
@@ -79,6 +85,7 @@ const ROW_OF_SERVER_CODE: Readonly<Record<string, HttpRow>> = {
   INCORRECT_CREDENTIALS: 'bad-credentials',
   INCORRECT_PASSWORD: 'wrong-password',
   INCORRECT_LINK_PASSWORD: 'wrong-password',
+  SIGN_IN_UPGRADE_REQUIRED: 'sign-in-upgrade',
 };
 
 function rowOfStatus(status: number): HttpRow {
@@ -96,26 +103,21 @@ function rowOfStatus(status: number): HttpRow {
   }
 }
 
-/** An answer without a code: the spec's 401 rows by the detail texts it fixes, the rest by status. */
-function rowWithoutCode(status: number, detail: string | null): HttpRow {
-  if (status === 401) {
-    if (detail?.includes('Session expired')) return 'session-expired';
-    if (detail === 'Incorrect username or password') return 'bad-credentials';
-    if (detail === 'Incorrect password') return 'wrong-password';
-  }
-  return rowOfStatus(status);
-}
-
 function serverCodeOf(data: unknown): string | null {
   if (!isRecord(data)) return null;
   const { code } = data;
   return typeof code === 'string' && code !== '' ? code : null;
 }
 
+/** Server codes worded by the app itself rather than by the server's detail (the uploader's refusals for want of room). */
+const TEXT_OF_SERVER_CODE: Readonly<Record<string, string>> = STORAGE_REFUSAL_MESSAGES;
+
 function describeHttp(status: number, data: unknown, statusText: string): ApiErrorInfo {
   const detail = stringDetail(data);
   const serverCode = serverCodeOf(data);
-  const row = serverCode !== null ? (ROW_OF_SERVER_CODE[serverCode] ?? rowOfStatus(status)) : rowWithoutCode(status, detail);
+  const own = serverCode === null ? undefined : TEXT_OF_SERVER_CODE[serverCode];
+  if (own !== undefined) return info(status >= 500 ? 'server' : 'http', own, status, true, serverCode);
+  const row = (serverCode !== null ? ROW_OF_SERVER_CODE[serverCode] : undefined) ?? rowOfStatus(status);
   const answer = (code: ApiErrorCode, message: string, toast = true) => info(code, message, status, toast, serverCode);
   switch (row) {
     case 'session-expired':
@@ -124,6 +126,8 @@ function describeHttp(status: number, data: unknown, statusText: string): ApiErr
       return answer('bad-credentials', 'Incorrect username or password.');
     case 'wrong-password':
       return answer('wrong-password', 'Incorrect password provided.');
+    case 'sign-in-upgrade':
+      return answer('sign-in-upgrade', SIGN_IN_TEXTS.upgradeRequired);
     case 'unauthorized':
       return answer('unauthorized', detail ?? 'Unauthorized or session possibly expired.');
     case 'forbidden':
@@ -142,7 +146,9 @@ function describeHttp(status: number, data: unknown, statusText: string): ApiErr
 
 /** Maps any error value (RTK Query error, thrown Error, UserFacingError, anything) to its message. */
 export function describeApiError(error: unknown): ApiErrorInfo {
-  if (isUserFacingError(error)) return info(error.code, error.message, null);
+  if (isUserFacingError(error)) return { ...info('app', error.message, null), appCode: error.code };
+  // Workers send a download failure's code and facts; its text comes from the catalogue.
+  if (isDownloadFailure(error)) return { ...info('app', downloadErrorText(error), null), appCode: error.code };
   if (isRecord(error) && 'status' in error) {
     const { status } = error;
     const statusText = typeof error.statusText === 'string' ? error.statusText : '';
@@ -181,13 +187,13 @@ const INVALID_OR_EXPIRED_CODES: ReadonlySet<string> = new Set(['INVALID_CODE', '
 
 /**
  * Spec section 5, upload page: a failed code verification whose server message says 'invalid' or
- * 'expired' is shown as the fixed text. By code when the answer has one; otherwise by the message,
- * as the spec words it. A rate limit never counts: its text tells the uploader to wait.
+ * 'expired' is shown as the fixed text. Decided by the answer's code only (the server's messages
+ * for exactly these codes are the ones that say so); an answer without a code (a proxy's page) is
+ * shown as it is. A rate limit never counts: its text tells the uploader to wait.
  */
 export function saysCodeInvalidOrExpired(described: ApiErrorInfo): boolean {
-  if (described.status === 429) return false;
-  if (described.serverCode !== null) return INVALID_OR_EXPIRED_CODES.has(described.serverCode);
-  return /invalid|expired/i.test(described.message);
+  if (described.status === 429 || described.serverCode === null) return false;
+  return INVALID_OR_EXPIRED_CODES.has(described.serverCode);
 }
 
 /** Whether this is the 200 answer of the login's password step that asks for the second factor (spec section 4). */

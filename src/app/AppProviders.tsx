@@ -3,12 +3,21 @@ import { ThemeProvider } from '@mui/material/styles';
 import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
+import { NotificationContent } from './layout/NotificationContent.tsx';
 import { CryptoPoolProvider, type CryptoPoolSource } from './cryptoPool.ts';
 import type { AppStore } from './store.ts';
 import { theme } from './theme.ts';
 
 /** Notifications: top-right, 5 s (spec section 9). */
 export const NOTIFICATION_DURATION_MS = 5000;
+
+const NOTIFICATION_COMPONENTS = {
+  default: NotificationContent,
+  success: NotificationContent,
+  error: NotificationContent,
+  warning: NotificationContent,
+  info: NotificationContent,
+};
 
 export function AppProviders({ store, cryptoPool, children }: { store: AppStore; cryptoPool: CryptoPoolSource; children: ReactNode }) {
   return (
@@ -21,6 +30,7 @@ export function AppProviders({ store, cryptoPool, children }: { store: AppStore;
             autoHideDuration={NOTIFICATION_DURATION_MS}
             anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
             preventDuplicate
+            Components={NOTIFICATION_COMPONENTS}
           >
             {children}
           </SnackbarProvider>

@@ -10,10 +10,40 @@ export const brandColors = {
   border: '#e3e8ef',
 } as const;
 
+// Colours that carry text (WCAG 1.4.3, 4.5:1): MUI's and notistack's defaults for warning, info and
+// success, and the brand teal on the selected-row grey, fall short (3.1–4.1:1, issue 29). These are
+// the same hues, darkened just enough; docs/accessibility.md has the measured ratios.
+const accessible = {
+  teal: '#256f6a',
+  warning: '#b45309',
+  info: '#1565c0',
+  success: '#2e7d32',
+  error: '#d32f2f',
+} as const;
+
+// Borders that identify a control (WCAG 1.4.11, 3:1): MUI's outlined-input border (rgba(0,0,0,0.23),
+// 1.7:1 on white) is too faint to find the field; this grey is 3.7:1 on white, 3.4:1 on the canvas.
+const controlBorder = '#7b8794';
+
+// The keyboard focus ring (WCAG 2.4.7, 2.4.11): a 2 px navy outline with a white band inside it, so
+// it keeps at least 3:1 on the white and grey canvas (navy) and on the navy app bar (white).
+const focusRing = {
+  outline: `2px solid ${brandColors.navy}`,
+  outlineOffset: 2,
+  boxShadow: '0 0 0 2px #ffffff',
+} as const;
+
+/** WCAG 2.5.8: every pointer target at least 24 × 24 CSS px. */
+export const MIN_TARGET_PX = 24;
+
 export const theme = createTheme({
   palette: {
     primary: { main: brandColors.navy, dark: brandColors.navyDark, contrastText: '#ffffff' },
-    secondary: { main: brandColors.teal, contrastText: '#ffffff' },
+    secondary: { main: accessible.teal, contrastText: '#ffffff' },
+    warning: { main: accessible.warning, contrastText: '#ffffff' },
+    info: { main: accessible.info, contrastText: '#ffffff' },
+    success: { main: accessible.success, contrastText: '#ffffff' },
+    error: { main: accessible.error, contrastText: '#ffffff' },
     background: { default: brandColors.canvas, paper: '#ffffff' },
     text: { primary: '#1f2933', secondary: '#52606d' },
     divider: brandColors.border,
@@ -27,6 +57,35 @@ export const theme = createTheme({
     button: { textTransform: 'none', fontWeight: 600 },
   },
   components: {
+    MuiCssBaseline: {
+      styleOverrides: {
+        // Text fields show focus with their own 2 px navy border; everything else gets the ring.
+        ':focus-visible:not(input):not(textarea)': focusRing,
+        // Checkboxes, radios and switches focus a hidden <input>, so :focus-visible never matches what
+        // is seen; MUI marks the visible control (ButtonBase) with .Mui-focusVisible instead.
+        '.MuiButtonBase-root.Mui-focusVisible': focusRing,
+      },
+    },
+    // Status chips change colour when their state arrives (e.g. the key status: 'Checking...' then
+    // 'Stored'); MUI fades the background over 300 ms, and meanwhile the white label sits on a pale
+    // fill far below 4.5:1. The colour now changes at once.
+    MuiChip: { styleOverrides: { root: { transition: 'none' } } },
+    // The hint is a description, not the chip's name: MUI's default puts it in aria-label, which is
+    // not allowed on the chip's role-less <div> (and replaces the visible label for screen readers).
+    MuiTooltip: { defaultProps: { describeChild: true } },
+    MuiOutlinedInput: {
+      styleOverrides: {
+        notchedOutline: { borderColor: controlBorder },
+      },
+    },
+    // Text-styled buttons ('Enter password instead?') are targets of their own, not links in a sentence.
+    MuiLink: { styleOverrides: { button: { minHeight: MIN_TARGET_PX } } },
+    // Targets of at least 24 × 24 px (WCAG 2.5.8) wherever a layout squeezes them: a small table's
+    // checkbox column takes every padding away from its checkboxes (20 × 20 px left).
+    MuiCheckbox: { styleOverrides: { root: { minWidth: MIN_TARGET_PX, minHeight: MIN_TARGET_PX } } },
+    MuiRadio: { styleOverrides: { root: { minWidth: MIN_TARGET_PX, minHeight: MIN_TARGET_PX } } },
+    MuiIconButton: { styleOverrides: { root: { minWidth: MIN_TARGET_PX, minHeight: MIN_TARGET_PX } } },
+    MuiTableSortLabel: { styleOverrides: { root: { minHeight: MIN_TARGET_PX } } },
     MuiButton: {
       defaultProps: { disableElevation: true },
       styleOverrides: { root: { paddingInline: 18 } },
@@ -35,6 +94,24 @@ export const theme = createTheme({
     MuiPaper: { styleOverrides: { outlined: { borderColor: brandColors.border } } },
     MuiTextField: { defaultProps: { fullWidth: true } },
     MuiAlert: { styleOverrides: { root: { alignItems: 'center' } } },
-    MuiDialog: { defaultProps: { fullWidth: true, maxWidth: 'xs' } },
+    // Dialogs quote what users named (a folder title, a 90-character file name): a long word breaks
+    // instead of widening the dialog past a phone's screen.
+    MuiDialogTitle: { styleOverrides: { root: { overflowWrap: 'anywhere' } } },
+    MuiDialogContentText: { styleOverrides: { root: { overflowWrap: 'anywhere' } } },
+    MuiDialog: {
+      defaultProps: { fullWidth: true, maxWidth: 'xs' },
+      // On a phone MUI keeps 32 px around a dialog; 16 px leaves the content room to fit without
+      // scrolling sideways (a 390 px screen gets a 358 px dialog instead of 326 px).
+      styleOverrides: {
+        paper: ({ theme: current }) => ({
+          [current.breakpoints.down('sm')]: {
+            margin: current.spacing(2),
+            width: `calc(100% - ${current.spacing(4)})`,
+            maxWidth: `calc(100% - ${current.spacing(4)})`,
+            maxHeight: `calc(100% - ${current.spacing(4)})`,
+          },
+        }),
+      },
+    },
   },
 });

@@ -1,7 +1,6 @@
 /**
  * A time limit on a promise that might never settle: a browser storage call whose answer is lost
- * (seen: an OPFS createSyncAccessHandle() that never resolved, freezing a 5 GiB upload at 58 %
- * with every thread idle; docs/upload.md "Upload spool"). The caller gets `timedOut()` as a
+ * (the incident that showed it: docs/upload.md, "Every OPFS call of the spool has a time limit"). The caller gets `timedOut()` as a
  * rejection once `ms` have passed; if the work settles after that, `late` receives its value so a
  * resource it holds (a file handle with an exclusive lock) can still be released.
  */

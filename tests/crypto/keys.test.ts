@@ -27,11 +27,21 @@ import {
   wrapPrivateKey,
   PRIVATE_KEY_KDF_ITERATIONS,
   LINK_KDF_ITERATIONS,
+  ARGON2_LIMITS,
+  encodeKdfParams,
+  newArgon2Params,
+  newKdfParams,
+  deriveAccountSecrets,
 } from '../../crypto/index.ts';
 import * as node from '../../server/crypto/index.ts';
 import { expectCryptoError } from './helpers.ts';
 
 const PASSWORD = 'correct horse battery staple ünïcødé';
+/** Scheme-2 blocks at the cheapest cost the format allows (the bytes are the same at any cost). */
+const cheapArgon2 = () => newArgon2Params({ memoryKiB: ARGON2_LIMITS.minMemoryKiB, passes: ARGON2_LIMITS.minPasses, lanes: 1 });
+const accountParams = () => encodeKdfParams(cheapArgon2());
+/** The old scheme 1 as the app wrote it before issue 27. */
+const scheme1Params = (iterations = PRIVATE_KEY_KDF_ITERATIONS) => encodeKdfParams(newKdfParams(iterations));
 
 let browserPair: CryptoKeyPair;
 let nodePair: node.NodeKeyPair;
@@ -89,21 +99,36 @@ describe('RSA-OAEP key pair and file keys', () => {
 });
 
 describe('private key wrapped by the login password', () => {
-  it('browser-wrapped key data (and backups) open in node, with the parameters stored beside them', async () => {
-    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD);
-    const block = decodeBase64(data.kdfSalt);
-    expect(block).toHaveLength(21);
-    expect(block[0]).toBe(1);
-    expect(new DataView(block.buffer).getUint32(1)).toBe(PRIVATE_KEY_KDF_ITERATIONS);
-    expect(decodeBase64(data.encryptedPrivateKey).length).toBeGreaterThan(12 + 16 + 1000);
+  it('scheme 2: browser-wrapped key data carries the account block as kdfSalt and opens in node', async () => {
+    const kdfParams = accountParams();
+    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD, kdfParams);
+    expect(data.kdfSalt).toBe(kdfParams);
+    expect(decodeBase64(data.kdfSalt)).toHaveLength(26);
     const inNode = node.unwrapPrivateKey(data, PASSWORD);
     const expected = Buffer.from(await crypto.subtle.exportKey('pkcs8', browserPair.privateKey));
     expect(inNode.export({ type: 'pkcs8', format: 'der' }).equals(expected)).toBe(true);
   });
 
-  it('node-wrapped key data opens in the browser and unwraps file keys', async () => {
-    const data = node.wrapPrivateKey(nodePair.privateKey, PASSWORD);
-    const privateKey = await unwrapPrivateKey(data, PASSWORD);
+  it('scheme 2: the wrapping key is HKDF(master, "sealdrop/private-key-wrap/v1"), the one the sign-in derivation yields', async () => {
+    const kdfParams = accountParams();
+    const data = node.wrapPrivateKeyScheme2(nodePair.privateKey, PASSWORD, kdfParams);
+    const { wrappingKey } = await deriveAccountSecrets(PASSWORD, kdfParams);
+    const sealed = decodeBase64(data.encryptedPrivateKey);
+    const pkcs8 = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12) }, wrappingKey, sealed.subarray(12));
+    expect(Buffer.from(pkcs8).equals(nodePair.privateKey.export({ type: 'pkcs8', format: 'der' }))).toBe(true);
+    await expect(unwrapPrivateKey(data, PASSWORD)).resolves.toMatchObject({ type: 'private', algorithm: { name: 'RSA-OAEP' } });
+  });
+
+  it('scheme 1 (what the app wrote before): browser and node open each other\'s key data', async () => {
+    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD, scheme1Params());
+    const block = decodeBase64(data.kdfSalt);
+    expect(block).toHaveLength(21);
+    expect(block[0]).toBe(1);
+    expect(new DataView(block.buffer).getUint32(1)).toBe(PRIVATE_KEY_KDF_ITERATIONS);
+    expect(decodeBase64(data.encryptedPrivateKey).length).toBeGreaterThan(12 + 16 + 1000);
+    expect(node.unwrapPrivateKey(data, PASSWORD).asymmetricKeyType).toBe('rsa');
+    const byNode = node.wrapPrivateKey(nodePair.privateKey, PASSWORD);
+    const privateKey = await unwrapPrivateKey(byNode, PASSWORD);
     expect(privateKey.extractable).toBe(false);
     const raw = Buffer.alloc(32, 7);
     const fileKey = await unwrapFileKey(node.wrapFileKey(nodePair.publicKeySpki, raw), privateKey);
@@ -113,19 +138,22 @@ describe('private key wrapped by the login password', () => {
   it('reads the spec form: a bare 16-byte salt means 250000 iterations', async () => {
     const data = node.wrapPrivateKey(nodePair.privateKey, PASSWORD);
     const bareSalt = encodeBase64(decodeBase64(data.kdfSalt).subarray(5));
-    await expect(unwrapPrivateKey({ ...data, kdfSalt: bareSalt }, PASSWORD)).resolves.toBeDefined();
+    await expect(unwrapPrivateKey({ ...data, kdfSalt: bareSalt }, PASSWORD)).resolves.toMatchObject({ type: 'private', algorithm: { name: 'RSA-OAEP' } });
+    expect(node.unwrapPrivateKey({ ...data, kdfSalt: bareSalt }, PASSWORD).asymmetricKeyType).toBe('rsa');
     const raised = node.wrapPrivateKey(nodePair.privateKey, PASSWORD, 300_000);
-    await expect(unwrapPrivateKey(raised, PASSWORD)).resolves.toBeDefined();
+    await expect(unwrapPrivateKey(raised, PASSWORD)).resolves.toMatchObject({ type: 'private', algorithm: { name: 'RSA-OAEP' } });
   });
 
-  it('a wrong password is WRONG_PASSWORD, in both implementations', async () => {
-    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD);
-    await expectCryptoError(unwrapPrivateKey(data, PASSWORD + 'x'), 'WRONG_PASSWORD');
-    expect(() => node.unwrapPrivateKey(data, 'wrong')).toThrow(expect.objectContaining({ code: 'WRONG_PASSWORD' }));
+  it('a wrong password is WRONG_PASSWORD, in both implementations and both schemes', async () => {
+    for (const kdfParams of [accountParams(), scheme1Params(100_000)]) {
+      const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD, kdfParams);
+      await expectCryptoError(unwrapPrivateKey(data, PASSWORD + 'x'), 'WRONG_PASSWORD');
+      expect(() => node.unwrapPrivateKey(data, 'wrong')).toThrow(expect.objectContaining({ code: 'WRONG_PASSWORD' }));
+    }
   });
 
   it('altered key data is WRONG_PASSWORD (GCM cannot tell the two apart); bad shapes are MALFORMED', async () => {
-    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD);
+    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD, scheme1Params(100_000));
     const sealed = decodeBase64(data.encryptedPrivateKey);
     sealed[40] = sealed[40]! ^ 0x80;
     await expectCryptoError(unwrapPrivateKey({ ...data, encryptedPrivateKey: encodeBase64(sealed) }, PASSWORD), 'WRONG_PASSWORD');
@@ -133,21 +161,27 @@ describe('private key wrapped by the login password', () => {
     await expectCryptoError(unwrapPrivateKey({ ...data, encryptedPrivateKey: 'a$b=' }, PASSWORD), 'MALFORMED');
     await expectCryptoError(unwrapPrivateKey({ ...data, kdfSalt: encodeBase64(new Uint8Array(15)) }, PASSWORD), 'MALFORMED');
     const block = decodeBase64(data.kdfSalt);
-    block[0] = 2;
+    block[0] = 3; // 1 and 2 are known schemes (kdf.ts)
     await expectCryptoError(unwrapPrivateKey({ ...data, kdfSalt: encodeBase64(block) }, PASSWORD), 'UNSUPPORTED_VERSION');
+    block[0] = 2; // scheme 2 blocks are 26 bytes
+    await expectCryptoError(unwrapPrivateKey({ ...data, kdfSalt: encodeBase64(block) }, PASSWORD), 'MALFORMED');
     block[0] = 1;
     new DataView(block.buffer).setUint32(1, 1000);
     await expectCryptoError(unwrapPrivateKey({ ...data, kdfSalt: encodeBase64(block) }, PASSWORD), 'MALFORMED');
     await expectCryptoError(unwrapPrivateKey(data, ''), 'MALFORMED');
   });
 
-  it('a password change re-wraps under a fresh salt; the old password stops working', async () => {
-    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD);
-    const changed = await rewrapPrivateKey(data, PASSWORD, 'new password 123');
-    expect(changed.kdfSalt).not.toBe(data.kdfSalt);
+  it('a password change (or a first sign-in on scheme 2) re-wraps under the new block; the old password stops working', async () => {
+    const data = await wrapPrivateKey(browserPair.privateKey, PASSWORD, scheme1Params(100_000));
+    const kdfParams = accountParams();
+    const changed = await rewrapPrivateKey(data, PASSWORD, 'new password 123', kdfParams);
+    expect(changed.kdfSalt).toBe(kdfParams);
     await expectCryptoError(unwrapPrivateKey(changed, PASSWORD), 'WRONG_PASSWORD');
     expect(node.unwrapPrivateKey(changed, 'new password 123').asymmetricKeyType).toBe('rsa');
-    await expectCryptoError(rewrapPrivateKey(data, 'not it', 'x'), 'WRONG_PASSWORD');
+    const upgraded = await rewrapPrivateKey(data, PASSWORD, PASSWORD, accountParams());
+    expect(decodeBase64(upgraded.kdfSalt)[0]).toBe(2);
+    expect(node.unwrapPrivateKey(upgraded, PASSWORD).asymmetricKeyType).toBe('rsa');
+    await expectCryptoError(rewrapPrivateKey(data, 'not it', 'x', kdfParams), 'WRONG_PASSWORD');
   });
 });
 
@@ -183,38 +217,79 @@ describe('download link keys', () => {
     }
   });
 
-  it("password links: 'wrappedKey:ivPlusCiphertext' opens in node and the reverse; verifiers agree", async () => {
+  it("password links (scheme 2, what new links use): 'wrappedKey:ivPlusCiphertext' opens in node and the reverse; verifiers agree", async () => {
     const files = await twoFileKeys();
-    const protection = await protectLinkKeys('link password 99', files);
+    const protection = await protectLinkKeys('link password 99', files, cheapArgon2());
     const value = protection.reencryptedKeys['12']!;
     const [wrappedKey, ivPlusCiphertext, extra] = value.split(':');
     expect(extra).toBeUndefined();
-    expect(decodeBase64(wrappedKey!)).toHaveLength(21 + 12 + 48);
+    expect(decodeBase64(wrappedKey!)).toHaveLength(26 + 12 + 48);
     expect(decodeBase64(ivPlusCiphertext!)).toHaveLength(12 + 48);
     expect(linkKdfParamsOf(value)).toBe(protection.kdfParams);
-    expect(new DataView(decodeBase64(protection.kdfParams).buffer).getUint32(1)).toBe(LINK_KDF_ITERATIONS);
+    expect(decodeBase64(protection.kdfParams)[0]).toBe(2);
 
     const openedByNode = node.openLinkKeys('link password 99', protection.reencryptedKeys);
     expect(openedByNode.get('345')!.equals(files[1]!.raw)).toBe(true);
     expect(node.linkVerifier('link password 99', protection.kdfParams)).toBe(protection.verifier);
     expect(await deriveLinkPasswordVerifier('link password 99', protection.kdfParams)).toBe(protection.verifier);
 
-    const byNode = node.protectLinkKeys('pässwort', new Map(files.map((f) => [f.fileId, f.raw])));
+    const byNode = node.protectLinkKeys('pässwort', new Map(files.map((f) => [f.fileId, f.raw])), { scheme: 2, cost: { memoryKiB: 19_456, passes: 2, lanes: 1 } });
     const opened = await openLinkKeys('pässwort', byNode.reencryptedKeys);
     expect(Buffer.from(await exportRawFileKey(opened.get('12')!)).equals(files[0]!.raw)).toBe(true);
     expect(await deriveLinkPasswordVerifier('pässwort', byNode.kdfParams)).toBe(byNode.verifier);
   });
 
+  it('the pinned scheme-2 link vector of docs/format.md: both implementations derive its verifier', async () => {
+    const kdfParams = 'AgABAAAAAAADARAREhMUFRYXGBkaGxwdHh8=';
+    const verifier = Buffer.from('a8e5eecdd7ad0d3cc9989ae3eb494c2d4ddb9a672d3334a16cade467160fc219', 'hex').toString('base64');
+    expect(node.linkVerifier('SonneWolke26-418', kdfParams)).toBe(verifier);
+    expect(await deriveLinkPasswordVerifier('SonneWolke26-418', kdfParams)).toBe(verifier);
+  });
+
+  it('new links default to scheme 2 at the default cost, in both implementations', async () => {
+    const files = await twoFileKeys();
+    const block = decodeBase64((await protectLinkKeys('link password 99', files.slice(0, 1))).kdfParams);
+    expect(block).toHaveLength(26);
+    expect([block[0], new DataView(block.buffer).getUint32(1), new DataView(block.buffer).getUint32(5), block[9]]).toEqual([2, 65_536, 3, 1]);
+    expect(Buffer.from(node.protectLinkKeys('x', new Map([['1', files[0]!.raw]])).kdfParams, 'base64').subarray(0, 10)).toEqual(Buffer.from(block.subarray(0, 10)));
+  });
+
+  it('password links of the old scheme 1 (PBKDF2 150000) keep opening in both implementations', async () => {
+    const files = await twoFileKeys();
+    const old = await protectLinkKeys('link password 99', files, newKdfParams(LINK_KDF_ITERATIONS));
+    expect(decodeBase64(old.reencryptedKeys['12']!.split(':')[0]!)).toHaveLength(21 + 12 + 48);
+    expect(new DataView(decodeBase64(old.kdfParams).buffer).getUint32(1)).toBe(LINK_KDF_ITERATIONS);
+    expect(node.openLinkKeys('link password 99', old.reencryptedKeys).get('12')!.equals(files[0]!.raw)).toBe(true);
+    expect(node.linkVerifier('link password 99', old.kdfParams)).toBe(old.verifier);
+    const byNode = node.protectLinkKeys('pässwort', new Map(files.map((f) => [f.fileId, f.raw])), { scheme: 1 });
+    const opened = await openLinkKeys('pässwort', byNode.reencryptedKeys);
+    expect(Buffer.from(await exportRawFileKey(opened.get('345')!)).equals(files[1]!.raw)).toBe(true);
+    expect(await deriveLinkPasswordVerifier('pässwort', byNode.kdfParams)).toBe(byNode.verifier);
+  });
+
+  it('a wrapped link key of an unknown scheme is UNSUPPORTED_VERSION, one of the wrong length MALFORMED', async () => {
+    const files = await twoFileKeys();
+    const { reencryptedKeys } = await protectLinkKeys('p', files.slice(0, 1), cheapArgon2());
+    const [wrapped, sealed] = reencryptedKeys['12']!.split(':');
+    const bytes = decodeBase64(wrapped!);
+    bytes[0] = 7;
+    await expectCryptoError(openLinkKeys('p', { '12': `${encodeBase64(bytes)}:${sealed}` }), 'UNSUPPORTED_VERSION');
+    expect(() => node.openLinkKeys('p', { '12': `${encodeBase64(bytes)}:${sealed}` })).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_VERSION' }));
+    bytes[0] = 1; // a scheme-1 block is 21 bytes: this wrapped key is now 5 bytes too long
+    await expectCryptoError(openLinkKeys('p', { '12': `${encodeBase64(bytes)}:${sealed}` }), 'MALFORMED');
+    expect(() => node.openLinkKeys('p', { '12': `${encodeBase64(bytes)}:${sealed}` })).toThrow(expect.objectContaining({ code: 'MALFORMED' }));
+  });
+
   it('the verifier differs from anything that opens the keys and changes with the password', async () => {
     const files = await twoFileKeys();
-    const protection = await protectLinkKeys('link password 99', files);
+    const protection = await protectLinkKeys('link password 99', files, cheapArgon2());
     expect(await deriveLinkPasswordVerifier('link password 98', protection.kdfParams)).not.toBe(protection.verifier);
     expect(protection.reencryptedKeys['12']).not.toContain(protection.verifier);
   });
 
   it('wrong link password is WRONG_PASSWORD; altered or moved file keys are INTEGRITY', async () => {
     const files = await twoFileKeys();
-    const { reencryptedKeys } = await protectLinkKeys('link password 99', files);
+    const { reencryptedKeys } = await protectLinkKeys('link password 99', files, cheapArgon2());
     await expectCryptoError(openLinkKeys('link password 98', reencryptedKeys), 'WRONG_PASSWORD');
     // The server swaps the keys of two files: each is bound to its file id.
     await expectCryptoError(openLinkKeys('link password 99', { '12': reencryptedKeys['345']!, '345': reencryptedKeys['12']! }), 'INTEGRITY');

@@ -9,7 +9,15 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CryptoError, ONE_SHOT_DIGEST_MAX_BYTES } from '../../crypto/index.ts';
-import { decryptBuffer, encryptBuffer, generateRsaKeyPair, unwrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
+import {
+  argon2Block,
+  decryptBuffer,
+  deriveAccountSecrets,
+  encryptBuffer,
+  generateRsaKeyPair,
+  unwrapFileKey,
+  wrapPrivateKey,
+} from '../../server/crypto/index.ts';
 import { DownloadError, CryptoPool } from '../../workers/index.ts';
 import { receiveFileKeys } from '../../workers/download-service/keyInbox.ts';
 import { decryptLikeADownload } from '../../workers/download-service/testing/decryptLikeADownload.ts';
@@ -93,6 +101,13 @@ describe('CryptoPool', () => {
       expect((error as DownloadError).code).toBe('INTEGRITY');
     }
     expect(decryptBuffer(raw, iv, encryptBuffer(raw, iv, plain)).equals(plain)).toBe(true);
+  });
+
+  it('derives the login authentication secret in a worker, equal to the node reference (scheme 2)', async () => {
+    pool = CryptoPool.create({ size: 1, createWorker: inProcessWorker });
+    const kdfParams = argon2Block({ memoryKiB: 19_456, passes: 2, lanes: 1, salt: deterministicBytes(16, 27) }).toString('base64');
+    await expect(pool.deriveAuthSecret('login password', kdfParams)).resolves.toBe(deriveAccountSecrets('login password', kdfParams).authSecret);
+    await expectCryptoError(pool.deriveAuthSecret('login password', 'AQ=='), 'MALFORMED');
   });
 
   it('unlocks the private key in one worker; keys made on two workers meet on one before they go to a download', async () => {

@@ -14,8 +14,10 @@ import {
   EncryptRecords,
   encryptBuffer,
   generateRsaKeyPair,
+  newArgon2Block,
   wrapFileKey,
   wrapPrivateKey,
+  wrapPrivateKeyScheme2,
 } from '../../server/crypto/index.ts';
 
 export interface KeyOwner {
@@ -27,9 +29,13 @@ export function newKeyOwner(): KeyOwner {
   return generateRsaKeyPair();
 }
 
-/** The JSON the app downloads (src/features/keys/backupFile.ts), for this key under this password. */
-export function backupFileText(owner: KeyOwner, password: string, username = 'admin'): string {
-  const keyData = wrapPrivateKey(owner.privateKey, password);
+/**
+ * The JSON the app downloads (src/features/keys/backupFile.ts), for this key under this password:
+ * wrapped under scheme 2 (argon2id, an account block) as the app writes it now, or under scheme 1
+ * (PBKDF2) as backups made before issue 27 are.
+ */
+export function backupFileText(owner: KeyOwner, password: string, username = 'admin', scheme: 1 | 2 = 2): string {
+  const keyData = scheme === 2 ? wrapPrivateKeyScheme2(owner.privateKey, password, newArgon2Block()) : wrapPrivateKey(owner.privateKey, password);
   return `${JSON.stringify(
     {
       description: 'Sealdrop private key backup (test).',

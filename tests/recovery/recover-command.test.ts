@@ -1,7 +1,7 @@
-// `npm run recover`: an export (directory or ZIP) decrypted offline with the key backup file, run
-// as a real process. Every output byte is compared with the originals; damaged files are named,
+// `npm run recover`: an export (directory or ZIP) decrypted offline with the key backup file (of
+// scheme 2, as the app writes it now, and of the old scheme 1), run as a real process. Every output byte is compared with the originals; damaged files are named,
 // skipped, and leave nothing behind, while the rest is still recovered.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,29 @@ describe.each(['directory', 'zip'] as const)('recover from a %s export', (form) 
     expect(failures[1]).toContain(`truncated: ${12 + DEFAULT_RECORD_BYTES + 1000} of`);
     expect(failures[3]).toContain('files/');
     expect(linesOf(result.stdout).at(-1)).toMatch(/^Recovered 5 of 13 files: /);
+  });
+});
+
+describe('backups of both KDF schemes', () => {
+  it('a backup of scheme 1 (made before issue 27, PBKDF2) opens as one of scheme 2 does; a wrong password is exit 3 for either', async () => {
+    const files = sampleFiles().slice(0, 2);
+    const exportPath = await writeDirectoryExport(path.join(work, 'schemes'), await buildExport(owner, files));
+    const scheme2 = JSON.parse(await readFile(backup, 'utf8')) as { kdfSalt: string };
+    expect(Buffer.from(scheme2.kdfSalt, 'base64')[0]).toBe(2);
+    const oldBackup = path.join(work, 'private-key-backup-scheme1.json');
+    await writeFile(oldBackup, backupFileText(owner, PASSWORD, 'admin', 1));
+    expect(Buffer.from((JSON.parse(await readFile(oldBackup, 'utf8')) as { kdfSalt: string }).kdfSalt, 'base64')[0]).toBe(1);
+
+    const out = path.join(work, 'out-scheme1');
+    const result = await runRecover(['--backup', oldBackup, '--password-stdin', exportPath, out], `${PASSWORD}\n`);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await treeDifferences(out, expectedTree(files))).toEqual([]);
+
+    for (const file of [backup, oldBackup]) {
+      const wrong = await runRecover(['--backup', file, '--password-stdin', exportPath, path.join(work, 'out-wrong')], 'not the password\n');
+      expect(wrong.code, file).toBe(3);
+    }
   });
 });
 

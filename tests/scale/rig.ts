@@ -26,6 +26,8 @@ export interface RigOptions {
   databaseUrl?: string;
   /** Who is asking, for the "port is busy" message. */
   label?: string;
+  /** Extra node options for both server processes (bench:admin-reads --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 export interface Rig {
@@ -110,8 +112,8 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       UPLOAD_SWEEP_INTERVAL_MINUTES: '0',
       ...options.env,
     };
-    a = new ServerProcess('A', ports.a, env);
-    b = new ServerProcess('B', ports.b, env);
+    a = new ServerProcess('A', ports.a, env, options.nodeArgs);
+    b = new ServerProcess('B', ports.b, env, options.nodeArgs);
     await a.start(); // migrates first
     await b.start();
     nginx = await startNginx(nginxPort, [`127.0.0.1:${ports.a}`, `127.0.0.1:${ports.b}`]);

@@ -17,6 +17,8 @@ export class ServerProcess {
     readonly name: string,
     readonly port: number,
     private readonly env: Record<string, string>,
+    /** Extra node options (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+    private readonly nodeArgs: readonly string[] = [],
   ) {}
 
   get url(): string {
@@ -29,7 +31,7 @@ export class ServerProcess {
 
   async start(): Promise<void> {
     const from = this.lines.length;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, [...this.nodeArgs, '--import', 'tsx', 'server/main.ts'], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,7 +36,7 @@ describe('NUL bytes the API fuzzer sent', () => {
   it('refuses a typed username with a NUL byte in both login steps (422), not a failed query', async () => {
     const client = server.client();
     await client.primeCsrf();
-    const login = await client.request('POST', '/api/auth/token', { form: { username: '\u0000correct horse', password: '../' } });
+    const login = await client.request('POST', '/api/auth/token', { form: { username: '\u0000correct horse', auth_secret: Buffer.alloc(32).toString('base64') } });
     expect(login.status).toBe(422);
     expect(login.body.detail).toEqual([{ loc: ['body', 'username'], msg: 'Username cannot contain a NUL character' }]);
     const code = await client.post('/api/auth/token/2fa', { username: 'alice\u0000', code: '123456' });
@@ -142,5 +142,18 @@ describe('multipart failures the API fuzzer sent', () => {
       files.createMany = createMany;
     }
     expect(multipartBlobs()).toEqual(before);
+  });
+});
+
+describe('names of inherited members the API fuzzer sent', () => {
+  it('answers 404 {code: NOT_FOUND} for /api/docs/valueOf and its kin, and serves the real assets', async () => {
+    const client = server.client();
+    // Was 500: the asset table was a plain object, so 'valueOf' found Object.prototype.valueOf.
+    for (const name of ['valueOf', 'constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const response = await client.get(`/api/docs/${name}`);
+      expect(response.status, name).toBe(404);
+      expect(response.body.code, name).toBe('NOT_FOUND');
+    }
+    expect((await client.get('/api/docs/start.js')).status).toBe(200);
   });
 });

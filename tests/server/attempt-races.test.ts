@@ -121,6 +121,11 @@ function randomWrongPassword(index: number): string {
   return `wrong-${index}-${randomBytes(3).toString('hex')}`;
 }
 
+/** A wrong authentication secret of the right shape (32 bytes of base64). */
+function randomWrongSecret(): string {
+  return randomBytes(32).toString('base64');
+}
+
 function withAddress(address: string) {
   return { 'x-forwarded-for': address };
 }
@@ -129,13 +134,13 @@ async function loginCheck(): Promise<LimitedCheck> {
   const username = unique('racer');
   await server.createUser(username, PASSWORD);
   const client = server.client();
-  await client.primeCsrf();
+  const right = await client.authSecret(username, PASSWORD);
   const headers = withAddress(freshAddress());
   return {
-    guess: (baseUrl, password) =>
-      aimedAt(client, baseUrl).request('POST', '/api/auth/token', { form: { username, password }, headers }),
-    right: PASSWORD,
-    wrong: randomWrongPassword,
+    guess: (baseUrl, authSecret) =>
+      aimedAt(client, baseUrl).request('POST', '/api/auth/token', { form: { username, auth_secret: authSecret }, headers }),
+    right,
+    wrong: randomWrongSecret,
     clearsOnSuccess: true,
   };
 }
@@ -149,8 +154,8 @@ async function totpCheck(): Promise<LimitedCheck> {
   server.clock.current = Date.now();
   const headers = withAddress(freshAddress());
   const client = server.client();
-  await client.primeCsrf();
-  const passwordStep = await client.request('POST', '/api/auth/token', { form: { username, password: PASSWORD }, headers });
+  const authSecret = await client.authSecret(username, PASSWORD);
+  const passwordStep = await client.request('POST', '/api/auth/token', { form: { username, auth_secret: authSecret }, headers });
   expect(passwordStep.body).toEqual({ message: 'OTP code required', username });
   const near = new Set([-1, 0, 1].map((offset) => totpAt(secret, Date.now(), offset)));
   return {
@@ -167,12 +172,13 @@ async function totpCheck(): Promise<LimitedCheck> {
 }
 
 async function reenteredPasswordCheck(): Promise<LimitedCheck> {
-  const { client } = await signedInClient(server, unique('reenter'), PASSWORD);
+  const username = unique('reenter');
+  const { client } = await signedInClient(server, username, PASSWORD);
   const headers = withAddress(freshAddress());
   return {
-    guess: (baseUrl, password) => aimedAt(client, baseUrl).post('/api/auth/verify-password', { password }, { headers }),
-    right: PASSWORD,
-    wrong: randomWrongPassword,
+    guess: (baseUrl, authSecret) => aimedAt(client, baseUrl).post('/api/auth/verify-password', { auth_secret: authSecret }, { headers }),
+    right: await client.authSecret(username, PASSWORD),
+    wrong: randomWrongSecret,
     clearsOnSuccess: false,
   };
 }
@@ -266,7 +272,7 @@ describe('the per-address limit', () => {
     const responses = await Promise.all(
       Array.from({ length: 3 * IP_LIMIT }, (_, i) =>
         aimedAt(client, urls[i % 2]!).request('POST', '/api/auth/token', {
-          form: { username: unique('nobody'), password: randomWrongPassword(i) },
+          form: { username: unique('nobody'), auth_secret: randomWrongSecret() },
           headers,
         }),
       ),

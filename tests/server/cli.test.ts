@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { verify } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARGON2_DEFAULT_COST, deriveAccountSecrets, parseAccountKdfParams } from '../../crypto/index.ts';
 import { createFolder, seedFile } from './files-fixtures.ts';
 import { signedInClient, startServer, type TestServer } from './harness.ts';
 import { totpAt } from './totp-reference.ts';
@@ -51,6 +53,16 @@ describe('npm run admin', () => {
     expect(login.body.user).toMatchObject({ username: 'Admin', email: 'admin@example.com' });
   });
 
+  it('create-user derives exactly as the browser does: a scheme-2 block at the default cost, and the hash of the secret the browser derives', async () => {
+    const user = (await server.app.repos.users.findByUsername('admin'))!;
+    const params = parseAccountKdfParams(user.kdfParams!);
+    expect(params).toMatchObject(ARGON2_DEFAULT_COST);
+    // The browser's implementation (hash-wasm + WebCrypto), not the node one the CLI used.
+    const { authSecret } = await deriveAccountSecrets('first password', user.kdfParams!);
+    expect(await verify(user.passwordHash, authSecret)).toBe(true);
+    expect(await verify(user.passwordHash, 'first password')).toBe(false);
+  });
+
   it('refuses a duplicate username (any case), an invalid one, a short password, a bad e-mail', async () => {
     const duplicate = await runCli(['create-user', 'ADMIN', '--password-stdin'], 'another password\n');
     expect(duplicate.code).toBe(1);
@@ -84,8 +96,14 @@ describe('npm run admin', () => {
     await client.login('admin', 'first password');
     expect((await client.get('/api/auth/users/me')).status).toBe(200);
 
+    const before = (await server.app.repos.users.findByUsername('admin'))!.kdfParams;
     const result = await runCli(['reset-password', 'admin', '--password-stdin'], 'second password\n');
     expect(result.code).toBe(0);
+    // It says plainly that the private key needs its backup file now.
+    expect(result.stdout).toContain('restores the key from the backup file');
+    const after = (await server.app.repos.users.findByUsername('admin'))!;
+    expect(after.kdfParams).not.toBe(before);
+    expect(parseAccountKdfParams(after.kdfParams!)).toMatchObject(ARGON2_DEFAULT_COST);
     expect((await client.get('/api/auth/users/me')).body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
     expect((await server.client().login('admin', 'first password')).status).toBe(401);
     expect((await server.client().login('admin', 'second password')).status).toBe(200);

@@ -27,7 +27,7 @@ describe('loadConfig', () => {
     expect(config.sessionTtlMs).toBe(12 * 3_600_000);
     expect(config.cookieSecure).toBe(false);
     expect(config.trustProxy).toBe(false);
-    expect(config.rateLimit).toEqual({ accountMaxFailures: 10, ipMaxFailures: 50, windowMs: 15 * 60_000 });
+    expect(config.rateLimit).toEqual({ accountMaxFailures: 10, ipMaxFailures: 50, preloginPerIp: 300, windowMs: 15 * 60_000 });
   });
 
   it('reads every variable', () => {
@@ -45,6 +45,7 @@ describe('loadConfig', () => {
         TRUST_PROXY: '1',
         RATE_LIMIT_ACCOUNT_FAILURES: '5',
         RATE_LIMIT_IP_FAILURES: '20',
+        RATE_LIMIT_PRELOGIN_PER_IP: '40',
         RATE_LIMIT_WINDOW_MINUTES: '30',
       },
       cwd,
@@ -59,7 +60,7 @@ describe('loadConfig', () => {
       cookieSecure: true,
       logLevel: 'warn',
       trustProxy: 1,
-      rateLimit: { accountMaxFailures: 5, ipMaxFailures: 20, windowMs: 30 * 60_000 },
+      rateLimit: { accountMaxFailures: 5, ipMaxFailures: 20, preloginPerIp: 40, windowMs: 30 * 60_000 },
     });
   });
 

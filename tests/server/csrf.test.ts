@@ -28,7 +28,7 @@ describe('CSRF', () => {
     const client = server.client();
     await client.primeCsrf();
     const response = await client.request('POST', '/api/auth/token', {
-      form: { username: 'bob', password: 'correct horse' },
+      form: { username: 'bob', auth_secret: Buffer.alloc(32).toString('base64') },
       csrf: false,
     });
     expect(response.status).toBe(403);
@@ -40,7 +40,7 @@ describe('CSRF', () => {
     const client = server.client();
     await client.primeCsrf();
     const response = await client.request('POST', '/api/auth/token', {
-      form: { username: 'bob', password: 'correct horse' },
+      form: { username: 'bob', auth_secret: Buffer.alloc(32).toString('base64') },
       csrf: 'x'.repeat(43),
     });
     expect(response.status).toBe(403);
@@ -57,7 +57,7 @@ describe('CSRF', () => {
   it('checks PUT as well as POST; GET needs no header', async () => {
     const { client } = await signedInClient(server, 'carol');
     expect((await client.get('/api/auth/users/me', { csrf: false })).status).toBe(200);
-    const put = await client.put('/api/auth/users/me', { current_password: 'correct horse', email: null }, { csrf: false });
+    const put = await client.put('/api/auth/users/me', { current_auth_secret: await client.authSecret('carol', 'correct horse'), email: null }, { csrf: false });
     expect(put.status).toBe(403);
     expect(put.body).toEqual(CSRF_FAILED);
   });
@@ -70,8 +70,9 @@ describe('CSRF', () => {
     expect(client.csrfToken).not.toBe(beforeLogin);
 
     // An attacker who planted the pre-login token (cookie and header) gets nowhere.
+    const secret = await client.authSecret('bob', 'correct horse');
     client.cookies.set('csrftoken', beforeLogin);
-    const response = await client.post('/api/auth/verify-password', { password: 'correct horse' });
+    const response = await client.post('/api/auth/verify-password', { auth_secret: secret });
     expect(response.status).toBe(403);
     expect(response.body).toEqual(CSRF_FAILED);
   });
@@ -81,11 +82,12 @@ describe('CSRF', () => {
     await first.login('bob', 'correct horse');
     const second = server.client();
     await second.login('bob', 'correct horse');
+    const secret = await second.authSecret('bob', 'correct horse');
     first.cookies.set('csrftoken', second.csrfToken!);
-    const response = await first.post('/api/auth/verify-password', { password: 'correct horse' });
+    const response = await first.post('/api/auth/verify-password', { auth_secret: secret });
     expect(response.status).toBe(403);
     // With its own token the same request passes.
-    const own = await second.post('/api/auth/verify-password', { password: 'correct horse' });
+    const own = await second.post('/api/auth/verify-password', { auth_secret: secret });
     expect(own.status).toBe(200);
   });
 
@@ -96,7 +98,7 @@ describe('CSRF', () => {
     client.cookies.delete('csrftoken');
     await client.get('/api/auth/users/me');
     expect(client.csrfToken).toBe(bound);
-    expect((await client.post('/api/auth/verify-password', { password: 'correct horse' })).status).toBe(200);
+    expect((await client.post('/api/auth/verify-password', { auth_secret: await client.authSecret('bob', 'correct horse') })).status).toBe(200);
   });
 
   it('issues a fresh token at logout', async () => {
@@ -104,7 +106,7 @@ describe('CSRF', () => {
     await client.login('bob', 'correct horse');
     const bound = client.csrfToken;
     await client.post('/api/auth/logout');
-    expect(client.csrfToken).toBeDefined();
+    expect(client.csrfToken).toMatch(/^[\w-]{20,}$/);
     expect(client.csrfToken).not.toBe(bound);
   });
 });

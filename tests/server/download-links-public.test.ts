@@ -19,7 +19,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const VERIFIER = 'Sonnenblume-Wasserfall26-417-verifier';
-const wrappedKey = () => `${randomBytes(48).toString('base64')}:${randomBytes(60).toString('base64')}`;
+// A wrapped link key as the browser makes it: a scheme-2 KDF block (26 bytes), then iv || sealed link key (60).
+const KDF_BLOCK = Buffer.concat([Buffer.from([2, 0, 1, 0, 0, 0, 0, 0, 3, 1]), randomBytes(16)]);
+const wrappedKey = () => `${Buffer.concat([KDF_BLOCK, randomBytes(60)]).toString('base64')}:${randomBytes(60).toString('base64')}`;
 
 interface Shared {
   token: string;
@@ -79,7 +81,8 @@ describe('GET /api/download/{link_token}/status', () => {
     expect(lockedStatus.body.requires_password).toBe(true);
     // The KDF block that starts every wrapped key, so the recipient can derive the verifier.
     const firstWrapped = Object.values(locked.keys)[0]!.split(':')[0]!;
-    expect(lockedStatus.body.kdf_params).toBe(Buffer.from(firstWrapped, 'base64').subarray(0, 21).toString('base64'));
+    expect(lockedStatus.body.kdf_params).toBe(Buffer.from(firstWrapped, 'base64').subarray(0, 26).toString('base64'));
+    expect(lockedStatus.body.kdf_params).toBe(KDF_BLOCK.toString('base64'));
   });
 
   it('answers 404 "Download link not found." for an unknown token', async () => {

@@ -37,6 +37,9 @@ async function advanceSignedIn(ms: number): Promise<void> {
   }
 }
 
+/** The per-file download counts of a link nobody has fetched from yet. */
+const unfetched = (ids: number[]) => ids.map((id) => ({ file_id: id, download_count: 0, last_download_at: null }));
+
 function validationMessages(body: { detail: Array<{ loc: string[]; msg: string }> }): string[] {
   return body.detail.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`);
 }
@@ -196,6 +199,8 @@ describe('GET /api/download/links/folder/{folderId}', () => {
         has_password: false,
         file_count: 1,
         files: ['doc-1.pdf'],
+        max_downloads: null,
+        file_downloads: unfetched([files[1]!.id]),
       },
       {
         link_token: created[1],
@@ -204,6 +209,8 @@ describe('GET /api/download/links/folder/{folderId}', () => {
         has_password: true,
         file_count: 1,
         files: ['doc-2.pdf'],
+        max_downloads: null,
+        file_downloads: unfetched([files[2]!.id]),
       },
       {
         link_token: created[0],
@@ -212,6 +219,8 @@ describe('GET /api/download/links/folder/{folderId}', () => {
         has_password: false,
         file_count: 2,
         files: ['doc-0.pdf', 'doc-1.pdf'],
+        max_downloads: null,
+        file_downloads: unfetched([files[0]!.id, files[1]!.id]),
       },
     ]);
 

@@ -18,12 +18,14 @@ import {
 } from '../../server/errors.ts';
 import { ExportBlobMissingError, ExportFilesNotFoundError } from '../../server/export/errors.ts';
 import { RangeNotSatisfiableError } from '../../server/files/ciphertext-response.ts';
-import { FileNotFoundError } from '../../server/files/errors.ts';
+import { FileNotFoundError, UploadNotFoundError } from '../../server/files/errors.ts';
+import { FolderQuotaExceededError, StorageFullError } from '../../server/storage/storage-errors.ts';
 import { FolderNotFoundError } from '../../server/folders/errors.ts';
 import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
 import { FileTooLargeError, UPLOAD_ERRORS, UploadError, type UploadErrorCode } from '../../server/upload/errors.ts';
 import { startServer, type TestServer } from './harness.ts';
+import { WebhookNotFoundError } from '../../server/webhooks/errors.ts';
 
 const SCREAMING_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -40,12 +42,16 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   new LinkWithoutPasswordError(),
   new FolderNotFoundError(),
   new FileNotFoundError(),
+  new UploadNotFoundError(),
+  new StorageFullError(),
+  new FolderQuotaExceededError(),
   new RangeNotSatisfiableError(),
   new ExportFilesNotFoundError([12, 13]),
   new ExportBlobMissingError([12]),
   new KeyNotFoundError('PUBLIC_KEY_NOT_FOUND'),
   new KeyNotFoundError('ENCRYPTED_KEY_NOT_FOUND'),
   new BenchBodyTooLargeError(),
+  new WebhookNotFoundError(),
   new RequestValidationError([{ loc: ['body', 'title'], msg: 'Field required' }]),
 ];
 
@@ -153,7 +159,7 @@ describe('error codes', () => {
     await client.primeCsrf();
     const missing = await client.request('POST', '/api/auth/token', { form: { username: 'nobody' } });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ detail: [{ loc: ['body', 'password'], msg: 'Field required' }], code: 'VALIDATION_FAILED' });
+    expect(missing.body).toEqual({ detail: [{ loc: ['body'], msg: 'Send either auth_secret or password' }], code: 'VALIDATION_FAILED' });
     const wrong = await client.login('nobody', 'not the password');
     expect(wrong.body).toEqual({ detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' });
 

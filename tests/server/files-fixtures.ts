@@ -3,7 +3,7 @@
 // binary requests (the JSON test client reads bodies as text).
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
 
@@ -71,10 +71,10 @@ export async function getBytes(client: TestClient, path: string, headers: Record
  * deadline only bounds a failure: a loaded CI machine may need seconds, a passing check returns at once.
  */
 export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  try {
+    await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: timeoutMs, interval: 25 });
+    return true;
+  } catch {
+    return false;
   }
 }

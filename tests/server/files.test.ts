@@ -165,12 +165,31 @@ describe('GET /api/folders/download/{fileId}', () => {
     expect(await lastDownloaded(alice, folder.id, file.id)).toBeNull();
 
     server.clock.advance(60_000);
-    expect((await getBytes(alice, url, { range: 'bytes=1000-' })).status).toBe(206);
+    const etag = (await getBytes(alice, url, { range: 'bytes=0-0' })).headers.get('etag')!;
+    expect((await getBytes(alice, url, { range: 'bytes=1000-', 'if-range': etag })).status).toBe(206);
     const expected = new Date(server.clock.now()).toISOString();
     expect(await eventually(async () => (await lastDownloaded(alice, folder.id, file.id)) === expected)).toBe(true);
 
     const folders = await alice.get(`/api/folders/${folder.id}`);
     expect(folders.body.has_undownloaded_files).toBe(false);
+  });
+
+  it('does not count a range that only includes the last byte: bytes=-1, or bytes=N- without If-Range', async () => {
+    const folder = await createFolder(alice, 'Probed');
+    const file = await seedFile(server, folder.id, { content: randomBytes(2000) });
+    const url = `/api/folders/download/${file.id}`;
+    const probe = await getBytes(alice, url, { range: 'bytes=-1' });
+    expect(probe.status).toBe(206);
+    expect(probe.body).toHaveLength(1);
+    expect((await getBytes(alice, url, { range: 'bytes=1999-' })).status).toBe(206);
+    expect((await getBytes(alice, url, { range: 'bytes=1500-1999', 'if-range': probe.headers.get('etag')! })).status).toBe(206);
+    await server.settled();
+    expect(await lastDownloaded(alice, folder.id, file.id)).toBeNull();
+
+    // The whole file in one response counts.
+    expect((await getBytes(alice, url)).status).toBe(200);
+    await server.settled();
+    expect(await lastDownloaded(alice, folder.id, file.id)).not.toBeNull();
   });
 
   it('does not count a download the client aborted', async () => {

@@ -26,6 +26,11 @@ const FOLDER_KEYS = [
   'perform_mime_check',
   'require_email_verification',
   'title',
+  'storage_limit_bytes',
+  'file_limit',
+  'retention_days',
+  'used_bytes',
+  'used_files',
 ].sort();
 
 const NOT_FOUND = { detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' };

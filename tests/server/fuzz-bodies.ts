@@ -25,11 +25,15 @@ export function jsonText(node: JsonNode): string {
 export const BODY_FIELDS = [
   'username',
   'password',
+  'auth_secret',
   'code',
-  'current_password',
+  'current_auth_secret',
   'email',
-  'old_password',
-  'new_password',
+  'old_auth_secret',
+  'new_auth_secret',
+  'new_kdf_params',
+  'kdf_params',
+  'private_key',
   'public_key_spki',
   'encryptedPrivateKey',
   'kdfSalt',
@@ -147,16 +151,23 @@ type Example = { form: Record<string, string> } | { json: Record<string, unknown
 
 const KEY = Buffer.alloc(256, 7).toString('base64');
 const HASH = 'ab'.repeat(32);
+/** Right shapes, wrong values: 32 bytes (an authentication secret) and a scheme-2 block at the default cost. */
+const SECRET = Buffer.alloc(32, 3).toString('base64');
+const KDF_PARAMS = Buffer.concat([Buffer.from([2, 0, 1, 0, 0, 0, 0, 0, 3, 1]), Buffer.alloc(16, 4)]).toString('base64');
 
 /** Valid bodies, by "METHOD url" as the router lists the route. */
 export const EXAMPLE_BODIES: Record<string, (f: Fixtures) => Example> = {
-  'POST /api/auth/token': () => ({ form: { username: 'fuzzadmin', password: 'not the password' } }),
+  'POST /api/auth/prelogin': () => ({ json: { username: 'fuzzadmin' } }),
+  'POST /api/auth/token': () => ({ form: { username: 'fuzzadmin', auth_secret: SECRET } }),
   'POST /api/auth/token/2fa': () => ({ json: { username: 'fuzzadmin', code: '123456' } }),
-  'PUT /api/auth/users/me': () => ({ json: { current_password: 'correct horse', username: 'renamed.admin', email: 'a@example.com' } }),
+  'PUT /api/auth/users/me': () => ({ json: { current_auth_secret: SECRET, username: 'renamed.admin', email: 'a@example.com' } }),
   'POST /api/auth/2fa/enable': () => ({ json: { code: '123456' } }),
-  'POST /api/auth/2fa/disable': () => ({ json: { password: 'not the password' } }),
-  'POST /api/auth/verify-password': () => ({ json: { password: 'correct horse' } }),
-  'POST /api/auth/change-password': () => ({ json: { old_password: 'not the password', new_password: 'a new password' } }),
+  'POST /api/auth/2fa/disable': () => ({ json: { auth_secret: SECRET } }),
+  'POST /api/auth/verify-password': () => ({ json: { auth_secret: SECRET } }),
+  'POST /api/auth/change-password': () => ({ json: { old_auth_secret: SECRET, new_auth_secret: Buffer.alloc(32, 5).toString('base64'), new_kdf_params: KDF_PARAMS } }),
+  'POST /api/auth/upgrade-login': () => ({
+    json: { password: 'not the password', auth_secret: SECRET, kdf_params: KDF_PARAMS, private_key: { public_key_spki: KEY, encryptedPrivateKey: Buffer.alloc(48, 1).toString('base64'), kdfSalt: KDF_PARAMS } },
+  }),
   'PUT /api/auth/users/me/encrypted-key': () => ({ json: { encryptedPrivateKey: Buffer.alloc(48, 1).toString('base64'), kdfSalt: Buffer.alloc(16, 2).toString('base64') } }),
   'PUT /api/auth/public-key': () => ({ json: { public_key_spki: KEY } }),
   'POST /api/folders/': () => ({ json: folderPayload() }),

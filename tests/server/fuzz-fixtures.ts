@@ -14,7 +14,7 @@ import { newToken, sha256Hex } from '../../server/auth/tokens.ts';
 import { ESCAPE_MARKER, type Fixtures } from './fuzz-arbitraries.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { seedFile } from './files-fixtures.ts';
-import { createUploadFolder, tusCreate } from './upload-helpers.ts';
+import { createFolderOf, createUploadFolder, tusCreate } from './upload-helpers.ts';
 
 const ADMIN_PASSWORD = 'correct horse';
 /** An anonymous browser's CSRF token (cookie and header agree, no session). */
@@ -31,19 +31,7 @@ interface AdminState {
 
 /** A folder of `ownerId` with no gates, made through the repository. */
 function plainFolder(server: TestServer, ownerId: number, title: string): Promise<Folder> {
-  return server.app.repos.folders.create({
-    ownerId,
-    title,
-    description: null,
-    linkToken: newToken(),
-    linkPasswordHash: null,
-    requireEmailVerification: false,
-    allowedEmails: null,
-    performMimeCheck: true,
-    isActive: true,
-    expirationDate: null,
-    creationDate: server.clock.now(),
-  });
+  return createFolderOf(server, ownerId, { title });
 }
 
 export class FuzzWorld {
@@ -66,6 +54,7 @@ export class FuzzWorld {
         // Fuzzed logins and link passwords fail by the hundred; the admin must still be able to sign in.
         RATE_LIMIT_ACCOUNT_FAILURES: '1000000',
         RATE_LIMIT_IP_FAILURES: '1000000',
+        RATE_LIMIT_PRELOGIN_PER_IP: '1000000',
         UPLOAD_CODE_REQUESTS_PER_ADDRESS: '1000000',
         UPLOAD_CODE_REQUESTS_PER_IP: '1000000',
         UPLOAD_MAX_FILE_MB: '1',

@@ -138,11 +138,22 @@ export interface ContractOptions {
   allowNoAnswer?: boolean;
 }
 
+function isStorageFull(response: RawResponse): boolean {
+  if (response.status !== 507) return false;
+  try {
+    return (JSON.parse(response.body.toString('utf8')) as { code?: unknown }).code === 'STORAGE_FULL';
+  } catch {
+    return false;
+  }
+}
+
 /** Why an answer breaks the API's contract, or null when it keeps it. */
 export function contractViolation(request: RawRequest, response: RawResponse, options: ContractOptions = {}): string | null {
   if (response.timedOut) return 'no answer within the timeout (the server hangs on this request)';
   if (response.status === 0) return options.allowNoAnswer ? null : 'the server closed the connection without an answer';
-  if (response.status >= 500) return `answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`;
+  // 507 STORAGE_FULL is a designed answer (a declared length that does not fit on this machine's
+  // disk, docs/operations.md "Disk space"), not a fault; it must still be a JSON error like any other.
+  if (response.status >= 500 && !isStorageFull(response)) return `answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`;
   if (response.status < 400 || request.method === 'HEAD') return null;
   const type = response.headers.get('content-type') ?? '';
   if (options.plainTextErrors && !type.includes('application/json')) return null;

@@ -13,8 +13,16 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import type { LogDestination } from '../../server/logging.ts';
 import type { User } from '../../server/db/repositories/index.ts';
 import { TestClient } from './http-client.ts';
+import { buildOpenApiDocument } from '../../server/openapi/document.ts';
+import { OpenApiAnswerChecker } from './openapi-answers.ts';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
+
+/**
+ * The cheapest argon2id cost the format allows, for accounts tests make in bulk: the derivation
+ * is the same at any cost. Accounts made by the CLI and the app get the default cost.
+ */
+export const TEST_KDF_COST = { memoryKiB: 19_456, passes: 2, lanes: 1 } as const;
 
 export class ManualClock {
   constructor(public current = Date.now()) {}
@@ -32,6 +40,7 @@ export interface TestServer {
   /** The environment the server was configured from (for spawning the CLI against the same data). */
   env: Record<string, string>;
   client(): TestClient;
+  /** A user on the current scheme, its KDF parameters at the cheapest cost (tests only; see TEST_KDF_COST). */
   createUser(username: string, password: string, email?: string | null): Promise<User>;
   /**
    * Resolves once the server has finished everything the requests so far set off: every response
@@ -49,6 +58,11 @@ export interface StartOptions {
   setup?: (app: FastifyInstance) => void | Promise<void>;
   /** Receives every log line the server writes (set LOG_LEVEL in env to see any). */
   logStream?: LogDestination;
+  /**
+   * PostgreSQL: use this other test server's schema instead of a fresh one (a server started again
+   * on the same data); that server drops it when it closes, this one does not.
+   */
+  sameDatabaseAs?: TestServer;
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {
@@ -70,7 +84,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...options.env,
   };
   const databaseUrl = process.env.DATABASE_URL;
-  const schema = databaseUrl ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const sharedSchema = options.sameDatabaseAs?.env.DATABASE_SCHEMA;
+  const schema = databaseUrl ? (sharedSchema ?? `test_${process.pid}_${randomBytes(4).toString('hex')}`) : undefined;
   if (databaseUrl && schema) {
     env.DATABASE_URL = databaseUrl;
     env.DATABASE_SCHEMA = schema;
@@ -84,6 +99,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
   const baseUrl = `http://127.0.0.1:${address.port}`;
+  // Every answer a test's client receives is checked against the OpenAPI document (OPENAPI_CHECK=0 turns it off).
+  const checker =
+    process.env.OPENAPI_CHECK === '0' ? undefined : new OpenApiAnswerChecker(buildOpenApiDocument(app.apiRouteCatalogue.operations(), { version: 'test' }));
 
   return {
     baseUrl,
@@ -91,9 +109,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     config,
     clock,
     env,
-    client: () => new TestClient(baseUrl),
+    client: () => new TestClient(baseUrl, checker && ((exchange) => checker.check(exchange))),
     createUser: (username, password, email = null) =>
-      createUser(app.repos, { username, password, email, now: clock.now() }),
+      createUser(app.repos, { username, password, email, now: clock.now(), kdfCost: TEST_KDF_COST }),
     async settled(timeoutMs = 5000) {
       const until = Date.now() + timeoutMs;
       do {
@@ -106,7 +124,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     },
     async close() {
       await app.close();
-      if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
+      if (databaseUrl && schema && sharedSchema === undefined) await dropSchema(databaseUrl, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

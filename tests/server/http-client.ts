@@ -1,5 +1,8 @@
 // A small HTTP client for the server tests: real fetch over a real socket, a cookie jar, and the
 // CSRF header copied from the csrftoken cookie on mutating requests (as the browser app does).
+// Passwords are turned into authentication secrets as the browser does: pre-login for the
+// account's parameters, then the node implementation of the derivation (server/crypto).
+import { deriveAccountSecrets, newArgon2Block, unwrapPrivateKey, wrapPrivateKeyScheme2 } from '../../server/crypto/index.ts';
 export interface TestResponse<T = any> {
   status: number;
   body: T;
@@ -17,10 +20,23 @@ export interface RequestOptions {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** One request and its answer, as an observer of the client sees it. */
+export interface TestExchange {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string | null;
+  body: unknown;
+}
+
 export class TestClient {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {}
+  /** `observe` sees every answer (the OpenAPI answer check throws from it). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly observe?: (exchange: TestExchange) => void,
+  ) {}
 
   get csrfToken(): string | undefined {
     return this.cookies.get('csrftoken');
@@ -51,8 +67,10 @@ export class TestClient {
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) this.storeCookie(line);
     const text = await response.text();
-    const isJson = response.headers.get('content-type')?.includes('application/json');
-    return { status: response.status, body: isJson && text ? JSON.parse(text) : text, headers: response.headers, setCookies };
+    const contentType = response.headers.get('content-type');
+    const parsed = contentType?.includes('application/json') && text ? JSON.parse(text) : text;
+    this.observe?.({ method, path, status: response.status, contentType, body: parsed });
+    return { status: response.status, body: parsed, headers: response.headers, setCookies };
   }
 
   get<T = any>(path: string, options?: RequestOptions) {
@@ -72,8 +90,54 @@ export class TestClient {
     if (!this.csrfToken) await this.get('/api/auth/users/me');
   }
 
-  /** The password step of the login form. */
+  /** POST /api/auth/prelogin: the parameter block the server gives for `username`. */
+  async prelogin(username: string): Promise<string> {
+    await this.primeCsrf();
+    const response = await this.post<{ kdf_params: string }>('/api/auth/prelogin', { username });
+    if (response.status !== 200) throw new Error(`prelogin failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.kdf_params;
+  }
+
+  /** The authentication secret of `password` for `username`, derived as the browser derives it. */
+  async authSecret(username: string, password: string): Promise<string> {
+    return deriveAccountSecrets(password, await this.prelogin(username)).authSecret;
+  }
+
+  /** The password step of the login form: pre-login, derive, send the authentication secret. */
   async login(username: string, password: string): Promise<TestResponse> {
+    const authSecret = await this.authSecret(username, password);
+    return this.request('POST', '/api/auth/token', { form: { username, auth_secret: authSecret } });
+  }
+
+  /** POST /api/auth/change-password as the app sends it: both secrets, the new one under a fresh block. */
+  async changePassword(username: string, oldPassword: string, newPassword: string): Promise<TestResponse> {
+    const newKdfParams = newArgon2Block();
+    return this.post('/api/auth/change-password', {
+      old_auth_secret: await this.authSecret(username, oldPassword),
+      new_auth_secret: deriveAccountSecrets(newPassword, newKdfParams).authSecret,
+      new_kdf_params: newKdfParams,
+    });
+  }
+
+  /**
+   * POST /api/auth/upgrade-login as the app sends it after an account of the old scheme signed in
+   * with its password: a fresh block, the secret under it, and the stored private key (if any)
+   * opened with the password and wrapped again under the block. `tamper` edits the body first.
+   */
+  async upgradeLogin(password: string, tamper: (body: Record<string, unknown>) => void = () => {}): Promise<TestResponse> {
+    const kdfParams = newArgon2Block();
+    const body: Record<string, unknown> = { password, auth_secret: deriveAccountSecrets(password, kdfParams).authSecret, kdf_params: kdfParams };
+    const stored = await this.get<{ encryptedPrivateKey: string; kdfSalt: string }>('/api/auth/users/me/encrypted-key');
+    if (stored.status === 200) {
+      const publicKey = (await this.get<{ public_key_spki: string }>('/api/auth/users/me')).body.public_key_spki;
+      body.private_key = { public_key_spki: publicKey, ...wrapPrivateKeyScheme2(unwrapPrivateKey(stored.body, password), password, kdfParams) };
+    }
+    tamper(body);
+    return this.post('/api/auth/upgrade-login', body);
+  }
+
+  /** The password step as an account of the old scheme signs in once: the password itself. */
+  async loginWithPassword(username: string, password: string): Promise<TestResponse> {
     await this.primeCsrf();
     return this.request('POST', '/api/auth/token', { form: { username, password } });
   }

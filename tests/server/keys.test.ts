@@ -3,7 +3,7 @@
 // reference implementation, so what is stored is checked to open with the login password only.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateRsaKeyPair, unwrapPrivateKey, wrapPrivateKey, type NodeKeyPair } from '../../server/crypto/keys.ts';
+import { generateRsaKeyPair, unwrapPrivateKey, wrapPrivateKey, wrapPrivateKeyScheme2, type NodeKeyPair } from '../../server/crypto/keys.ts';
 import { OfflineCryptoError } from '../../server/crypto/errors.ts';
 import { startServer, signedInClient, type TestServer } from './harness.ts';
 
@@ -108,16 +108,19 @@ describe('GET and PUT /api/auth/users/me/encrypted-key', () => {
   it('what the server stores opens with the login password only, and the login password is not in it', async () => {
     const { client, user, password } = await signedInClient(server, 'ek-bob');
     await client.put('/api/auth/public-key', { public_key_spki: pair.publicKeySpki });
-    await client.put('/api/auth/users/me/encrypted-key', wrapPrivateKey(pair.privateKey, password, 100_000));
+    // As the app wraps it: scheme 2 under the account's own parameter block.
+    await client.put('/api/auth/users/me/encrypted-key', wrapPrivateKeyScheme2(pair.privateKey, password, await client.prelogin('ek-bob')));
 
     const keys = await server.app.repos.users.findKeyData(user.id);
     const account = await server.app.repos.users.findById(user.id);
     const stored = { encryptedPrivateKey: keys!.encryptedPrivateKey!, kdfSalt: keys!.kdfSalt! };
+    expect(stored.kdfSalt).toBe(account!.kdfParams);
     expect(JSON.stringify({ keys, account })).not.toContain(password);
     const opened = unwrapPrivateKey(stored, password);
     expect(opened.export({ type: 'pkcs8', format: 'der' }).equals(pair.privateKey.export({ type: 'pkcs8', format: 'der' }))).toBe(true);
-    // Neither the password hash nor anything else in the row opens it.
-    for (const guess of [account!.passwordHash, account!.username, keys!.publicKeySpki!, 'wrong horse']) {
+    // Neither the password hash, the authentication secret the server saw, nor anything else in the row opens it.
+    const authSecret = await client.authSecret('ek-bob', password);
+    for (const guess of [account!.passwordHash, authSecret, account!.username, keys!.publicKeySpki!, 'wrong horse']) {
       expect(() => unwrapPrivateKey(stored, guess)).toThrow(OfflineCryptoError);
     }
   });
@@ -217,7 +220,7 @@ describe('sessions, CSRF and ownership', () => {
     const data = wrapPrivateKey(pair.privateKey, password, 100_000);
     await client.put('/api/auth/public-key', { public_key_spki: pair.publicKeySpki });
     await client.put('/api/auth/users/me/encrypted-key', data);
-    const changed = await client.post('/api/auth/change-password', { old_password: password, new_password: 'a brand new password' });
+    const changed = await client.changePassword('pw-keys', password, 'a brand new password');
     expect(changed.status).toBe(200);
     expect((await client.get('/api/auth/users/me/encrypted-key')).body).toEqual(data);
   });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/auth/tokens.ts';
-import { generateRsaKeyPair, wrapPrivateKey } from '../../server/crypto/keys.ts';
+import { generateRsaKeyPair, wrapPrivateKeyScheme2 } from '../../server/crypto/keys.ts';
 import type { Folder } from '../../server/db/repositories/index.ts';
 import { startServer, usingPostgres, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
@@ -28,6 +28,8 @@ const UPLOADER = `uploader-${unique}@example.com`;
 /** Secrets by kind; filled while the journey runs. */
 const secrets = {
   loginPassword: [LOGIN_PASSWORD],
+  /** What the client sends in place of the login password (the server keeps only its argon2id hash). */
+  authSecret: [] as string[],
   linkPassword: [LINK_PASSWORD],
   downloadVerifier: [DOWNLOAD_VERIFIER],
   totpCode: [] as string[],
@@ -141,11 +143,15 @@ async function journey(): Promise<{ uploadFolderId: number }> {
   expect((await admin.post('/api/auth/2fa/enable', { code: enableCode })).status).toBe(200);
   const pair = generateRsaKeyPair();
   expect((await admin.put('/api/auth/public-key', { public_key_spki: pair.publicKeySpki })).status).toBe(200);
-  const wrapped = wrapPrivateKey(pair.privateKey, LOGIN_PASSWORD, 100_000);
+  const wrapped = wrapPrivateKeyScheme2(pair.privateKey, LOGIN_PASSWORD, await admin.prelogin(USERNAME));
   expect((await admin.put('/api/auth/users/me/encrypted-key', wrapped)).status).toBe(200);
-  expect((await admin.post('/api/auth/verify-password', { password: LOGIN_PASSWORD })).status).toBe(200);
+  const authSecret = await admin.authSecret(USERNAME, LOGIN_PASSWORD);
+  const wrongSecret = await admin.authSecret(USERNAME, `${LOGIN_PASSWORD}-wrong`);
+  remember('authSecret', authSecret);
+  remember('authSecret', wrongSecret);
+  expect((await admin.post('/api/auth/verify-password', { auth_secret: authSecret })).status).toBe(200);
   // A wrong code and a wrong password are logged the same way as the right ones (error paths).
-  expect((await admin.post('/api/auth/verify-password', { password: `${LOGIN_PASSWORD}-wrong` })).status).toBe(401);
+  expect((await admin.post('/api/auth/verify-password', { auth_secret: wrongSecret })).status).toBe(401);
   collectCookies(admin);
   expect((await admin.post('/api/auth/logout')).status).toBe(200);
   collectCookies(admin);

@@ -1,9 +1,12 @@
-// POST /api/auth/token, GET /api/auth/users/me, POST /api/auth/logout: the password step, the
-// session cookie, expiry and logout, over real HTTP against the real database.
+// POST /api/auth/token, GET /api/auth/users/me, POST /api/auth/logout: the secret step (the
+// authentication secret derived from the password, never the password), the session cookie,
+// expiry and logout, over real HTTP against the real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
+import { verify } from '@node-rs/argon2';
 import { sha256Hex } from '../../server/auth/tokens.ts';
+import { deriveAccountSecrets, newArgon2Block } from '../../server/crypto/index.ts';
 import { cookieAttributes } from './http-client.ts';
 import { startServer, usingPostgres, type TestServer } from './harness.ts';
 
@@ -20,8 +23,9 @@ describe('POST /api/auth/token', () => {
     const client = server.client();
     await client.primeCsrf();
     const before = client.csrfToken;
+    const authSecret = await client.authSecret('Alice', 'correct horse');
     const response = await client.request('POST', '/api/auth/token', {
-      form: { username: 'Alice', password: 'correct horse' },
+      form: { username: 'Alice', auth_secret: authSecret },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -51,9 +55,24 @@ describe('POST /api/auth/token', () => {
 
   it('also accepts a JSON body', async () => {
     const client = server.client();
-    await client.primeCsrf();
-    const response = await client.post('/api/auth/token', { username: 'Alice', password: 'correct horse' });
+    const response = await client.post('/api/auth/token', { username: 'Alice', auth_secret: await client.authSecret('Alice', 'correct horse') });
     expect(response.status).toBe(200);
+  });
+
+  it('refuses the password itself for an account on the current scheme, with the same 401 as a wrong secret', async () => {
+    const client = server.client();
+    const response = await client.loginWithPassword('Alice', 'correct horse');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' });
+    expect(client.sessionToken).toBeUndefined();
+  });
+
+  it('refuses a secret derived under other parameters than the account\'s', async () => {
+    const client = server.client();
+    await client.primeCsrf();
+    const other = deriveAccountSecrets('correct horse', newArgon2Block(undefined, { memoryKiB: 19_456, passes: 2, lanes: 1 })).authSecret;
+    const response = await client.request('POST', '/api/auth/token', { form: { username: 'Alice', auth_secret: other } });
+    expect(response.status).toBe(401);
   });
 
   it('answers 401 "Incorrect username or password" for a wrong password, without a session', async () => {
@@ -75,14 +94,21 @@ describe('POST /api/auth/token', () => {
     await client.primeCsrf();
     const response = await client.request('POST', '/api/auth/token', { form: { username: 'Alice' } });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ detail: [{ loc: ['body', 'password'], msg: 'Field required' }], code: 'VALIDATION_FAILED' });
+    expect(response.body).toEqual({ detail: [{ loc: ['body'], msg: 'Send either auth_secret or password' }], code: 'VALIDATION_FAILED' });
 
-    const empty = await client.request('POST', '/api/auth/token', { form: { username: '', password: '' } });
+    const empty = await client.request('POST', '/api/auth/token', { form: { username: '', auth_secret: '' } });
     expect(empty.status).toBe(422);
     expect(empty.body.detail.map((issue: { loc: string[] }) => issue.loc)).toEqual([
       ['body', 'username'],
-      ['body', 'password'],
+      ['body', 'auth_secret'],
     ]);
+
+    // Not 32 bytes of base64: a client that sends the password in the secret's field is told so.
+    const typed = await client.request('POST', '/api/auth/token', { form: { username: 'Alice', auth_secret: 'correct horse' } });
+    expect(typed.status).toBe(422);
+    expect(typed.body.detail[0].loc).toEqual(['body', 'auth_secret']);
+    const both = await client.request('POST', '/api/auth/token', { form: { username: 'Alice', auth_secret: Buffer.alloc(32).toString('base64'), password: 'x' } });
+    expect(both.status).toBe(422);
 
     const none = await client.post('/api/auth/token');
     expect(none.status).toBe(422);
@@ -109,9 +135,11 @@ describe('what is stored', () => {
     if (!usingPostgres) expect(fs.existsSync(path.join(server.config.dataDir, 'sealdrop.db'))).toBe(true);
   });
 
-  it('stores an argon2id hash of the password, and only the SHA-256 of the session token', async () => {
+  it('stores an argon2id hash of the authentication secret (not of the password), and only the SHA-256 of the session token', async () => {
     const user = await server.app.repos.users.findByUsername('alice');
     expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verify(user!.passwordHash, 'correct horse')).toBe(false);
+    expect(await verify(user!.passwordHash, await server.client().authSecret('Alice', 'correct horse'))).toBe(true);
     const client = server.client();
     await client.login('Alice', 'correct horse');
     const token = client.sessionToken!;

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csrfTokenForSession, newToken, sha256Hex } from '../../server/auth/tokens.ts';
 import type { Folder, User } from '../../server/db/repositories/index.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { fakeCiphertext, MultipartBody } from './upload-helpers.ts';
+import { createFolderOf, fakeCiphertext, MultipartBody } from './upload-helpers.ts';
 
 let server: TestServer;
 let admin: User;
@@ -137,7 +137,8 @@ function appRoutes(): Route[] {
 
 /** The spec's anonymous routes (docs/api.md; product spec section 7): everything else needs a session. */
 function isPublic(route: Route): boolean {
-  if (route.method === 'POST' && ['/api/auth/token', '/api/auth/token/2fa', '/api/auth/logout'].includes(route.url)) return true;
+  if (route.method === 'POST' && ['/api/auth/prelogin', '/api/auth/token', '/api/auth/token/2fa', '/api/auth/logout'].includes(route.url)) return true;
+  if ((route.method === 'GET' || route.method === 'HEAD') && ['/api/openapi.json', '/api/docs', '/api/docs/:asset'].includes(route.url)) return true;
   return route.url.startsWith('/api/upload/:link_token') || route.url.startsWith('/api/download/:link_token');
 }
 
@@ -151,19 +152,7 @@ interface Fixtures {
 
 async function createFixtures(): Promise<Fixtures> {
   const now = server.clock.now();
-  const folder = await server.app.repos.folders.create({
-    ownerId: admin.id,
-    title: 'Spellings',
-    description: null,
-    linkToken: newToken(),
-    linkPasswordHash: null,
-    requireEmailVerification: false,
-    allowedEmails: null,
-    performMimeCheck: false,
-    isActive: true,
-    expirationDate: null,
-    creationDate: now,
-  });
+  const folder = await createFolderOf(server, admin.id, { title: 'Spellings', performMimeCheck: false });
   const blobKey = `spellings/${folder.id}/${randomBytes(4).toString('hex')}`;
   const content = randomBytes(64);
   await server.app.blobs.put(blobKey, Readable.from([content]));
@@ -203,7 +192,10 @@ function paramValue(url: string, name: string, fixtures: Fixtures): string {
     case 'fileId':
       return String(fixtures.fileId);
     case 'upload_id':
+    case 'uploadId':
       return 'a'.repeat(32);
+    case 'asset':
+      return 'start.js';
     default:
       throw new Error(`no value for :${name} in ${url}`);
   }

@@ -1,5 +1,7 @@
-// PUT /api/auth/users/me, POST /api/auth/verify-password, POST /api/auth/change-password.
+// PUT /api/auth/users/me, POST /api/auth/verify-password, POST /api/auth/change-password: each
+// takes the re-entered password as its authentication secret, never the password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveAccountSecrets, newArgon2Block } from '../../server/crypto/index.ts';
 import { startServer, signedInClient, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -13,8 +15,9 @@ afterAll(() => server.close());
 describe('PUT /api/auth/users/me', () => {
   it('changes username and e-mail with the current password; email null removes it', async () => {
     const { client, password } = await signedInClient(server, 'erin');
+    const secret = await client.authSecret('erin', password);
     const renamed = await client.put('/api/auth/users/me', {
-      current_password: password,
+      current_auth_secret: secret,
       username: 'erin.b',
       email: 'erin@example.com',
     });
@@ -22,7 +25,7 @@ describe('PUT /api/auth/users/me', () => {
     expect(renamed.body).toMatchObject({ username: 'erin.b', email: 'erin@example.com' });
     expect(Object.keys(renamed.body).sort()).toEqual(['email', 'id', 'is_2fa_enabled', 'public_key_spki', 'username']);
 
-    const removed = await client.put('/api/auth/users/me', { current_password: password, email: null });
+    const removed = await client.put('/api/auth/users/me', { current_auth_secret: secret, email: null });
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ username: 'erin.b', email: null });
     expect((await client.get('/api/auth/users/me')).body.email).toBeNull();
@@ -32,18 +35,19 @@ describe('PUT /api/auth/users/me', () => {
 
   it('answers 409 "Username already taken", in any letter case', async () => {
     const { client, password } = await signedInClient(server, 'frank');
-    const response = await client.put('/api/auth/users/me', { current_password: password, username: 'TAKEN' });
+    const secret = await client.authSecret('frank', password);
+    const response = await client.put('/api/auth/users/me', { current_auth_secret: secret, username: 'TAKEN' });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ detail: 'Username already taken', code: 'USERNAME_TAKEN' });
     // Changing only the letter case of one's own name is allowed.
-    const recased = await client.put('/api/auth/users/me', { current_password: password, username: 'Frank' });
+    const recased = await client.put('/api/auth/users/me', { current_auth_secret: secret, username: 'Frank' });
     expect(recased.status).toBe(200);
     expect(recased.body.username).toBe('Frank');
   });
 
   it('answers 401 "Incorrect password" for a wrong current password and changes nothing', async () => {
     const { client } = await signedInClient(server, 'gina');
-    const response = await client.put('/api/auth/users/me', { current_password: 'wrong horse', username: 'gina2' });
+    const response = await client.put('/api/auth/users/me', { current_auth_secret: await client.authSecret('gina', 'wrong horse'), username: 'gina2' });
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
     expect((await client.get('/api/auth/users/me')).body.username).toBe('gina');
@@ -51,21 +55,25 @@ describe('PUT /api/auth/users/me', () => {
 
   it('answers 422 for a short or ill-formed username, a bad e-mail, or no current password', async () => {
     const { client, password } = await signedInClient(server, 'hank');
-    const short = await client.put('/api/auth/users/me', { current_password: password, username: 'ab' });
+    const secret = await client.authSecret('hank', password);
+    const short = await client.put('/api/auth/users/me', { current_auth_secret: secret, username: 'ab' });
     expect(short.status).toBe(422);
     expect(short.body).toEqual({ detail: [{ loc: ['body', 'username'], msg: 'Username must be at least 3 characters' }], code: 'VALIDATION_FAILED' });
 
-    const spaces = await client.put('/api/auth/users/me', { current_password: password, username: 'a b c' });
+    const spaces = await client.put('/api/auth/users/me', { current_auth_secret: secret, username: 'a b c' });
     expect(spaces.status).toBe(422);
     expect(spaces.body.detail[0].loc).toEqual(['body', 'username']);
 
-    const email = await client.put('/api/auth/users/me', { current_password: password, email: 'not-an-email' });
+    const email = await client.put('/api/auth/users/me', { current_auth_secret: secret, email: 'not-an-email' });
     expect(email.status).toBe(422);
     expect(email.body.detail[0]).toEqual({ loc: ['body', 'email'], msg: 'Enter a valid e-mail address' });
 
     const noPassword = await client.put('/api/auth/users/me', { username: 'hank2' });
     expect(noPassword.status).toBe(422);
-    expect(noPassword.body.detail[0]).toEqual({ loc: ['body', 'current_password'], msg: 'Field required' });
+    expect(noPassword.body.detail[0]).toEqual({ loc: ['body', 'current_auth_secret'], msg: 'Field required' });
+    // The password itself in the secret's field is refused by shape, before any check.
+    const typed = await client.put('/api/auth/users/me', { current_auth_secret: password, username: 'hank2' });
+    expect(typed.status).toBe(422);
   });
 
   it('needs a session (401 before validation)', async () => {
@@ -78,13 +86,14 @@ describe('PUT /api/auth/users/me', () => {
 });
 
 describe('POST /api/auth/verify-password', () => {
-  it('answers {verified: true} for the right password and 401 otherwise', async () => {
+  it('answers {verified: true} for the right password\'s secret and 401 otherwise', async () => {
     const { client, password } = await signedInClient(server, 'ivy');
-    expect((await client.post('/api/auth/verify-password', { password })).body).toEqual({ verified: true });
-    const wrong = await client.post('/api/auth/verify-password', { password: 'wrong horse' });
+    expect((await client.post('/api/auth/verify-password', { auth_secret: await client.authSecret('ivy', password) })).body).toEqual({ verified: true });
+    const wrong = await client.post('/api/auth/verify-password', { auth_secret: await client.authSecret('ivy', 'wrong horse') });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
     expect((await client.post('/api/auth/verify-password', {})).status).toBe(422);
+    expect((await client.post('/api/auth/verify-password', { password })).status).toBe(422);
   });
 });
 
@@ -93,11 +102,9 @@ describe('POST /api/auth/change-password', () => {
     const { client, password } = await signedInClient(server, 'jack');
     const otherBrowser = server.client();
     await otherBrowser.login('jack', password);
+    const before = await client.prelogin('jack');
 
-    const response = await client.post('/api/auth/change-password', {
-      old_password: password,
-      new_password: 'battery staple',
-    });
+    const response = await client.changePassword('jack', password, 'battery staple');
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ detail: 'Password changed' });
     expect((await client.get('/api/auth/users/me')).status).toBe(200);
@@ -105,29 +112,35 @@ describe('POST /api/auth/change-password', () => {
     expect(ended.status).toBe(401);
     expect(ended.body).toEqual({ detail: 'Session expired', code: 'SESSION_EXPIRED' });
 
+    // The account's parameters are the new block (a fresh salt) from now on.
+    expect(await client.prelogin('jack')).not.toBe(before);
     expect((await server.client().login('jack', password)).status).toBe(401);
     expect((await server.client().login('jack', 'battery staple')).status).toBe(200);
   });
 
-  it('answers 401 for a wrong old password and 422 for a short or unchanged new one', async () => {
+  it('answers 401 for a wrong old password, 422 for an unchanged secret and for parameters below (or above) the default cost', async () => {
     const { client, password } = await signedInClient(server, 'kate');
-    const wrong = await client.post('/api/auth/change-password', { old_password: 'wrong horse', new_password: 'battery staple' });
+    const wrong = await client.changePassword('kate', 'wrong horse', 'battery staple');
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
 
-    const short = await client.post('/api/auth/change-password', { old_password: password, new_password: 'short' });
-    expect(short.status).toBe(422);
-    expect(short.body).toEqual({
-      detail: [{ loc: ['body', 'new_password'], msg: 'New password must be at least 8 characters long.' }],
-      code: 'VALIDATION_FAILED',
-    });
-
-    const same = await client.post('/api/auth/change-password', { old_password: password, new_password: password });
+    const secret = await client.authSecret('kate', password);
+    const same = await client.post('/api/auth/change-password', { old_auth_secret: secret, new_auth_secret: secret, new_kdf_params: await client.prelogin('kate') });
     expect(same.status).toBe(422);
-    expect(same.body).toEqual({
-      detail: [{ loc: ['body', 'new_password'], msg: 'New password cannot be the same as the old password.' }],
-      code: 'VALIDATION_FAILED',
-    });
+    expect(same.body.detail[0]).toEqual({ loc: ['body', 'new_auth_secret'], msg: 'New password cannot be the same as the old password.' });
+
+    for (const cost of [{ memoryKiB: 19_456, passes: 2, lanes: 1 }, { memoryKiB: 131_072, passes: 3, lanes: 1 }]) {
+      const kdfParams = newArgon2Block(undefined, cost);
+      const cheap = await client.post('/api/auth/change-password', {
+        old_auth_secret: secret,
+        new_auth_secret: deriveAccountSecrets('battery staple', kdfParams).authSecret,
+        new_kdf_params: kdfParams,
+      });
+      expect(cheap.status).toBe(422);
+      expect(cheap.body.detail[0].loc).toEqual(['body', 'new_kdf_params']);
+    }
+    const scheme1 = Buffer.concat([Buffer.from([1, 0, 3, 0xd0, 0x90]), Buffer.alloc(21)]).toString('base64');
+    expect((await client.post('/api/auth/change-password', { old_auth_secret: secret, new_auth_secret: secret.replace(/^./, 'B'), new_kdf_params: scheme1 })).status).toBe(422);
     expect((await server.client().login('kate', password)).status).toBe(200);
   });
 });

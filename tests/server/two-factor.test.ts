@@ -72,11 +72,12 @@ describe('2FA setup, enable, disable', () => {
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ detail: 'Two-factor authentication is already enabled', code: 'TWO_FACTOR_ALREADY_ENABLED' });
 
-    const badPassword = await client.post('/api/auth/2fa/disable', { password: 'wrong horse' });
+    const badPassword = await client.post('/api/auth/2fa/disable', { auth_secret: await client.authSecret('setup1', 'wrong horse') });
     expect(badPassword.status).toBe(401);
     expect(badPassword.body).toEqual({ detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' });
 
-    const disabled = await client.post('/api/auth/2fa/disable', { password: PASSWORD });
+    expect((await client.post('/api/auth/2fa/disable', { password: PASSWORD })).status).toBe(422);
+    const disabled = await client.post('/api/auth/2fa/disable', { auth_secret: await client.authSecret('setup1', PASSWORD) });
     expect(disabled.status).toBe(200);
     expect(disabled.body.is_2fa_enabled).toBe(false);
     // Signing in needs only the password again.

@@ -2,12 +2,13 @@
 // SMTP listener that captures the codes the server mails, multipart bodies built by hand (so a
 // test can also send broken ones), and the tus 1.0 protocol spoken with plain fetch.
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { SMTPServer } from 'smtp-server';
 import { hashPassword } from '../../server/auth/passwords.ts';
 import { newToken } from '../../server/auth/tokens.ts';
 import { encryptBuffer, wrapFileKey } from '../../server/crypto/index.ts';
 import type { Folder } from '../../server/db/repositories/index.ts';
-import type { TestClient, TestResponse } from './http-client.ts';
+import { TestClient, type TestResponse } from './http-client.ts';
 import type { TestServer } from './harness.ts';
 
 export interface FolderOptions {
@@ -18,6 +19,11 @@ export interface FolderOptions {
   allowedEmails?: string[] | null;
   isActive?: boolean;
   expirationDate?: number | null;
+  performMimeCheck?: boolean;
+  /** Folder limits (null or absent: no limit) and retention. */
+  storageLimitBytes?: number | null;
+  fileLimit?: number | null;
+  retentionDays?: number | null;
 }
 
 let ownerCount = 0;
@@ -25,18 +31,26 @@ let ownerCount = 0;
 /** A folder of a fresh admin, created through the repositories. */
 export async function createUploadFolder(server: TestServer, options: FolderOptions = {}): Promise<Folder> {
   const owner = await server.createUser(`owner${++ownerCount}_${randomBytes(3).toString('hex')}`, 'owner password');
+  return createFolderOf(server, owner.id, options);
+}
+
+/** A folder of the admin `ownerId`, created through the repositories: no gates unless `options` set them. */
+export async function createFolderOf(server: TestServer, ownerId: number, options: FolderOptions = {}): Promise<Folder> {
   return server.app.repos.folders.create({
-    ownerId: owner.id,
+    ownerId,
     title: options.title ?? 'Tax documents 2025',
     description: options.description ?? null,
     linkToken: newToken(),
     linkPasswordHash: options.linkPassword ? await hashPassword(options.linkPassword) : null,
     requireEmailVerification: options.requireEmail ?? false,
     allowedEmails: options.allowedEmails ?? null,
-    performMimeCheck: true,
+    performMimeCheck: options.performMimeCheck ?? true,
     isActive: options.isActive ?? true,
     expirationDate: options.expirationDate ?? null,
     creationDate: server.clock.now(),
+    storageLimitBytes: options.storageLimitBytes ?? null,
+    fileLimit: options.fileLimit ?? null,
+    retentionDays: options.retentionDays ?? null,
   });
 }
 
@@ -234,6 +248,60 @@ export function tusPatch(client: TestClient, location: string, offset: number, d
 
 export function tusHead(client: TestClient, location: string): Promise<TestResponse> {
   return sendRaw(client, 'HEAD', location, undefined, { 'tus-resumable': '1.0.0' });
+}
+
+/** A client of another process on the same data (a peer behind the same proxy) with `client`'s cookies. */
+export function sameSessionOn(client: TestClient, baseUrl: string): TestClient {
+  const other = new TestClient(baseUrl);
+  for (const [name, value] of client.cookies) other.cookies.set(name, value);
+  return other;
+}
+
+/**
+ * A tus PATCH of `length` body bytes as a raw request to `baseUrl` (this server or a peer process)
+ * with `client`'s cookies: the caller writes the body as it likes (slowly, in pieces, paced);
+ * `answered` resolves with the status, or rejects when the connection breaks.
+ */
+export function openTusPatch(baseUrl: string, client: TestClient, location: string, offset: number, length: number): { request: http.ClientRequest; answered: Promise<number> } {
+  const request = http.request(baseUrl + location, {
+    method: 'PATCH',
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-offset': String(offset),
+      'content-type': 'application/offset+octet-stream',
+      'content-length': String(length),
+      cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-csrftoken': client.csrfToken!,
+    },
+  });
+  const answered = new Promise<number>((resolve, reject) => {
+    request.on('response', (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    // A refused PATCH may be answered (and its socket closed) before the whole body was written.
+    request.on('error', reject);
+  });
+  return { request, answered };
+}
+
+/** A tus PATCH whose body is written in `pieces`, `gapMs` apart (a slow link); its status. */
+export function slowTusPatch(baseUrl: string, client: TestClient, location: string, offset: number, data: Buffer, pieces: number, gapMs: number): Promise<number> {
+  const { request, answered } = openTusPatch(baseUrl, client, location, offset, data.length);
+  const size = Math.ceil(data.length / pieces);
+  let piece = 0;
+  const writeNext = () => {
+    if (request.destroyed) return;
+    const chunk = data.subarray(piece * size, (piece + 1) * size);
+    piece++;
+    if (piece >= pieces) request.end(chunk);
+    else {
+      request.write(chunk);
+      setTimeout(writeNext, gapMs);
+    }
+  };
+  writeNext();
+  return answered;
 }
 
 /** Creates a tus upload, sends all of `data` in one PATCH, and returns the upload id. */

@@ -4,10 +4,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { eventually } from './files-fixtures.ts';
-import { startServer, type TestServer } from './harness.ts';
+import { startServer } from './harness.ts';
+import { HOUR, tusSuite } from './tus-suite.ts';
 import { TestClient } from './http-client.ts';
 import {
   createUploadFolder,
@@ -20,17 +21,8 @@ import {
   uploadPath,
 } from './upload-helpers.ts';
 
-let server: TestServer;
-const HOUR = 3_600_000;
-
-beforeAll(async () => {
-  server = await startServer({ env: { UPLOAD_MAX_FILE_MB: '1', UPLOAD_ABANDON_HOURS: '24' } });
-});
-afterAll(() => server.close());
-
-function uploadFile(id: string): string {
-  return path.join(server.config.dataDir, 'blobs', 'uploads', id);
-}
+const suite = tusSuite();
+const { uploadFile } = suite;
 
 async function complete(client: TestClient, folderPath: string, uploads: Array<{ upload_id: string; file_hash: string }>) {
   return client.post(`${folderPath}/complete`, { uploads });
@@ -38,10 +30,10 @@ async function complete(client: TestClient, folderPath: string, uploads: Array<{
 
 describe('tus uploads', () => {
   it('creates, resumes with HEAD and PATCH, and completes into a file record', async () => {
-    const folder = await createUploadFolder(server);
-    const client = server.client();
+    const folder = await createUploadFolder(suite.server);
+    const client = suite.server.client();
     const plainSize = 600_000;
-    const data = fakeCiphertext(server, plainSize);
+    const data = fakeCiphertext(suite.server, plainSize);
 
     const created = await tusCreate(client, folder, data.length, {
       filename: 'Résumé "final".pdf',
@@ -69,7 +61,7 @@ describe('tus uploads', () => {
     expect((await tusPatch(client, location, 10, data.subarray(10, 20))).status).toBe(409);
 
     // Not a file until completed: nothing listed for the admin while bytes arrive.
-    expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
+    expect(await suite.server.app.repos.files.listForFolder(folder.id)).toEqual([]);
     const early = await complete(client, uploadPath(folder), [{ upload_id: id, file_hash: sha256('x') }]);
     expect(early.status).toBe(200);
     expect(early.body.successful_files).toEqual([]);
@@ -78,7 +70,7 @@ describe('tus uploads', () => {
     const rest = await tusPatch(client, location, half, data.subarray(half));
     expect(rest.status).toBe(204);
     expect(rest.headers.get('upload-offset')).toBe(String(data.length));
-    expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
+    expect(await suite.server.app.repos.files.listForFolder(folder.id)).toEqual([]);
 
     const hash = sha256('the plaintext');
     const done = await complete(client, uploadPath(folder), [{ upload_id: id, file_hash: hash }]);
@@ -96,7 +88,7 @@ describe('tus uploads', () => {
       ],
       failed_files: [],
     });
-    const [record] = await server.app.repos.files.listForFolder(folder.id);
+    const [record] = await suite.server.app.repos.files.listForFolder(folder.id);
     expect(record).toMatchObject({
       originalFilename: 'Résumé "final".pdf',
       relativePath: 'Docs/2025',
@@ -114,11 +106,11 @@ describe('tus uploads', () => {
   });
 
   it('completes a batch with mixed outcomes, answering in request order', async () => {
-    const folder = await createUploadFolder(server);
-    const client = server.client();
-    const a = await tusUploadAll(client, folder, fakeCiphertext(server, 10), { filename: 'a.txt', plainSize: 10 });
-    const b = await tusUploadAll(client, folder, fakeCiphertext(server, 20), { filename: 'b.txt', relativePath: 'sub', plainSize: 20 });
-    const partial = await tusCreate(client, folder, server.app.uploads.sizes.encryptedLength(30), { filename: 'c.txt', plainSize: 30 });
+    const folder = await createUploadFolder(suite.server);
+    const client = suite.server.client();
+    const a = await tusUploadAll(client, folder, fakeCiphertext(suite.server, 10), { filename: 'a.txt', plainSize: 10 });
+    const b = await tusUploadAll(client, folder, fakeCiphertext(suite.server, 20), { filename: 'b.txt', relativePath: 'sub', plainSize: 20 });
+    const partial = await tusCreate(client, folder, suite.server.app.uploads.sizes.encryptedLength(30), { filename: 'c.txt', plainSize: 30 });
     const c = partial.headers.get('location')!.split('/').pop()!;
     const response = await complete(client, uploadPath(folder), [
       { upload_id: a.id, file_hash: sha256('a') },
@@ -133,11 +125,11 @@ describe('tus uploads', () => {
       ['b.txt', 'sub'],
     ]);
     expect(response.body.failed_files.map((f: { filename: string; error: string }) => [f.filename, f.error])).toEqual([
-      ['c.txt', `Upload incomplete: 0 of ${server.app.uploads.sizes.encryptedLength(30)} bytes received`],
+      ['c.txt', `Upload incomplete: 0 of ${suite.server.app.uploads.sizes.encryptedLength(30)} bytes received`],
       ['', 'Upload not found'],
       ['b.txt', 'Missing or invalid file hash'],
     ]);
-    const records = await server.app.repos.files.listForFolder(folder.id);
+    const records = await suite.server.app.repos.files.listForFolder(folder.id);
     expect(records.map((r) => [r.originalFilename, r.fileHash])).toEqual([
       ['a.txt', sha256('a')],
       ['b.txt', sha256('b')],
@@ -145,11 +137,11 @@ describe('tus uploads', () => {
   });
 
   it('accepts the first bytes with the creation request (creation-with-upload)', async () => {
-    const folder = await createUploadFolder(server);
-    const client = server.client();
+    const folder = await createUploadFolder(suite.server);
+    const client = suite.server.client();
     await client.primeCsrf();
-    const data = fakeCiphertext(server, 1000);
-    const response = await fetch(server.baseUrl + uploadPath(folder, '/tus'), {
+    const data = fakeCiphertext(suite.server, 1000);
+    const response = await fetch(suite.server.baseUrl + uploadPath(folder, '/tus'), {
       method: 'POST',
       headers: {
         'tus-resumable': '1.0.0',
@@ -166,11 +158,11 @@ describe('tus uploads', () => {
   });
 
   it('refuses, before storing anything, a declared length over the limit or not matching plainSize', async () => {
-    const folder = await createUploadFolder(server);
-    const client = server.client();
+    const folder = await createUploadFolder(suite.server);
+    const client = suite.server.client();
     const max = 1024 * 1024;
-    const sizes = server.app.uploads.sizes;
-    const uploadsDir = path.join(server.config.dataDir, 'blobs', 'uploads');
+    const sizes = suite.server.app.uploads.sizes;
+    const uploadsDir = path.join(suite.server.config.dataDir, 'blobs', 'uploads');
     const stored = () => (fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir).sort() : []);
     const before = stored();
     const tooBig = await tusCreate(client, folder, sizes.encryptedLength(max + 1), { filename: 'a', plainSize: max + 1 });
@@ -192,17 +184,17 @@ describe('tus uploads', () => {
     expect(deferred.status).toBe(400);
     expect(stored()).toEqual(before);
     // A PATCH beyond the declared length is refused too.
-    const data = fakeCiphertext(server, 10);
+    const data = fakeCiphertext(suite.server, 10);
     const created = await tusCreate(client, folder, data.length, { filename: 'a', plainSize: 10 });
     const location = created.headers.get('location')!;
     expect((await tusPatch(client, location, 0, Buffer.concat([data, Buffer.alloc(1)]))).status).toBe(413);
   });
 
   it('treats an upload of another link as unknown', async () => {
-    const mine = await createUploadFolder(server);
-    const theirs = await createUploadFolder(server);
-    const client = server.client();
-    const { id } = await tusUploadAll(client, theirs, fakeCiphertext(server, 10), { filename: 'a', plainSize: 10 });
+    const mine = await createUploadFolder(suite.server);
+    const theirs = await createUploadFolder(suite.server);
+    const client = suite.server.client();
+    const { id } = await tusUploadAll(client, theirs, fakeCiphertext(suite.server, 10), { filename: 'a', plainSize: 10 });
     const foreign = uploadPath(mine, `/tus/${id}`);
     expect((await tusHead(client, foreign)).status).toBe(404);
     expect((await tusPatch(client, foreign, 0, Buffer.alloc(1))).status).toBe(404);
@@ -210,18 +202,18 @@ describe('tus uploads', () => {
     expect(completed.body.failed_files).toEqual([
       { filename: '', original_raw_name_from_client: '', path: '.', size: 0, error: 'Upload not found', upload_id: id },
     ]);
-    expect(await server.app.repos.files.listForFolder(mine.id)).toEqual([]);
+    expect(await suite.server.app.repos.files.listForFolder(mine.id)).toEqual([]);
   });
 
   it('lets the uploader cancel an upload (termination)', async () => {
-    const folder = await createUploadFolder(server);
-    const client = server.client();
-    const created = await tusCreate(client, folder, server.app.uploads.sizes.encryptedLength(10), { filename: 'a', plainSize: 10 });
+    const folder = await createUploadFolder(suite.server);
+    const client = suite.server.client();
+    const created = await tusCreate(client, folder, suite.server.app.uploads.sizes.encryptedLength(10), { filename: 'a', plainSize: 10 });
     const location = created.headers.get('location')!;
     const deleted = await client.request('DELETE', location, { headers: { 'tus-resumable': '1.0.0' } });
     expect(deleted.status).toBe(204);
     expect(fs.existsSync(uploadFile(location.split('/').pop()!))).toBe(false);
-    expect(await server.app.repos.uploadSessions.find(location.split('/').pop()!)).toBeUndefined();
+    expect(await suite.server.app.repos.uploadSessions.find(location.split('/').pop()!)).toBeUndefined();
   });
 
   it('continues an upload after the server restarts on the same data', async () => {
@@ -284,16 +276,16 @@ describe('tus uploads', () => {
   });
 
   it('keeps what arrived when a client vanishes mid-PATCH, lists nothing, and sweeps it once abandoned', async () => {
-    const folder = await createUploadFolder(server);
-    const client = server.client();
+    const folder = await createUploadFolder(suite.server);
+    const client = suite.server.client();
     await client.primeCsrf();
-    const data = fakeCiphertext(server, 800_000);
+    const data = fakeCiphertext(suite.server, 800_000);
     const created = await tusCreate(client, folder, data.length, { filename: 'lost.bin', plainSize: 800_000 });
     const location = created.headers.get('location')!;
     const id = location.split('/').pop()!;
 
     await new Promise<void>((resolve) => {
-      const request = http.request(server.baseUrl + location, {
+      const request = http.request(suite.server.baseUrl + location, {
         method: 'PATCH',
         headers: {
           'tus-resumable': '1.0.0',
@@ -312,44 +304,44 @@ describe('tus uploads', () => {
       }, 300);
     });
     // The server notices the drop and keeps the bytes that arrived (a resume continues from them).
-    let offset = '0';
-    for (let i = 0; i < 40; i++) {
-      const head = await tusHead(client, location);
-      offset = head.headers.get('upload-offset') ?? '';
-      if (head.status === 200 && offset === '300000') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(offset).toBe('300000');
-    expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
+    await vi.waitFor(
+      async () => {
+        const head = await tusHead(client, location);
+        expect(head.status).toBe(200);
+        expect(head.headers.get('upload-offset')).toBe('300000');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(await suite.server.app.repos.files.listForFolder(folder.id)).toEqual([]);
 
     // Not yet abandoned: the sweep leaves it.
-    const early = await server.app.sweepUploads(server.clock.now() + HOUR);
+    const early = await suite.server.app.sweepUploads(suite.server.clock.now() + HOUR);
     expect(early.abandonedUploads).toBe(0);
     expect(fs.existsSync(uploadFile(id))).toBe(true);
 
-    const swept = await server.app.sweepUploads(server.clock.now() + 25 * HOUR);
+    const swept = await suite.server.app.sweepUploads(suite.server.clock.now() + 25 * HOUR);
     expect(swept.abandonedUploads).toBeGreaterThanOrEqual(1);
     expect(fs.existsSync(uploadFile(id))).toBe(false);
-    expect(await server.app.repos.uploadSessions.find(id)).toBeUndefined();
+    expect(await suite.server.app.repos.uploadSessions.find(id)).toBeUndefined();
     expect((await tusHead(client, location)).status).toBe(404);
-    expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
+    expect(await suite.server.app.repos.files.listForFolder(folder.id)).toEqual([]);
   });
 
   it('sweeps finished uploads that were never completed, and orphan blobs, but nothing recorded', async () => {
-    const folder = await createUploadFolder(server);
-    const client = server.client();
-    const kept = await tusUploadAll(client, folder, fakeCiphertext(server, 10), { filename: 'kept', plainSize: 10 });
+    const folder = await createUploadFolder(suite.server);
+    const client = suite.server.client();
+    const kept = await tusUploadAll(client, folder, fakeCiphertext(suite.server, 10), { filename: 'kept', plainSize: 10 });
     await complete(client, uploadPath(folder), [{ upload_id: kept.id, file_hash: sha256('k') }]);
-    const forgotten = await tusUploadAll(client, folder, fakeCiphertext(server, 10), { filename: 'forgotten', plainSize: 10 });
+    const forgotten = await tusUploadAll(client, folder, fakeCiphertext(suite.server, 10), { filename: 'forgotten', plainSize: 10 });
     const { Readable } = await import('node:stream');
-    await server.app.blobs.put('files/orphan-from-a-crash', Readable.from([Buffer.from('ciphertext')]));
+    await suite.server.app.blobs.put('files/orphan-from-a-crash', Readable.from([Buffer.from('ciphertext')]));
 
-    const report = await server.app.sweepUploads(server.clock.now() + 25 * HOUR);
+    const report = await suite.server.app.sweepUploads(suite.server.clock.now() + 25 * HOUR);
     expect(report.abandonedUploads).toBeGreaterThanOrEqual(1);
     expect(report.orphanBlobs).toBeGreaterThanOrEqual(1);
     expect(fs.existsSync(uploadFile(forgotten.id))).toBe(false);
-    expect(await server.app.blobs.stat('files/orphan-from-a-crash')).toBeNull();
+    expect(await suite.server.app.blobs.stat('files/orphan-from-a-crash')).toBeNull();
     expect(fs.existsSync(uploadFile(kept.id))).toBe(true);
-    expect(await server.app.repos.files.listForFolder(folder.id)).toHaveLength(1);
+    expect(await suite.server.app.repos.files.listForFolder(folder.id)).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@
  * byte range (If-Range on the ETag, so a changed blob is never stitched onto the old one): a
  * flaky network costs a few retries, not the whole download.
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { DownloadError, type DownloadFailureFacts } from './downloadErrors.ts';
 
 export interface CiphertextRequest {
   readonly url: string;
@@ -22,22 +22,23 @@ export interface CiphertextRequest {
 
 const IV_HEADER = 'x-encryption-iv';
 
-async function errorDetail(response: Response): Promise<string> {
+/** What the server answered, as facts: its detail when the body carries one, else its status line. */
+async function answerFacts(response: Response): Promise<DownloadFailureFacts> {
   try {
     const body: unknown = await response.json();
     if (typeof body === 'object' && body !== null && typeof (body as { detail?: unknown }).detail === 'string') {
-      return (body as { detail: string }).detail;
+      return { detail: (body as { detail: string }).detail };
     }
   } catch {
     // Not JSON: fall through to the status line.
   }
-  return `Error: ${response.status} - ${response.statusText || 'Request failed'}`;
+  return { status: response.status, statusText: response.statusText };
 }
 
 function networkFailure(request: CiphertextRequest, error: unknown): DownloadError {
-  if (request.signal.aborted) return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
+  if (request.signal.aborted) return new DownloadError('ABORTED');
   if (error instanceof DownloadError) return error;
-  return new DownloadError('HTTP', DOWNLOAD_MESSAGES.http(request.name, 'Network Error: Could not connect to the server.'));
+  return new DownloadError('HTTP', { case: 'network', file: request.name });
 }
 
 async function fetchOnce(request: CiphertextRequest, headers: Record<string, string>): Promise<Response> {
@@ -51,18 +52,18 @@ async function fetchOnce(request: CiphertextRequest, headers: Record<string, str
 
 function checkHeaders(request: CiphertextRequest, response: Response): void {
   for (const name of request.requiredHeaders) {
-    if (!response.headers.get(name)) throw new DownloadError('HEADERS', DOWNLOAD_MESSAGES.missingEncryptionData(request.name));
+    if (!response.headers.get(name)) throw new DownloadError('HEADERS', { case: 'missing-header', file: request.name });
   }
   const iv = response.headers.get(IV_HEADER);
-  if (iv !== null && iv.trim() !== request.iv) throw new DownloadError('HEADERS', DOWNLOAD_MESSAGES.invalidIv);
+  if (iv !== null && iv.trim() !== request.iv) throw new DownloadError('HEADERS', { case: 'invalid-iv', file: request.name });
 }
 
 /** Resolves once the response headers arrived and passed the checks; the body streams afterwards. */
 export async function openCiphertext(request: CiphertextRequest): Promise<ReadableStream<Uint8Array>> {
   const first = await fetchOnce(request, {});
-  if (!first.ok) throw new DownloadError('HTTP', DOWNLOAD_MESSAGES.http(request.name, await errorDetail(first)));
+  if (!first.ok) throw new DownloadError('HTTP', { file: request.name, ...(await answerFacts(first)) });
   checkHeaders(request, first);
-  if (!first.body) throw new DownloadError('SIZE_MISMATCH', DOWNLOAD_MESSAGES.incomplete);
+  if (!first.body) throw new DownloadError('SIZE_MISMATCH', { file: request.name });
   const total = Number(first.headers.get('content-length') ?? Number.NaN);
   const etag = first.headers.get('etag');
   const maxResumes = request.maxResumes ?? 3;
@@ -83,7 +84,7 @@ export async function openCiphertext(request: CiphertextRequest): Promise<Readab
     const range = /^bytes (\d+)-\d+\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
     if (response.status !== 206 || !range || Number(range[1]) !== received || Number(range[2]) !== total || !response.body) {
       await response.body?.cancel().catch(() => undefined);
-      throw new DownloadError('HTTP', DOWNLOAD_MESSAGES.http(request.name, 'the file changed or cannot be resumed'));
+      throw new DownloadError('HTTP', { case: 'not-resumable', file: request.name });
     }
     reader = response.body.getReader();
   }

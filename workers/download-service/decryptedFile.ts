@@ -1,5 +1,5 @@
 /** One plan entry as a plaintext stream: fetch (with resume), check, decrypt. */
-import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { DownloadError } from './downloadErrors.ts';
 import type { PlanEntry } from './protocol.ts';
 import { openCiphertext } from './ciphertextSource.ts';
 import { createDecryptingStream } from './decryptingStream.ts';
@@ -12,7 +12,7 @@ export interface DecryptedFileOptions {
 
 export async function openDecryptedFile(entry: PlanEntry, options: DecryptedFileOptions): Promise<ReadableStream<Uint8Array>> {
   const key = options.keys.get(entry.keyId);
-  if (!key) throw new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(entry.name));
+  if (!key) throw new DownloadError('KEY_UNAVAILABLE', { file: entry.name });
   const ciphertext = await openCiphertext({
     url: entry.url,
     name: entry.name,

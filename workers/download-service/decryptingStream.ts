@@ -15,7 +15,7 @@ import {
   RecordDecryptor,
   IV_LENGTH,
 } from '../../crypto/index.ts';
-import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { DownloadError } from './downloadErrors.ts';
 
 export interface DecryptingStreamInit {
   readonly key: CryptoKey;
@@ -37,7 +37,7 @@ function asDownloadError(error: unknown): unknown {
   if (isCryptoError(error)) {
     // WORKER_FAILED cannot happen here (no worker); every other crypto code means the data is not
     // what was encrypted for this key and IV.
-    return new DownloadError('INTEGRITY', DOWNLOAD_MESSAGES.integrity);
+    return new DownloadError('INTEGRITY');
   }
   return error;
 }
@@ -48,7 +48,7 @@ export function createDecryptingStream(source: ReadableStream<Uint8Array>, init:
     // (crypto/file-key.ts parses IVs the same way, but pulls in RSA types the worker lib lacks.)
     decryptor = new RecordDecryptor(init.key, decodeBase64Exact(init.iv, IV_LENGTH, 'encryption IV'));
   } catch {
-    throw new DownloadError('HEADERS', DOWNLOAD_MESSAGES.invalidIv);
+    throw new DownloadError('HEADERS', { case: 'invalid-iv' });
   }
   const maxInFlight = init.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT;
   const reader = source.getReader();
@@ -94,7 +94,7 @@ export function createDecryptingStream(source: ReadableStream<Uint8Array>, init:
             }
             const head = queue.shift();
             if (!head) {
-              if (produced !== init.plainSize) throw new DownloadError('SIZE_MISMATCH', DOWNLOAD_MESSAGES.incomplete);
+              if (produced !== init.plainSize) throw new DownloadError('SIZE_MISMATCH');
               release();
               controller.close();
               return;
@@ -104,7 +104,7 @@ export function createDecryptingStream(source: ReadableStream<Uint8Array>, init:
             let enqueued = false;
             for (const piece of plaintext) {
               produced += piece.byteLength;
-              if (produced > init.plainSize) throw new DownloadError('SIZE_MISMATCH', DOWNLOAD_MESSAGES.incomplete);
+              if (produced > init.plainSize) throw new DownloadError('SIZE_MISMATCH');
               if (piece.byteLength > 0) {
                 controller.enqueue(piece);
                 enqueued = true;

@@ -5,10 +5,11 @@ import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../../server/crypto/index.ts';
-import { DOWNLOAD_MESSAGES } from './downloadErrors.ts';
+import { DOWNLOAD_MESSAGES } from '../../src/lib/userTexts.ts';
 import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from './protocol.ts';
 import { readZip } from '../../tests/support/zip.ts';
 import { DownloadService } from './downloadService.ts';
+import { worded } from './testing/wordedStatus.ts';
 import { loopbackServer } from './testing/loopbackServer.ts';
 
 interface Served {
@@ -189,7 +190,7 @@ describe('DownloadService: one file', () => {
     const got = Buffer.concat(received);
     expect(got.length).toBeLessThanOrEqual(2 * 256 * 1024);
     expect(got.equals(plain.subarray(0, got.length))).toBe(true);
-    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
+    expect(worded(await finished)).toEqual({ type: 'error', code: 'INTEGRITY', text: DOWNLOAD_MESSAGES.integrity });
   });
 
   it('answers an HTTP error of the ciphertext with a failed response and the server detail', async () => {
@@ -198,7 +199,7 @@ describe('DownloadService: one file', () => {
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'gone.txt', [e], keysOf([e], [served]));
     const response = await service.respond(new URL(`${http.base}/downloads/${plan.id}/gone.txt`));
     expect(response.status).toBe(502);
-    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HTTP', message: 'Failed to download gone.txt: File not found' } });
+    expect(worded(await finished)).toEqual({ type: 'error', code: 'HTTP', text: 'Failed to download gone.txt: File not found' });
   });
 
   it('refuses a response without the required key and IV headers, or with another IV', async () => {
@@ -208,14 +209,14 @@ describe('DownloadService: one file', () => {
     const e1 = entry('/api/folders/download/5', 'nokey.txt', noKey);
     const first = await register(new DownloadService(), 'file', 'nokey.txt', [e1], keysOf([e1], [noKey]));
     expect((await first.service.respond(new URL(`${http.base}/downloads/${first.plan.id}/a`))).status).toBe(502);
-    expect(await first.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HEADERS', message: 'Missing encryption data for nokey.txt' } });
+    expect(worded(await first.finished)).toEqual({ type: 'error', code: 'HEADERS', text: 'Missing encryption data for nokey.txt' });
 
     const otherIv = addFile('/api/folders/download/6', plain);
     otherIv.headers['x-encryption-iv'] = randomBytes(12).toString('base64');
     const e2 = entry('/api/folders/download/6', 'iv.txt', otherIv);
     const second = await register(new DownloadService(), 'file', 'iv.txt', [e2], keysOf([e2], [otherIv]));
     expect((await second.service.respond(new URL(`${http.base}/downloads/${second.plan.id}/a`))).status).toBe(502);
-    expect(await second.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'HEADERS', message: DOWNLOAD_MESSAGES.invalidIv } });
+    expect(worded(await second.finished)).toEqual({ type: 'error', code: 'HEADERS', text: DOWNLOAD_MESSAGES.invalidIv });
   });
 
   it('continues with a byte range after the connection drops mid-file', async () => {
@@ -235,8 +236,8 @@ describe('DownloadService: one file', () => {
     const served = addFile('/api/folders/download/8', randomBytes(1000));
     const e = entry('/api/folders/download/8', 'short.txt', served, { plainSize: 1001 });
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'short.txt', [e], keysOf([e], [served]));
-    await expect(readAll(await service.respond(new URL(`${http.base}/downloads/${plan.id}/a`)))).rejects.toBeDefined();
-    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'SIZE_MISMATCH', message: DOWNLOAD_MESSAGES.incomplete } });
+    await expect(readAll(await service.respond(new URL(`${http.base}/downloads/${plan.id}/a`)))).rejects.toMatchObject({ name: 'DownloadError', code: 'SIZE_MISMATCH' });
+    expect(worded(await finished)).toEqual({ type: 'error', code: 'SIZE_MISMATCH', text: DOWNLOAD_MESSAGES.incomplete });
   });
 
   it('stops when the page aborts, and forgets a plan that is never fetched', async () => {
@@ -255,7 +256,7 @@ describe('DownloadService: one file', () => {
     expect((await running.finished).type).toBe('error');
 
     const waiting = await register(new DownloadService({ planTtlMs: 50 }), 'file', 'big.bin', [e], keysOf([e], [served]));
-    expect(await waiting.finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'EXPIRED', message: DOWNLOAD_MESSAGES.expired } });
+    expect(worded(await waiting.finished)).toEqual({ type: 'error', code: 'EXPIRED', text: DOWNLOAD_MESSAGES.expired });
     expect((await waiting.service.respond(new URL(`${http.base}/downloads/${waiting.plan.id}/a`))).status).toBe(404);
   });
 
@@ -263,7 +264,28 @@ describe('DownloadService: one file', () => {
     const served = addFile('/api/folders/download/10', randomBytes(10));
     const e = entry('/api/folders/download/10', 'nokey.txt', served);
     const { finished } = await register(new DownloadService(), 'file', 'nokey.txt', [e], new Map());
-    expect(await finished).toEqual({ type: 'error', failure: { name: 'DownloadError', code: 'KEY_UNAVAILABLE', message: 'Decryption key for "nokey.txt" not found.' } });
+    expect(worded(await finished)).toEqual({ type: 'error', code: 'KEY_UNAVAILABLE', text: 'Decryption key for "nokey.txt" not found.' });
+  });
+});
+
+describe('DownloadService: liveness while the browser does not read (issue 26)', () => {
+  it('keeps telling the page it is alive while the download manager reads nothing (paused by the user), so the page never takes a paused download for a dead worker', async () => {
+    const served = addFile('/api/folders/download/paused', randomBytes(6 * 1024 * 1024));
+    const e = entry('/api/folders/download/paused', 'paused.bin', served);
+    const { service, plan, messages, finished } = await register(new DownloadService({ readerWaitReportMs: 10 }), 'file', 'paused.bin', [e], keysOf([e], [served]));
+    const response = await service.respond(new URL(`${http.base}/downloads/${plan.id}/x`));
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    // The download manager stops reading: the worker's read-ahead fills up and no byte moves.
+    const reports = () => messages.filter((m) => m.type === 'progress').length;
+    const before = reports();
+    await expect.poll(reports).toBeGreaterThanOrEqual(before + 3);
+    // Resumed: the rest arrives intact.
+    const rest: Uint8Array[] = [first.value!];
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest.push(chunk.value);
+    expect(sha256(Buffer.concat(rest))).toBe(sha256(served.plain));
+    expect(await finished).toEqual({ type: 'done', bytes: served.plain.length });
   });
 });
 
@@ -310,7 +332,7 @@ describe('DownloadService: ZIP', () => {
     const entries = [entry('/z/good', 'good.bin', good), entry('/z/bad', 'bad.bin', bad)];
 
     const strict = await register(new DownloadService(), 'zip', 'a.zip', entries, keysOf(entries, [good, bad]));
-    await expect(readAll(await strict.service.respond(new URL(`${http.base}/downloads/${strict.plan.id}/a.zip`)))).rejects.toBeDefined();
+    await expect(readAll(await strict.service.respond(new URL(`${http.base}/downloads/${strict.plan.id}/a.zip`)))).rejects.toMatchObject({ name: 'DownloadError', code: 'INTEGRITY' });
     expect(await strict.finished).toMatchObject({ type: 'error', failure: { name: 'DownloadError', code: 'INTEGRITY' } });
 
     const lenient = await register(new DownloadService(), 'zip', 'b.zip', entries, keysOf(entries, [good, bad]), true);
@@ -320,6 +342,6 @@ describe('DownloadService: ZIP', () => {
     expect(unzipped.map((z) => z.name)).toEqual(['good.bin']);
     expect(unzipped[0]!.data.equals(good.plain)).toBe(true);
     expect((await lenient.finished).type).toBe('done');
-    expect(lenient.messages).toContainEqual({ type: 'file-failed', name: 'bad.bin', failure: { name: 'DownloadError', code: 'INTEGRITY', message: DOWNLOAD_MESSAGES.integrity } });
+    expect(lenient.messages.map(worded)).toContainEqual({ type: 'file-failed', name: 'bad.bin', code: 'INTEGRITY', text: DOWNLOAD_MESSAGES.integrity });
   });
 });

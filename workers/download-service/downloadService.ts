@@ -6,7 +6,7 @@
  * page aborts, or when the plan is not fetched in time: no keys outlive their download.
  */
 import { safeAttachmentDisposition } from '../../contract/content-disposition.ts';
-import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { DownloadError } from './downloadErrors.ts';
 import { downloadIdOfPath, isControlMessage, type DownloadPlan } from './protocol.ts';
 import { openDecryptedFile } from './decryptedFile.ts';
 import { receiveFileKeys } from './keyInbox.ts';
@@ -20,7 +20,19 @@ export interface DownloadServiceOptions {
   /** How long registration waits for the keys from the crypto worker. */
   readonly keyTimeoutMs?: number;
   readonly fetch?: typeof fetch;
+  /** How often a download whose reader takes nothing says it is alive (default READER_WAIT_REPORT_MS). */
+  readonly readerWaitReportMs?: number;
 }
+
+/**
+ * While the browser's download manager reads nothing (a download the user paused), no progress
+ * flows, and the page would take the silence for a dead worker after STALL_TIMEOUT_MS (60 s,
+ * src/features/downloads/downloadStatus.ts). So a download whose reader is behind reports its
+ * unchanged byte count this often: four times inside the page's limit. A download whose *source*
+ * stops (the reader waits for bytes) reports nothing, and a stopped worker cannot: both still end
+ * as STALLED on the page.
+ */
+export const READER_WAIT_REPORT_MS = 15_000;
 
 interface PendingDownload {
   readonly plan: DownloadPlan;
@@ -54,19 +66,19 @@ export class DownloadService {
     try {
       keys = await receiveFileKeys(keyPort, this.options.keyTimeoutMs);
     } catch {
-      status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(plan.fileName)));
+      status.failed(new DownloadError('KEY_UNAVAILABLE', { file: plan.fileName }));
       return;
     }
     const missing = plan.entries.find((entry) => !keys.has(entry.keyId));
     if (missing || this.pending.has(plan.id)) {
       keys.clear();
-      status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(missing?.name ?? plan.fileName)));
+      status.failed(new DownloadError('KEY_UNAVAILABLE', { file: missing?.name ?? plan.fileName }));
       return;
     }
-    const expiry = setTimeout(() => this.drop(plan.id, new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired)), this.options.planTtlMs ?? DEFAULT_PLAN_TTL_MS);
+    const expiry = setTimeout(() => this.drop(plan.id, new DownloadError('EXPIRED')), this.options.planTtlMs ?? DEFAULT_PLAN_TTL_MS);
     this.pending.set(plan.id, { plan, keys, status, statusPort, expiry });
     statusPort.onmessage = (event: MessageEvent<unknown>) => {
-      if (isControlMessage(event.data)) this.drop(plan.id, new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted));
+      if (isControlMessage(event.data)) this.drop(plan.id, new DownloadError('ABORTED'));
     };
     status.post({ type: 'ready' });
   }
@@ -87,7 +99,9 @@ export class DownloadService {
     this.running += 1;
     const { plan, keys, status, statusPort } = download;
     const abortFetches = new AbortController();
+    let readerWatch: ReturnType<typeof setInterval> | undefined;
     const finish = (failed: boolean) => {
+      clearInterval(readerWatch);
       keys.clear();
       // A failed or cancelled download stops the ciphertext fetch it may still have open.
       if (failed) abortFetches.abort();
@@ -99,7 +113,7 @@ export class DownloadService {
     try {
       if (plan.kind === 'file') {
         const entry = plan.entries[0];
-        if (!entry || plan.entries.length !== 1) throw new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected('a file download needs one file'));
+        if (!entry || plan.entries.length !== 1) throw new DownloadError('FAILED', { detail: 'a file download needs one file' });
         // The ciphertext's status and headers are checked before answering, so a failed fetch
         // never leaves a bogus file in the download folder.
         body = await openDecryptedFile(entry, { keys, signal: abortFetches.signal, ...this.fetchOption() });
@@ -120,8 +134,12 @@ export class DownloadService {
       return textResponse(502, error instanceof Error ? error.message : 'The download failed.');
     }
 
+    let handedOver = 0;
     const monitored = monitorStream(body, {
-      onBytes: (bytes) => status.progress(bytes),
+      onBytes: (bytes) => {
+        handedOver = bytes;
+        status.progress(bytes);
+      },
       onDone: (bytes) => {
         finish(false);
         status.done(bytes);
@@ -132,9 +150,12 @@ export class DownloadService {
       },
     });
     statusPort.onmessage = (event: MessageEvent<unknown>) => {
-      if (isControlMessage(event.data)) monitored.abort(new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted));
+      if (isControlMessage(event.data)) monitored.abort(new DownloadError('ABORTED'));
     };
     status.post({ type: 'started', totalBytes: length });
+    readerWatch = setInterval(() => {
+      if (monitored.readerIsBehind()) status.waitingForReader(handedOver);
+    }, this.options.readerWaitReportMs ?? READER_WAIT_REPORT_MS);
 
     const headers = new Headers({
       'content-type': plan.kind === 'zip' ? 'application/zip' : 'application/octet-stream',

@@ -4,7 +4,7 @@
  * source, a cancel from the browser's download UI, or an abort from the page). A small read-ahead
  * lets decryption continue while the browser writes to disk.
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from './downloadErrors.ts';
+import { DownloadError } from './downloadErrors.ts';
 
 export interface StreamHooks {
   onBytes(bytes: number): void;
@@ -16,6 +16,12 @@ export interface MonitoredStream {
   readonly stream: ReadableStream<Uint8Array>;
   /** Errors the stream (the browser marks the download failed) and cancels the source. */
   abort(error: DownloadError): void;
+  /**
+   * True while the read-ahead is full and the browser takes nothing (the user paused the download,
+   * or the disk is that slow): no byte moves, but it is the reader that waits, not this worker.
+   * False while the browser waits for bytes (then a stop is the source's, or this worker's).
+   */
+  readerIsBehind(): boolean;
 }
 
 const READ_AHEAD_BYTES = 1024 * 1024;
@@ -61,7 +67,7 @@ export function monitorStream(source: ReadableStream<Uint8Array>, hooks: StreamH
       },
       async cancel(reason) {
         // The user cancelled in the browser's download UI (or the tab went away).
-        if (settle()) hooks.onFailed(new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted));
+        if (settle()) hooks.onFailed(new DownloadError('ABORTED'));
         await reader.cancel(reason).catch(() => undefined);
       },
     },
@@ -76,5 +82,6 @@ export function monitorStream(source: ReadableStream<Uint8Array>, hooks: StreamH
       controller.error(error);
       void reader.cancel(error).catch(() => undefined);
     },
+    readerIsBehind: () => !settled && controller.desiredSize !== null && controller.desiredSize <= 0,
   };
 }

@@ -4,7 +4,7 @@
  * the port is closed.
  */
 import { toWireError } from '../wire-errors.ts';
-import { DownloadError, DOWNLOAD_MESSAGES } from './downloadErrors.ts';
+import { DownloadError } from './downloadErrors.ts';
 import type { StatusMessage } from './protocol.ts';
 
 const PROGRESS_INTERVAL_MS = 200;
@@ -13,7 +13,7 @@ const PROGRESS_INTERVAL_MS = 200;
 function asDownloadError(error: unknown): DownloadError {
   if (error instanceof DownloadError) return error;
   const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  return new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected(detail));
+  return new DownloadError('FAILED', { detail });
 }
 
 export class StatusReporter {
@@ -42,6 +42,15 @@ export class StatusReporter {
     const now = this.now();
     if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
     this.lastProgressAt = now;
+    this.post({ type: 'progress', bytes });
+  }
+
+  /**
+   * Alive, with no byte moved since the last report: the browser is not reading (a paused
+   * download). Not throttled: it is rare, and it is what keeps the page's watchdog from firing.
+   */
+  waitingForReader(bytes: number): void {
+    this.lastProgressAt = this.now();
     this.post({ type: 'progress', bytes });
   }
 

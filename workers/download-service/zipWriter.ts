@@ -6,10 +6,9 @@
  *
  * Why not client-zip's `makeZip` itself (hand-written code instead of the library): client-zip
  * 2.5 computes CRC-32 in JavaScript one byte at a time and offers no way to supply it (the CRC of
- * decrypted bytes cannot be known in advance either). Measured in node on 512 MiB of 256 KiB
- * chunks: `makeZip` ~180 MB/s, hash-wasm's crc32 ~1,000–1,700 MB/s. On the service worker's one
- * thread that CRC held ZIP downloads at 0.67–0.83 of the single-file rate (docs/download.md,
- * Benchmark). The format part is small and fixed; client-zip stays the reference for it.
+ * decrypted bytes cannot be known in advance either); on the service worker's one thread that CRC
+ * held ZIP downloads well below the single-file rate (figures: docs/download.md, "Measurements
+ * behind the code"). The format part is small and fixed; client-zip stays the reference for it.
  *
  * Per entry: local header (version 4.5, flags: data descriptor + UTF-8 name, CRC and sizes zero),
  * name, data, data descriptor (CRC, then sizes of 8 bytes once the entry reaches 0xffffffff bytes,

@@ -8,6 +8,14 @@ import { uploads } from './0003-uploads.ts';
 import { downloadLinks } from './0004-download-links.ts';
 import { csrfTokensDerived } from './0005-csrf-tokens-derived.ts';
 import { taskLeases } from './0006-task-leases.ts';
+import { downloadLimits } from './0010-download-limits.ts';
+import { uploadNotifications } from './0011-upload-notifications.ts';
+import { webhooks } from './0012-webhooks.ts';
+import { activityLog } from './0013-activity-log.ts';
+import { folderExpiryEvents } from './0014-folder-expiry-events.ts';
+import { uploadBatches } from './0015-upload-batches.ts';
+import { loginKeyDerivation } from './0016-login-key-derivation.ts';
+import { folderStorage } from './0017-folder-storage.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -16,4 +24,12 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0004-download-links', downloadLinks],
   ['0005-csrf-tokens-derived', csrfTokensDerived],
   ['0006-task-leases', taskLeases],
+  ['0010-download-limits', downloadLimits],
+  ['0011-upload-notifications', uploadNotifications],
+  ['0012-webhooks', webhooks],
+  ['0013-activity-log', activityLog],
+  ['0014-folder-expiry-events', folderExpiryEvents],
+  ['0015-upload-batches', uploadBatches],
+  ['0016-login-key-derivation', loginKeyDerivation],
+  ['0017-folder-storage', folderStorage],
 ];

@@ -16,9 +16,11 @@ export interface DownloadLink {
   reencryptedKeysJson: string | null;
   expirationDate: number | null;
   creationDate: number;
+  /** Fetches allowed per file, each recipient counted once; null: no limit. */
+  maxDownloads: number | null;
 }
 
-export type NewDownloadLink = Omit<DownloadLink, 'id'> & { fileIds: readonly number[] };
+export type NewDownloadLink = Omit<DownloadLink, 'id' | 'maxDownloads'> & { maxDownloads?: number | null; fileIds: readonly number[] };
 
 export interface LinkedFile {
   id: number;
@@ -27,7 +29,13 @@ export interface LinkedFile {
   fileSize: number;
   /** base64 IV of the file's ciphertext (not secret; the recipient's browser needs it to decrypt). */
   encryptionIv: string;
+  /** Recipients counted for this file of the link. */
+  downloadCount: number;
+  lastDownloadAt: number | null;
 }
+
+/** What counting one fetch decided: a new recipient counted, one counted before, or over the limit. */
+export type FetchClaim = 'counted' | 'repeat' | 'exhausted';
 
 export interface DownloadLinkWithFiles extends DownloadLink {
   files: LinkedFile[];
@@ -43,8 +51,32 @@ function toDownloadLink(row: DownloadLinkRow): DownloadLink {
     reencryptedKeysJson: row.reencrypted_keys_json,
     expirationDate: row.expiration_date === null ? null : Number(row.expiration_date),
     creationDate: Number(row.creation_date),
+    maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
   };
 }
+
+interface LinkedFileRow {
+  id: number;
+  original_filename: string;
+  file_size: number | string | bigint;
+  encryption_iv: string;
+  download_count: number | string | bigint;
+  last_download_at: number | string | bigint | null;
+}
+
+function toLinkedFile(row: LinkedFileRow): LinkedFile {
+  return {
+    id: row.id,
+    originalFilename: row.original_filename,
+    fileSize: Number(row.file_size),
+    encryptionIv: row.encryption_iv,
+    downloadCount: Number(row.download_count),
+    lastDownloadAt: row.last_download_at === null ? null : Number(row.last_download_at),
+  };
+}
+
+/** Thrown inside the claim's transaction to roll the recipient's row back when the limit is reached. */
+class LimitReached extends Error {}
 
 // Rows per INSERT of link files: well below SQLite's and PostgreSQL's bound-parameter limits.
 const INSERT_BATCH = 500;
@@ -54,7 +86,15 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
     return db
       .selectFrom('download_link_files')
       .innerJoin('files', 'files.id', 'download_link_files.file_id')
-      .select(['download_link_files.link_id', 'files.id', 'files.original_filename', 'files.file_size', 'files.encryption_iv'])
+      .select([
+        'download_link_files.link_id',
+        'files.id',
+        'files.original_filename',
+        'files.file_size',
+        'files.encryption_iv',
+        'download_link_files.download_count',
+        'download_link_files.last_download_at',
+      ])
       .where('download_link_files.link_id', 'in', linkIds)
       .orderBy('files.id', 'asc')
       .execute();
@@ -74,6 +114,7 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
             reencrypted_keys_json: input.reencryptedKeysJson,
             expiration_date: input.expirationDate,
             creation_date: input.creationDate,
+            max_downloads: input.maxDownloads ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -109,7 +150,7 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
       const byLink = new Map<number, LinkedFile[]>();
       for (const file of files) {
         const list = byLink.get(file.link_id) ?? [];
-        list.push({ id: file.id, originalFilename: file.original_filename, fileSize: Number(file.file_size), encryptionIv: file.encryption_iv });
+        list.push(toLinkedFile(file));
         byLink.set(file.link_id, list);
       }
       return rows.map((row) => ({ ...toDownloadLink(row), files: byLink.get(row.id) ?? [] }));
@@ -118,7 +159,50 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
     /** The files still in the link (a file deleted since creation drops out), by id. */
     async listFiles(linkId: number): Promise<LinkedFile[]> {
       const files = await linkedFiles([linkId]);
-      return files.map((file) => ({ id: file.id, originalFilename: file.original_filename, fileSize: Number(file.file_size), encryptionIv: file.encryption_iv }));
+      return files.map(toLinkedFile);
+    },
+
+    /** Ids of the link's files this recipient has been counted for. */
+    async fetchedBy(linkId: number, recipientHash: string): Promise<Set<number>> {
+      const rows = await db
+        .selectFrom('download_link_fetches')
+        .select('file_id')
+        .where('link_id', '=', linkId)
+        .where('recipient_hash', '=', recipientHash)
+        .execute();
+      return new Set(rows.map((row) => row.file_id));
+    },
+
+    /**
+     * Counts one fetch of a file by a recipient, atomically across processes: the recipient's row
+     * is inserted (a repeat conflicts and costs nothing), then the file's counter is raised only
+     * while it is below the limit; when it is not, the transaction rolls the row back. On
+     * PostgreSQL the conditional UPDATE re-reads the row after waiting for a concurrent claim, so
+     * N parallel first fetches of a 1-download link count exactly one.
+     */
+    async claimFetch(input: { linkId: number; fileId: number; recipientHash: string; maxDownloads: number | null; now: number }): Promise<FetchClaim> {
+      try {
+        return await db.transaction().execute(async (trx): Promise<FetchClaim> => {
+          const inserted = await trx
+            .insertInto('download_link_fetches')
+            .values({ link_id: input.linkId, file_id: input.fileId, recipient_hash: input.recipientHash, fetched_at: input.now })
+            .onConflict((conflict) => conflict.columns(['link_id', 'file_id', 'recipient_hash']).doNothing())
+            .executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return 'repeat';
+          let update = trx
+            .updateTable('download_link_files')
+            .set((eb) => ({ download_count: eb('download_count', '+', 1), last_download_at: input.now }))
+            .where('link_id', '=', input.linkId)
+            .where('file_id', '=', input.fileId);
+          if (input.maxDownloads !== null) update = update.where('download_count', '<', input.maxDownloads);
+          const updated = await update.executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 0) throw new LimitReached();
+          return 'counted';
+        });
+      } catch (error) {
+        if (error instanceof LimitReached) return 'exhausted';
+        throw error;
+      }
     },
 
     /** Deletes the owner's link; false when there is no such link of this owner. */

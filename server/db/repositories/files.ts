@@ -1,8 +1,10 @@
 // Records of uploaded files. The ciphertext itself lives in the blob store under `blobKey`; a
 // record is written only after its blob is durable. Deleting a folder removes its records by
-// cascade (see the folders repository).
+// cascade (see the folders repository). Every insert and delete changes the folder's usage ledger
+// (folder-usage.ts) in the same transaction.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, FileRow } from '../schema.ts';
+import { adjustUsage, countRows, releaseDeleted, settleClaim } from './folder-usage.ts';
 
 export interface FileRecord {
   id: number;
@@ -38,6 +40,17 @@ function toFileRecord(row: FileRow): FileRecord {
     uploadTime: Number(row.upload_time),
     lastDownloadedAdmin: row.last_downloaded_admin === null ? null : Number(row.last_downloaded_admin),
   };
+}
+
+/**
+ * A multipart request's idempotency key, recorded with its files: `result` is what the request
+ * answered, stored so that a repeat of the key is answered the same (upload-batches.ts).
+ */
+export interface BatchKeyRecord {
+  folderId: number;
+  key: string;
+  createdAt: number;
+  result: (records: readonly FileRecord[]) => unknown;
 }
 
 /** Inserts one file record with `db` or inside a caller's transaction (upload completion). */
@@ -76,24 +89,47 @@ function batches<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+/** A multipart request's claim on its folder's usage, settled by the transaction that records its files. */
+export interface ClaimToSettle {
+  id: string;
+  folderId: number;
+}
+
+/** A file the retention sweep deleted. */
+export interface ExpiredFile {
+  id: number;
+  folderId: number;
+  blobKey: string;
+  originalFilename: string;
+  fileSize: number;
+  uploadTime: number;
+}
+
 export function createFilesRepository(db: Kysely<Database>) {
   // The ids of the owner's folders, as a subquery: ownership is checked in the same statement.
   const ownedFolderIds = (ownerId: number) =>
     db.selectFrom('folders').select('folders.id').where('folders.owner_id', '=', ownerId);
 
   return {
+    /** One record, counted in its folder's usage whatever its limits (fixtures, the operator's tools). */
     async create(input: NewFileRecord): Promise<FileRecord> {
-      return insertFileRecord(db, input);
+      return db.transaction().execute(async (trx) => {
+        const record = await insertFileRecord(trx, input);
+        await adjustUsage(trx, input.folderId, input.fileSize, 1);
+        return record;
+      });
     },
 
     /**
      * Inserts several records in one transaction (all or none), in the order given, with one
      * multi-row INSERT per INSERT_BATCH records (a statement per record was most of the database
      * time of a batch of small files). RETURNING promises no row order, so the records are matched
-     * to the inputs by their unique blob key.
+     * to the inputs by their unique blob key. `claim`, the request's claim on the folder's usage,
+     * is settled in the same transaction (the ledger then holds exactly these records); without
+     * one the records are counted whatever the folder's limits (the operator's tools, fixtures).
      */
-    async createMany(inputs: readonly NewFileRecord[]): Promise<FileRecord[]> {
-      if (inputs.length === 0) return [];
+    async createMany(inputs: readonly NewFileRecord[], batch?: BatchKeyRecord, claim?: ClaimToSettle): Promise<FileRecord[]> {
+      if (inputs.length === 0 && !batch && !claim) return [];
       return db.transaction().execute(async (trx) => {
         const byBlobKey = new Map<string, FileRecord>();
         for (let start = 0; start < inputs.length; start += INSERT_BATCH) {
@@ -104,11 +140,32 @@ export function createFilesRepository(db: Kysely<Database>) {
             .execute();
           for (const row of rows) byBlobKey.set(row.blob_key, toFileRecord(row));
         }
-        return inputs.map((input) => {
+        const records = inputs.map((input) => {
           const record = byBlobKey.get(input.blobKey);
           if (!record) throw new Error(`no record came back for blob ${input.blobKey}`);
           return record;
         });
+        // In the same transaction: a request repeating this key that commits first makes this
+        // insert fail (unique key), and then none of these records exist.
+        if (batch) {
+          await trx
+            .insertInto('upload_batches')
+            .values({
+              folder_id: batch.folderId,
+              idempotency_key: batch.key,
+              result: JSON.stringify(batch.result(records)),
+              created_at: batch.createdAt,
+            })
+            .execute();
+        }
+        // The records' folders hold them from now on: through the request's claim, or counted anew.
+        if (claim) {
+          const bytes = inputs.reduce((sum, input) => sum + input.fileSize, 0);
+          await settleClaim(trx, claim.id, claim.folderId, { bytes, files: inputs.length });
+        } else {
+          await countRows(trx, inputs.map((input) => ({ folderId: input.folderId, bytes: input.fileSize })), 1);
+        }
+        return records;
       });
     },
 
@@ -187,11 +244,47 @@ export function createFilesRepository(db: Kysely<Database>) {
             .deleteFrom('files')
             .where('files.id', 'in', batch)
             .where('files.folder_id', 'in', trx.selectFrom('folders').select('folders.id').where('folders.owner_id', '=', ownerId))
-            .returning(['files.id', 'files.blob_key'])
+            .returning(['files.id', 'files.blob_key', 'files.folder_id', 'files.file_size'])
             .execute();
           deleted.push(...rows.map((row) => ({ id: row.id, blobKey: row.blob_key })));
+          await releaseDeleted(trx, rows.map((row) => ({ folderId: row.folder_id, bytes: Number(row.file_size) })));
         }
         return deleted;
+      });
+    },
+
+    /**
+     * Retention: deletes up to `limit` files of the folder uploaded before `uploadedBefore` and
+     * returns them. The delete is the claim: a row comes back to exactly one caller, whatever
+     * process runs the same sweep at once, so each file is logged and its blob removed once.
+     */
+    async deleteUploadedBefore(folderId: number, uploadedBefore: number, limit: number): Promise<ExpiredFile[]> {
+      return db.transaction().execute(async (trx) => {
+        const oldest = trx
+          .selectFrom('files')
+          .select('id')
+          .where('folder_id', '=', folderId)
+          .where('upload_time', '<', uploadedBefore)
+          .orderBy('upload_time')
+          .orderBy('id')
+          .limit(limit);
+        const rows = await trx
+          .deleteFrom('files')
+          .where('id', 'in', oldest)
+          .where('upload_time', '<', uploadedBefore)
+          .returning(['id', 'folder_id', 'blob_key', 'original_filename', 'file_size', 'upload_time'])
+          .execute();
+        await releaseDeleted(trx, rows.map((row) => ({ folderId: row.folder_id, bytes: Number(row.file_size) })));
+        return rows
+          .map((row) => ({
+            id: row.id,
+            folderId: row.folder_id,
+            blobKey: row.blob_key,
+            originalFilename: row.original_filename,
+            fileSize: Number(row.file_size),
+            uploadTime: Number(row.upload_time),
+          }))
+          .sort((a, b) => a.id - b.id);
       });
     },
 

@@ -4,6 +4,7 @@
 // never downloaded by the admin.
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, FolderRow } from '../schema.ts';
+import { insertQuota, setLimits } from './folder-usage.ts';
 
 import type { FolderSortKey, SortOrder } from '../../../contract/folders.ts';
 
@@ -31,6 +32,15 @@ export interface Folder {
   isActive: boolean;
   expirationDate: number | null;
   creationDate: number;
+  /** Plaintext bytes its files and unfinished uploads may hold; null: no limit. */
+  storageLimitBytes: number | null;
+  /** Files and unfinished uploads it may hold; null: no limit. */
+  fileLimit: number | null;
+  /** Files are deleted this many days after upload; null: kept until deleted. */
+  retentionDays: number | null;
+  /** What its files and unfinished uploads hold now (the usage ledger, folder-usage.ts). */
+  usedBytes: number;
+  usedFiles: number;
   /** Upload time of the newest file; null when the folder has none. */
   lastUploadTime: number | null;
   hasUndownloadedFiles: boolean;
@@ -41,7 +51,7 @@ export interface Folder {
  * need on every request (each tus PATCH included), where a pass over the files table would make
  * uploads slower as the number of stored files grows.
  */
-export type UploadLinkFolder = Omit<Folder, 'lastUploadTime' | 'hasUndownloadedFiles'>;
+export type UploadLinkFolder = Omit<Folder, 'lastUploadTime' | 'hasUndownloadedFiles' | 'storageLimitBytes' | 'fileLimit' | 'usedBytes' | 'usedFiles'>;
 
 export interface NewFolder {
   ownerId: number;
@@ -55,6 +65,10 @@ export interface NewFolder {
   isActive: boolean;
   expirationDate: number | null;
   creationDate: number;
+  /** Absent: no limit (routes apply the server's defaults, folder-changes.ts). */
+  storageLimitBytes?: number | null;
+  fileLimit?: number | null;
+  retentionDays?: number | null;
 }
 
 /** Fields to change; an absent field keeps its value. */
@@ -69,13 +83,22 @@ export type FolderChanges = Partial<
     | 'performMimeCheck'
     | 'isActive'
     | 'expirationDate'
+    | 'storageLimitBytes'
+    | 'fileLimit'
+    | 'retentionDays'
   >
 >;
 
 interface FolderWithStatsRow extends FolderRow {
   last_upload_time: number | string | null;
   undownloaded_count: number | string | null;
+  max_bytes: number | string | null;
+  max_files: number | string | null;
+  used_bytes: number | string | null;
+  used_files: number | string | null;
 }
+
+const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 function encodeEmails(emails: string[] | null): string | null {
   return emails && emails.length > 0 ? JSON.stringify(emails) : null;
@@ -103,6 +126,7 @@ function toFolderRecord(row: FolderRow): UploadLinkFolder {
     isActive: row.is_active === 1,
     expirationDate: row.expiration_date === null ? null : Number(row.expiration_date),
     creationDate: Number(row.creation_date),
+    retentionDays: numberOrNull(row.retention_days),
   };
 }
 
@@ -113,6 +137,10 @@ function toFolder(row: FolderWithStatsRow): Folder {
     // Number() covers drivers that hand them over as strings.
     lastUploadTime: row.last_upload_time === null ? null : Number(row.last_upload_time),
     hasUndownloadedFiles: Number(row.undownloaded_count ?? 0) > 0,
+    storageLimitBytes: numberOrNull(row.max_bytes),
+    fileLimit: numberOrNull(row.max_files),
+    usedBytes: Number(row.used_bytes ?? 0),
+    usedFiles: Number(row.used_files ?? 0),
   };
 }
 
@@ -130,6 +158,7 @@ function toColumns(changes: FolderChanges) {
     ...(changes.performMimeCheck !== undefined ? { perform_mime_check: flag(changes.performMimeCheck) } : {}),
     ...(changes.isActive !== undefined ? { is_active: flag(changes.isActive) } : {}),
     ...(changes.expirationDate !== undefined ? { expiration_date: changes.expirationDate } : {}),
+    ...(changes.retentionDays !== undefined ? { retention_days: changes.retentionDays } : {}),
   };
 }
 
@@ -153,8 +182,16 @@ export function createFoldersRepository(db: Kysely<Database>) {
             .as('file_stats'),
         (join) => join.onRef('file_stats.folder_id', '=', 'folders.id'),
       )
+      .leftJoin('folder_quotas', 'folder_quotas.folder_id', 'folders.id')
       .selectAll('folders')
-      .select(['file_stats.last_upload_time', 'file_stats.undownloaded_count']);
+      .select([
+        'file_stats.last_upload_time',
+        'file_stats.undownloaded_count',
+        'folder_quotas.max_bytes',
+        'folder_quotas.max_files',
+        'folder_quotas.used_bytes',
+        'folder_quotas.used_files',
+      ]);
   }
 
   // Sort expressions per key. Missing values sort by what they mean, the same on both dialects
@@ -202,45 +239,98 @@ export function createFoldersRepository(db: Kysely<Database>) {
      * The folder `id`, whoever owns it: for the operator's command line (export-folder), which runs
      * with access to the whole data directory anyway. Routes always go through findOwned.
      */
+    /**
+     * Claims folders that expired at or before `now` and were not announced yet: each is returned
+     * to exactly one caller (the claim is an insert that a second caller's conflicts with).
+     */
+    async claimExpired(now: number, limit: number): Promise<UploadLinkFolder[]> {
+      const rows = await db
+        .selectFrom('folders')
+        .leftJoin('folder_expiry_events', 'folder_expiry_events.folder_id', 'folders.id')
+        .selectAll('folders')
+        .where('folders.expiration_date', 'is not', null)
+        .where('folders.expiration_date', '<=', now)
+        .where('folder_expiry_events.folder_id', 'is', null)
+        .orderBy('folders.id')
+        .limit(limit)
+        .execute();
+      const claimed: UploadLinkFolder[] = [];
+      for (const row of rows) {
+        const inserted = await db
+          .insertInto('folder_expiry_events')
+          .values({ folder_id: row.id, expired_at: Number(row.expiration_date), announced_at: now })
+          .onConflict((conflict) => conflict.column('folder_id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) claimed.push(toFolderRecord(row));
+      }
+      return claimed;
+    },
+
+    /** Folders that delete files after some days (retention), with their setting, in id order. */
+    async listWithRetention(afterId: number, limit: number): Promise<Array<{ id: number; ownerId: number; title: string; retentionDays: number }>> {
+      const rows = await db
+        .selectFrom('folders')
+        .select(['id', 'owner_id', 'title', 'retention_days'])
+        .where('retention_days', 'is not', null)
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ id: row.id, ownerId: row.owner_id, title: row.title, retentionDays: Number(row.retention_days) }));
+    },
+
     async findForOperator(id: number): Promise<UploadLinkFolder | undefined> {
       const row = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toFolderRecord(row);
     },
 
+    /** Creates the folder with its limits' row (holding nothing yet), in one transaction. */
     async create(input: NewFolder): Promise<Folder> {
-      const { id } = await db
-        .insertInto('folders')
-        .values({
-          owner_id: input.ownerId,
-          title: input.title,
-          description: input.description,
-          link_token: input.linkToken,
-          link_password_hash: input.linkPasswordHash,
-          require_email_verification: flag(input.requireEmailVerification),
-          allowed_emails: encodeEmails(input.allowedEmails),
-          perform_mime_check: flag(input.performMimeCheck),
-          is_active: flag(input.isActive),
-          expiration_date: input.expirationDate,
-          creation_date: input.creationDate,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await db.transaction().execute(async (trx) => {
+        const { id } = await trx
+          .insertInto('folders')
+          .values({
+            owner_id: input.ownerId,
+            title: input.title,
+            description: input.description,
+            link_token: input.linkToken,
+            link_password_hash: input.linkPasswordHash,
+            require_email_verification: flag(input.requireEmailVerification),
+            allowed_emails: encodeEmails(input.allowedEmails),
+            perform_mime_check: flag(input.performMimeCheck),
+            is_active: flag(input.isActive),
+            expiration_date: input.expirationDate,
+            creation_date: input.creationDate,
+            retention_days: input.retentionDays ?? null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await insertQuota(trx, id, { maxBytes: input.storageLimitBytes ?? null, maxFiles: input.fileLimit ?? null });
+        return id;
+      });
       const folder = await findOwned(input.ownerId, id);
       if (!folder) throw new Error('created folder not found');
       return folder;
     },
 
-    /** Applies `changes` to the owner's folder; false when there is no such folder. */
+    /** Applies `changes` to the owner's folder (its limits' row too); false when there is no such folder. */
     async updateOwned(ownerId: number, id: number, changes: FolderChanges): Promise<boolean> {
       const values = toColumns(changes);
-      if (Object.keys(values).length === 0) return (await findOwned(ownerId, id)) !== undefined;
-      const result = await db
-        .updateTable('folders')
-        .set(values)
-        .where('owner_id', '=', ownerId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      const limits = { maxBytes: changes.storageLimitBytes, maxFiles: changes.fileLimit };
+      if (Object.keys(values).length === 0 && limits.maxBytes === undefined && limits.maxFiles === undefined) {
+        return (await findOwned(ownerId, id)) !== undefined;
+      }
+      return db.transaction().execute(async (trx) => {
+        if (Object.keys(values).length > 0) {
+          const result = await trx.updateTable('folders').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+          if (Number(result.numUpdatedRows) !== 1) return false;
+        } else {
+          const owned = await trx.selectFrom('folders').select('id').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+          if (!owned) return false;
+        }
+        await setLimits(trx, id, limits);
+        return true;
+      });
     },
 
     /**
@@ -248,12 +338,23 @@ export function createFoldersRepository(db: Kysely<Database>) {
      * blob keys of the deleted files (for the caller to remove from the blob store after the
      * commit), or undefined when there was no such folder.
      */
-    async deleteOwned(ownerId: number, id: number): Promise<{ blobKeys: string[] } | undefined> {
+    /**
+     * Deletes the folder with its files and upload sessions (cascade); returns what the caller must
+     * then remove from storage: the files' blobs and the unfinished uploads' ids.
+     */
+    async deleteOwned(ownerId: number, id: number): Promise<{ blobKeys: string[]; uploadIds: string[] } | undefined> {
       return db.transaction().execute(async (trx) => {
         const files = await trx
           .selectFrom('files')
           .innerJoin('folders', 'folders.id', 'files.folder_id')
           .select('files.blob_key')
+          .where('folders.owner_id', '=', ownerId)
+          .where('folders.id', '=', id)
+          .execute();
+        const uploads = await trx
+          .selectFrom('upload_sessions')
+          .innerJoin('folders', 'folders.id', 'upload_sessions.folder_id')
+          .select('upload_sessions.id')
           .where('folders.owner_id', '=', ownerId)
           .where('folders.id', '=', id)
           .execute();
@@ -263,7 +364,7 @@ export function createFoldersRepository(db: Kysely<Database>) {
           .where('id', '=', id)
           .executeTakeFirst();
         if (Number(result.numDeletedRows) !== 1) return undefined;
-        return { blobKeys: files.map((file) => file.blob_key) };
+        return { blobKeys: files.map((file) => file.blob_key), uploadIds: uploads.map((upload) => upload.id) };
       });
     },
   };

@@ -22,6 +22,25 @@ export function createTaskLeasesRepository(db: Kysely<Database>) {
       return taken !== undefined;
     },
 
+    /** Gives up every lease on a task named `taskPrefix…` held by a holder named `holderPrefix…` (a process closing). */
+    async releaseAllOf(taskPrefix: string, holderPrefix: string): Promise<void> {
+      await db
+        .deleteFrom('task_leases')
+        .where('task', 'like', `${taskPrefix}%`)
+        .where('holder', 'like', `${holderPrefix}%`)
+        .execute();
+    },
+
+    /** Forgets expired leases on tasks named `taskPrefix…` (left by processes that died); returns how many. */
+    async deleteExpired(taskPrefix: string, now: number): Promise<number> {
+      const result = await db
+        .deleteFrom('task_leases')
+        .where('task', 'like', `${taskPrefix}%`)
+        .where('expires_at', '<=', now)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Gives the lease up, if `holder` still has it. */
     async release(task: string, holder: string): Promise<void> {
       await db.deleteFrom('task_leases').where('task', '=', task).where('holder', '=', holder).execute();

@@ -7,12 +7,40 @@ export interface User {
   id: number;
   username: string;
   email: string | null;
+  /** argon2id of the authentication secret; of the password itself while `kdfParams` is null. */
   passwordHash: string;
+  /** The account's scheme-2 KDF parameter block (base64); null: an account not yet upgraded (issue 27). */
+  kdfParams: string | null;
   /** Pending (is2faEnabled false) or active TOTP secret; null when 2FA was never set up. */
   totpSecret: string | null;
   is2faEnabled: boolean;
   publicKeySpki: string | null;
   createdAt: number;
+}
+
+/** The login's new secret: argon2id of the authentication secret, and the block it was derived under. */
+export interface LoginSecret {
+  passwordHash: string;
+  kdfParams: string;
+}
+
+/** Key data re-wrapped under the new login secret, for the key pair whose public key is given. */
+export interface RewrappedKeyData {
+  publicKeySpki: string;
+  encryptedPrivateKey: string;
+  kdfSalt: string;
+}
+
+/**
+ * How an upgrade to the new login scheme ended: done; refused because the account was upgraded
+ * already (by another request or the CLI); or refused because the key pair on the server is no
+ * longer the one the browser re-wrapped (another tab made or restored one meanwhile).
+ */
+export type LoginUpgradeOutcome = 'upgraded' | 'already-upgraded' | 'key-pair-changed';
+
+/** Rolls back an upgrade whose conditions no longer hold (inside upgradeLogin only). */
+class UpgradeRefused extends Error {
+  readonly code = 'UPGRADE_REFUSED';
 }
 
 export class UsernameTakenError extends Error {
@@ -40,6 +68,7 @@ function toUser(row: UserRow): User {
     username: row.username,
     email: row.email,
     passwordHash: row.password_hash,
+    kdfParams: row.kdf_params,
     totpSecret: row.totp_secret,
     is2faEnabled: row.is_2fa_enabled === 1,
     publicKeySpki: row.public_key_spki,
@@ -76,8 +105,12 @@ export function createUsersRepository(db: Kysely<Database>) {
       return Number(row.n);
     },
 
-    /** Throws UsernameTakenError when the name exists in any letter case. */
-    async create(input: { username: string; email: string | null; passwordHash: string; now: number }): Promise<User> {
+    /**
+     * Throws UsernameTakenError when the name exists in any letter case. `kdfParams` null makes an
+     * account of the old scheme (a hash of the password itself), as accounts were made before
+     * issue 27; only tests of the upgrade make such accounts now.
+     */
+    async create(input: { username: string; email: string | null; passwordHash: string; kdfParams: string | null; now: number }): Promise<User> {
       try {
         const row = await db
           .insertInto('users')
@@ -85,6 +118,7 @@ export function createUsersRepository(db: Kysely<Database>) {
             username: input.username,
             email: input.email,
             password_hash: input.passwordHash,
+            kdf_params: input.kdfParams,
             is_2fa_enabled: 0,
             created_at: input.now,
           })
@@ -109,8 +143,46 @@ export function createUsersRepository(db: Kysely<Database>) {
       }
     },
 
-    async setPasswordHash(id: number, passwordHash: string): Promise<void> {
-      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+    /** Replaces the login secret (password change, reset); the key data is the caller's business. */
+    async setLoginSecret(id: number, secret: LoginSecret): Promise<void> {
+      await db.updateTable('users').set({ password_hash: secret.passwordHash, kdf_params: secret.kdfParams }).where('id', '=', id).execute();
+    },
+
+    /**
+     * Moves an account of the old scheme to the new one in one transaction: the key data re-wrapped
+     * under the new scheme (when the browser sends it) and the new login secret, or neither. Two
+     * writes, key data first; a failure of either (or of the process) rolls both back, so the old
+     * password still signs in and still opens the old key data. Both are conditional: the account
+     * must still be on the old scheme, and the key data may only replace that of the same key pair.
+     */
+    async upgradeLogin(id: number, secret: LoginSecret, keyData: RewrappedKeyData | null): Promise<LoginUpgradeOutcome> {
+      try {
+        await db.transaction().execute(async (trx) => {
+          if (keyData) {
+            const rewrapped = await trx
+              .updateTable('users')
+              .set({ encrypted_private_key: keyData.encryptedPrivateKey, kdf_salt: keyData.kdfSalt })
+              .where('id', '=', id)
+              .where('kdf_params', 'is', null)
+              .where('public_key_spki', '=', keyData.publicKeySpki)
+              .executeTakeFirst();
+            if (Number(rewrapped.numUpdatedRows) !== 1) throw new UpgradeRefused();
+          }
+          const upgraded = await trx
+            .updateTable('users')
+            .set({ password_hash: secret.passwordHash, kdf_params: secret.kdfParams })
+            .where('id', '=', id)
+            .where('kdf_params', 'is', null)
+            .executeTakeFirst();
+          if (Number(upgraded.numUpdatedRows) !== 1) throw new UpgradeRefused();
+        });
+        return 'upgraded';
+      } catch (error) {
+        if (!(error instanceof UpgradeRefused)) throw error;
+        // Rolled back; say why from what the row holds now.
+        const row = await db.selectFrom('users').select('kdf_params').where('id', '=', id).executeTakeFirst();
+        return !row || row.kdf_params !== null ? 'already-upgraded' : 'key-pair-changed';
+      }
     },
 
     async findKeyData(id: number): Promise<StoredKeyData | undefined> {

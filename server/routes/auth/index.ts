@@ -5,6 +5,7 @@ import { loginRoutes } from './login.ts';
 import { passwordRoutes } from './passwords.ts';
 import { profileRoutes } from './profile.ts';
 import { twoFactorRoutes } from './two-factor.ts';
+import { webhookRoutes } from './webhook.ts';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   await app.register(loginRoutes);
@@ -12,4 +13,5 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   await app.register(twoFactorRoutes);
   await app.register(passwordRoutes);
   await app.register(keyRoutes);
+  await app.register(webhookRoutes);
 }

@@ -1,15 +1,20 @@
-// Sign-in (password step, then the authenticator-code step for users with 2FA) and sign-out.
+// Sign-in (pre-login, the secret step, then the authenticator-code step for users with 2FA) and
+// sign-out. The secret step takes the authentication secret the client derived from the password
+// under the pre-login answer's parameters (server/auth/login-secret.ts); the password itself only
+// from an account not yet upgraded, which answers SIGN_IN_UPGRADE_REQUIRED to a secret.
 //
 // The code step is accepted only from the browser that passed the password step in the last five
 // minutes (identified by the hash of its csrftoken cookie), so knowing a username and racing a
 // victim's password step gains nothing.
 import type { FastifyInstance } from 'fastify';
+import { authSecretMatches, usesAuthSecret } from '../../auth/login-secret.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
+import { preloginParams } from '../../auth/prelogin.ts';
 import { sha256Hex } from '../../auth/tokens.ts';
 import { matchTotpStep } from '../../auth/totp.ts';
 import { ApiError } from '../../errors.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { loginBody, loginCodeBody, loginResponse, signedInResponse } from '../../../contract/auth.ts';
+import { loginBody, loginCodeBody, loginResponse, preloginBody, preloginResponse, signedInResponse } from '../../../contract/auth.ts';
 import { detailResponse } from '../../../contract/common.ts';
 import { toUserResponse } from './user-response.ts';
 
@@ -23,13 +28,30 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
   const { limiter, rules } = app.attempts;
 
   routes.post(
+    '/prelogin',
+    { config: { public: true }, schema: { body: preloginBody, response: { 200: preloginResponse } } },
+    async (request) => {
+      await limiter.reserve(rules.prelogin(request.ip));
+      const { username } = request.body;
+      const user = await repos.users.findByUsername(username);
+      return { kdf_params: preloginParams(user, username, await repos.serverSecrets.get('prelogin')) };
+    },
+  );
+
+  routes.post(
     '/token',
     { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponse } } },
     async (request, reply) => {
-      const { username, password } = request.body;
+      const { username, auth_secret, password } = request.body;
       const attempt = await limiter.reserve(rules.account('login', username, request.ip));
       const user = await repos.users.findByUsername(username);
-      const passwordMatches = await verifyPassword(user?.passwordHash, password);
+      // The attempt stays counted: this answer tells that the name exists, so it is bounded like a guess.
+      if (auth_secret !== undefined && user && !usesAuthSecret(user)) throw new ApiError('SIGN_IN_UPGRADE_REQUIRED');
+      const passwordMatches =
+        auth_secret !== undefined
+          ? await authSecretMatches(user, auth_secret)
+          : await verifyPassword(user && !usesAuthSecret(user) ? user.passwordHash : undefined, password ?? '');
+      if (user && !passwordMatches) await app.activity.record(user.id, 'sign_in.failed', { ip: request.ip });
       if (!user || !passwordMatches) throw new ApiError('INCORRECT_CREDENTIALS');
       await attempt.succeeded();
 
@@ -40,6 +62,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         return { message: 'OTP code required' as const, username: user.username };
       }
       await app.startSession(request, reply, user);
+      await app.activity.record(user.id, 'sign_in.succeeded', { ip: request.ip, details: { second_factor: false } });
       return { user: toUserResponse(user) };
     },
   );
@@ -57,11 +80,13 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const pending = user !== undefined && secret !== null && (await repos.pendingLogins.isPending(user.id, browserHash, now));
       const step = pending && secret !== null ? matchTotpStep(secret, code, now) : null;
       const accepted = user !== undefined && step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
+      if (user && !accepted) await app.activity.record(user.id, 'sign_in.second_factor_failed', { ip: request.ip });
       if (!user || !accepted) throw new ApiError('INVALID_TOTP_CODE');
       await attempt.succeeded();
       await repos.pendingLogins.remove(user.id, browserHash);
       await repos.totpSteps.deleteUsedBefore(now - USED_STEP_RETENTION_MS);
       await app.startSession(request, reply, user);
+      await app.activity.record(user.id, 'sign_in.succeeded', { ip: request.ip, details: { second_factor: true } });
       return { user: toUserResponse(user) };
     },
   );

@@ -1,18 +1,17 @@
-// The signed-in user's own record: read it, change username and e-mail (current password needed).
+// The signed-in user's own record: read it, change username and e-mail (the current password's
+// authentication secret needed).
 import type { FastifyInstance } from 'fastify';
-import { verifyPassword } from '../../auth/passwords.ts';
 import { UsernameTakenError } from '../../db/repositories/index.ts';
 import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { profileUpdateBody, userResponse } from '../../../contract/auth.ts';
 import { toUserResponse } from './user-response.ts';
-import { accountLimitKey } from './limit-keys.ts';
+import { requireAuthSecret } from './passwords.ts';
 
 export async function profileRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos } = app;
-  const { limiter, rules } = app.attempts;
 
   routes.get(
     '/users/me',
@@ -25,10 +24,8 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: profileUpdateBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const { current_password, username, email } = request.body;
-      const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
-      if (!(await verifyPassword(user.passwordHash, current_password))) throw new ApiError('INCORRECT_PASSWORD');
-      await attempt.succeeded();
+      const { current_auth_secret, username, email } = request.body;
+      await requireAuthSecret(app, user, current_auth_secret, request.ip);
       try {
         await repos.users.updateProfile(user.id, {
           ...(username !== undefined ? { username } : {}),
@@ -40,6 +37,9 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
       }
       const updated = await repos.users.findById(user.id);
       if (!updated) throw new ApiError('SESSION_EXPIRED');
+      // Which fields changed, never their values (an e-mail address is personal data).
+      const changed = [...(updated.username !== user.username ? ['username'] : []), ...(updated.email !== user.email ? ['email'] : [])];
+      if (changed.length > 0) await app.activity.record(user.id, 'profile.updated', { ip: request.ip, details: { changed } });
       return toUserResponse(updated);
     },
   );

@@ -1,13 +1,13 @@
 // Turning TOTP two-factor authentication on and off for the signed-in user. Setup stores a
 // pending secret; only a correct code from it (each code once) enables it.
 import type { FastifyInstance } from 'fastify';
-import { verifyPassword } from '../../auth/passwords.ts';
 import { matchTotpStep, newTotpSecret, totpUri } from '../../auth/totp.ts';
 import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { accountLimitKey } from './limit-keys.ts';
-import { codeBody, passwordBody, totpSetupResponse, userResponse } from '../../../contract/auth.ts';
+import { authSecretBody, codeBody, totpSetupResponse, userResponse } from '../../../contract/auth.ts';
+import { requireAuthSecret } from './passwords.ts';
 import { toUserResponse } from './user-response.ts';
 
 export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
@@ -47,22 +47,22 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
       if (!accepted) throw new ApiError('INVALID_TOTP_CODE');
       await attempt.succeeded();
       await repos.users.setTotp(user.id, user.totpSecret, true);
+      await app.activity.record(user.id, 'two_factor.enabled', { ip: request.ip });
       return reloadedUser(user.id);
     },
   );
 
   routes.post(
     '/2fa/disable',
-    { schema: { body: passwordBody, response: { 200: userResponse } } },
+    { schema: { body: authSecretBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
-      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw new ApiError('INCORRECT_PASSWORD');
-      await attempt.succeeded();
+      await requireAuthSecret(app, user, request.body.auth_secret, request.ip);
       await repos.users.setTotp(user.id, null, false);
       await repos.pendingLogins.deleteForUser(user.id);
       // Forget accepted steps too, so a code of a new secret is never mistaken for a replay.
       await repos.totpSteps.deleteForUser(user.id);
+      await app.activity.record(user.id, 'two_factor.disabled', { ip: request.ip });
       return reloadedUser(user.id);
     },
   );

@@ -32,6 +32,12 @@ function toLinkSummary(link: DownloadLinkWithFiles) {
     has_password: link.verifierHash !== null,
     file_count: link.files.length,
     files: link.files.map((file) => file.originalFilename),
+    max_downloads: link.maxDownloads,
+    file_downloads: link.files.map((file) => ({
+      file_id: file.id,
+      download_count: file.downloadCount,
+      last_download_at: iso(file.lastDownloadAt),
+    })),
   };
 }
 
@@ -64,13 +70,28 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
         reencryptedKeysJson: body.keys === null ? null : JSON.stringify(body.keys),
         expirationDate: body.expiration_date,
         creationDate: now,
+        maxDownloads: body.max_downloads,
         fileIds: body.file_ids,
+      });
+      await app.activity.record(user.id, 'link.created', {
+        folderId,
+        ip: request.ip,
+        details: { link_id: link.id, files: body.file_ids.length, has_password: link.verifierHash !== null, max_downloads: link.maxDownloads },
+      });
+      await app.webhooks.emit(user.id, 'link.created', {
+        link_id: link.id,
+        folder_id: folderId,
+        file_ids: body.file_ids,
+        has_password: link.verifierHash !== null,
+        expiration_date: iso(link.expirationDate),
+        max_downloads: link.maxDownloads,
       });
       return reply.code(201).send({
         link_token: link.linkToken,
         full_url: downloadLinkUrl(publicOrigin(request, app.config.publicUrl), link.linkToken),
         has_password: link.verifierHash !== null,
         expiration_date: iso(link.expirationDate),
+        max_downloads: link.maxDownloads,
       });
     },
   );
@@ -90,7 +111,9 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
   routes.delete('/:id', { schema: { params: linkIdParams } }, async (request, reply) => {
     const { user } = signedIn(request);
     const { id } = request.params;
-    if (!isLinkTokenShaped(id) || !(await repos.downloadLinks.deleteOwned(user.id, id))) throw new LinkNotFoundError();
+    const link = isLinkTokenShaped(id) ? await repos.downloadLinks.findByToken(id) : undefined;
+    if (!link || !(await repos.downloadLinks.deleteOwned(user.id, id))) throw new LinkNotFoundError();
+    await app.activity.record(user.id, 'link.deleted', { folderId: link.folderId, ip: request.ip, details: { link_id: link.id } });
     return reply.code(204).send();
   });
 }

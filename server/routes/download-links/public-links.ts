@@ -2,10 +2,12 @@
 // the token is the capability. status lists the link's files; verify-password checks the password
 // verifier (rate limited per link and IP) and returns the wrapped file keys plus a grant cookie;
 // file streams one file's ciphertext (never its key). Unknown or deleted tokens answer 404,
-// expired links 410 "This link has expired.", on every route.
+// expired links 410 "This link has expired.", on every route; so do files past the link's download
+// limit (server/download-links/download-limits.ts: status lists only what is left to fetch).
 import type { FastifyInstance } from 'fastify';
 import { verifyPassword } from '../../auth/passwords.ts';
 import { LinkWithoutPasswordError } from '../../download-links/errors.ts';
+import { countFetch, fetchableFiles, recipientOf } from '../../download-links/download-limits.ts';
 import { activeLink, issueGrant, requireGrant } from '../../download-links/link-access.ts';
 import { keysForFiles, linkKdfParams } from '../../download-links/link-keys.ts';
 import { ApiError } from '../../errors.ts';
@@ -29,9 +31,10 @@ export async function publicLinkRoutes(app: FastifyInstance): Promise<void> {
   routes.get(
     '/:link_token/status',
     { schema: { params: linkTokenParams, response: { 200: linkStatusResponse } } },
-    async (request) => {
+    async (request, reply) => {
       const link = await activeLink(repos, request.params.link_token, app.now());
-      const files = await repos.downloadLinks.listFiles(link.id);
+      const recipient = recipientOf(request, reply, link, { secure: app.config.cookieSecure });
+      const files = await fetchableFiles(repos, link, recipient);
       const kdfParams = link.reencryptedKeysJson === null ? null : linkKdfParams(link.reencryptedKeysJson);
       return {
         requires_password: link.verifierHash !== null,
@@ -72,6 +75,15 @@ export async function publicLinkRoutes(app: FastifyInstance): Promise<void> {
       await requireGrant(repos, request, link, now);
       const file = await repos.files.findInLink(link.id, request.params.fileId);
       if (!file) throw new FileNotFoundError();
+      const counted = await countFetch(repos, link, file.id, recipientOf(request, reply, link, { secure: app.config.cookieSecure }), now);
+      if (counted) {
+        await app.activity.record(link.ownerId, 'link.downloaded', {
+          folderId: link.folderId,
+          ip: request.ip,
+          details: { link_id: link.id, file_id: file.id, name: file.originalFilename },
+        });
+        await app.webhooks.emit(link.ownerId, 'link.downloaded', { link_id: link.id, folder_id: link.folderId, file_id: file.id });
+      }
       return sendCiphertext(request, reply, blobs, {
         blobKey: file.blobKey,
         filename: file.originalFilename,

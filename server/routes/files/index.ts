@@ -5,12 +5,20 @@
 import type { FastifyInstance } from 'fastify';
 import { ciphertextHeaders } from '../../files/ciphertext-headers.ts';
 import { sendCiphertext } from '../../files/ciphertext-response.ts';
-import { FileNotFoundError } from '../../files/errors.ts';
+import { FileNotFoundError, UploadNotFoundError } from '../../files/errors.ts';
 import { toFileResponse } from '../../files/file-response.ts';
 import { FolderNotFoundError } from '../../folders/errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { deleteFilesBody, deleteFilesResponse, fileIdParams, fileListResponse } from '../../../contract/files.ts';
+import {
+  deleteFilesBody,
+  deleteFilesResponse,
+  fileIdParams,
+  fileListResponse,
+  MAX_LISTED_UPLOADS,
+  unfinishedUploadListResponse,
+  unfinishedUploadParams,
+} from '../../../contract/files.ts';
 import { folderIdParams } from '../../../contract/folders.ts';
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
@@ -29,6 +37,44 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // Unfinished resumable uploads: the space they hold, and cancelling one (its bytes go at once).
+  routes.get(
+    '/:id/uploads',
+    { schema: { params: folderIdParams, response: { 200: unfinishedUploadListResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      const folder = await repos.folders.findOwned(user.id, request.params.id);
+      if (!folder) throw new FolderNotFoundError();
+      const sessions = await repos.uploadSessions.listForFolder(folder.id, MAX_LISTED_UPLOADS);
+      const tusStorage = app.uploads.tusStorage;
+      return Promise.all(
+        sessions.map(async (session) => ({
+          id: session.id,
+          filename: session.filename,
+          relative_path: session.relativePath,
+          upload_length: session.uploadLength,
+          received_bytes: await tusStorage.storedLength(session.id, session.uploadLength),
+          created_at: session.createdAt,
+          last_activity_at: session.lastActivityAt,
+        })),
+      );
+    },
+  );
+
+  routes.delete(
+    '/:id/uploads/:uploadId',
+    { schema: { params: unfinishedUploadParams } },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      const folder = await repos.folders.findOwned(user.id, request.params.id);
+      if (!folder) throw new FolderNotFoundError();
+      if (!(await repos.uploadSessions.deleteInFolder(folder.id, request.params.uploadId))) throw new UploadNotFoundError();
+      await app.uploads.tusStorage.discard(request.params.uploadId);
+      request.log.info({ folderId: folder.id, uploadId: request.params.uploadId }, 'unfinished upload cancelled by the admin');
+      return reply.code(204).send();
+    },
+  );
+
   // GET only: an automatic HEAD route would read the whole blob just to discard it.
   routes.get(
     '/download/:fileId',
@@ -42,7 +88,10 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
         filename: file.originalFilename,
         headers: { ...ciphertextHeaders(file), 'x-encrypted-key': file.encryptedKey },
         // "Last Downloaded" means the admin received the whole file, possibly over several ranges.
-        onCompleted: () => repos.files.markDownloaded(file.id, app.now()),
+        onCompleted: async () => {
+          await repos.files.markDownloaded(file.id, app.now());
+          await app.activity.record(user.id, 'file.downloaded', { folderId: file.folderId, ip: request.ip, details: { file_id: file.id, name: file.originalFilename } });
+        },
       });
     },
   );
@@ -63,6 +112,12 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
         } catch (error) {
           request.log.warn({ err: error }, 'could not delete the blob of a deleted file');
         }
+      }
+      if (deleted.length > 0) {
+        await app.activity.record(user.id, 'files.deleted', { ip: request.ip, details: { file_ids: deleted.map((file) => file.id) } });
+        await app.webhooks.emit(user.id, 'files.deleted', {
+          file_ids: deleted.map((file) => file.id),
+        });
       }
       const errors = requested
         .filter((id) => !deletedIds.has(id))

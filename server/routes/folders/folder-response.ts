@@ -19,5 +19,10 @@ export function toFolderResponse(folder: Folder): FolderResponse {
     perform_mime_check: folder.performMimeCheck,
     link_token: folder.linkToken,
     has_undownloaded_files: folder.hasUndownloadedFiles,
+    storage_limit_bytes: folder.storageLimitBytes,
+    file_limit: folder.fileLimit,
+    retention_days: folder.retentionDays,
+    used_bytes: folder.usedBytes,
+    used_files: folder.usedFiles,
   };
 }

@@ -3,7 +3,7 @@
 // missing one (FolderNotFoundError).
 import type { FastifyInstance } from 'fastify';
 import { newToken } from '../../auth/tokens.ts';
-import { folderChanges, newFolder } from '../../folders/folder-changes.ts';
+import { changedSettings, folderChanges, newFolder } from '../../folders/folder-changes.ts';
 import { FolderNotFoundError } from '../../folders/errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
@@ -45,8 +45,9 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: folderPayload, response: { 201: folderResponse } } },
     async (request, reply) => {
       const { user } = signedIn(request);
-      const input = await newFolder(request.body, { ownerId: user.id, linkToken: newToken(), now: app.now() });
+      const input = await newFolder(request.body, { ownerId: user.id, linkToken: newToken(), now: app.now(), defaults: app.config.folderDefaults });
       const folder = await repos.folders.create(input);
+      await app.activity.record(user.id, 'folder.created', { folderId: folder.id, ip: request.ip, details: { title: folder.title } });
       return reply.code(201).send(toFolderResponse(folder));
     },
   );
@@ -57,10 +58,13 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { user } = signedIn(request);
       const { id } = request.params;
-      await ownedFolder(user.id, id);
+      const before = await ownedFolder(user.id, id);
       const changes = await folderChanges(request.body, app.now());
       if (!(await repos.folders.updateOwned(user.id, id, changes))) throw new FolderNotFoundError();
-      return toFolderResponse(await ownedFolder(user.id, id));
+      const updated = await ownedFolder(user.id, id);
+      const changed = changedSettings(before, changes);
+      await app.activity.record(user.id, 'folder.updated', { folderId: id, ip: request.ip, details: { title: updated.title, changed } });
+      return toFolderResponse(updated);
     },
   );
 
@@ -68,6 +72,7 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
     const { user } = signedIn(request);
     const deleted = await repos.folders.deleteOwned(user.id, request.params.id);
     if (!deleted) throw new FolderNotFoundError();
+    await app.activity.record(user.id, 'folder.deleted', { folderId: request.params.id, ip: request.ip, details: { files: deleted.blobKeys.length } });
     // The rows are gone (committed), so nothing points at these blobs any more. A blob that cannot
     // be removed now is unreachable and is left for the orphan sweep, not reported as a failure.
     for (const blobKey of deleted.blobKeys) {
@@ -75,6 +80,14 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
         await blobs.delete(blobKey);
       } catch (error) {
         request.log.warn({ err: error, blobKey }, 'could not delete the blob of a deleted folder');
+      }
+    }
+    // Unfinished uploads' bytes are freed now too, not when the sweep finds them abandoned.
+    for (const uploadId of deleted.uploadIds) {
+      try {
+        await app.uploads.tusStorage.discard(uploadId);
+      } catch (error) {
+        request.log.warn({ err: error, uploadId }, 'could not delete the bytes of an unfinished upload of a deleted folder');
       }
     }
     return reply.code(204).send();

@@ -2,6 +2,7 @@
 // the public key (uploaders encrypt for it) and the private key wrapped under the login password;
 // it never receives the password-derived key or a usable private key.
 import type { FastifyInstance } from 'fastify';
+import { publicKeyFingerprint } from '../../activity/key-fingerprint.ts';
 import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
@@ -27,6 +28,8 @@ export async function keyRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { user } = signedIn(request);
       await repos.users.setPublicKey(user.id, request.body.public_key_spki);
+      // The key's fingerprint tells a new pair (another fingerprint) from the same key stored again.
+      await app.activity.record(user.id, 'public_key.stored', { ip: request.ip, details: { fingerprint: publicKeyFingerprint(request.body.public_key_spki) } });
       return currentUserResponse(user.id);
     },
   );
@@ -60,6 +63,7 @@ export async function keyRoutes(app: FastifyInstance): Promise<void> {
       const { user } = signedIn(request);
       const { encryptedPrivateKey, kdfSalt } = request.body;
       await repos.users.setEncryptedPrivateKey(user.id, { encryptedPrivateKey, kdfSalt });
+      await app.activity.record(user.id, 'private_key.stored', { ip: request.ip });
       return currentUserResponse(user.id);
     },
   );

@@ -5,6 +5,7 @@ import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
 import { Link, Outlet } from '@tanstack/react-router';
 import { ShieldIcon } from '../icons.tsx';
+import { DocumentTitle } from './DocumentTitle.tsx';
 import { OfflineNotice } from './OfflineNotice.tsx';
 import { SealdropLogo } from './SealdropLogo.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
@@ -16,6 +17,7 @@ import { UpdatePrompt } from './UpdatePrompt.tsx';
 export function AppLayout() {
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <DocumentTitle />
       <AppBar position="static" color="primary" component="header">
         <Container maxWidth="lg">
           <Toolbar disableGutters sx={{ gap: 2 }}>

@@ -6,10 +6,10 @@ export interface Feedback {
 }
 
 /** The inline result line of a settings form (errors in red, info in blue, success in green). */
-export function FormFeedback({ feedback }: { feedback: Feedback | null }) {
+export function FormFeedback({ feedback, id }: { feedback: Feedback | null; /** For the field the message is about (useFieldErrorLink). */ id?: string }) {
   if (!feedback) return null;
   return (
-    <Alert severity={feedback.severity} role={feedback.severity === 'error' ? 'alert' : 'status'}>
+    <Alert id={id} severity={feedback.severity} role={feedback.severity === 'error' ? 'alert' : 'status'}>
       {feedback.message}
     </Alert>
   );

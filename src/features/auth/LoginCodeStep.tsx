@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { FormEvent } from 'react';
+import type { FieldErrorLink } from '../../app/layout/fieldError.ts';
 import { sanitizeCodeInput } from './loginResponse.ts';
 
 interface LoginCodeStepProps {
@@ -13,6 +14,8 @@ interface LoginCodeStepProps {
   onCodeChange(value: string): void;
   onSubmit(): void;
   onBackToPassword(): void;
+  /** Ties the page's error message to the code field. */
+  errorInputProps: FieldErrorLink['inputProps'];
 }
 
 export function LoginCodeStep(props: LoginCodeStepProps) {
@@ -35,7 +38,7 @@ export function LoginCodeStep(props: LoginCodeStepProps) {
         value={props.code}
         onChange={(event) => props.onCodeChange(sanitizeCodeInput(event.target.value))}
         slotProps={{
-          htmlInput: { required: true, inputMode: 'numeric', pattern: '[0-9]{6}', maxLength: 6, style: { letterSpacing: '0.3em', fontSize: '1.25rem' } },
+          htmlInput: { required: true, ...props.errorInputProps, inputMode: 'numeric', pattern: '[0-9]{6}', maxLength: 6, style: { letterSpacing: '0.3em', fontSize: '1.25rem' } },
         }}
       />
       <Button type="submit" variant="contained" size="large" disabled={props.busy}>

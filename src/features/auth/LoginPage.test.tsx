@@ -1,8 +1,15 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { unwrapPrivateKey } from '../../../crypto/index.ts';
+import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedOutState, testUser } from '../../app/testing/renderWithProviders.tsx';
+import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
+import { makeKeyData } from '../keys/testing/keyData.ts';
+import { authSecretOf, preloginHandler, TEST_ACCOUNT_KDF_PARAMS } from './testing/prelogin.ts';
+
+const pool = inProcessCryptoPool();
+afterAll(() => pool.terminate());
 
 let restore = () => {};
 afterEach(() => {
@@ -10,11 +17,15 @@ afterEach(() => {
   restore();
 });
 
+/** The app's API with the pre-login answered (every sign-in starts with it). */
 function withApi(handlers: Record<string, FakeHandler>) {
-  const api = installFakeApi(handlers);
+  const api = installFakeApi({ 'POST /api/auth/prelogin': preloginHandler(), ...handlers });
   restore = api.restore;
   return api;
 }
+
+const tokenRequests = (requests: RecordedRequest[]) => requests.filter((r) => r.path === '/api/auth/token');
+const formOf = (request: RecordedRequest | undefined) => Object.fromEntries(new URLSearchParams(request?.body));
 
 function typeInto(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -30,7 +41,7 @@ function queryInlineAlert() {
 }
 
 async function openLogin() {
-  const rendered = renderAppAt('/login', { preloadedState: signedOutState() });
+  const rendered = renderAppAt('/login', { preloadedState: signedOutState(), cryptoPool: () => pool });
   await screen.findByRole('heading', { name: 'Admin Login' });
   return rendered;
 }
@@ -44,12 +55,18 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
     typeInto('Username', 'alice');
     typeInto('Password', 'correct-horse-1');
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByRole('button', { name: 'Checking...' })).toBeTruthy();
+    const checking = await screen.findByRole('button', { name: 'Checking...' });
+    expect(checking).toBeVisible();
+    expect(checking, 'no second sign-in while the first is checked').toBeDisabled();
 
+    await waitFor(() => expect(tokenRequests(api.requests)).toHaveLength(1));
     answer({ status: 200, body: { user: testUser } });
-    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/dashboard');
-    expect(Object.fromEntries(new URLSearchParams(api.requests[0]?.body))).toEqual({ username: 'alice', password: 'correct-horse-1' });
+    // Pre-login for the account's parameters, then the derived secret: never the password.
+    expect(JSON.parse(api.requests[0]!.body)).toEqual({ username: 'alice' });
+    expect(formOf(tokenRequests(api.requests)[0])).toEqual({ username: 'alice', auth_secret: await authSecretOf('correct-horse-1') });
+    expect(api.requests.filter((r) => r.body.includes('correct-horse-1'))).toEqual([]);
   });
 
   it("'OTP code required' leads to the code step, which shows the username and completes the login", async () => {
@@ -62,14 +79,14 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
     typeInto('Password', 'correct-horse-1');
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 
-    expect(await screen.findByLabelText('Authentication Code')).toBeTruthy();
-    expect(screen.getByText('alice')).toBeTruthy();
+    expect(await screen.findByLabelText('Authentication Code')).toBeVisible();
+    expect(screen.getByText('alice')).toBeVisible();
     typeInto('Authentication Code', '12x3456');
     expect((screen.getByLabelText('Authentication Code') as HTMLInputElement).value).toBe('123456');
     fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
 
-    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeTruthy();
-    expect(JSON.parse(api.requests[1]!.body)).toEqual({ username: 'alice', code: '123456' });
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    expect(JSON.parse(api.requests.find((r) => r.path === '/api/auth/token/2fa')!.body)).toEqual({ username: 'alice', code: '123456' });
   });
 
   it("'Enter password instead?' returns to step one and clears password, code and error", async () => {
@@ -84,7 +101,7 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
     await screen.findByLabelText('Authentication Code');
     typeInto('Authentication Code', '000000');
     fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
-    expect(await findInlineAlert()).toBeTruthy();
+    expect(await findInlineAlert()).toBeVisible();
 
     fireEvent.click(screen.getByRole('button', { name: 'Enter password instead?' }));
     expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('alice');
@@ -93,7 +110,7 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
   });
 
   it('a wrong password shows the mapped message inline and as a notification', async () => {
-    withApi({ 'POST /api/auth/token': () => ({ status: 401, body: { detail: 'Incorrect username or password' } }) });
+    withApi({ 'POST /api/auth/token': () => ({ status: 401, body: { detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' } }) });
     await openLogin();
     typeInto('Username', 'alice');
     typeInto('Password', 'wrong');
@@ -145,6 +162,89 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
     typeInto('Authentication Code', '123');
     fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
     expect((await findInlineAlert()).textContent).toContain('6-digit code');
-    expect(api.requests).toHaveLength(1);
+    expect(api.requests.map((r) => r.path)).toEqual(['/api/auth/prelogin', '/api/auth/token']);
   });
+});
+
+describe('first sign-in of an account made before zero-knowledge sign-in (issue 27)', () => {
+  const LEGACY_PASSWORD = 'old-horse-battery';
+
+  /** The server of such an account: the secret is refused, the password accepted once, then the upgrade. */
+  function legacyServer(options: { user?: typeof testUser; keyData?: { encryptedPrivateKey: string; kdfSalt: string }; upgrade?: FakeHandler; secondFactor?: boolean }) {
+    const user = options.user ?? testUser;
+    return withApi({
+      'POST /api/auth/token': (request) => {
+        const form = formOf(request);
+        if (form.auth_secret) return { status: 401, body: { detail: 'This account signs in with its password once more', code: 'SIGN_IN_UPGRADE_REQUIRED' } };
+        if (form.password !== LEGACY_PASSWORD) return { status: 401, body: { detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' } };
+        return { status: 200, body: options.secondFactor ? { message: 'OTP code required', username: user.username } : { user } };
+      },
+      'POST /api/auth/token/2fa': () => ({ status: 200, body: { user } }),
+      'GET /api/auth/users/me/encrypted-key': () =>
+        options.keyData ? { status: 200, body: options.keyData } : { status: 404, body: { detail: 'Encrypted key data not found', code: 'ENCRYPTED_KEY_NOT_FOUND' } },
+      'POST /api/auth/upgrade-login': options.upgrade ?? (() => ({ status: 200, body: { user } })),
+      'POST /api/auth/logout': () => ({ status: 200, body: { detail: 'Logged out' } }),
+    });
+  }
+
+  // The upgrade derives under a fresh block at the default cost (64 MiB argon2id, in this process).
+  const UPGRADE_WAIT = { timeout: 30_000 };
+
+  async function signIn(password = LEGACY_PASSWORD) {
+    await openLogin();
+    typeInto('Username', 'alice');
+    typeInto('Password', password);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+  }
+
+  it('sends the password once, then moves the account in one call (new block, its secret, the key re-wrapped) before the dashboard', async () => {
+    const { keyData, publicKeySpki } = await makeKeyData(LEGACY_PASSWORD);
+    const user = { ...testUser, public_key_spki: publicKeySpki };
+    const api = legacyServer({ user, keyData });
+    await signIn();
+    expect(await screen.findByRole('status')).toHaveTextContent('Securing your account for the new sign-in...');
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' }, UPGRADE_WAIT)).toBeVisible();
+
+    const tokens = tokenRequests(api.requests).map(formOf);
+    expect(tokens).toEqual([{ username: 'alice', auth_secret: await authSecretOf(LEGACY_PASSWORD) }, { username: 'alice', password: LEGACY_PASSWORD }]);
+    const upgrade = JSON.parse(api.requests.find((r) => r.path === '/api/auth/upgrade-login')!.body);
+    expect(Object.keys(upgrade).sort()).toEqual(['auth_secret', 'kdf_params', 'password', 'private_key']);
+    expect(upgrade.kdf_params).not.toBe(TEST_ACCOUNT_KDF_PARAMS);
+    expect(upgrade.auth_secret).toBe(await authSecretOf(LEGACY_PASSWORD, upgrade.kdf_params));
+    expect(upgrade.private_key).toMatchObject({ public_key_spki: publicKeySpki, kdfSalt: upgrade.kdf_params });
+    await expect(unwrapPrivateKey(upgrade.private_key, LEGACY_PASSWORD)).resolves.toMatchObject({ type: 'private' });
+    // The password went in exactly those two requests, and nowhere else.
+    expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD)).map((r) => r.path)).toEqual(['/api/auth/token', '/api/auth/upgrade-login']);
+  });
+
+  it('with 2FA the code step comes first; the upgrade follows it', async () => {
+    const api = legacyServer({ secondFactor: true });
+    await signIn();
+    await screen.findByLabelText('Authentication Code');
+    expect(api.requests.some((r) => r.path === '/api/auth/upgrade-login')).toBe(false);
+    typeInto('Authentication Code', '123456');
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' }, UPGRADE_WAIT)).toBeVisible();
+    const paths = api.requests.map((r) => r.path);
+    expect(paths.indexOf('/api/auth/token/2fa')).toBeLessThan(paths.indexOf('/api/auth/upgrade-login'));
+    // No key pair yet: nothing to re-wrap, the upgrade carries the login secret only.
+    expect(JSON.parse(api.requests.find((r) => r.path === '/api/auth/upgrade-login')!.body)).not.toHaveProperty('private_key');
+  });
+
+  it('a failed upgrade signs this browser out and says nothing was changed', async () => {
+    const api = legacyServer({ upgrade: () => ({ status: 500, body: { detail: 'Internal Server Error', code: 'INTERNAL' } }) });
+    const { store } = await openLoginAndSubmit();
+    expect((await within(screen.getByRole('main')).findByRole('alert', {}, UPGRADE_WAIT)).textContent).toContain('Nothing was changed: please sign in again.');
+    expect(store.getState().auth.status).toBe('anonymous');
+    expect(api.requests.map((r) => r.path)).toContain('/api/auth/logout');
+    expect(screen.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  });
+
+  async function openLoginAndSubmit() {
+    const rendered = await openLogin();
+    typeInto('Username', 'alice');
+    typeInto('Password', LEGACY_PASSWORD);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    return rendered;
+  }
 });

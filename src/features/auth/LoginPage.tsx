@@ -4,25 +4,37 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { useLoginMutation, useLoginWithCodeMutation } from '../../api/authApi.ts';
-import { useAppSelector } from '../../app/hooks.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { SealdropMark } from '../../app/layout/SealdropLogo.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { selectAuthNotice, selectAuthStatus } from './authSlice.ts';
 import { LoginCodeStep } from './LoginCodeStep.tsx';
 import { LoginPasswordStep } from './LoginPasswordStep.tsx';
-import { interpretCodeStep, interpretPasswordStep, SIX_DIGITS } from './loginResponse.ts';
+import { SIX_DIGITS } from './loginResponse.ts';
+import { submitCodeStep, submitPasswordStep, upgradeSignIn } from './signIn.ts';
+import { SIGN_IN_TEXTS } from '../../lib/userTexts.ts';
+import type { User } from '../../api/types.ts';
 
 type Step = 'password' | 'code';
+type Busy = null | 'checking' | 'verifying' | 'upgrading';
 
-/** Admin Login: step one username + password, step two the authenticator code (spec sections 2, 4, 5). */
+/**
+ * Admin Login: step one username + password, step two the authenticator code (spec sections 2, 4,
+ * 5). The password goes to a crypto worker, which derives what is sent (signIn.ts); an account
+ * made before that change sends it once and is moved to the new sign-in before the session starts.
+ */
 export function LoginPage() {
   const status = useAppSelector(selectAuthStatus);
   const notice = useAppSelector(selectAuthNotice);
   const navigate = useNavigate();
   const notify = useNotifier();
-  const [login, { isLoading: checking }] = useLoginMutation();
-  const [loginWithCode, { isLoading: verifying }] = useLoginWithCodeMutation();
+  const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
+  const [busy, setBusy] = useState<Busy>(null);
+  // The code step of an account of the old scheme: the upgrade follows it, with the typed password.
+  const [upgradeFollows, setUpgradeFollows] = useState(false);
 
   const [step, setStep] = useState<Step>('password');
   const [username, setUsername] = useState('');
@@ -30,6 +42,7 @@ export function LoginPage() {
   const [code, setCode] = useState('');
   const [codeUsername, setCodeUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const errorLink = useFieldErrorLink(error !== null);
 
   // A successful step stores the user (auth slice); this is the single way out of the page.
   useEffect(() => {
@@ -40,21 +53,38 @@ export function LoginPage() {
     setError(notify.error(cause).message);
   }
 
+  const deps = () => ({ dispatch, pool: cryptoPool() });
+
+  async function upgrade(user: User) {
+    setBusy('upgrading');
+    try {
+      await upgradeSignIn(deps(), user, password);
+    } catch (cause) {
+      backToPassword();
+      fail(cause);
+    }
+  }
+
   async function submitPassword() {
     setError(null);
     if (!username.trim() || !password) {
       setError('Please enter your username and password.');
       return;
     }
+    setBusy('checking');
     try {
-      const outcome = interpretPasswordStep(await login({ username: username.trim(), password }).unwrap(), username.trim());
+      const outcome = await submitPasswordStep(deps(), username.trim(), password);
       if (outcome.kind === 'code-required') {
         setCodeUsername(outcome.username);
+        setUpgradeFollows(outcome.upgradeFollows);
         setCode('');
         setStep('code');
       }
+      if (outcome.kind === 'upgrade-required') await upgrade(outcome.user);
     } catch (cause) {
       fail(cause);
+    } finally {
+      setBusy(null);
     }
   }
 
@@ -64,11 +94,15 @@ export function LoginPage() {
       setError('Please enter the 6-digit code from your authenticator app.');
       return;
     }
+    setBusy('verifying');
     try {
-      interpretCodeStep(await loginWithCode({ username: codeUsername, code }).unwrap());
+      const user = await submitCodeStep(deps(), codeUsername, code, upgradeFollows);
+      if (upgradeFollows) await upgrade(user);
     } catch (cause) {
       setCode('');
       fail(cause);
+    } finally {
+      setBusy(null);
     }
   }
 
@@ -76,6 +110,7 @@ export function LoginPage() {
     setStep('password');
     setPassword('');
     setCode('');
+    setUpgradeFollows(false);
     setError(null);
   }
 
@@ -97,27 +132,34 @@ export function LoginPage() {
           </Alert>
         )}
         {error && (
-          <Alert severity="error" sx={{ mb: 2.5 }}>
+          <Alert id={errorLink.messageId} severity="error" sx={{ mb: 2.5 }}>
             {error}
+          </Alert>
+        )}
+        {busy === 'upgrading' && (
+          <Alert severity="info" sx={{ mb: 2.5 }} role="status">
+            {SIGN_IN_TEXTS.upgrading}
           </Alert>
         )}
         {step === 'password' ? (
           <LoginPasswordStep
             username={username}
             password={password}
-            busy={checking}
+            busy={busy === 'checking' || busy === 'upgrading'}
             onUsernameChange={setUsername}
             onPasswordChange={setPassword}
             onSubmit={submitPassword}
+            errorInputProps={errorLink.inputProps}
           />
         ) : (
           <LoginCodeStep
             username={codeUsername}
             code={code}
-            busy={verifying}
+            busy={busy === 'verifying' || busy === 'upgrading'}
             onCodeChange={setCode}
             onSubmit={submitCode}
             onBackToPassword={backToPassword}
+            errorInputProps={errorLink.inputProps}
           />
         )}
       </Paper>

@@ -2,6 +2,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { FormEvent } from 'react';
+import type { FieldErrorLink } from '../../app/layout/fieldError.ts';
 
 interface LoginPasswordStepProps {
   username: string;
@@ -10,6 +11,8 @@ interface LoginPasswordStepProps {
   onUsernameChange(value: string): void;
   onPasswordChange(value: string): void;
   onSubmit(): void;
+  /** Ties the page's error message to both fields. */
+  errorInputProps: FieldErrorLink['inputProps'];
 }
 
 export function LoginPasswordStep(props: LoginPasswordStepProps) {
@@ -28,7 +31,7 @@ export function LoginPasswordStep(props: LoginPasswordStepProps) {
         value={props.username}
         onChange={(event) => props.onUsernameChange(event.target.value)}
         // `required` on the input, not the TextField: keeps the accessible name free of the asterisk.
-        slotProps={{ htmlInput: { required: true } }}
+        slotProps={{ htmlInput: { required: true, ...props.errorInputProps } }}
       />
       <TextField
         label="Password"
@@ -37,7 +40,7 @@ export function LoginPasswordStep(props: LoginPasswordStepProps) {
         autoComplete="current-password"
         value={props.password}
         onChange={(event) => props.onPasswordChange(event.target.value)}
-        slotProps={{ htmlInput: { required: true } }}
+        slotProps={{ htmlInput: { required: true, ...props.errorInputProps } }}
       />
       <Button type="submit" variant="contained" size="large" disabled={props.busy}>
         {props.busy ? 'Checking...' : 'Sign In'}

@@ -46,7 +46,7 @@ export const authSlice = createSlice({
       })
       .addMatcher(authApi.endpoints.loginWithCode.matchFulfilled, (state, action) => {
         const user = userFromLoginResponse(action.payload);
-        if (user) signIn(state, user);
+        if (user && !action.meta.arg.originalArgs.upgradeFollows) signIn(state, user);
       })
       .addMatcher(
         (action) =>

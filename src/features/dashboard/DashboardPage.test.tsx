@@ -33,6 +33,11 @@ const base: Folder = {
   perform_mime_check: true,
   link_token: 'tok-active',
   has_undownloaded_files: false,
+  storage_limit_bytes: null,
+  file_limit: null,
+  retention_days: null,
+  used_bytes: 0,
+  used_files: 0,
 };
 
 const folders: Folder[] = [
@@ -59,28 +64,28 @@ describe('Admin Dashboard folder table', () => {
   it("shows 'Loading folders...' and then one row per folder with status, hints and display rules", async () => {
     let answer: (value: { status: number; body: unknown }) => void = () => {};
     await openDashboard({ 'GET /api/folders/': () => new Promise((resolve) => (answer = resolve)) });
-    expect(await screen.findByText('Loading folders...')).toBeTruthy();
+    expect(await screen.findByText('Loading folders...')).toBeVisible();
     answer({ status: 200, body: folders });
     await screen.findByRole('table', { name: 'Folders' });
 
     const active = rowOf('Tax documents');
-    expect(within(active).getByText('Active')).toBeTruthy();
-    expect(within(active).getByText('Password')).toBeTruthy();
-    expect(within(active).getByText('New files')).toBeTruthy();
-    expect(within(active).getByText('Never')).toBeTruthy();
+    expect(within(active).getByText('Active')).toBeVisible();
+    expect(within(active).getByText('Password')).toBeVisible();
+    expect(within(active).getByText('New files')).toBeVisible();
+    expect(within(active).getByText('Never')).toBeVisible();
     expect(within(active).getByRole('link', { name: 'Tax documents' }).getAttribute('href')).toBe('/folders/view/1');
     expect(within(active).getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe('/folders/edit/1');
 
     const inactive = rowOf('Old contracts');
-    expect(within(inactive).getByText('Inactive')).toBeTruthy();
-    expect(within(inactive).getByText('E-mail verification')).toBeTruthy();
-    expect(within(inactive).getByText('2 allowed addresses')).toBeTruthy();
-    expect(within(inactive).getByText('-')).toBeTruthy(); // no upload yet
+    expect(within(inactive).getByText('Inactive')).toBeVisible();
+    expect(within(inactive).getByText('E-mail verification')).toBeVisible();
+    expect(within(inactive).getByText('2 allowed addresses')).toBeVisible();
+    expect(within(inactive).getByText('-')).toBeVisible(); // no upload yet
     expect(within(inactive).queryByText('New files')).toBeNull();
 
-    expect(within(rowOf('Last year')).getByText('Expired')).toBeTruthy();
-    expect(within(rowOf('Last year')).getByText('Open link')).toBeTruthy();
-    expect(within(rowOf('(No Title)')).getByText('Active')).toBeTruthy();
+    expect(within(rowOf('Last year')).getByText('Expired')).toBeVisible();
+    expect(within(rowOf('Last year')).getByText('Open link')).toBeVisible();
+    expect(within(rowOf('(No Title)')).getByText('Active')).toBeVisible();
   });
 
   it('dates show in the browser locale with seconds', async () => {
@@ -94,7 +99,7 @@ describe('Admin Dashboard folder table', () => {
       minute: '2-digit',
       second: '2-digit',
     });
-    expect(within(rowOf('Old contracts')).getByText(created)).toBeTruthy();
+    expect(within(rowOf('Old contracts')).getByText(created)).toBeVisible();
   });
 
   it('sorts by creation date descending by default; clicking a header asks the server for that order', async () => {
@@ -111,8 +116,8 @@ describe('Admin Dashboard folder table', () => {
 
   it("the empty state reads 'No folders found' with a create button", async () => {
     await openDashboard({ 'GET /api/folders/': () => ({ status: 200, body: [] }) });
-    expect(await screen.findByText('No folders found')).toBeTruthy();
-    expect(screen.getByText('Get started by creating a new upload folder.')).toBeTruthy();
+    expect(await screen.findByText('No folders found')).toBeVisible();
+    expect(screen.getByText('Get started by creating a new upload folder.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Create Upload Folder' }).getAttribute('href')).toBe('/folders/new');
   });
 
@@ -134,11 +139,11 @@ describe('Admin Dashboard folder table', () => {
     await screen.findByRole('table', { name: 'Folders' });
     fireEvent.click(within(rowOf('Old contracts')).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Are you sure you want to delete the folder "Old contracts"? This action cannot be undone.')).toBeTruthy();
+    expect(within(dialog).getByText('Are you sure you want to delete the folder "Old contracts"? This action cannot be undone.')).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('Old contracts')).toBeNull());
     expect(api.requests.some((r) => r.method === 'DELETE' && r.path === '/api/folders/2')).toBe(true);
-    expect(await screen.findByText('Folder "Old contracts" deleted.')).toBeTruthy();
+    expect(await screen.findByText('Folder "Old contracts" deleted.')).toBeVisible();
   });
 
   it('Cancel in the confirmation deletes nothing', async () => {
@@ -146,7 +151,7 @@ describe('Admin Dashboard folder table', () => {
     await screen.findByRole('table', { name: 'Folders' });
     fireEvent.click(within(rowOf('(No Title)')).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Are you sure you want to delete the folder "(No Title)"? This action cannot be undone.')).toBeTruthy();
+    expect(within(dialog).getByText('Are you sure you want to delete the folder "(No Title)"? This action cannot be undone.')).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.requests.every((r) => r.method === 'GET')).toBe(true);
@@ -160,15 +165,17 @@ describe('Admin Dashboard folder table', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       fireEvent.click(within(rowOf('Last year')).getByRole('button', { name: 'Copy Link' }));
-      await vi.waitFor(() => expect(within(rowOf('Last year')).getByRole('button', { name: 'Copied!' })).toBeTruthy());
+      await vi.waitFor(() => expect(within(rowOf('Last year')).getByRole('button', { name: 'Copied!' })).toBeVisible());
       expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/upload/tok-expired`);
       await vi.advanceTimersByTimeAsync(1900);
-      expect(within(rowOf('Last year')).getByRole('button', { name: 'Copied!' })).toBeTruthy();
+      expect(within(rowOf('Last year')).getByRole('button', { name: 'Copied!' })).toBeVisible();
       await vi.advanceTimersByTimeAsync(200);
     } finally {
       vi.useRealTimers();
     }
-    expect(await within(rowOf('Last year')).findByRole('button', { name: 'Copy Link' })).toBeTruthy();
+    const copyAgain = await within(rowOf('Last year')).findByRole('button', { name: 'Copy Link' });
+    expect(copyAgain).toBeVisible();
+    expect(copyAgain, 'the link can be copied again').toBeEnabled();
   });
 
   it("a failed copy says 'Failed to copy link to clipboard.'", async () => {
@@ -179,6 +186,6 @@ describe('Admin Dashboard folder table', () => {
     await openDashboard({ 'GET /api/folders/': () => ({ status: 200, body: folders }) });
     await screen.findByRole('table', { name: 'Folders' });
     fireEvent.click(within(rowOf('Tax documents')).getByRole('button', { name: 'Copy Link' }));
-    expect(await screen.findByText('Failed to copy link to clipboard.')).toBeTruthy();
+    expect(await screen.findByText('Failed to copy link to clipboard.')).toBeVisible();
   });
 });

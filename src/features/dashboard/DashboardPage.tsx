@@ -8,6 +8,7 @@ import { ButtonLink } from '../../app/layout/links.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { selectCurrentUser, logout } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
+import { StorageSummary } from '../storage/index.ts';
 import { FolderListSection } from './FolderListSection.tsx';
 
 export function DashboardPage() {
@@ -42,6 +43,9 @@ export function DashboardPage() {
             <ButtonLink to="/profile" variant="outlined" startIcon={<PersonIcon />}>
               My Profile
             </ButtonLink>
+            <ButtonLink to="/activity" variant="outlined">
+              Activity
+            </ButtonLink>
             <ButtonLink to="/folders/new" variant="contained">
               + Create New Folder
             </ButtonLink>
@@ -51,6 +55,7 @@ export function DashboardPage() {
           </>
         }
       />
+      <StorageSummary />
       <FolderListSection />
     </>
   );

@@ -16,7 +16,7 @@ import { ButtonLink } from '../../app/layout/links.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { DeleteFolderDialog } from './DeleteFolderDialog.tsx';
 import { displayTitle } from '../../lib/folderDisplay.ts';
-import { FolderTable } from './FolderTable.tsx';
+import { FolderListView } from './FolderListView.tsx';
 
 export const DEFAULT_FOLDER_SORT: FolderListParams = { sort_by: 'creation_date', sort_order: 'desc' };
 
@@ -63,7 +63,7 @@ export function FolderListSection() {
   if (isLoading) content = <LoadingMessage text="Loading folders..." />;
   else if (error && !folders) content = null;
   else if (!folders || folders.length === 0) content = <EmptyState />;
-  else content = <FolderTable folders={folders} sort={sort} onSort={setSort} onDelete={setPendingDelete} />;
+  else content = <FolderListView folders={folders} sort={sort} onSort={setSort} onDelete={setPendingDelete} />;
 
   return (
     <Box component="section" aria-label="Upload folders">

@@ -7,9 +7,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import type { Folder, FolderListParams, FolderSortKey } from '../../api/types.ts';
+import { STORAGE_TEXTS } from '../../lib/userTexts.ts';
 import { FolderRow } from './FolderRow.tsx';
 
-const SORTABLE_COLUMNS: ReadonlyArray<{ key: FolderSortKey; label: string }> = [
+export const SORTABLE_COLUMNS: ReadonlyArray<{ key: FolderSortKey; label: string }> = [
   { key: 'title', label: 'Title' },
   { key: 'creation_date', label: 'Created' },
   { key: 'expiration_date', label: 'Expires' },
@@ -55,6 +56,7 @@ export function FolderTable({ folders, sort, onSort, onDelete }: FolderTableProp
                 </TableSortLabel>
               </TableCell>
             ))}
+            <TableCell>{STORAGE_TEXTS.folderColumn}</TableCell>
             <TableCell>Status</TableCell>
             <TableCell>Security</TableCell>
             <TableCell align="right">Actions</TableCell>

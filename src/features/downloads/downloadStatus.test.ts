@@ -3,7 +3,9 @@
 // abort the worker answers late or never, a worker that fails to start).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DownloadError, type ControlMessage, type StatusMessage } from '../../../workers/index.ts';
-import { awaitDownload, READY_TIMEOUT_MS, type DownloadReceiver } from './downloadStatus.ts';
+import { READER_WAIT_REPORT_MS } from '../../../workers/download-service/downloadService.ts';
+import { downloadErrorText } from '../../lib/userTexts.ts';
+import { awaitDownload, READY_TIMEOUT_MS, STALL_TIMEOUT_MS, type DownloadReceiver } from './downloadStatus.ts';
 import type { DownloadProgress, FailedZipFile } from './types.ts';
 
 const opened: MessagePort[] = [];
@@ -57,7 +59,7 @@ function start(worker: ReturnType<typeof scriptedWorker>, options: { signal?: Ab
   return { outcome, settled, progress };
 }
 
-const failure = (code: 'HTTP' | 'INTEGRITY', message: string) => ({ name: 'DownloadError' as const, code, message });
+const failure = (code: 'HTTP' | 'INTEGRITY', detail: string) => ({ name: 'DownloadError' as const, code, facts: { detail }, message: detail });
 
 describe('the download status machine', () => {
   it('ready, started, progress, a skipped file, done: resolves with the bytes and ends the worker once', async () => {
@@ -76,7 +78,7 @@ describe('the download status machine', () => {
       [40, 100],
     ]);
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]!.error).toMatchObject({ code: 'HTTP', message: 'gone' });
+    expect(skipped[0]!.error).toMatchObject({ code: 'HTTP', facts: { detail: 'gone' } });
   });
 
   it("the worker's error is the download's, with its code", async () => {
@@ -86,7 +88,7 @@ describe('the download status machine', () => {
     worker.say({ type: 'error', failure: failure('INTEGRITY', 'tampered') });
     const { error } = (await settled) as { error: unknown };
     expect(error).toBeInstanceOf(DownloadError);
-    expect(error).toMatchObject({ code: 'INTEGRITY', message: 'tampered' });
+    expect(error).toMatchObject({ code: 'INTEGRITY', facts: { detail: 'tampered' } });
     expect(worker.calls.end).toBe(1);
   });
 
@@ -110,6 +112,47 @@ describe('the download status machine', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await settled).toMatchObject({ error: { code: 'EXPIRED' } });
     await vi.waitFor(() => expect(worker.controls).toEqual([{ type: 'abort' }]));
+  });
+
+  it("after 'started', a worker that goes silent (died mid-stream) fails the download as STALLED and is asked to abort", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const worker = scriptedWorker({ startWithinMs: 30_000 });
+    const { settled } = start(worker);
+    worker.say({ type: 'ready' });
+    worker.say({ type: 'started', totalBytes: 100 });
+    await vi.waitFor(() => expect(worker.calls.ready).toBe(1));
+    // Progress keeps it alive ...
+    await vi.advanceTimersByTimeAsync(STALL_TIMEOUT_MS - 1_000);
+    worker.say({ type: 'progress', bytes: 10 });
+    await vi.advanceTimersByTimeAsync(STALL_TIMEOUT_MS - 1_000);
+    expect(worker.calls.end).toBe(0);
+    // ... silence does not.
+    await vi.advanceTimersByTimeAsync(1_000);
+    const { error } = (await settled) as { error: unknown };
+    expect(error).toBeInstanceOf(DownloadError);
+    expect(error).toMatchObject({ code: 'STALLED' });
+    expect(downloadErrorText(error as DownloadError)).toBe('The download stopped: no data arrived for a minute. Please try again.');
+    expect(worker.calls.end).toBe(1);
+    await vi.waitFor(() => expect(worker.controls).toEqual([{ type: 'abort' }]));
+  });
+
+  it("a download paused in the browser's download manager for minutes is not taken for dead: the service worker's reports of an unchanged count keep it alive", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // Inside the page's limit, with room for a late timer.
+    expect(READER_WAIT_REPORT_MS * 3).toBeLessThanOrEqual(STALL_TIMEOUT_MS);
+    const worker = scriptedWorker({ startWithinMs: 30_000 });
+    const { settled } = start(worker);
+    worker.say({ type: 'ready' });
+    worker.say({ type: 'started', totalBytes: 100 });
+    worker.say({ type: 'progress', bytes: 40 });
+    await vi.waitFor(() => expect(worker.calls.ready).toBe(1));
+    for (let elapsed = 0; elapsed < 5 * 60_000; elapsed += READER_WAIT_REPORT_MS) {
+      await vi.advanceTimersByTimeAsync(READER_WAIT_REPORT_MS);
+      worker.say({ type: 'progress', bytes: 40 });
+    }
+    expect(worker.calls.end).toBe(0);
+    worker.say({ type: 'done', bytes: 100 });
+    expect(await settled).toEqual({ bytes: 100 });
   });
 
   it("without a start limit (direct to disk) a slow 'started' is waited for", async () => {
@@ -168,9 +211,9 @@ describe('the download status machine', () => {
   it('a worker that fails to start: its error, and it is ended', async () => {
     const worker = scriptedWorker();
     const { settled } = start(worker);
-    worker.crash(new DownloadError('FAILED', 'could not start'));
-    worker.crash(new DownloadError('FAILED', 'a second report')); // settles once, ends once
-    expect(await settled).toMatchObject({ error: { code: 'FAILED', message: 'could not start' } });
+    worker.crash(new DownloadError('FAILED', { detail: 'could not start' }));
+    worker.crash(new DownloadError('FAILED', { detail: 'a second report' })); // settles once, ends once
+    expect(await settled).toMatchObject({ error: { code: 'FAILED', facts: { detail: 'could not start' } } });
     expect(worker.calls.end).toBe(1);
   });
 });

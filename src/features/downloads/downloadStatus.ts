@@ -4,18 +4,27 @@
  * The receiver answers on the status port: 'ready' once it holds the file keys, 'started' with
  * the total when bytes flow, 'progress', 'file-failed' for a file a batch left out, then 'done' or
  * 'error'. Every wait has an end: 'ready' within READY_TIMEOUT_MS, 'started' within the
- * receiver's start limit when it has one, and an abort within its grace. The two receivers differ
+ * receiver's start limit when it has one, after 'started' a 'progress' at least every
+ * STALL_TIMEOUT_MS (the worker that streams may die mid-stream: a service worker the browser
+ * stops, a dedicated worker that crashes; neither tells the page), and an abort within its grace. The two receivers differ
  * only in what `DownloadReceiver` says, never in the machine.
  */
-import { DOWNLOAD_MESSAGES, DownloadError, fromWireError, type ControlMessage, type StatusMessage } from '../../../workers/index.ts';
+import { DownloadError, fromWireError, type ControlMessage, type StatusMessage } from '../../../workers/index.ts';
 import { ProgressMeter } from './progressMeter.ts';
 import type { DownloadOptions, FailedZipFile } from './types.ts';
 
 /** From posting a plan until the download's worker has the keys. */
 export const READY_TIMEOUT_MS = 20_000;
 
+/**
+ * After 'started', the longest time without a 'progress' before the download is failed as
+ * STALLED. Workers report progress several times a second while bytes flow (statusReporter.ts),
+ * so a minute of silence is a worker that is gone, not a slow network (docs/download.md, "Liveness").
+ */
+export const STALL_TIMEOUT_MS = 60_000;
+
 export function abortedDownload(): DownloadError {
-  return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
+  return new DownloadError('ABORTED');
 }
 
 /** What differs between the places a download runs. */
@@ -74,8 +83,17 @@ export function awaitDownload(
       clearTimeout(timer);
       timer = setTimeout(() => {
         if (askToAbort) control({ type: 'abort' });
-        fail(new DownloadError('EXPIRED', DOWNLOAD_MESSAGES.expired));
+        fail(new DownloadError('EXPIRED'));
       }, ms);
+    };
+    /** (Re)arms the no-progress watchdog; a worker that went silent is asked to abort. */
+    const watchProgress = () => {
+      if (aborting) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        control({ type: 'abort' });
+        fail(new DownloadError('STALLED'));
+      }, STALL_TIMEOUT_MS);
     };
     const onAbort = () => {
       aborting = true;
@@ -99,12 +117,15 @@ export function awaitDownload(
           break;
         }
         case 'started':
-          if (!aborting) clearTimeout(timer);
+          watchProgress();
           meter = new ProgressMeter(message.totalBytes ?? 0);
           onProgress?.(meter.update(0));
           break;
         case 'progress':
-          if (meter) onProgress?.(meter.update(message.bytes));
+          if (meter) {
+            watchProgress();
+            onProgress?.(meter.update(message.bytes));
+          }
           break;
         case 'file-failed':
           onFileFailed?.({ name: message.name, error: fromWireError(message.failure) });

@@ -10,6 +10,6 @@ export type {
   FailedZipFile,
   FileKeySender,
 } from './types.ts';
-export { DownloadError, isDownloadError, DOWNLOAD_MESSAGES, type DownloadErrorCode } from '../../../workers/index.ts';
+export { DownloadError, isDownloadError, type DownloadErrorCode } from '../../../workers/index.ts';
 export { controllingServiceWorker } from './serviceWorkerBridge.ts';
 export { canSaveFile, canSaveToFolder, pickDirectory, pickSaveFile } from './direct/index.ts';

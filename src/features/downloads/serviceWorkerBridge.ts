@@ -4,7 +4,6 @@
  */
 import { safeFileName } from '../../../contract/content-disposition.ts';
 import {
-  DOWNLOAD_MESSAGES,
   DownloadError,
   downloadPath,
   KEEPALIVE_MESSAGE,
@@ -30,7 +29,7 @@ const START_TIMEOUT_MS = 30_000;
 export const KEEPALIVE_INTERVAL_MS = 10_000;
 
 function noStreaming(): DownloadError {
-  return new DownloadError('NO_STREAMING_SUPPORT', DOWNLOAD_MESSAGES.noStreaming);
+  return new DownloadError('NO_STREAMING_SUPPORT');
 }
 
 /**

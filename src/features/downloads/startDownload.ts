@@ -7,7 +7,7 @@
  * (downloadStatus.ts). Resolves when the last byte was handed over and rejects with a
  * DownloadError (fixed `code`) otherwise. The caller owns the file keys: release them afterwards.
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from '../../../workers/index.ts';
+import { DownloadError } from '../../../workers/index.ts';
 import { directReceiver } from './direct/directReceiver.ts';
 import { abortedDownload, awaitDownload } from './downloadStatus.ts';
 import { failureCollector, planEntries, sendKeysThenAwait } from './downloadPlan.ts';
@@ -22,10 +22,10 @@ export function holdsOneFile(destination: DownloadDestination): boolean {
 function checkSources(request: DownloadRequest): void {
   const { destination, sources } = request;
   if (sources.length === 0) {
-    throw new DownloadError('FAILED', destination.kind === 'browser-zip' ? 'No files selected for ZIP download.' : 'No files selected for download.');
+    throw new DownloadError('FAILED', { case: destination.kind === 'browser-zip' ? 'no-zip-files' : 'no-files' });
   }
   if (holdsOneFile(destination) && sources.length !== 1) {
-    throw new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected('a single-file download was given several files'));
+    throw new DownloadError('FAILED', { detail: 'a single-file download was given several files' });
   }
 }
 

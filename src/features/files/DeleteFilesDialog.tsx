@@ -1,5 +1,5 @@
 import { ConfirmDeleteDialog } from '../../app/layout/ConfirmDeleteDialog.tsx';
-import { FILES_MESSAGES } from './filesMessages.ts';
+import { FILES_MESSAGES } from '../../lib/userTexts.ts';
 
 interface DeleteFilesDialogProps {
   /** Number of files to delete; the dialog is open while this is set. */

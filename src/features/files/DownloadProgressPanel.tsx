@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ActiveDownload } from './useFileDownloads.tsx';
 import { formatBytes } from '../../lib/formatBytes.ts';
-import { formatDuration } from './filesMessages.ts';
+import { formatDuration } from '../../lib/userTexts.ts';
 
 function figures(active: ActiveDownload): string {
   const { progress } = active;
@@ -17,12 +17,16 @@ function figures(active: ActiveDownload): string {
   return parts.join(' · ');
 }
 
-/** Bytes, rate and time left of the running download (decrypted in the browser, written by its download manager). */
+/**
+ * Bytes, rate and time left of the running download (decrypted in the browser, written by its
+ * download manager). A named region, not a live one: its figures change several times a second;
+ * screen readers hear the download by quarters instead (downloadAnnouncement.ts).
+ */
 export function DownloadProgressPanel({ active, onCancel }: { active: ActiveDownload; onCancel(): void }) {
   const { progress } = active;
   const percent = progress && progress.totalBytes > 0 ? Math.min(100, (100 * progress.bytes) / progress.totalBytes) : null;
   return (
-    <Paper variant="outlined" role="status" aria-label="Download progress" sx={{ px: 2.5, py: 2, mb: 2, borderColor: 'secondary.main', bgcolor: '#f2f8f8' }}>
+    <Paper variant="outlined" role="region" aria-label="Download progress" sx={{ px: 2.5, py: 2, mb: 2, borderColor: 'secondary.main', bgcolor: '#f2f8f8' }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', justifyContent: 'space-between', mb: 1 }}>

@@ -5,7 +5,7 @@ import type { FileRecord } from '../../api/filesApi.ts';
 import { LockIcon } from '../../app/icons.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { exportChoice, MAX_EXPORT_IDS, startBrowserDownload } from './encryptedExport.ts';
-import { FILES_MESSAGES } from './filesMessages.ts';
+import { FILES_MESSAGES } from '../../lib/userTexts.ts';
 
 interface ExportEncryptedButtonProps {
   folderId: number;

@@ -7,13 +7,14 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { formatDateTime } from '../../lib/folderDisplay.ts';
-import { ChevronRightIcon, DescriptionIcon, ExpandMoreIcon, FolderIcon, FolderOpenIcon } from '../../app/icons.tsx';
+import { formatDateTime, NEVER } from '../../lib/folderDisplay.ts';
+import { ChevronRightIcon, DescriptionIcon, DownloadIcon, ExpandMoreIcon, FolderIcon, FolderOpenIcon } from '../../app/icons.tsx';
 import type { FileSort } from './fileSort.ts';
 import { sortDirectories, sortFiles } from './fileSort.ts';
 import type { DirectoryNode, FileNode } from './fileTree.ts';
-import { FILES_MESSAGES, formatSizeKb } from './filesMessages.ts';
+import { COMPACT_TREE_LABELS, FILES_MESSAGES, formatSizeKb } from '../../lib/userTexts.ts';
 import { directoryCheckState, isSelectable } from './selection.ts';
+import { FileDeletionDate } from '../storage/index.ts';
 
 export interface TreeActions {
   selected: ReadonlySet<number>;
@@ -21,14 +22,35 @@ export interface TreeActions {
   expanded: ReadonlySet<string>;
   /** Busy flags disable the list. */
   disabled: boolean;
+  /** The folder's retention: each file shows when it is deleted (null: files are kept). */
+  retentionDays: number | null;
   onToggleExpanded(path: string): void;
   onToggleFile(fileId: number): void;
   onToggleDirectory(directory: DirectoryNode): void;
   onDownloadFile(node: FileNode): void;
   onDownloadDirectory(directory: DirectoryNode): void;
+  /** A narrow screen (FileTreeTable): no date columns (the dates go under the name), icon-only Download buttons. */
+  compact: boolean;
 }
 
-const INDENT = 3; // theme spacing units per level
+/** Theme spacing units per level. */
+const indentOf = (compact: boolean) => (compact ? 2 : 3);
+
+/** 'Download' as text on a wide screen, as an icon (same name) where every pixel goes to the names. */
+function DownloadAction({ compact, label, disabled, onClick }: { compact: boolean; label: string; disabled: boolean; onClick(): void }) {
+  if (compact) {
+    return (
+      <IconButton size="small" color="primary" disabled={disabled} onClick={onClick} aria-label={label}>
+        <DownloadIcon fontSize="small" />
+      </IconButton>
+    );
+  }
+  return (
+    <Button size="small" disabled={disabled} onClick={onClick} aria-label={label}>
+      Download
+    </Button>
+  );
+}
 
 function totalSize(directory: DirectoryNode): number {
   return directory.descendants.reduce((sum, file) => sum + file.file_size, 0);
@@ -57,8 +79,8 @@ function DirectoryRow({ directory, depth, ...actions }: TreeActions & { director
           slotProps={{ input: { 'aria-label': `Select folder ${directory.path}` } }}
         />
       </TableCell>
-      <TableCell colSpan={3}>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, pl: depth * INDENT }}>
+      <TableCell colSpan={actions.compact ? 1 : 3}>
+        <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: actions.compact ? 'wrap' : 'nowrap', gap: 0.75, pl: depth * indentOf(actions.compact) }}>
           <IconButton
             size="small"
             aria-label={`${open ? 'Collapse' : 'Expand'} ${directory.path}`}
@@ -69,7 +91,7 @@ function DirectoryRow({ directory, depth, ...actions }: TreeActions & { director
             {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
           </IconButton>
           <Box sx={{ color: 'secondary.main', display: 'flex' }}>{open ? <FolderOpenIcon fontSize="small" /> : <FolderIcon fontSize="small" />}</Box>
-          <Typography variant="body2" sx={{ fontWeight: 600, cursor: 'pointer', wordBreak: 'break-word' }} onClick={() => actions.onToggleExpanded(directory.path)}>
+          <Typography variant="body2" sx={{ fontWeight: 600, cursor: 'pointer', wordBreak: 'break-word', overflowWrap: 'anywhere', minWidth: 0 }} onClick={() => actions.onToggleExpanded(directory.path)}>
             {directory.name}
           </Typography>
           <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
@@ -82,9 +104,12 @@ function DirectoryRow({ directory, depth, ...actions }: TreeActions & { director
       </TableCell>
       <TableCell align="right" sx={{ pr: '12px !important' }}>
         {directory.descendants.length > 0 && (
-          <Button size="small" disabled={actions.disabled} onClick={() => actions.onDownloadDirectory(directory)} aria-label={`Download folder ${directory.path}`}>
-            Download
-          </Button>
+          <DownloadAction
+            compact={actions.compact}
+            label={`Download folder ${directory.path}`}
+            disabled={actions.disabled}
+            onClick={() => actions.onDownloadDirectory(directory)}
+          />
         )}
       </TableCell>
     </TableRow>
@@ -105,12 +130,12 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
           slotProps={{ input: { 'aria-label': `Select ${node.directory ? `${node.directory}/` : ''}${node.name}` } }}
         />
       </TableCell>
-      <TableCell sx={{ minWidth: 220 }}>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, pl: depth * INDENT + (depth > 0 ? 4 : 0) }}>
+      <TableCell sx={{ minWidth: actions.compact ? 0 : 220 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, pl: depth * indentOf(actions.compact) + (depth > 0 ? 4 : 0) }}>
           <Box sx={{ color: 'text.secondary', display: 'flex' }}>
             <DescriptionIcon fontSize="small" />
           </Box>
-          <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
+          <Typography variant="body2" sx={{ wordBreak: 'break-word', overflowWrap: 'anywhere', minWidth: 0 }}>
             {node.name}
           </Typography>
           {node.duplicate && (
@@ -119,35 +144,54 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
             </Tooltip>
           )}
         </Box>
+        {actions.compact && <CompactDates file={file} retentionDays={actions.retentionDays} indent={depth * indentOf(true) + (depth > 0 ? 4 : 0)} />}
       </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-        <Typography variant="body2">{formatDateTime(file.upload_time)}</Typography>
-      </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-        {file.last_downloaded_admin === null ? (
-          <Chip size="small" label="Never" color="secondary" variant="outlined" sx={{ height: 20, fontSize: '0.75rem' }} />
-        ) : (
-          <Typography variant="body2">{formatDateTime(file.last_downloaded_admin)}</Typography>
-        )}
-      </TableCell>
+      {!actions.compact && (
+        <>
+          <TableCell sx={{ whiteSpace: 'nowrap' }}>
+            <Typography variant="body2">{formatDateTime(file.upload_time)}</Typography>
+            <FileDeletionDate uploadTime={file.upload_time} retentionDays={actions.retentionDays} />
+          </TableCell>
+          <TableCell sx={{ whiteSpace: 'nowrap' }}>
+            {file.last_downloaded_admin === null ? (
+              <Chip size="small" label="Never" color="secondary" variant="outlined" sx={{ height: 20, fontSize: '0.75rem' }} />
+            ) : (
+              <Typography variant="body2">{formatDateTime(file.last_downloaded_admin)}</Typography>
+            )}
+          </TableCell>
+        </>
+      )}
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
         {formatSizeKb(file.file_size)}
       </TableCell>
       <TableCell align="right" sx={{ pr: '12px !important' }}>
-        <Button size="small" disabled={actions.disabled} onClick={() => actions.onDownloadFile(node)} aria-label={`Download ${node.name}`}>
-          Download
-        </Button>
+        <DownloadAction compact={actions.compact} label={`Download ${node.name}`} disabled={actions.disabled} onClick={() => actions.onDownloadFile(node)} />
       </TableCell>
     </TableRow>
   );
 }
 
-function EmptyRow({ depth }: { depth: number }) {
+/** The date columns' content under the name, on a narrow screen. */
+function CompactDates({ file, retentionDays, indent }: { file: FileNode['file']; retentionDays: number | null; indent: number }) {
+  const downloaded = file.last_downloaded_admin === null ? NEVER : formatDateTime(file.last_downloaded_admin);
+  return (
+    <Box sx={{ pl: indent, mt: 0.25 }}>
+      <Typography variant="caption" color="text.secondary" component="div">
+        {COMPACT_TREE_LABELS.uploaded}: {formatDateTime(file.upload_time)}
+        <br />
+        {COMPACT_TREE_LABELS.lastDownloaded}: {downloaded}
+      </Typography>
+      <FileDeletionDate uploadTime={file.upload_time} retentionDays={retentionDays} />
+    </Box>
+  );
+}
+
+function EmptyRow({ depth, compact }: { depth: number; compact: boolean }) {
   return (
     <TableRow>
       <TableCell />
-      <TableCell colSpan={5}>
-        <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic', pl: depth * INDENT + 4 }}>
+      <TableCell colSpan={compact ? 3 : 5}>
+        <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic', pl: depth * indentOf(compact) + 4 }}>
           {FILES_MESSAGES.directoryEmpty}
         </Typography>
       </TableCell>
@@ -162,7 +206,7 @@ export function TreeLevel({ directory, depth, sort, ...actions }: TreeActions & 
     sort,
   );
   const directories = sortDirectories(directory.directories, sort);
-  if (depth > 0 && files.length === 0 && directories.length === 0) return <EmptyRow depth={depth} />;
+  if (depth > 0 && files.length === 0 && directories.length === 0) return <EmptyRow depth={depth} compact={actions.compact} />;
   return (
     <>
       {directories.map((child) => (

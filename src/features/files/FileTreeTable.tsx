@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -6,7 +7,10 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
+import { SortSelect } from '../../app/layout/SortSelect.tsx';
 import type { DirectoryNode, FileNode } from './fileTree.ts';
 import type { FileSort, FileSortKey } from './fileSort.ts';
 import { nextFileSort } from './fileSort.ts';
@@ -18,7 +22,13 @@ const SORTABLE: ReadonlyArray<{ key: FileSortKey; label: string }> = [
   { key: 'last_downloaded_admin', label: 'Last Downloaded' },
 ];
 
-interface FileTreeTableProps extends TreeActions {
+/**
+ * Below this width the dates leave their columns (they move under each name) and the sort headers
+ * give way to a sort select, so name, size and action fit a phone without sideways scrolling.
+ */
+export const COMPACT_TREE_BELOW = 'md';
+
+interface FileTreeTableProps extends Omit<TreeActions, 'compact'> {
   root: DirectoryNode;
   sort: FileSort;
   onSort(sort: FileSort): void;
@@ -28,15 +38,33 @@ interface FileTreeTableProps extends TreeActions {
 
 export type { FileNode };
 
-export function FileTreeTable({ root, sort, onSort, toolbar, ...actions }: FileTreeTableProps) {
+export function FileTreeTable({ root, sort, onSort, toolbar, ...rest }: FileTreeTableProps) {
+  const theme = useTheme();
+  const compact = useMediaQuery(theme.breakpoints.down(COMPACT_TREE_BELOW), { noSsr: true });
+  const actions: TreeActions = { ...rest, compact };
+  const columns = compact ? SORTABLE.slice(0, 1) : SORTABLE;
   return (
     <TableContainer component={Paper} variant="outlined">
       {toolbar}
+      {compact && (
+        <Box sx={{ px: 1.5, pb: 1.5 }}>
+          <SortSelect columns={SORTABLE} value={sort} onChange={onSort} />
+        </Box>
+      )}
       <Table
         aria-label="Files"
         size="small"
         sx={{
-          '& th, & td': { px: 1.5 },
+          '& th, & td': { px: compact ? 1 : 1.5 },
+          // On a narrow screen the columns get fixed widths and the name takes the rest, wrapping
+          // inside it, so a long name or a deep folder can never push Size and Action off-screen.
+          ...(compact && {
+            tableLayout: 'fixed',
+            '& th.MuiTableCell-paddingCheckbox, & td.MuiTableCell-paddingCheckbox': { width: 44, pl: '4px !important', pr: 0 },
+            '& thead th:nth-of-type(3)': { width: 84 },
+            '& thead th:nth-of-type(4)': { width: 56 },
+            '& th:last-of-type, & td:last-of-type': { pl: '4px', pr: '4px !important' },
+          }),
           '& th': { fontWeight: 650, whiteSpace: 'nowrap', bgcolor: 'background.default', py: 1.25 },
           '& td': { py: 0.75 },
           opacity: actions.disabled ? 0.7 : 1,
@@ -45,7 +73,7 @@ export function FileTreeTable({ root, sort, onSort, toolbar, ...actions }: FileT
         <TableHead>
           <TableRow>
             <TableCell padding="checkbox" sx={{ pl: '12px !important' }} />
-            {SORTABLE.map(({ key, label }) => (
+            {columns.map(({ key, label }) => (
               <TableCell key={key} sortDirection={sort.key === key ? sort.order : false}>
                 <TableSortLabel active={sort.key === key} direction={sort.key === key ? sort.order : 'asc'} onClick={() => onSort(nextFileSort(sort, key))}>
                   {label}

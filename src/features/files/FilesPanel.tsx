@@ -11,13 +11,15 @@ import { displayTitle } from '../../lib/folderDisplay.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { DeleteFilesDialog } from './DeleteFilesDialog.tsx';
 import { DownloadProgressPanel } from './DownloadProgressPanel.tsx';
+import { adminDownloadAnnouncement } from './downloadAnnouncement.ts';
+import { PoliteAnnouncer } from '../../app/layout/PoliteAnnouncer.tsx';
 import { ExportEncryptedButton } from './ExportEncryptedButton.tsx';
 import { directoryZipName, folderZipName } from './downloadNames.ts';
 import { FolderIcon } from '../../app/icons.tsx';
 import { DEFAULT_FILE_SORT, type FileSort } from './fileSort.ts';
 import { buildFileTree, type DirectoryNode, type FileNode } from './fileTree.ts';
 import { FileTreeTable } from './FileTreeTable.tsx';
-import { FILES_MESSAGES } from './filesMessages.ts';
+import { FILES_MESSAGES } from '../../lib/userTexts.ts';
 import { FilesToolbar } from './FilesToolbar.tsx';
 import { checkState, pruneSelection, selectableFiles, selectedFiles, toggleFile, toggleGroup } from './selection.ts';
 import { useDeleteFiles } from './useDeleteFiles.ts';
@@ -144,6 +146,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
 
   return (
     <Box component="section" aria-label={`Files of ${title}`}>
+      <PoliteAnnouncer message={adminDownloadAnnouncement(downloads.active)} />
       {downloads.active && <DownloadProgressPanel active={downloads.active} onCancel={downloads.cancel} />}
       {files.length === 0 || selectable.length === 0 ? (
         <Paper variant="outlined">
@@ -160,6 +163,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
           neverDownloadedOnly={neverDownloadedOnly}
           expanded={expanded}
           disabled={busy}
+          retentionDays={folder.retention_days}
           onToggleExpanded={toggleExpanded}
           onToggleFile={(id) => setSelection(toggleFile(id, selected))}
           onToggleDirectory={(directory) => setSelection(toggleGroup(directory.descendants, selected, neverDownloadedOnly))}

@@ -46,7 +46,8 @@ export function FilesToolbar(props: FilesToolbarProps) {
         '& .MuiButton-root': { px: 1.5, whiteSpace: 'nowrap' },
       }}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+      {/* Wraps too: at 320 px (WCAG 1.4.10) the filter button no longer fits beside the count. */}
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <Checkbox
           checked={allState === 'checked'}
           indeterminate={allState === 'indeterminate'}

@@ -30,6 +30,11 @@ const folder: Folder = {
   perform_mime_check: true,
   link_token: 'tok',
   has_undownloaded_files: true,
+  storage_limit_bytes: null,
+  file_limit: null,
+  retention_days: null,
+  used_bytes: 0,
+  used_files: 0,
 };
 
 const downloaded = '2030-02-01T10:00:00Z';
@@ -51,6 +56,23 @@ function open(handlers: Record<string, FakeHandler>) {
   return api;
 }
 
+// Every wait for the screen's answer to a (fake) request gets this end. The first render loads the
+// route's lazy chunk, and rendering the tree after the answer took over a second on the shared 2
+// cores, so testing-library's default of 1 s made these tests fail under load while nothing was wrong.
+const rendered = { timeout: 10_000 };
+
+/**
+ * Opens the screen and waits for the signal that the tree is rendered: the toolbar's selection
+ * count, found by text (a role query with a name computes accessible names across the whole table
+ * at every retry, which alone outlasted 10 s in a loaded CI run). After it, the tree's controls are
+ * there, so the tests query them synchronously instead of racing a 1 s default.
+ */
+async function openRendered(handlers: Record<string, FakeHandler>, selection: string) {
+  const api = open(handlers);
+  await screen.findByText(selection, {}, rendered);
+  return api;
+}
+
 // By its label: a role query with a name computes accessible names across the whole table each time.
 const toolbar = () => screen.getByLabelText('File actions');
 
@@ -58,18 +80,14 @@ describe('Folder files screen', () => {
   it("shows 'Loading folder contents...', then the title, the toolbar and the tree", async () => {
     let answer: (value: { status: number; body: unknown }) => void = () => {};
     open({ 'GET /api/folders/7/files': () => new Promise((resolve) => (answer = resolve)) });
-    // The first render loads the route's lazy chunk; on a busy machine that alone can take seconds.
-    expect(await screen.findByText('Loading folder contents...', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText('Loading folder contents...', {}, rendered)).toBeVisible();
     answer({ status: 200, body: files });
-    // Rendering the whole screen after the answer took over a second in CI on the shared 2 cores.
-    const slowMachine = { timeout: 10_000 };
-    expect(await screen.findByRole('heading', { name: 'Files in Folder: Client onboarding' }, slowMachine)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Files in Folder: Client onboarding' }, rendered)).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
-    // By text, then up to its toolbar: a role query with a name computes accessible names across
-    // the whole rendered table at every retry, which alone outlasted 10 s in a loaded CI run.
-    const count = await screen.findByText('0 / 3 selected', {}, slowMachine);
+    const count = await screen.findByText('0 / 3 selected', {}, rendered);
     expect(count.closest('[role="toolbar"]')?.getAttribute('aria-label')).toBe('File actions');
-    expect(within(toolbar()).getByRole('button', { name: 'Download All (3)' })).toBeTruthy();
+    expect(within(toolbar()).getByRole('button', { name: 'Download All (3)' })).toBeVisible();
+    expect(within(toolbar()).getByRole('button', { name: 'Download All (3)' })).toBeEnabled();
     const rows = within(screen.getByRole('table', { name: 'Files' })).getAllByRole('row');
     // Header, the directory before the file; the directory's files stay folded away.
     expect(rows[1]!.textContent).toContain('scans');
@@ -80,41 +98,42 @@ describe('Folder files screen', () => {
 
   it('shows the mapped error in place of the page when the folder cannot be loaded', async () => {
     open({ 'GET /api/folders/7': () => ({ status: 404, body: { detail: 'Folder not found' } }) });
-    expect((await screen.findByRole('alert')).textContent).toBe('Folder not found');
+    expect((await screen.findByRole('alert', {}, rendered)).textContent).toBe('Folder not found');
     expect(screen.queryByRole('toolbar')).toBeNull();
   });
 
   it("says 'This folder is empty.' and, with the filter, 'No files match ...'", async () => {
     open({ 'GET /api/folders/7/files': () => ({ status: 200, body: [] }) });
-    expect(await screen.findByText('This folder is empty.')).toBeTruthy();
+    expect(await screen.findByText('This folder is empty.', {}, rendered)).toBeVisible();
     cleanup();
     restore();
-    open({ 'GET /api/folders/7/files': () => ({ status: 200, body: files.slice(1) }) });
-    fireEvent.click(await screen.findByRole('button', { name: 'Never Downloaded' }));
-    expect(await screen.findByText("No files match the 'Never Downloaded' filter.")).toBeTruthy();
-    expect(within(toolbar()).getByText('0 / 0 selected')).toBeTruthy();
+    await openRendered({ 'GET /api/folders/7/files': () => ({ status: 200, body: files.slice(1) }) }, '0 / 2 selected');
+    fireEvent.click(within(toolbar()).getByRole('button', { name: 'Never Downloaded' }));
+    expect(await screen.findByText("No files match the 'Never Downloaded' filter.", {}, rendered)).toBeVisible();
+    expect(within(toolbar()).getByText('0 / 0 selected')).toBeVisible();
     fireEvent.click(screen.getByRole('button', { name: 'Show All' }));
-    expect(await screen.findByRole('table', { name: 'Files' })).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Files' }, rendered)).toBeVisible();
   });
 
   it('the filter counts only never-downloaded files and a directory without any gives an info message', async () => {
-    open({});
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select folder scans' }));
-    expect(within(toolbar()).getByText('2 / 3 selected')).toBeTruthy();
+    await openRendered({}, '0 / 3 selected');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select folder scans' }));
+    expect(within(toolbar()).getByText('2 / 3 selected')).toBeVisible();
     fireEvent.click(within(toolbar()).getByRole('button', { name: 'Never Downloaded' }));
     // The downloaded files left the selection with the filter on; only contract.pdf counts.
-    expect(within(toolbar()).getByText('0 / 1 selected')).toBeTruthy();
-    expect(within(toolbar()).getByRole('button', { name: 'Download All (1)' })).toBeTruthy();
+    expect(within(toolbar()).getByText('0 / 1 selected')).toBeVisible();
+    expect(within(toolbar()).getByRole('button', { name: 'Download All (1)' })).toBeVisible();
+    expect(within(toolbar()).getByRole('button', { name: 'Download All (1)' })).toBeEnabled();
     fireEvent.click(screen.getByRole('button', { name: 'Download folder scans' }));
-    expect(await screen.findByText(`No files in "scans" match the 'Never Downloaded' filter.`)).toBeTruthy();
+    expect(await screen.findByText(`No files in "scans" match the 'Never Downloaded' filter.`, {}, rendered)).toBeVisible();
     fireEvent.click(screen.getByRole('button', { name: 'Expand scans' }));
-    expect(await screen.findByText('Empty')).toBeTruthy();
+    expect(await screen.findByText('Empty', {}, rendered)).toBeVisible();
   });
 
   it("Download Selected with nothing selected says 'No files selected for ZIP download.'", async () => {
-    open({});
-    fireEvent.click(await within(await screen.findByRole('toolbar', { name: 'File actions' })).findByRole('button', { name: 'Download Selected' }));
-    expect(await screen.findByText('No files selected for ZIP download.')).toBeTruthy();
+    await openRendered({}, '0 / 3 selected');
+    fireEvent.click(within(toolbar()).getByRole('button', { name: 'Download Selected' }));
+    expect(await screen.findByText('No files selected for ZIP download.', {}, rendered)).toBeVisible();
   });
 
   it("'Export Encrypted' saves the export ZIP of the selection, or of the whole folder, through the browser", async () => {
@@ -122,10 +141,10 @@ describe('Folder files screen', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(`${this.getAttribute('href')} download=${this.hasAttribute('download')}`);
     });
-    open({});
-    fireEvent.click(await within(await screen.findByRole('toolbar', { name: 'File actions' })).findByRole('button', { name: 'Export Encrypted' }));
+    await openRendered({}, '0 / 3 selected');
+    fireEvent.click(within(toolbar()).getByRole('button', { name: 'Export Encrypted' }));
     expect(clicked).toEqual(['/api/folders/7/export download=true']);
-    expect(await screen.findByText('Exporting 3 files encrypted: your browser saves the ZIP (ciphertext and manifest).')).toBeTruthy();
+    expect(await screen.findByText('Exporting 3 files encrypted: your browser saves the ZIP (ciphertext and manifest).', {}, rendered)).toBeVisible();
 
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select folder scans' }));
     fireEvent.click(within(toolbar()).getByRole('button', { name: 'Export Encrypted (2 selected)' }));
@@ -135,39 +154,43 @@ describe('Folder files screen', () => {
   it('Delete Selected confirms with the count and reports partial and total failures', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     let answer = { deleted: 1, errors: [{ file_id: 1, detail: 'File not found' }] };
-    const api = open({ 'POST /api/folders/files/delete': () => ({ status: 200, body: answer }) });
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all files' }));
-    expect(within(toolbar()).getByText('3 / 3 selected')).toBeTruthy();
+    const api = await openRendered({ 'POST /api/folders/files/delete': () => ({ status: 200, body: answer }) }, '0 / 3 selected');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all files' }));
+    expect(within(toolbar()).getByText('3 / 3 selected')).toBeVisible();
     fireEvent.click(within(toolbar()).getByRole('button', { name: 'Delete Selected' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete files' });
-    expect(within(dialog).getByText('Are you sure you want to delete 3 files?')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Delete files' }, rendered);
+    expect(within(dialog).getByText('Are you sure you want to delete 3 files?')).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText('Failed to delete 1 file(s). See console for details.')).toBeTruthy();
+    expect(await screen.findByText('Failed to delete 1 file(s). See console for details.', {}, rendered)).toBeVisible();
     expect(JSON.parse(api.requests.find((r) => r.method === 'POST')!.body)).toEqual({ file_ids: [1, 2, 3] });
     expect(api.requests.find((r) => r.method === 'POST')!.headers.get('content-type')).toContain('application/json');
     expect(warn).toHaveBeenCalled();
 
     answer = { deleted: 0, errors: [1, 2, 3].map((file_id) => ({ file_id, detail: 'File not found' })) };
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all files' }));
+    // The refetch after the delete answers the same three files, unselected again.
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all files' }, rendered));
     fireEvent.click(within(toolbar()).getByRole('button', { name: 'Delete Selected' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete files' })).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText('Failed to delete any of the selected files.')).toBeTruthy();
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete files' }, rendered)).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete any of the selected files.', {}, rendered)).toBeVisible();
   });
 
   it('sorting by Uploaded toggles between ascending and descending', async () => {
-    open({
-      'GET /api/folders/7/files': () => ({
-        status: 200,
-        body: [fileRecord('1/old.txt', { id: 11, upload_time: '2030-01-01T00:00:00Z' }), fileRecord('2/new.txt', { id: 12, upload_time: '2030-03-01T00:00:00Z' })],
-      }),
-    });
-    const table = await screen.findByRole('table', { name: 'Files' });
+    await openRendered(
+      {
+        'GET /api/folders/7/files': () => ({
+          status: 200,
+          body: [fileRecord('1/old.txt', { id: 11, upload_time: '2030-01-01T00:00:00Z' }), fileRecord('2/new.txt', { id: 12, upload_time: '2030-03-01T00:00:00Z' })],
+        }),
+      },
+      '0 / 2 selected',
+    );
+    const table = screen.getByRole('table', { name: 'Files' });
     const names = () => within(table).getAllByRole('row').slice(1).map((row) => (row.textContent?.includes('old.txt') ? 'old' : 'new'));
     expect(names()).toEqual(['new', 'old']); // by name
     fireEvent.click(within(screen.getByRole('columnheader', { name: /Uploaded/ })).getByRole('button'));
-    await waitFor(() => expect(names()).toEqual(['old', 'new']));
+    await waitFor(() => expect(names()).toEqual(['old', 'new']), rendered);
     fireEvent.click(within(screen.getByRole('columnheader', { name: /Uploaded/ })).getByRole('button'));
-    await waitFor(() => expect(names()).toEqual(['new', 'old']));
+    await waitFor(() => expect(names()).toEqual(['new', 'old']), rendered);
     expect(screen.getByRole('columnheader', { name: /Uploaded/ }).getAttribute('aria-sort')).toBe('descending');
   });
 });

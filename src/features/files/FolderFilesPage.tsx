@@ -15,10 +15,12 @@ import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { selectAuthStatus, selectCurrentUser } from '../auth/index.ts';
 import { displayTitle } from '../../lib/folderDisplay.ts';
 import { InvalidFolderId } from '../folders/index.ts';
+import { FolderActivitySection } from '../activity/index.ts';
+import { RetentionNote, UnfinishedUploadsSection } from '../storage/index.ts';
 import { ActiveDownloadLinksSection, CreateDownloadLinkButton } from '../links/index.ts';
 import { FilesPanel, type LinkActionContext } from './FilesPanel.tsx';
 import { formatBytes } from '../../lib/formatBytes.ts';
-import { FILES_MESSAGES } from './filesMessages.ts';
+import { FILES_MESSAGES } from '../../lib/userTexts.ts';
 
 function Frame({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
@@ -77,8 +79,13 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
   return (
     <Frame title={`Files in Folder: ${displayTitle(folder.title)}`} subtitle={subtitle}>
       <Stack spacing={4}>
-        <Box>{content}</Box>
+        <Box>
+          <RetentionNote retentionDays={folder.retention_days} />
+          {content}
+        </Box>
+        <UnfinishedUploadsSection folderId={folderId} />
         <ActiveDownloadLinksSection folderId={folderId} />
+        <FolderActivitySection folderId={folderId} />
       </Stack>
     </Frame>
   );

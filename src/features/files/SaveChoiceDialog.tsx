@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { DownloadIcon, FolderOpenIcon } from '../../app/icons.tsx';
-import { FILES_MESSAGES } from './filesMessages.ts';
+import { FILES_MESSAGES } from '../../lib/userTexts.ts';
 
 export type SaveChoice = 'folder' | 'zip';
 

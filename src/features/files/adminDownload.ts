@@ -14,7 +14,6 @@ import { adminFileDownloadUrl, type FileRecord } from '../../api/filesApi.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
 import type { CryptoPool, FileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
 import {
-  DOWNLOAD_MESSAGES,
   DownloadError,
   holdsOneFile,
   startDownload,
@@ -66,7 +65,7 @@ function source(file: FileRecord, key: FileKeyHandle, name: string): DecryptedDo
 
 /** A key the server sent that is no wrapped key at all is the server's fault, not the password's. */
 function unwrapFailure(error: unknown): unknown {
-  return isCryptoError(error) && error.code === 'MALFORMED' ? new DownloadError('KEY_FORMAT', DOWNLOAD_MESSAGES.invalidKeyFormat) : error;
+  return isCryptoError(error) && error.code === 'MALFORMED' ? new DownloadError('KEY_FORMAT') : error;
 }
 
 async function unwrapEach(pool: AdminDownloadPool, privateKey: PrivateKeyHandle, files: readonly FileRecord[]): Promise<{ opened: UnwrappedFile[]; failed: { file: FileRecord; error: unknown }[] }> {
@@ -98,13 +97,13 @@ export async function downloadAdminFiles(request: AdminDownloadRequest): Promise
       return { notDecrypted: [] };
     }
     const names = zipEntryNames(files);
-    if (opened.length === 0) throw new DownloadError('NOTHING_DECRYPTED', DOWNLOAD_MESSAGES.nothingDecrypted);
+    if (opened.length === 0) throw new DownloadError('NOTHING_DECRYPTED');
     const outcome = await download({
       ...common,
       sources: opened.map(({ file, key }) => source(file, key, names.get(file.id)!)),
       onFileFailed: () => undefined,
     });
-    if (outcome.files === 0) throw new DownloadError('NOTHING_DECRYPTED', DOWNLOAD_MESSAGES.nothingDecrypted);
+    if (outcome.files === 0) throw new DownloadError('NOTHING_DECRYPTED');
     return { notDecrypted: [...failed.map(({ file }) => names.get(file.id)!), ...outcome.failed.map(({ name }) => name)] };
   } finally {
     await pool.releaseKeys(opened.map(({ key }) => key));

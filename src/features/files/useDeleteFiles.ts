@@ -8,7 +8,7 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useDeleteFilesMutation } from '../../api/filesApi.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { FILES_MESSAGES } from './filesMessages.ts';
+import { FILES_MESSAGES } from '../../lib/userTexts.ts';
 
 export interface DeleteFiles {
   /** The ids waiting for confirmation; null while no dialog is open. */

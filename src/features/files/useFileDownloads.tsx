@@ -13,10 +13,10 @@ import { filesDownloaded } from '../../api/filesApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
-import { DOWNLOAD_MESSAGES, isDownloadError, type DownloadProgress } from '../downloads/index.ts';
+import { isDownloadError, type DownloadProgress } from '../downloads/index.ts';
 import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } from '../keys/index.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
-import { FILES_MESSAGES } from './filesMessages.ts';
+import { DOWNLOAD_MESSAGES, downloadErrorText, FILES_MESSAGES } from '../../lib/userTexts.ts';
 import { useSaveChoice } from './SaveChoiceDialog.tsx';
 import { chooseSaveDestination, type DownloadTarget } from './saveDestination.ts';
 
@@ -46,8 +46,8 @@ export interface FileDownloads {
 export function downloadFailureText(error: unknown): string {
   if (isDownloadError(error)) {
     // These already read as a full sentence about the download.
-    if (['HTTP', 'NO_STREAMING_SUPPORT', 'NOTHING_DECRYPTED', 'WRITE_FAILED', 'PICKER_FAILED'].includes(error.code)) return error.message;
-    return FILES_MESSAGES.downloadFailed(error.message);
+    if (['HTTP', 'NO_STREAMING_SUPPORT', 'NOTHING_DECRYPTED', 'WRITE_FAILED', 'PICKER_FAILED'].includes(error.code)) return downloadErrorText(error);
+    return FILES_MESSAGES.downloadFailed(downloadErrorText(error));
   }
   if (isCryptoError(error)) return FILES_MESSAGES.downloadFailed(keyOperationFailureText(error, (e) => describeApiError(e).message));
   return FILES_MESSAGES.downloadFailed(describeApiError(error).message);

@@ -1,7 +1,9 @@
 import Box from '@mui/material/Box';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useCreateFolderMutation } from '../../api/foldersApi.ts';
+import { useGetStorageOverviewQuery } from '../../api/storageApi.ts';
+import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
+import { limitsFormFrom } from '../storage/index.ts';
 import type { FolderPayload } from '../../api/types.ts';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
@@ -13,7 +15,8 @@ export function CreateFolderPage() {
   const navigate = useNavigate();
   const notify = useNotifier();
   const [createFolder] = useCreateFolderMutation();
-  const [initialValues] = useState(emptyFolderForm);
+  // The limits start from the server's defaults; if they cannot be read, the form sends none and the server's apply.
+  const defaults = useGetStorageOverviewQuery(undefined, { refetchOnMountOrArgChange: true });
 
   async function save(payload: FolderPayload) {
     const folder = await createFolder(payload).unwrap();
@@ -28,7 +31,16 @@ export function CreateFolderPage() {
         subtitle="Uploaders get a link to this folder; their files are encrypted in their browser before they are sent."
         back={<BackToDashboardLink />}
       />
-      <FolderForm mode="create" initialValues={initialValues} submitLabel="Create Folder" onSubmit={save} />
+      {defaults.isLoading ? (
+        <LoadingMessage text="Loading..." />
+      ) : (
+        <FolderForm
+          mode="create"
+          initialValues={{ ...emptyFolderForm(), limits: defaults.data ? limitsFormFrom(defaults.data.folder_defaults) : null }}
+          submitLabel="Create Folder"
+          onSubmit={save}
+        />
+      )}
     </Box>
   );
 }

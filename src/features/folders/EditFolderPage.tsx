@@ -16,6 +16,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { folderFormFromFolder } from './folderForm.ts';
 import { FolderForm } from './FolderForm.tsx';
 import { InvalidFolderId } from './InvalidFolderId.tsx';
+import { NotificationSettingsSection } from './NotificationSettingsSection.tsx';
 
 export const FOLDER_ID_MISSING = 'Folder ID is missing.';
 export const FOLDER_LOAD_FAILED = 'Folder not found or could not be loaded.';
@@ -67,6 +68,7 @@ function LoadedEditFolder({ folderId }: { folderId: number }) {
       <Frame title={`Edit Upload Folder: ${displayTitle(data.title)}`}>
         {/* Keyed by id: another folder's data never lands in this form's state. */}
         <EditFolderForm key={data.id} folder={data} />
+        <NotificationSettingsSection folderId={data.id} />
       </Frame>
     );
   }

@@ -15,6 +15,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { FolderPayload } from '../../api/types.ts';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { useNotifier } from '../../app/notifier.ts';
+import { StorageLimitFields, validateLimits, type LimitsErrors } from '../storage/index.ts';
 import { AccessFields } from './AccessFields.tsx';
 import { ExpirationFields } from './ExpirationFields.tsx';
 import {
@@ -53,6 +54,7 @@ export function FolderForm({ mode, initialValues, hasExistingPassword = false, s
   const notify = useNotifier();
   const [values, setValues] = useState(initialValues);
   const [errors, setErrors] = useState<FolderFormErrors>({});
+  const [limitErrors, setLimitErrors] = useState<LimitsErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -63,8 +65,10 @@ export function FolderForm({ mode, initialValues, hasExistingPassword = false, s
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     const problems = validateFolderForm(values);
+    const limitProblems = validateLimits(values.limits);
     setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
+    setLimitErrors(limitProblems);
+    if (Object.keys(problems).length > 0 || Object.keys(limitProblems).length > 0) return;
     setSaveError(null);
     setSaving(true);
     try {
@@ -128,6 +132,8 @@ export function FolderForm({ mode, initialValues, hasExistingPassword = false, s
           onModeChange={(expirationMode) => setValues((current) => withExpirationMode(current, expirationMode))}
           onChange={change}
         />
+        <Divider />
+        <StorageLimitFields values={values.limits} errors={limitErrors} disabled={saving} onChange={(limits) => change({ limits })} />
         {mode === 'update' && (
           <>
             <Divider />

@@ -33,6 +33,11 @@ const folder: Folder = {
   perform_mime_check: true,
   link_token: 'tok',
   has_undownloaded_files: false,
+  storage_limit_bytes: null,
+  file_limit: null,
+  retention_days: null,
+  used_bytes: 0,
+  used_files: 0,
 };
 
 const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;
@@ -43,6 +48,8 @@ async function openCreate(handlers: Record<string, FakeHandler> = {}) {
   const api = withApi({ 'GET /api/folders/': () => ({ status: 200, body: [] }), ...handlers });
   const rendered = renderAppAt('/folders/new', { preloadedState: signedInState() });
   await screen.findByRole('heading', { name: 'Create New Upload Folder' });
+  // The form waits for the server's default limits (GET /api/storage; without an answer it sends none).
+  await screen.findByRole('form', { name: 'Create folder' });
   return { api, ...rendered };
 }
 
@@ -71,7 +78,7 @@ describe('Create New Upload Folder', () => {
   it('allowed e-mails are visible only when e-mail verification is on', async () => {
     await openCreate();
     fireEvent.click(field('Require e-mail verification'));
-    expect(field('Allowed e-mails')).toBeTruthy();
+    expect(field('Allowed e-mails')).toBeVisible();
     fireEvent.click(field('Require e-mail verification'));
     await waitFor(() => expect(screen.queryByLabelText('Allowed e-mails')).toBeNull());
   });
@@ -94,12 +101,12 @@ describe('Create New Upload Folder', () => {
     type('Confirm link password', 'abd');
     type('Expires in (days)', '0');
     fireEvent.click(screen.getByRole('button', { name: 'Create Folder' }));
-    expect(await screen.findByText('Title is required.')).toBeTruthy();
-    expect(screen.getByText('Passwords do not match.')).toBeTruthy();
-    expect(screen.getByText('Enter a whole number of days (at least 1).')).toBeTruthy();
+    expect(await screen.findByText('Title is required.')).toBeVisible();
+    expect(screen.getByText('Passwords do not match.')).toBeVisible();
+    expect(screen.getByText('Enter a whole number of days (at least 1).')).toBeVisible();
     fireEvent.click(field('On a date'));
     fireEvent.click(screen.getByRole('button', { name: 'Create Folder' }));
-    expect(await screen.findByText('Invalid date format entered.')).toBeTruthy();
+    expect(await screen.findByText('Invalid date format entered.')).toBeVisible();
     // (A date that does not exist, 'Invalid date/time value.', cannot be typed into the browser's
     // date-time field; folderForm.test.ts covers that rule.)
     expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
@@ -138,7 +145,7 @@ describe('Create New Upload Folder', () => {
     type('Title *', 'x');
     fireEvent.click(screen.getByRole('button', { name: 'Create Folder' }));
     const alert = (await screen.findByText('An error occurred while saving. Please check details.')).closest('[role="alert"]') as HTMLElement;
-    expect(within(alert).getByText('title: Title is required')).toBeTruthy();
+    expect(within(alert).getByText('title: Title is required')).toBeVisible();
   });
 });
 
@@ -146,7 +153,7 @@ describe('Edit Upload Folder', () => {
   it("a non-numeric id shows 'Invalid Folder ID'", async () => {
     withApi({});
     renderAppAt('/folders/edit/abc', { preloadedState: signedInState() });
-    expect(await screen.findByText('Invalid Folder ID')).toBeTruthy();
+    expect(await screen.findByText('Invalid Folder ID')).toBeVisible();
   });
 
   it("no id shows 'Folder ID is missing.'", async () => {
@@ -154,19 +161,19 @@ describe('Edit Upload Folder', () => {
     const rootRoute = createRootRoute({ component: () => <EditFolderPage /> });
     const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory({ initialEntries: ['/'] }) });
     renderWithProviders(<RouterProvider router={router as never} />, { preloadedState: signedInState() });
-    expect(await screen.findByText('Folder ID is missing.')).toBeTruthy();
+    expect(await screen.findByText('Folder ID is missing.')).toBeVisible();
   });
 
   it("a 404 shows 'Folder not found or could not be loaded.'", async () => {
     withApi({ 'GET /api/folders/9': () => ({ status: 404, body: { detail: 'Folder not found' } }) });
     renderAppAt('/folders/edit/9', { preloadedState: signedInState() });
-    expect(await screen.findByText('Folder not found or could not be loaded.')).toBeTruthy();
+    expect(await screen.findByText('Folder not found or could not be loaded.')).toBeVisible();
   });
 
   it('another load failure shows the mapped API error', async () => {
     withApi({ 'GET /api/folders/9': () => ({ status: 503, body: { detail: 'Database unavailable' } }) });
     renderAppAt('/folders/edit/9', { preloadedState: signedInState() });
-    expect(await screen.findByText('Server Error: Database unavailable')).toBeTruthy();
+    expect(await screen.findByText('Server Error: Database unavailable')).toBeVisible();
   });
 
   it('pre-fills the form (date mode for a folder with an expiry), keeps the password when unticked, and goes back with the success message', async () => {
@@ -176,7 +183,7 @@ describe('Edit Upload Folder', () => {
       'GET /api/folders/': () => ({ status: 200, body: [] }),
     });
     const { router } = renderAppAt('/folders/edit/5', { preloadedState: signedInState() });
-    expect(await screen.findByRole('heading', { name: 'Edit Upload Folder: Audit 2030' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Edit Upload Folder: Audit 2030' })).toBeVisible();
     expect(field('Title *').value).toBe('Audit 2030');
     expect(field('Description').value).toBe('Scans');
     expect(field('On a date').checked).toBe(true);
@@ -188,7 +195,7 @@ describe('Edit Upload Folder', () => {
     type('Title *', 'Audit 2031');
     fireEvent.click(field('Folder is active'));
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByText('Folder "Audit 2031" updated successfully!')).toBeTruthy();
+    expect(await screen.findByText('Folder "Audit 2031" updated successfully!')).toBeVisible();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     const body = sentBody(api, 'PUT');
     expect(body).toEqual({

@@ -3,7 +3,6 @@ import type { Folder } from '../../api/types.ts';
 import {
   emptyFolderForm,
   folderFormFromFolder,
-  FORM_MESSAGES,
   parseEmailList,
   parseLocalDateTime,
   toLocalDateTimeInput,
@@ -12,6 +11,7 @@ import {
   withPassword,
   type FolderFormValues,
 } from './folderForm.ts';
+import { FORM_MESSAGES } from '../../lib/userTexts.ts';
 
 const folder: Folder = {
   id: 3,
@@ -27,6 +27,11 @@ const folder: Folder = {
   perform_mime_check: false,
   link_token: 'tok',
   has_undownloaded_files: false,
+  storage_limit_bytes: null,
+  file_limit: null,
+  retention_days: null,
+  used_bytes: 0,
+  used_files: 0,
 };
 
 const valid = (changes: Partial<FolderFormValues> = {}): FolderFormValues => ({ ...emptyFolderForm(), title: 'T', ...changes });

@@ -1,6 +1,8 @@
 // The folder form's state (spec section 2 "Folder form fields", section 4 "Expiration form mode")
 // and its validation (section 5 "Folder form"). Pure, so every rule is tested without a browser.
 import type { Folder } from '../../api/types.ts';
+import { limitsFormFrom, type LimitsFormValues } from '../storage/index.ts';
+import { FORM_MESSAGES, invalidEmailMessage } from '../../lib/userTexts.ts';
 
 export type ExpirationMode = 'none' | 'date' | 'days';
 
@@ -26,22 +28,14 @@ export interface FolderFormValues {
    * seconds, so an untouched date is sent back as the exact stored instant.
    */
   storedExpiration: { input: string; iso: string } | null;
+  /** Storage limits and retention (issue 28); null: not known (a new folder takes the server's). */
+  limits: LimitsFormValues | null;
 }
 
 export type FolderFormField = 'title' | 'confirmPassword' | 'allowedEmails' | 'expirationDate' | 'expiresInDays';
 export type FolderFormErrors = Partial<Record<FolderFormField, string>>;
 
 export const DEFAULT_EXPIRES_IN_DAYS = 30;
-
-export const FORM_MESSAGES = {
-  titleRequired: 'Title is required.',
-  passwordMismatch: 'Passwords do not match.',
-  invalidDateFormat: 'Invalid date format entered.',
-  invalidDateValue: 'Invalid date/time value.',
-  invalidDays: 'Enter a whole number of days (at least 1).',
-} as const;
-
-export const invalidEmailMessage = (email: string) => `Invalid e-mail address: ${email}`;
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
 // Deliberately loose: the server has the final word; this catches typos before sending.
@@ -105,6 +99,7 @@ export function emptyFolderForm(): FolderFormValues {
     expiresInDays: String(DEFAULT_EXPIRES_IN_DAYS),
     isActive: true,
     storedExpiration: null,
+    limits: null,
   };
 }
 
@@ -123,6 +118,7 @@ export function folderFormFromFolder(folder: Folder): FolderFormValues {
     expiresInDays: '',
     isActive: folder.is_active,
     storedExpiration: folder.expiration_date && expirationDate ? { input: expirationDate, iso: folder.expiration_date } : null,
+    limits: limitsFormFrom({ storage_limit_bytes: folder.storage_limit_bytes, file_limit: folder.file_limit, retention_days: folder.retention_days }),
   };
 }
 

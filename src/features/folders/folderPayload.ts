@@ -5,8 +5,10 @@
 // - on update, invalid days send no expiry change at all;
 // - allowed_emails is null when empty (and when e-mail verification is off);
 // - link_password only when the password option is on ('' removes the password);
-// - is_active only on update.
+// - is_active only on update;
+// - the storage limits and retention (beyond the spec): all on create, what changed on update.
 import type { FolderPayload } from '../../api/types.ts';
+import { limitsPayload } from '../storage/index.ts';
 import { parseEmailList, parseLocalDateTime, type FolderFormValues } from './folderForm.ts';
 
 export type FolderFormMode = 'create' | 'update';
@@ -40,5 +42,6 @@ export function buildFolderPayload(values: FolderFormValues, mode: FolderFormMod
     ...expiryFields(values),
     ...(values.usePassword ? { link_password: values.password } : {}),
     ...(mode === 'update' ? { is_active: values.isActive } : {}),
+    ...limitsPayload(values.limits, mode),
   };
 }

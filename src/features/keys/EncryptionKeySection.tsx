@@ -10,7 +10,7 @@ import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { selectCurrentUser } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { GenerateKeyPairPanel } from './GenerateKeyPairPanel.tsx';
-import { KEY_MESSAGES } from './keyMessages.ts';
+import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import type { GeneratedKeyPairData } from './keyPool.ts';
 import { KeyStatusBox, KeyStatusChip } from './KeyStatusBox.tsx';
 import { privateKeyCleared, selectPrivateKeyUnlocked } from './keysSlice.ts';

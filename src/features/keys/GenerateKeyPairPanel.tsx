@@ -14,7 +14,10 @@ import { describeApiError } from '../../api/errors.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
-import { generationFailedMessage, KEY_MESSAGES, KeyError, keyOperationFailureText } from './keyMessages.ts';
+import { useAccountSecret } from '../../app/accountSecrets.ts';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
+import { generationFailedMessage, KEY_MESSAGES } from '../../lib/userTexts.ts';
+import { KeyError, keyOperationFailureText } from './keyError.ts';
 import type { GeneratedKeyPairData } from './keyPool.ts';
 
 type Stage = 'idle' | 'verifying' | 'generating';
@@ -27,18 +30,20 @@ const STAGE_LABEL: Record<Stage, string> = {
 
 /**
  * Key generation (spec sections 4 and 5): password required, a confirmation that old files need
- * the old backup, then password verification, generation and encryption with the login password
- * in the worker pool; the caller then opens the three-step modal.
+ * the old backup, then password verification (its authentication secret), generation and
+ * encryption with the login password in the worker pool; the caller then opens the three-step modal.
  */
 export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExistingKey: boolean; onGenerated(pair: GeneratedKeyPairData): void }) {
   const notify = useNotifier();
   const cryptoPool = useCryptoPool();
   const confirmTitleId = useId();
   const [verifyPassword] = useVerifyPasswordMutation();
+  const accountSecret = useAccountSecret();
   const [password, setPassword] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [stage, setStage] = useState<Stage>('idle');
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const errorLink = useFieldErrorLink(feedback?.severity === 'error', { withHelperText: true });
 
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -62,15 +67,19 @@ export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExist
     setPassword('');
     try {
       setStage('verifying');
+      let kdfParams: string;
       try {
-        await verifyPassword({ password: typed }).unwrap();
+        const secret = await accountSecret(typed);
+        await verifyPassword({ auth_secret: secret.authSecret }).unwrap();
+        kdfParams = secret.kdfParams;
       } catch (cause) {
         throw new KeyError('generation-failed', generationFailedMessage(describeApiError(cause).message));
       }
       setStage('generating');
       let pair: GeneratedKeyPairData;
       try {
-        const { publicKeySpki, encryptedPrivateKey, kdfSalt } = await cryptoPool().generateWrappedKeyPair(typed);
+        // Wrapped under the account's own block: the login password's derivation opens it.
+        const { publicKeySpki, encryptedPrivateKey, kdfSalt } = await cryptoPool().generateWrappedKeyPair(typed, kdfParams);
         pair = { publicKeySpki, encryptedPrivateKey, kdfSalt };
       } catch (cause) {
         throw new KeyError('generation-failed', generationFailedMessage(keyOperationFailureText(cause, (error) => describeApiError(error).message)));
@@ -95,6 +104,7 @@ export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExist
       </Typography>
       <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Generate new key pair">
         <TextField
+          id={errorLink.fieldId}
           label="Login Password"
           name="generate_password"
           type="password"
@@ -103,8 +113,9 @@ export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExist
           disabled={busy}
           helperText="Needed to encrypt the new private key."
           onChange={(event) => setPassword(event.target.value)}
+          slotProps={{ htmlInput: errorLink.inputProps }}
         />
-        <FormFeedback feedback={feedback} />
+        <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" disabled={busy}>
             {STAGE_LABEL[stage]}

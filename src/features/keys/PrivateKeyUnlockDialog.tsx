@@ -13,7 +13,7 @@ import { describeApiError } from '../../api/errors.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
-import { KEY_MESSAGES } from './keyMessages.ts';
+import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { unlockPrivateKey } from './keyThunks.ts';
 
 /** Spec section 9: key-loaded notice 2 s, key-error notice 5 s. */

@@ -9,10 +9,13 @@ import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { sessionConfirmed } from '../auth/index.ts';
+import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { BACKUP_MIME_TYPE } from './backupFile.ts';
-import { isKeyError, KEY_MESSAGES } from './keyMessages.ts';
+import { isKeyError } from './keyError.ts';
+import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { privateKeyCleared } from './keysSlice.ts';
 import { restoreKeyFromBackup } from './restoreKey.ts';
 import { UsernameMismatchDialog } from './UsernameMismatchDialog.tsx';
@@ -28,6 +31,7 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
   const inputId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [verifyPassword] = useVerifyPasswordMutation();
+  const accountSecret = useAccountSecret();
   const [setPublicKey] = useSetPublicKeyMutation();
   const [saveEncryptedKey] = useSaveEncryptedKeyMutation();
   const [file, setFile] = useState<File | null>(null);
@@ -36,6 +40,7 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
   const [askBackupPassword, setAskBackupPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const errorLink = useFieldErrorLink(feedback?.severity === 'error');
   const [mismatch, setMismatch] = useState<{ backupUsername: string | null; answer(restore: boolean): void } | undefined>();
 
   function handleFile(event: ChangeEvent<HTMLInputElement>) {
@@ -65,7 +70,11 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
       const user = await restoreKeyFromBackup(
         { file, password, username, ...(askBackupPassword ? { backupPassword } : {}) },
         {
-          verifyPassword: (value) => verifyPassword({ password: value }).unwrap(),
+          verifyPassword: async (value) => {
+            const secret = await accountSecret(value);
+            await verifyPassword({ auth_secret: secret.authSecret }).unwrap();
+            return secret.kdfParams;
+          },
           confirmUsernameMismatch: (backupUsername) =>
             new Promise<boolean>((resolve) =>
               setMismatch({
@@ -140,6 +149,7 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
           value={password}
           disabled={busy}
           onChange={(event) => setPassword(event.target.value)}
+          slotProps={{ htmlInput: errorLink.inputProps }}
         />
         {askBackupPassword && (
           <TextField
@@ -154,7 +164,7 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
             onChange={(event) => setBackupPassword(event.target.value)}
           />
         )}
-        <FormFeedback feedback={feedback} />
+        <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" color="secondary" disabled={busy}>
             {busy ? 'Restoring...' : 'Restore Key'}

@@ -3,7 +3,7 @@
 // private key only as the server stores it (wrapped under the login password at backup time), so
 // the file alone opens nothing; restore checks of spec section 5 live here too.
 
-import { KEY_MESSAGES } from './keyMessages.ts';
+import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 
 export interface KeyData {
   encryptedPrivateKey: string;

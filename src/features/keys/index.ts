@@ -8,7 +8,8 @@ export { usePrivateKeyUnlock, type PrivateKeyUnlock } from './usePrivateKeyUnloc
 export { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
 export { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKey, selectPrivateKeyUnlocked } from './keysSlice.ts';
 export { requirePrivateKey, unlockPrivateKey } from './keyThunks.ts';
-export { KEY_MESSAGES, KeyError, isKeyError, keyOperationFailureText } from './keyMessages.ts';
+export { KEY_MESSAGES } from '../../lib/userTexts.ts';
+export { KeyError, isKeyError, keyOperationFailureText } from './keyError.ts';
 export { usePersistentWarning } from './usePersistentWarning.tsx';
 export { EncryptionKeySection } from './EncryptionKeySection.tsx';
 export { rewrapPrivateKeyAfterPasswordChange, type PasswordChange } from './keyThunks.ts';

@@ -3,7 +3,7 @@ import { describeApiError } from '../../api/errors.ts';
 import { hasOrphanedPublicKey, keyStorageStatus, shouldReportStatusError } from './keyStatus.ts';
 
 const notFound = describeApiError({ status: 404, data: { detail: 'Encrypted key data not found' } });
-const expired = describeApiError({ status: 401, data: { detail: 'Session expired' } });
+const expired = describeApiError({ status: 401, data: { detail: 'Session expired', code: 'SESSION_EXPIRED' } });
 const unauthorized = describeApiError({ status: 401, data: null });
 const notAuthenticated = describeApiError({ status: 401, data: { detail: 'Not authenticated' } });
 const serverError = describeApiError({ status: 500, data: { detail: 'Internal Server Error' } });

@@ -1,15 +1,15 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionEnded } from '../../api/sessionEvents.ts';
 import { unwrapPrivateKey } from '../../../crypto/index.ts';
 import { makeStore } from '../../app/store.ts';
 import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
 import { signedInState, testUser } from '../../app/testing/renderWithProviders.tsx';
-import { isKeyError } from './keyMessages.ts';
+import { isKeyError } from './keyError.ts';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
 import { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKey } from './keysSlice.ts';
 import { requirePrivateKey, rewrapPrivateKeyAfterPasswordChange, unlockPrivateKey } from './keyThunks.ts';
-import { makeKeyData } from './testing/keyData.ts';
+import { makeKeyData, testAccountKdfParams } from './testing/keyData.ts';
 
 const KEY_PATH = '/api/auth/users/me/encrypted-key';
 let cleanups: Array<() => void> = [];
@@ -31,8 +31,6 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
     (error: unknown) => error,
   );
 }
-
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('private-key unlock (spec section 4)', () => {
   it("no key data on the server: 'Encrypted key data not found on server. ...'", async () => {
@@ -64,9 +62,9 @@ describe('private-key unlock (spec section 4)', () => {
     expect(pool.keyLocations(handle)).toHaveLength(1);
 
     store.dispatch(sessionEnded({ reason: 'logout' }));
-    await flush();
     expect(selectPrivateKey(store.getState())).toBeNull();
-    expect(pool.keyLocations(handle)).toEqual([]);
+    // The worker releases the key asynchronously (privateKeyRelease.ts): wait for that, not for a turn.
+    await vi.waitFor(() => expect(pool.keyLocations(handle)).toEqual([]));
   });
 
   it('a crypto error during download, key generation and restore clear the cached key too; a new unlock replaces the old one', async () => {
@@ -75,21 +73,20 @@ describe('private-key unlock (spec section 4)', () => {
     for (const clear of [privateKeyCryptoFailed(), privateKeyCleared({ reason: 'generated' }), privateKeyCleared({ reason: 'restored' })]) {
       const handle = await store.dispatch(unlockPrivateKey(pool, 'pw'));
       store.dispatch(clear);
-      await flush();
       expect(selectPrivateKey(store.getState())).toBeNull();
-      expect(pool.keyLocations(handle)).toEqual([]);
+      await vi.waitFor(() => expect(pool.keyLocations(handle)).toEqual([]));
     }
     const first = await store.dispatch(unlockPrivateKey(pool, 'pw'));
     const second = await store.dispatch(unlockPrivateKey(pool, 'pw'));
-    await flush();
-    expect(pool.keyLocations(first)).toEqual([]);
+    await vi.waitFor(() => expect(pool.keyLocations(first)).toEqual([]));
     expect(pool.keyLocations(second)).toHaveLength(1);
     expect(first.id).not.toBe(second.id);
   });
 });
 
 describe('password change re-wraps the private key (spec section 4)', () => {
-  const context = ({ store, pool }: ReturnType<typeof setup>) => ({ oldPassword: 'old password', newPassword: 'new password', dispatch: store.dispatch, cryptoPool: () => pool });
+  const newKdfParams = testAccountKdfParams();
+  const context = ({ store, pool }: ReturnType<typeof setup>) => ({ oldPassword: 'old password', newPassword: 'new password', newKdfParams, dispatch: store.dispatch, cryptoPool: () => pool });
 
   it('no stored key data: nothing to do', async () => {
     const setUp = setup({ [`GET ${KEY_PATH}`]: () => ({ status: 404, body: { detail: 'Encrypted key data not found' } }) });
@@ -108,7 +105,9 @@ describe('password change re-wraps the private key (spec section 4)', () => {
     const put = api.requests.find((r) => r.method === 'PUT')!;
     const saved = JSON.parse(put.body);
     expect(Object.keys(saved).sort()).toEqual(['encryptedPrivateKey', 'kdfSalt']);
-    await expect(unwrapPrivateKey(saved, 'new password')).resolves.toBeDefined();
+    // Wrapped under scheme 2 with the account's new block (the old data was scheme 1).
+    expect(saved.kdfSalt).toBe(newKdfParams);
+    await expect(unwrapPrivateKey(saved, 'new password')).resolves.toMatchObject({ type: 'private', algorithm: { name: 'RSA-OAEP' } });
     await expect(unwrapPrivateKey(saved, 'old password')).rejects.toThrow();
     expect(store.getState().auth.user?.public_key_spki).toBe(publicKeySpki);
   });

@@ -8,13 +8,8 @@ import type { AppDispatch, RootState } from '../../app/store.ts';
 import { sessionConfirmed } from '../auth/index.ts';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import type { KeyData } from './backupFile.ts';
-import {
-  KEY_MESSAGES,
-  KeyError,
-  keyOperationFailureText,
-  rewrapFailedMessage,
-  unlockFailedMessage,
-} from './keyMessages.ts';
+import { KEY_MESSAGES, rewrapFailedMessage, unlockFailedMessage } from '../../lib/userTexts.ts';
+import { KeyError, keyOperationFailureText } from './keyError.ts';
 import type { KeyPool } from './keyPool.ts';
 import { privateKeyUnlocked, selectPrivateKey } from './keysSlice.ts';
 import { releaseWhenDropped } from './privateKeyRelease.ts';
@@ -77,13 +72,15 @@ const rewrapFailed = (reason: string) => new KeyError('rewrap-failed', rewrapFai
 export interface PasswordChange {
   readonly oldPassword: string;
   readonly newPassword: string;
+  /** The account's new parameter block (sent with the password change): the key is wrapped under it. */
+  readonly newKdfParams: string;
   readonly dispatch: AppDispatch;
   /** The app's pool, asked for only when there is key data to re-wrap. */
   readonly cryptoPool: () => Pick<KeyPool, 'rewrapPrivateKey'>;
 }
 
 /** The keys feature's step after a password change (run by profile/afterPasswordChanged.ts). */
-export async function rewrapPrivateKeyAfterPasswordChange({ oldPassword, newPassword, dispatch, cryptoPool }: PasswordChange): Promise<void> {
+export async function rewrapPrivateKeyAfterPasswordChange({ oldPassword, newPassword, newKdfParams, dispatch, cryptoPool }: PasswordChange): Promise<void> {
   let data: KeyData | null;
   try {
     data = await fetchStoredKeyData(dispatch);
@@ -93,7 +90,7 @@ export async function rewrapPrivateKeyAfterPasswordChange({ oldPassword, newPass
   if (!data) return;
   let rewrapped: KeyData | null = null;
   try {
-    const { encryptedPrivateKey, kdfSalt } = await cryptoPool().rewrapPrivateKey(data, oldPassword, newPassword);
+    const { encryptedPrivateKey, kdfSalt } = await cryptoPool().rewrapPrivateKey(data, oldPassword, newPassword, newKdfParams);
     rewrapped = { encryptedPrivateKey, kdfSalt };
   } catch (error) {
     throw rewrapFailed(keyOperationFailureText(error, describe));

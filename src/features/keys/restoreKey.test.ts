@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { User } from '../../api/types.ts';
 import { unwrapPrivateKey } from '../../../crypto/index.ts';
 import { buildBackupFile, serialiseBackupFile, type KeyData } from './backupFile.ts';
-import { isKeyError, type KeyErrorCode } from './keyMessages.ts';
+import { isKeyError, type KeyErrorCode } from './keyError.ts';
 import { BACKUP_PASSWORD_NEEDED, restoreKeyFromBackup, type RestoreDependencies, type RestoreInput } from './restoreKey.ts';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
-import { makeKeyData } from './testing/keyData.ts';
+import { makeKeyData, testAccountKdfParams } from './testing/keyData.ts';
 
 const pool = inProcessCryptoPool();
 afterAll(() => pool.terminate());
@@ -16,6 +16,9 @@ function jsonFile(text: string, name = 'private-key-backup-alice-2030-01-01.json
   return new File([text], name, { type });
 }
 
+/** The account's parameter block (the pre-login answer), what restored keys are wrapped under. */
+const accountKdfParams = testAccountKdfParams();
+
 function setup(options: { currentPassword?: string; confirm?: boolean } = {}) {
   const currentPassword = options.currentPassword ?? 'current password';
   const calls: string[] = [];
@@ -24,7 +27,8 @@ function setup(options: { currentPassword?: string; confirm?: boolean } = {}) {
   const deps: RestoreDependencies = {
     async verifyPassword(password) {
       calls.push('verify');
-      if (password !== currentPassword) throw { status: 401, data: { detail: 'Incorrect password' } };
+      if (password !== currentPassword) throw { status: 401, data: { detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' } };
+      return accountKdfParams;
     },
     async confirmUsernameMismatch(backupUsername) {
       confirmations.push(backupUsername);
@@ -100,13 +104,23 @@ describe('restore from backup (spec sections 4 and 5)', () => {
 
   it('restores a backup of this user: public key of the backup first, then the key data as it is', async () => {
     const { deps, calls, saved, confirmations, currentPassword } = setup();
-    const { keyData, publicKeySpki } = await makeKeyData(currentPassword);
+    const { keyData, publicKeySpki } = await makeKeyData(currentPassword, accountKdfParams);
     const file = jsonFile(serialiseBackupFile(buildBackupFile('Alice', keyData, new Date())));
     const updated = await restoreKeyFromBackup(input({ file, password: currentPassword }), deps);
     expect(confirmations).toEqual([]);
     expect(calls).toEqual(['verify', 'public-key', 'encrypted-key']);
     expect(saved).toEqual({ publicKey: publicKeySpki, keyData });
     expect(updated.public_key_spki).toBe(publicKeySpki);
+  });
+
+  it('a backup of the old scheme 1 under the current password is re-wrapped under the account\'s scheme-2 block', async () => {
+    const { deps, saved, currentPassword } = setup();
+    const { keyData, publicKeySpki } = await makeKeyData(currentPassword);
+    const file = jsonFile(serialiseBackupFile(buildBackupFile('alice', keyData, new Date())));
+    await restoreKeyFromBackup(input({ file, password: currentPassword }), deps);
+    expect(saved.publicKey).toBe(publicKeySpki);
+    expect(saved.keyData!.kdfSalt).toBe(accountKdfParams);
+    await expect(unwrapPrivateKey(saved.keyData!, currentPassword)).resolves.toMatchObject({ type: 'private', algorithm: { name: 'RSA-OAEP' } });
   });
 
   it("another user's backup needs a confirmation; cancelling stops before anything is saved", async () => {
@@ -137,7 +151,8 @@ describe('restore from backup (spec sections 4 and 5)', () => {
     await restoreKeyFromBackup(input({ file, password: currentPassword, backupPassword: 'old password' }), deps);
     expect(saved.publicKey).toBe(publicKeySpki);
     expect(saved.keyData).not.toEqual(keyData);
-    await expect(unwrapPrivateKey(saved.keyData!, currentPassword)).resolves.toBeDefined();
+    expect(saved.keyData!.kdfSalt).toBe(accountKdfParams);
+    await expect(unwrapPrivateKey(saved.keyData!, currentPassword)).resolves.toMatchObject({ type: 'private', algorithm: { name: 'RSA-OAEP' } });
     await expect(unwrapPrivateKey(saved.keyData!, 'old password')).rejects.toThrow();
   });
 
@@ -150,7 +165,7 @@ describe('restore from backup (spec sections 4 and 5)', () => {
       'Restore failed: The key data is damaged or has the wrong format.',
     );
 
-    const { keyData } = await makeKeyData(currentPassword);
+    const { keyData } = await makeKeyData(currentPassword, accountKdfParams);
     const file = jsonFile(serialiseBackupFile(buildBackupFile('alice', keyData, new Date())));
     deps.saveEncryptedKey = async () => {
       throw { status: 422, data: { detail: [{ loc: ['body', 'kdfSalt'], msg: 'Key derivation salt is too short' }] } };

@@ -4,16 +4,19 @@
 // A backup holds only the wrapped private key, so restoring also re-derives its public key (in the
 // worker) and uploads it: the server then again pairs the public key uploaders encrypt for with the
 // private key it stores. The backup must open with a password: normally the current login password
-// (which is verified with the server first). A backup made before the last password change opens
-// only with the password of that time; then the caller asks for it (code
-// 'restore-wrong-backup-password') and the key is re-wrapped under the current login password, so
-// that unlocking keeps working with the password the admin signs in with.
+// (which is verified with the server first, as its authentication secret). A backup made before the
+// last password change opens only with the password of that time; then the caller asks for it (code
+// 'restore-wrong-backup-password'). Unless the backup already is wrapped under the current password
+// and the account's own parameter block, the key is re-wrapped under them (scheme 2), so that
+// unlocking keeps working with the password the admin signs in with, and old scheme-1 backups come
+// back under the new scheme.
 
 import { describeApiError } from '../../api/errors.ts';
 import type { User } from '../../api/types.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
 import { backupFileTypeError, isUsernameMismatch, parseBackupFile, type KeyData } from './backupFile.ts';
-import { KEY_MESSAGES, KeyError, keyOperationFailureText, restoreFailedMessage } from './keyMessages.ts';
+import { KEY_MESSAGES, restoreFailedMessage } from '../../lib/userTexts.ts';
+import { KeyError, keyOperationFailureText } from './keyError.ts';
 import type { KeyPool } from './keyPool.ts';
 
 export interface RestoreInput {
@@ -27,7 +30,8 @@ export interface RestoreInput {
 }
 
 export interface RestoreDependencies {
-  verifyPassword(password: string): Promise<unknown>;
+  /** Checks the current login password with the server; resolves with the account's KDF parameter block. */
+  verifyPassword(password: string): Promise<string>;
   confirmUsernameMismatch(backupUsername: string | null): Promise<boolean>;
   /** The app's crypto pool: derives the backup's public key and re-wraps it when needed. */
   pool: Pick<KeyPool, 'publicKeyOfWrappedPrivateKey' | 'rewrapPrivateKey'>;
@@ -53,8 +57,13 @@ async function readBackupText(file: File): Promise<string> {
   return text;
 }
 
-/** The key data to store: the backup as it is, or re-wrapped from the backup-time password. */
-async function openBackup(keyData: KeyData, input: RestoreInput, pool: RestoreDependencies['pool']): Promise<{ publicKeySpki: string; keyData: KeyData }> {
+/** The key data to store: the backup as it is, or re-wrapped under the current password and the account's block. */
+async function openBackup(
+  keyData: KeyData,
+  input: RestoreInput,
+  accountKdfParams: string,
+  pool: RestoreDependencies['pool'],
+): Promise<{ publicKeySpki: string; keyData: KeyData }> {
   const openingPassword = input.backupPassword || input.password;
   let publicKeySpki: string;
   try {
@@ -66,9 +75,9 @@ async function openBackup(keyData: KeyData, input: RestoreInput, pool: RestoreDe
     }
     throw new KeyError('restore-failed', restoreFailedMessage(keyOperationFailureText(error, describe)));
   }
-  if (openingPassword === input.password) return { publicKeySpki, keyData };
+  if (openingPassword === input.password && keyData.kdfSalt === accountKdfParams) return { publicKeySpki, keyData };
   try {
-    const { encryptedPrivateKey, kdfSalt } = await pool.rewrapPrivateKey(keyData, openingPassword, input.password);
+    const { encryptedPrivateKey, kdfSalt } = await pool.rewrapPrivateKey(keyData, openingPassword, input.password, accountKdfParams);
     return { publicKeySpki, keyData: { encryptedPrivateKey, kdfSalt } };
   } catch (error) {
     throw new KeyError('restore-failed', restoreFailedMessage(keyOperationFailureText(error, describe)));
@@ -82,8 +91,9 @@ export async function restoreKeyFromBackup(input: RestoreInput, deps: RestoreDep
   const typeError = backupFileTypeError(input.file);
   if (typeError) throw invalid(typeError);
 
+  let accountKdfParams: string;
   try {
-    await deps.verifyPassword(input.password);
+    accountKdfParams = await deps.verifyPassword(input.password);
   } catch (error) {
     const described = describeApiError(error);
     throw invalid(described.code === 'wrong-password' ? KEY_MESSAGES.restorePasswordVerification : described.message);
@@ -95,7 +105,7 @@ export async function restoreKeyFromBackup(input: RestoreInput, deps: RestoreDep
     throw new KeyError('cancelled', KEY_MESSAGES.restoreUsernameCancelled);
   }
 
-  const opened = await openBackup(parsed.keyData, input, deps.pool);
+  const opened = await openBackup(parsed.keyData, input, accountKdfParams, deps.pool);
   try {
     // Public key first: a new public key drops the old pair's wrapped key on the server (docs/api.md).
     await deps.setPublicKey(opened.publicKeySpki);

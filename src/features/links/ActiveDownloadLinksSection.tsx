@@ -7,10 +7,11 @@ import { useDeleteDownloadLinkMutation, useListFolderLinksQuery, type DownloadLi
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { CREATE_LINK_MESSAGES } from './createLinkForm.ts';
+
 import { DeleteDownloadLinkDialog } from './DeleteDownloadLinkDialog.tsx';
 import { DownloadLinkItem } from './DownloadLinkItem.tsx';
 import { LINK_LABELS } from './linkDisplay.ts';
+import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 
 /** 'Active Download Links' of the folder files screen (spec section 2). */
 export function ActiveDownloadLinksSection({ folderId }: { folderId: number }) {

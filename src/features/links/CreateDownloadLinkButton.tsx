@@ -5,11 +5,12 @@ import { useCreateDownloadLinkMutation } from '../../api/linksApi.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { CREATE_LINK_MESSAGES, type CreateLinkChoices } from './createLinkForm.ts';
+import type { CreateLinkChoices } from './createLinkForm.ts';
 import { CreateDownloadLinkDialog } from './CreateDownloadLinkDialog.tsx';
 import { DownloadLinkReadyDialog, type ReadyLink } from './DownloadLinkReadyDialog.tsx';
 import { LinkIcon } from '../../app/icons.tsx';
 import { prepareDownloadLink, readyLinkUrl, type LinkableFile } from './linkKeys.ts';
+import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 
 export interface CreateDownloadLinkButtonProps {
   folderId: number;

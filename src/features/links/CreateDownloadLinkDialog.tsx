@@ -12,6 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState, type FormEvent } from 'react';
 import {
+  MAX_LINK_DOWNLOADS,
   createLinkChoices,
   initialCreateLinkForm,
   validateCreateLinkForm,
@@ -61,6 +62,7 @@ function CreateLinkForm({ fileNames, busy, onCancel, onSubmit }: Omit<CreateDown
         delete next.confirmPassword;
       }
       if ('expiration' in changes || 'useExpiration' in changes) delete next.expiration;
+      if ('maxDownloads' in changes || 'useDownloadLimit' in changes) delete next.maxDownloads;
       return next;
     });
   }
@@ -147,6 +149,38 @@ function CreateLinkForm({ fileNames, busy, onCancel, onSubmit }: Omit<CreateDown
               onChange={(event) => change({ expiration: event.target.value })}
               slotProps={{ inputLabel: { shrink: true } }}
               sx={{ ml: { sm: 4 }, pt: 1.5, maxWidth: { sm: 320 } }}
+            />
+          </Collapse>
+          <div>
+            <FormControlLabel
+              control={
+                <Checkbox
+                  name="use_download_limit"
+                  checked={values.useDownloadLimit}
+                  disabled={busy}
+                  onChange={(event) => change({ useDownloadLimit: event.target.checked })}
+                />
+              }
+              label="Limit downloads"
+            />
+            <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
+              {values.useDownloadLimit
+                ? 'Each file can be downloaded this many times, once per recipient browser (resuming is free). Downloading all files as one ZIP counts once for each file. After that the link answers as expired.'
+                : 'Files can be downloaded any number of times.'}
+            </Typography>
+          </div>
+          <Collapse in={values.useDownloadLimit} unmountOnExit>
+            <TextField
+              label="Downloads per file"
+              name="max_downloads"
+              type="number"
+              value={values.maxDownloads}
+              disabled={busy}
+              error={Boolean(errors.maxDownloads)}
+              helperText={errors.maxDownloads ?? ' '}
+              onChange={(event) => change({ maxDownloads: event.target.value })}
+              slotProps={{ htmlInput: { min: 1, max: MAX_LINK_DOWNLOADS, step: 1, inputMode: 'numeric' } }}
+              sx={{ ml: { sm: 4 }, pt: 1.5, maxWidth: { sm: 200 } }}
             />
           </Collapse>
         </Stack>

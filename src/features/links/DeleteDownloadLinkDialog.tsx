@@ -1,5 +1,5 @@
 import { ConfirmDeleteDialog } from '../../app/layout/ConfirmDeleteDialog.tsx';
-import { CREATE_LINK_MESSAGES } from './createLinkForm.ts';
+import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 
 interface DeleteDownloadLinkDialogProps {
   open: boolean;

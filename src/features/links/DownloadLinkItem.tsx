@@ -45,10 +45,19 @@ export function DownloadLinkItem({ link, onDelete }: DownloadLinkItemProps) {
             <Typography variant="body2" color="text.secondary">
               {shown.fileCount}
             </Typography>
+            {shown.downloadLimit !== null && <Field label="Download limit" value={shown.downloadLimit} />}
+            {shown.limitReached && <Chip size="small" color="warning" variant="outlined" label={LINK_LABELS.limitReached} />}
           </Stack>
-          <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }} aria-label="Shared files">
-            {link.files.join(', ')}
-          </Typography>
+          <Box component="ul" aria-label="Shared files" sx={{ m: 0, p: 0, listStyle: 'none' }}>
+            {shown.files.map((file, index) => (
+              <Typography key={`${index}-${file.name}`} component="li" variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                {file.name}{' '}
+                <Box component="span" sx={{ color: 'text.secondary' }}>
+                  ({file.downloads})
+                </Box>
+              </Typography>
+            ))}
+          </Box>
           {!link.has_password && (
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
               Copy Link gives the address without the decryption keys; share the full link from 'Download Link Ready'.

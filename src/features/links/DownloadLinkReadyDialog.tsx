@@ -8,8 +8,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
-import { CREATE_LINK_MESSAGES } from './createLinkForm.ts';
 import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
+import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 
 export interface ReadyLink {
   /** The address to share; for a link without password it carries the keys in its fragment. */

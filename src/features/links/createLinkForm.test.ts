@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CREATE_LINK_MESSAGES,
+  MAX_LINK_DOWNLOADS,
   createLinkChoices,
   defaultExpiration,
   initialCreateLinkForm,
@@ -10,6 +10,7 @@ import {
   type CreateLinkFormValues,
 } from './createLinkForm.ts';
 import { GENERATED_LINK_PASSWORD } from './linkPassword.ts';
+import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 
 const NOW = new Date(2030, 0, 20, 8, 30, 15);
 
@@ -86,7 +87,38 @@ describe('createLinkChoices', () => {
     expect(createLinkChoices(form())).toEqual({
       password: 'SonneWolke30-418',
       expirationDate: new Date(2030, 0, 23, 8, 30).toISOString(),
+      maxDownloads: null,
     });
-    expect(createLinkChoices(form({ usePassword: false, useExpiration: false }))).toEqual({ password: null, expirationDate: null });
+    expect(createLinkChoices(form({ usePassword: false, useExpiration: false }))).toEqual({ password: null, expirationDate: null, maxDownloads: null });
+  });
+
+  it('sends the download limit only when it is switched on', () => {
+    expect(createLinkChoices(form({ useDownloadLimit: true, maxDownloads: ' 5 ' })).maxDownloads).toBe(5);
+    expect(createLinkChoices(form({ useDownloadLimit: false, maxDownloads: '5' })).maxDownloads).toBeNull();
+  });
+});
+
+describe('download limit', () => {
+  it('starts off, at 1 when switched on', () => {
+    const values = initialCreateLinkForm(NOW);
+    expect(values.useDownloadLimit).toBe(false);
+    expect(values.maxDownloads).toBe('1');
+  });
+
+  it('accepts whole numbers from 1 to 10000 and refuses anything else', () => {
+    for (const good of ['1', '2', '10000']) expect(validateCreateLinkForm(form({ useDownloadLimit: true, maxDownloads: good }), NOW)).toEqual({});
+    for (const bad of ['0', '-1', '1.5', '10001', '', 'abc', '1e3']) {
+      expect(validateCreateLinkForm(form({ useDownloadLimit: true, maxDownloads: bad }), NOW), bad).toEqual({
+        maxDownloads: CREATE_LINK_MESSAGES.invalidDownloadLimit,
+      });
+    }
+    // Switched off, whatever is typed does not matter.
+    expect(validateCreateLinkForm(form({ useDownloadLimit: false, maxDownloads: 'abc' }), NOW)).toEqual({});
+  });
+});
+
+describe('the download-limit message', () => {
+  it('names the same upper bound the field enforces', () => {
+    expect(CREATE_LINK_MESSAGES.invalidDownloadLimit).toBe(`Please enter a whole number of downloads from 1 to ${MAX_LINK_DOWNLOADS}.`);
   });
 });

@@ -2,20 +2,13 @@
 // password on and generated, expiration on and 3 days from now in local time (datetime-local).
 
 import { generateLinkPassword } from './linkPassword.ts';
+import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 
 export const DEFAULT_LINK_EXPIRY_DAYS = 3;
+/** What the download-limit field offers first when the admin turns the limit on. */
+export const DEFAULT_LINK_DOWNLOADS = 1;
+export const MAX_LINK_DOWNLOADS = 10_000;
 export const MIN_LINK_PASSWORD_LENGTH = 8;
-
-export const CREATE_LINK_MESSAGES = {
-  passwordTooShort: 'Password must be at least 8 characters long.',
-  passwordsDoNotMatch: 'Passwords do not match.',
-  invalidExpiration: 'Please select a valid expiration date.',
-  noSelection: 'Please select at least one file to create a download link.',
-  createFailed: 'Failed to create link.',
-  deleteFailed: 'Failed to delete link.',
-  deleteConfirmation: 'Are you sure you want to permanently delete this download link?',
-  sharePasswordSeparately: 'Remember to share the password separately!',
-} as const;
 
 export interface CreateLinkFormValues {
   usePassword: boolean;
@@ -24,9 +17,12 @@ export interface CreateLinkFormValues {
   useExpiration: boolean;
   /** 'YYYY-MM-DDTHH:mm' in local time, as an <input type="datetime-local"> holds it. */
   expiration: string;
+  useDownloadLimit: boolean;
+  /** Downloads allowed per file, as typed. */
+  maxDownloads: string;
 }
 
-export type CreateLinkFormErrors = Partial<Record<'password' | 'confirmPassword' | 'expiration', string>>;
+export type CreateLinkFormErrors = Partial<Record<'password' | 'confirmPassword' | 'expiration' | 'maxDownloads', string>>;
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -56,7 +52,15 @@ export function defaultExpiration(now: Date = new Date()): string {
 }
 
 export function initialCreateLinkForm(now: Date = new Date(), password: string = generateLinkPassword({ now })): CreateLinkFormValues {
-  return { usePassword: true, password, confirmPassword: password, useExpiration: true, expiration: defaultExpiration(now) };
+  return {
+    usePassword: true,
+    password,
+    confirmPassword: password,
+    useExpiration: true,
+    expiration: defaultExpiration(now),
+    useDownloadLimit: false,
+    maxDownloads: String(DEFAULT_LINK_DOWNLOADS),
+  };
 }
 
 export function validateCreateLinkForm(values: CreateLinkFormValues, now: Date = new Date()): CreateLinkFormErrors {
@@ -70,6 +74,9 @@ export function validateCreateLinkForm(values: CreateLinkFormValues, now: Date =
     // A past date would make a link that is dead on arrival; the server refuses it too.
     if (!date || date.getTime() <= now.getTime()) errors.expiration = CREATE_LINK_MESSAGES.invalidExpiration;
   }
+  if (values.useDownloadLimit && parseDownloadLimit(values.maxDownloads) === null) {
+    errors.maxDownloads = CREATE_LINK_MESSAGES.invalidDownloadLimit;
+  }
   return errors;
 }
 
@@ -78,10 +85,23 @@ export interface CreateLinkChoices {
   password: string | null;
   /** ISO 8601 (UTC) or null for no expiry. */
   expirationDate: string | null;
+  /** Downloads allowed per file, or null for no limit. */
+  maxDownloads: number | null;
+}
+
+/** A typed download limit as a number, or null when it is not a whole number from 1 to the maximum. */
+export function parseDownloadLimit(text: string): number | null {
+  if (!/^\d{1,5}$/.test(text.trim())) return null;
+  const value = Number(text.trim());
+  return value >= 1 && value <= MAX_LINK_DOWNLOADS ? value : null;
 }
 
 /** The validated choices; call only when validateCreateLinkForm returned no errors. */
 export function createLinkChoices(values: CreateLinkFormValues): CreateLinkChoices {
   const date = values.useExpiration ? parseDateTimeLocal(values.expiration) : null;
-  return { password: values.usePassword ? values.password : null, expirationDate: date ? date.toISOString() : null };
+  return {
+    password: values.usePassword ? values.password : null,
+    expirationDate: date ? date.toISOString() : null,
+    maxDownloads: values.useDownloadLimit ? parseDownloadLimit(values.maxDownloads) : null,
+  };
 }

@@ -59,8 +59,8 @@ async function fixture(count: number) {
 describe('prepareDownloadLink', () => {
   it('without a password puts every file key in the fragment and nothing secret in the request', async () => {
     const { pool, privateHandle, files, raw, released } = await fixture(11);
-    const prepared = await prepareDownloadLink(pool, privateHandle, files, { password: null, expirationDate: '2030-01-23T08:30:00.000Z' });
-    expect(prepared.request).toEqual({ file_ids: files.map((file) => file.id), password: null, expiration_date: '2030-01-23T08:30:00.000Z' });
+    const prepared = await prepareDownloadLink(pool, privateHandle, files, { password: null, expirationDate: '2030-01-23T08:30:00.000Z', maxDownloads: 2 });
+    expect(prepared.request).toEqual({ file_ids: files.map((file) => file.id), password: null, expiration_date: '2030-01-23T08:30:00.000Z', max_downloads: 2 });
     expect('reencrypted_keys_json' in prepared.request).toBe(false);
     const parsed = parseFragment(prepared.fragment!);
     expect([...parsed.keys()]).toEqual(files.map((file) => String(file.id)));
@@ -71,7 +71,8 @@ describe('prepareDownloadLink', () => {
   it('with a password sends a verifier and wrapped keys that only that password opens', async () => {
     const { pool, privateHandle, files, raw, released } = await fixture(3);
     const password = 'SonneWolke30-418';
-    const prepared = await prepareDownloadLink(pool, privateHandle, files, { password, expirationDate: null });
+    const prepared = await prepareDownloadLink(pool, privateHandle, files, { password, expirationDate: null, maxDownloads: null });
+    expect(prepared.request.max_downloads).toBeNull();
     expect(prepared.fragment).toBeNull();
     const body = JSON.stringify(prepared.request);
     expect(body).not.toContain(password);
@@ -80,8 +81,11 @@ describe('prepareDownloadLink', () => {
     const opened = openLinkKeys(password, wrapped);
     for (const [id, key] of opened) expect(key.equals(raw.get(id)!)).toBe(true);
     expect(() => openLinkKeys('SonneWolke30-419', wrapped)).toThrow(/password/);
-    // The verifier is what node derives from the password and the KDF block inside the wrapped key.
-    const kdfParams = Buffer.from(Object.values(wrapped)[0]!.split(':')[0]!, 'base64').subarray(0, 21).toString('base64');
+    // The verifier is what node derives from the password and the KDF block inside the wrapped key:
+    // scheme 2 (argon2id, 26 bytes) for every new link.
+    const block = Buffer.from(Object.values(wrapped)[0]!.split(':')[0]!, 'base64').subarray(0, 26);
+    expect(block[0]).toBe(2);
+    const kdfParams = block.toString('base64');
     expect(prepared.request.password).toBe(linkVerifier(password, kdfParams));
     expect(released).toHaveLength(3);
   });
@@ -89,7 +93,7 @@ describe('prepareDownloadLink', () => {
   it('releases the keys it unwrapped when a later key fails', async () => {
     const { pool, privateHandle, files, released } = await fixture(2);
     const broken = [...files, { id: 999, original_filename: 'x', encrypted_key: randomBytes(256).toString('base64') }];
-    await expect(prepareDownloadLink(pool, privateHandle, broken, { password: null, expirationDate: null })).rejects.toThrow();
+    await expect(prepareDownloadLink(pool, privateHandle, broken, { password: null, expirationDate: null, maxDownloads: null })).rejects.toThrow();
     expect(released).toHaveLength(2);
   });
 });

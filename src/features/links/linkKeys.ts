@@ -71,7 +71,7 @@ export async function prepareDownloadLink(
     const file_ids = files.map((file) => file.id);
     if (choices.password === null) {
       const fragment = await pool.formatLinkFragment(keys);
-      return { request: { file_ids, password: null, expiration_date: choices.expirationDate }, fragment };
+      return { request: { file_ids, password: null, expiration_date: choices.expirationDate, max_downloads: choices.maxDownloads }, fragment };
     }
     const protection = await pool.protectLinkKeys(choices.password, keys);
     return {
@@ -79,6 +79,7 @@ export async function prepareDownloadLink(
         file_ids,
         password: protection.verifier,
         expiration_date: choices.expirationDate,
+        max_downloads: choices.maxDownloads,
         reencrypted_keys_json: JSON.stringify(protection.reencryptedKeys),
       },
       fragment: null,

@@ -8,9 +8,12 @@ import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { isKeyError, usePersistentWarning } from '../keys/index.ts';
+import { useAccountSecret } from '../../app/accountSecrets.ts';
+import { newAccountKdfParams } from '../../../crypto/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { afterPasswordChangedSteps, runAfterPasswordChanged } from './afterPasswordChanged.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, PASSWORD_MISMATCH, passwordChangeError } from './passwordChangeValidation.ts';
 
 export function ChangePasswordSection() {
@@ -19,11 +22,13 @@ export function ChangePasswordSection() {
   const notify = useNotifier();
   const warnPersistently = usePersistentWarning();
   const [changePassword] = useChangePasswordMutation();
+  const accountSecret = useAccountSecret();
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const errorLink = useFieldErrorLink(feedback?.severity === 'error', { withHelperText: true });
 
   const values = { oldPassword, newPassword, confirmPassword };
   const mismatch = confirmPassword !== '' && newPassword !== confirmPassword;
@@ -38,8 +43,13 @@ export function ChangePasswordSection() {
     setFeedback(null);
     setBusy(true);
     try {
-      await changePassword({ old_password: oldPassword, new_password: newPassword }).unwrap();
-      await runAfterPasswordChanged(afterPasswordChangedSteps, { oldPassword, newPassword, dispatch, cryptoPool });
+      // Neither password is sent: the old one's authentication secret proves it, the new one's
+      // secret under a fresh parameter block replaces it (workers derive both).
+      const old = await accountSecret(oldPassword);
+      const newKdfParams = newAccountKdfParams();
+      const newAuthSecret = await cryptoPool().deriveAuthSecret(newPassword, newKdfParams);
+      await changePassword({ old_auth_secret: old.authSecret, new_auth_secret: newAuthSecret, new_kdf_params: newKdfParams }).unwrap();
+      await runAfterPasswordChanged(afterPasswordChangedSteps, { oldPassword, newPassword, newKdfParams, dispatch, cryptoPool });
       setOldPassword('');
       setNewPassword('');
       setConfirmPassword('');
@@ -77,6 +87,7 @@ export function ChangePasswordSection() {
         />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
           <TextField
+            id={errorLink.fieldId}
             label="New Password"
             name="new_password"
             type="password"
@@ -84,6 +95,7 @@ export function ChangePasswordSection() {
             value={newPassword}
             helperText={`At least ${NEW_PASSWORD_MIN_LENGTH} characters.`}
             onChange={(event) => setNewPassword(event.target.value)}
+            slotProps={{ htmlInput: errorLink.inputProps }}
           />
           <TextField
             label="Confirm New Password"
@@ -96,7 +108,7 @@ export function ChangePasswordSection() {
             onChange={(event) => setConfirmPassword(event.target.value)}
           />
         </Stack>
-        <FormFeedback feedback={feedback} />
+        <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" disabled={busy || !canSubmitPasswordChange(values)}>
             {busy ? 'Changing...' : 'Change Password'}

@@ -7,19 +7,26 @@ import { useUpdateProfileMutation } from '../../api/authApi.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { selectCurrentUser } from '../auth/index.ts';
+import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { planProfileUpdate, type ProfileField } from './profileValidation.ts';
 
 export function ProfileInfoSection() {
   const user = useAppSelector(selectCurrentUser);
   const notify = useNotifier();
-  const [updateProfile, { isLoading: saving }] = useUpdateProfileMutation();
+  const [updateProfile] = useUpdateProfileMutation();
+  const accountSecret = useAccountSecret();
+  const [saving, setSaving] = useState(false);
   const [username, setUsername] = useState(user?.username ?? '');
   const [email, setEmail] = useState(user?.email ?? '');
   const [currentPassword, setCurrentPassword] = useState('');
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [invalidField, setInvalidField] = useState<ProfileField | null>(null);
+  // The message is about the field the check found invalid; a refused save is about the password.
+  const errorField = invalidField ?? 'currentPassword';
+  const errorLink = useFieldErrorLink(feedback?.severity === 'error', { withHelperText: errorField === 'email' });
 
   if (!user) return null;
 
@@ -34,8 +41,10 @@ export function ProfileInfoSection() {
     }
     setFeedback(null);
     setInvalidField(null);
+    setSaving(true);
     try {
-      const updated = await updateProfile(plan.request).unwrap();
+      const { authSecret } = await accountSecret(plan.request.currentPassword);
+      const updated = await updateProfile({ current_auth_secret: authSecret, ...plan.request.changes }).unwrap();
       setUsername(updated.username);
       setEmail(updated.email ?? '');
       setCurrentPassword('');
@@ -45,6 +54,8 @@ export function ProfileInfoSection() {
       const described = notify.error(cause);
       setFeedback({ severity: 'error', message: described.message });
       if (described.code === 'wrong-password') setInvalidField('currentPassword');
+    } finally {
+      setSaving(false);
     }
   }
 
@@ -59,9 +70,10 @@ export function ProfileInfoSection() {
             value={username}
             error={invalidField === 'username'}
             onChange={(event) => setUsername(event.target.value)}
-            slotProps={{ htmlInput: { required: true, minLength: 3 } }}
+            slotProps={{ htmlInput: { required: true, minLength: 3, ...(errorField === 'username' ? errorLink.inputProps : {}) } }}
           />
           <TextField
+            id={errorLink.fieldId}
             label="Email"
             name="email"
             type="email"
@@ -70,6 +82,7 @@ export function ProfileInfoSection() {
             error={invalidField === 'email'}
             helperText="Optional. Leave empty to remove it."
             onChange={(event) => setEmail(event.target.value)}
+            slotProps={{ htmlInput: errorField === 'email' ? errorLink.inputProps : {} }}
           />
         </Stack>
         <TextField
@@ -80,9 +93,9 @@ export function ProfileInfoSection() {
           value={currentPassword}
           error={invalidField === 'currentPassword'}
           onChange={(event) => setCurrentPassword(event.target.value)}
-          slotProps={{ htmlInput: { required: true } }}
+          slotProps={{ htmlInput: { required: true, ...(errorField === 'currentPassword' ? errorLink.inputProps : {}) } }}
         />
-        <FormFeedback feedback={feedback} />
+        <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" disabled={saving}>
             {saving ? 'Saving...' : 'Save Changes'}

@@ -1,8 +1,13 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedInState, testUser } from '../../app/testing/renderWithProviders.tsx';
+import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
+import { authSecretOf, preloginHandler } from '../auth/testing/prelogin.ts';
+
+const pool = inProcessCryptoPool();
+afterAll(() => pool.terminate());
 
 let restore = () => {};
 afterEach(() => {
@@ -13,20 +18,35 @@ afterEach(() => {
 // The encryption key section checks the key status on every visit (and a password change looks for
 // key data to re-wrap); these tests are about the other sections, so that call answers "none
 // stored" and is left out of the recorded requests. The key section has its own tests.
+// The webhook section (WebhookSection.test.tsx) likewise reads its endpoint: "none set". Every
+// re-entered password starts with the pre-login (the account's KDF parameters), also left out.
 const KEY_DATA_PATH = '/api/auth/users/me/encrypted-key';
+const WEBHOOK_PATH = '/api/auth/webhook';
+const PRELOGIN_PATH = '/api/auth/prelogin';
+// The new password's secret is derived at the default cost (64 MiB argon2id, in this process).
+const DERIVING = { timeout: 30_000 };
 
 function withApi(handlers: Record<string, FakeHandler>) {
-  const api = installFakeApi({ [`GET ${KEY_DATA_PATH}`]: () => ({ status: 404, body: { detail: 'Encrypted key data not found' } }), ...handlers });
+  const api = installFakeApi({
+    [`GET ${KEY_DATA_PATH}`]: () => ({ status: 404, body: { detail: 'Encrypted key data not found' } }),
+    [`GET ${WEBHOOK_PATH}`]: () => ({ status: 200, body: { endpoint: null, deliveries: [] } }),
+    [`POST ${PRELOGIN_PATH}`]: preloginHandler(),
+    ...handlers,
+  });
   restore = api.restore;
   return {
     get requests() {
-      return api.requests.filter((request) => request.path !== KEY_DATA_PATH);
+      return api.requests.filter((request) => ![KEY_DATA_PATH, WEBHOOK_PATH, PRELOGIN_PATH].includes(request.path));
+    },
+    /** Every request whose body holds `text` (a password must be in none). */
+    carrying(text: string): RecordedRequest[] {
+      return api.requests.filter((request) => request.body.includes(text));
     },
   };
 }
 
 async function openSection(name: string, user = testUser) {
-  renderAppAt('/profile', { preloadedState: signedInState(user) });
+  renderAppAt('/profile', { preloadedState: signedInState(user), cryptoPool: () => pool });
   await screen.findByRole('heading', { name: 'My Profile & Settings' });
   return within(screen.getByRole('region', { name }));
 }
@@ -36,11 +56,11 @@ function type(section: ReturnType<typeof within>, label: string, value: string) 
 }
 
 describe('Profile page', () => {
-  it('links back to the dashboard and has the four sections', async () => {
+  it('links back to the dashboard and has the five sections', async () => {
     await openSection('Profile Information');
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
-    for (const name of ['Profile Information', 'Change Login Password', 'Two-Factor Authentication', 'End-to-End Encryption Key']) {
-      expect(screen.getByRole('region', { name })).toBeTruthy();
+    for (const name of ['Profile Information', 'Change Login Password', 'Two-Factor Authentication', 'End-to-End Encryption Key', 'Webhooks']) {
+      expect(screen.getByRole('region', { name })).toBeVisible();
     }
   });
 });
@@ -51,7 +71,7 @@ describe('Profile Information', () => {
     const section = await openSection('Profile Information');
     type(section, 'Current Password', 'pw');
     fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
-    expect(await section.findByText('No profile changes detected.')).toBeTruthy();
+    expect(await section.findByText('No profile changes detected.')).toBeVisible();
     expect(api.requests).toHaveLength(0);
   });
 
@@ -60,7 +80,7 @@ describe('Profile Information', () => {
     const section = await openSection('Profile Information');
     type(section, 'Email', 'other@example.com');
     fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
-    expect(await section.findByText('Current password is required to save profile changes.')).toBeTruthy();
+    expect(await section.findByText('Current password is required to save profile changes.')).toBeVisible();
     expect(api.requests).toHaveLength(0);
   });
 
@@ -70,18 +90,19 @@ describe('Profile Information', () => {
     type(section, 'Email', '');
     type(section, 'Current Password', 'correct-horse-1');
     fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
-    expect(await section.findByText('Profile updated successfully.')).toBeTruthy();
-    expect(JSON.parse(api.requests[0]!.body)).toEqual({ current_password: 'correct-horse-1', email: null });
+    expect(await section.findByText('Profile updated successfully.')).toBeVisible();
+    expect(JSON.parse(api.requests[0]!.body)).toEqual({ current_auth_secret: await authSecretOf('correct-horse-1'), email: null });
+    expect(api.carrying('correct-horse-1')).toEqual([]);
     expect((section.getByLabelText('Current Password') as HTMLInputElement).value).toBe('');
   });
 
   it("a wrong current password reads 'Incorrect password provided.'", async () => {
-    withApi({ 'PUT /api/auth/users/me': () => ({ status: 401, body: { detail: 'Incorrect password' } }) });
+    withApi({ 'PUT /api/auth/users/me': () => ({ status: 401, body: { detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' } }) });
     const section = await openSection('Profile Information');
     type(section, 'Username', 'alice2');
     type(section, 'Current Password', 'wrong');
     fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
-    expect(await section.findByText('Incorrect password provided.')).toBeTruthy();
+    expect(await section.findByText('Incorrect password provided.')).toBeVisible();
   });
 
   it('a short username is refused before sending', async () => {
@@ -90,7 +111,7 @@ describe('Profile Information', () => {
     type(section, 'Username', 'al');
     type(section, 'Current Password', 'pw');
     fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
-    expect(await section.findByText('Username must be at least 3 characters long.')).toBeTruthy();
+    expect(await section.findByText('Username must be at least 3 characters long.')).toBeVisible();
     expect(api.requests).toHaveLength(0);
   });
 });
@@ -105,7 +126,7 @@ describe('Change Login Password', () => {
     type(section, 'New Password', 'new-pass-1');
     type(section, 'Confirm New Password', 'new-pass-2');
     expect(submit.disabled).toBe(true);
-    expect(section.getByText('New passwords do not match.')).toBeTruthy();
+    expect(section.getByText('New passwords do not match.')).toBeVisible();
     type(section, 'Confirm New Password', 'new-pass-1');
     expect(submit.disabled).toBe(false);
   });
@@ -117,11 +138,11 @@ describe('Change Login Password', () => {
     type(section, 'New Password', 'short');
     type(section, 'Confirm New Password', 'short');
     fireEvent.click(section.getByRole('button', { name: 'Change Password' }));
-    expect(await section.findByText('New password must be at least 8 characters long.')).toBeTruthy();
+    expect(await section.findByText('New password must be at least 8 characters long.')).toBeVisible();
     type(section, 'New Password', 'old-pass-1');
     type(section, 'Confirm New Password', 'old-pass-1');
     fireEvent.click(section.getByRole('button', { name: 'Change Password' }));
-    expect(await section.findByText('New password cannot be the same as the old password.')).toBeTruthy();
+    expect(await section.findByText('New password cannot be the same as the old password.')).toBeVisible();
     expect(api.requests).toHaveLength(0);
   });
 
@@ -132,8 +153,12 @@ describe('Change Login Password', () => {
     type(section, 'New Password', 'new-pass-1');
     type(section, 'Confirm New Password', 'new-pass-1');
     fireEvent.click(section.getByRole('button', { name: 'Change Password' }));
-    expect(await section.findByText('Password changed successfully.')).toBeTruthy();
-    expect(JSON.parse(api.requests[0]!.body)).toEqual({ old_password: 'old-pass-1', new_password: 'new-pass-1' });
+    expect(await section.findByText('Password changed successfully.', {}, DERIVING)).toBeVisible();
+    const sent = JSON.parse(api.requests[0]!.body);
+    expect(Object.keys(sent).sort()).toEqual(['new_auth_secret', 'new_kdf_params', 'old_auth_secret']);
+    expect(sent.old_auth_secret).toBe(await authSecretOf('old-pass-1'));
+    expect(sent.new_auth_secret).toBe(await authSecretOf('new-pass-1', sent.new_kdf_params));
+    expect([...api.carrying('old-pass-1'), ...api.carrying('new-pass-1')]).toEqual([]);
     expect((section.getByLabelText('Old Password') as HTMLInputElement).value).toBe('');
   });
 });
@@ -147,7 +172,7 @@ describe('Two-Factor Authentication', () => {
       'POST /api/auth/2fa/enable': () => ({ status: 200, body: { ...testUser, is_2fa_enabled: true } }),
     });
     const section = await openSection('Two-Factor Authentication');
-    expect(section.getByText('Disabled')).toBeTruthy();
+    expect(section.getByText('Disabled')).toBeVisible();
     fireEvent.click(section.getByRole('button', { name: 'Enable 2FA' }));
 
     expect((await section.findByLabelText('Two-factor secret')).textContent).toBe(setup.secret);
@@ -160,7 +185,7 @@ describe('Two-Factor Authentication', () => {
     expect(verify.disabled).toBe(false);
     fireEvent.click(verify);
 
-    expect(await section.findByText('Enabled')).toBeTruthy();
+    expect(await section.findByText('Enabled')).toBeVisible();
     expect(JSON.parse(api.requests[1]!.body)).toEqual({ code: '123456' });
     expect(section.queryByLabelText('Two-factor secret')).toBeNull();
   });
@@ -170,7 +195,8 @@ describe('Two-Factor Authentication', () => {
     const section = await openSection('Two-Factor Authentication');
     fireEvent.click(section.getByRole('button', { name: 'Enable 2FA' }));
     fireEvent.click(await section.findByRole('button', { name: 'Cancel Setup' }));
-    expect(section.getByRole('button', { name: 'Enable 2FA' })).toBeTruthy();
+    expect(section.getByRole('button', { name: 'Enable 2FA' })).toBeVisible();
+    expect(section.getByRole('button', { name: 'Enable 2FA' }), 'setup can start again').toBeEnabled();
     expect(section.queryByLabelText('Two-factor secret')).toBeNull();
   });
 
@@ -184,8 +210,8 @@ describe('Two-Factor Authentication', () => {
     await section.findByLabelText('Two-factor secret');
     type(section, 'Authentication Code', '000000');
     fireEvent.click(section.getByRole('button', { name: 'Verify & Enable' }));
-    expect(await section.findByText('Invalid authentication code')).toBeTruthy();
-    expect(section.getByLabelText('Two-factor secret')).toBeTruthy();
+    expect(await section.findByText('Invalid authentication code')).toBeVisible();
+    expect(section.getByLabelText('Two-factor secret')).toBeVisible();
   });
 
   it('disable asks for the password and a confirmation', async () => {
@@ -199,7 +225,8 @@ describe('Two-Factor Authentication', () => {
     expect(api.requests).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disable 2FA' }));
 
-    await waitFor(() => expect(section.getByText('Disabled')).toBeTruthy());
-    expect(JSON.parse(api.requests[0]!.body)).toEqual({ password: 'correct-horse-1' });
+    await waitFor(() => expect(section.getByText('Disabled')).toBeVisible());
+    expect(JSON.parse(api.requests[0]!.body)).toEqual({ auth_secret: await authSecretOf('correct-horse-1') });
+    expect(api.carrying('correct-horse-1')).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { EncryptionKeySection } from '../keys/index.ts';
 import { ChangePasswordSection } from './ChangePasswordSection.tsx';
 import { ProfileInfoSection } from './ProfileInfoSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
+import { WebhookSection } from './WebhookSection.tsx';
 
 export function ProfilePage() {
   return (
@@ -19,6 +20,7 @@ export function ProfilePage() {
         <ChangePasswordSection />
         <TwoFactorSection />
         <EncryptionKeySection />
+        <WebhookSection />
       </Stack>
     </Stack>
   );

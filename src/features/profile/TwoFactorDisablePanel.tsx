@@ -12,15 +12,20 @@ import { useState, type FormEvent } from 'react';
 import { useDisableTwoFactorMutation } from '../../api/authApi.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
+import { useAccountSecret } from '../../app/accountSecrets.ts';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 
 /** Disabling needs the current password and a confirmation (spec sections 4 and 5). */
 export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
   const notify = useNotifier();
-  const [disable, { isLoading: disabling }] = useDisableTwoFactorMutation();
+  const [disable] = useDisableTwoFactorMutation();
+  const accountSecret = useAccountSecret();
+  const [disabling, setDisabling] = useState(false);
   const [prompting, setPrompting] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [password, setPassword] = useState('');
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const errorLink = useFieldErrorLink(feedback?.severity === 'error');
 
   function reset() {
     setPrompting(false);
@@ -41,13 +46,17 @@ export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
 
   async function handleConfirm() {
     setConfirming(false);
+    setDisabling(true);
     try {
-      await disable({ password }).unwrap();
+      const { authSecret } = await accountSecret(password);
+      await disable({ auth_secret: authSecret }).unwrap();
       reset();
       onDisabled();
     } catch (cause) {
       setPassword('');
       setFeedback({ severity: 'error', message: notify.error(cause).message });
+    } finally {
+      setDisabling(false);
     }
   }
 
@@ -77,8 +86,9 @@ export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
         autoFocus
         value={password}
         onChange={(event) => setPassword(event.target.value)}
+        slotProps={{ htmlInput: errorLink.inputProps }}
       />
-      <FormFeedback feedback={feedback} />
+      <FormFeedback feedback={feedback} id={errorLink.messageId} />
       <Stack direction="row" spacing={1.5}>
         <Button type="submit" variant="contained" color="error" disabled={disabling}>
           {disabling ? 'Disabling...' : 'Disable'}

@@ -10,6 +10,7 @@ import type { TwoFactorSetupResponse } from '../../api/types.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { sanitizeCodeInput, SIX_DIGITS } from '../auth/index.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 
 interface TwoFactorSetupPanelProps {
   setup: TwoFactorSetupResponse;
@@ -22,6 +23,7 @@ export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSet
   const [enable, { isLoading: verifying }] = useEnableTwoFactorMutation();
   const [code, setCode] = useState('');
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const errorLink = useFieldErrorLink(feedback?.severity === 'error');
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -49,25 +51,27 @@ export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSet
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
             Open your authenticator app and scan the code. If you cannot scan it, enter this secret instead:
           </Typography>
-          <Box
-            component="code"
-            aria-label="Two-factor secret"
-            sx={{
-              display: 'inline-block',
-              px: 1.5,
-              py: 0.75,
-              bgcolor: 'grey.100',
-              border: 1,
-              borderColor: 'divider',
-              borderRadius: 1.5,
-              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
-              fontSize: '0.95rem',
-              letterSpacing: '0.08em',
-              wordBreak: 'break-all',
-              userSelect: 'all',
-            }}
-          >
-            {setup.secret}
+          {/* The name sits on a group around the secret: <code> has a role that may not be named (ARIA 1.2). */}
+          <Box role="group" aria-label="Two-factor secret">
+            <Box
+              component="code"
+              sx={{
+                display: 'inline-block',
+                px: 1.5,
+                py: 0.75,
+                bgcolor: 'grey.100',
+                border: 1,
+                borderColor: 'divider',
+                borderRadius: 1.5,
+                fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+                fontSize: '0.95rem',
+                letterSpacing: '0.08em',
+                wordBreak: 'break-all',
+                userSelect: 'all',
+              }}
+            >
+              {setup.secret}
+            </Box>
           </Box>
         </Box>
       </Stack>
@@ -86,7 +90,7 @@ export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSet
             value={code}
             onChange={(event) => setCode(sanitizeCodeInput(event.target.value))}
             sx={{ maxWidth: { sm: 220 } }}
-            slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]{6}', maxLength: 6, style: { letterSpacing: '0.25em' } } }}
+            slotProps={{ htmlInput: { ...errorLink.inputProps, inputMode: 'numeric', pattern: '[0-9]{6}', maxLength: 6, style: { letterSpacing: '0.25em' } } }}
           />
           <Button type="submit" variant="contained" size="large" disabled={verifying || !SIX_DIGITS.test(code)} sx={{ height: 56 }}>
             {verifying ? 'Verifying...' : 'Verify & Enable'}
@@ -96,7 +100,7 @@ export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSet
           </Button>
         </Stack>
       </Box>
-      <FormFeedback feedback={feedback} />
+      <FormFeedback feedback={feedback} id={errorLink.messageId} />
     </Stack>
   );
 }

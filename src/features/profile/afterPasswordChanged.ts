@@ -10,6 +10,8 @@ import { rewrapPrivateKeyAfterPasswordChange } from '../keys/index.ts';
 export interface PasswordChangedContext {
   oldPassword: string;
   newPassword: string;
+  /** The account's new KDF parameter block, sent with the change. */
+  newKdfParams: string;
   dispatch: AppDispatch;
   cryptoPool: CryptoPoolSource;
 }

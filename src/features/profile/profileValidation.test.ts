@@ -22,16 +22,16 @@ describe('profile update rules (spec section 5, Profile)', () => {
   it('sends only the changed fields', () => {
     expect(planProfileUpdate(user, form({ username: 'alice2' }))).toEqual({
       ok: true,
-      request: { current_password: 'pw', username: 'alice2' },
+      request: { currentPassword: 'pw', changes: { username: 'alice2' } },
     });
     expect(planProfileUpdate(user, form({ email: 'new@example.com' }))).toEqual({
       ok: true,
-      request: { current_password: 'pw', email: 'new@example.com' },
+      request: { currentPassword: 'pw', changes: { email: 'new@example.com' } },
     });
   });
 
   it('a blank e-mail is sent as null, which removes it', () => {
-    expect(planProfileUpdate(user, form({ email: '   ' }))).toEqual({ ok: true, request: { current_password: 'pw', email: null } });
+    expect(planProfileUpdate(user, form({ email: '   ' }))).toEqual({ ok: true, request: { currentPassword: 'pw', changes: { email: null } } });
   });
 
   it("nothing changed: 'No profile changes detected.' and no request", () => {

@@ -11,8 +11,14 @@ export interface ProfileFormValues {
 
 export type ProfileField = 'username' | 'email' | 'currentPassword';
 
+/** What to send: the changes, with the current password to turn into its authentication secret first. */
+export interface ProfileChanges {
+  currentPassword: string;
+  changes: Omit<ProfileUpdateRequest, 'current_auth_secret'>;
+}
+
 export type ProfileUpdatePlan =
-  | { ok: true; request: ProfileUpdateRequest }
+  | { ok: true; request: ProfileChanges }
   | { ok: false; message: string; field: ProfileField | null; severity: 'error' | 'info' };
 
 export const USERNAME_MIN_LENGTH = 3;
@@ -31,7 +37,7 @@ export function planProfileUpdate(user: Pick<User, 'username' | 'email'>, values
     return { ok: false, message: 'Please enter a valid e-mail address.', field: 'email', severity: 'error' };
   }
 
-  const changes: Omit<ProfileUpdateRequest, 'current_password'> = {};
+  const changes: Omit<ProfileUpdateRequest, 'current_auth_secret'> = {};
   if (username !== user.username) changes.username = username;
   if (email !== (user.email ?? null)) changes.email = email;
   if (Object.keys(changes).length === 0) {
@@ -41,5 +47,5 @@ export function planProfileUpdate(user: Pick<User, 'username' | 'email'>, values
   if (!values.currentPassword) {
     return { ok: false, message: 'Current password is required to save profile changes.', field: 'currentPassword', severity: 'error' };
   }
-  return { ok: true, request: { current_password: values.currentPassword, ...changes } };
+  return { ok: true, request: { currentPassword: values.currentPassword, changes } };
 }

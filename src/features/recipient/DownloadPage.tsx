@@ -4,7 +4,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ShieldIcon } from '../../app/icons.tsx';
-import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 import { PasswordStep } from './PasswordStep.tsx';
 import { ReadyStep } from './ReadyStep.tsx';
 import { useLinkAccess } from './useLinkAccess.ts';

@@ -5,7 +5,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { LockIcon } from '../../app/icons.tsx';
-import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
+import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 
 interface PasswordStepProps {
   busy: boolean;
@@ -16,6 +17,7 @@ interface PasswordStepProps {
 /** Step 1: 'This download is password protected.' and 'Unlock Files'. */
 export function PasswordStep({ busy, error, onUnlock }: PasswordStepProps) {
   const [password, setPassword] = useState('');
+  const errorLink = useFieldErrorLink(error !== null);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -38,9 +40,10 @@ export function PasswordStep({ busy, error, onUnlock }: PasswordStepProps) {
         disabled={busy}
         error={error !== null}
         onChange={(event) => setPassword(event.target.value)}
+        slotProps={{ htmlInput: errorLink.inputProps }}
       />
       {error && (
-        <Alert severity="error" role="alert">
+        <Alert id={errorLink.messageId} severity="error" role="alert">
           {error}
         </Alert>
       )}

@@ -5,11 +5,13 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { SharedFile } from '../../api/linksApi.ts';
-import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import { PoliteAnnouncer } from '../../app/layout/PoliteAnnouncer.tsx';
+import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 import { FILE_BUTTON_LABELS, isBusy } from './fileButtonState.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
 import { canSaveToFolder } from '../downloads/index.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
+import { recipientAnnouncement } from './recipientAnnouncement.ts';
 import { useLinkDownloads, type FileDownloadState, type ZipDownloadState } from './useLinkDownloads.ts';
 
 interface ReadyStepProps {
@@ -39,6 +41,7 @@ export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
   if (files.length === 0) return <Alert severity="info">{DOWNLOAD_PAGE_MESSAGES.noFilesLeft}</Alert>;
   return (
     <Stack spacing={2.5}>
+      <PoliteAnnouncer message={recipientAnnouncement(files, stateOf, zip)} />
       <Typography variant="h2" component="p">
         {DOWNLOAD_PAGE_MESSAGES.filesReady}
       </Typography>

@@ -9,7 +9,7 @@ import { isCryptoError } from '../../../crypto/index.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import type { CryptoPool, FileKeyHandle } from '../../../workers/index.ts';
 import type { SharedFile } from '../../api/linksApi.ts';
-import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 
 export type LinkKeyErrorCode = 'keys-missing' | 'keys-invalid' | 'decryption-failed';
 

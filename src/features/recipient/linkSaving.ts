@@ -16,13 +16,14 @@ import {
   type FileKeySender,
 } from '../downloads/index.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
+import { downloadErrorText } from '../../lib/userTexts.ts';
 import type { LinkFileSource } from './linkDownloadSources.ts';
 
 async function userFacing<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw isDownloadError(error) ? new UserFacingError(error.code, error.message) : error;
+    throw isDownloadError(error) ? new UserFacingError(error.code, downloadErrorText(error)) : error;
   }
 }
 

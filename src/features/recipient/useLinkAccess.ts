@@ -7,13 +7,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { linksApi, type SharedFile } from '../../api/linksApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
-import { isUserFacingError } from '../../lib/userFacingError.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
-import { DOWNLOAD_PAGE_MESSAGES } from './downloadPageMessages.ts';
+import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 import {
   fragmentOf,
   importFragmentKeys,
+  LinkKeyError,
   linkPasswordVerifier,
   openPasswordKeys,
   removeFragmentFromAddressBar,
@@ -111,7 +111,8 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
         adoptKeys(files, await openPasswordKeys(pool, password, reencrypted_keys));
       } catch (error) {
         const described = notify.error(error);
-        if (linkIsGone(error) || (isUserFacingError(error) && error.code !== 'wrong-password')) {
+        // A wrong password is the server's answer (the form stays); keys that do not open are final.
+        if (linkIsGone(error) || error instanceof LinkKeyError) {
           setState({ step: 'error', message: described.message });
         } else {
           setState({ step: 'password', files, kdfParams, busy: false, error: described.message });

@@ -1,7 +1,8 @@
 // The public ZIP's partial-failure rules (spec section 4, ZIP download): files are processed in
 // order and failures counted; all failed is an error, some failed a warning, none a success.
 
-import { DOWNLOAD_PAGE_MESSAGES, ZIP_PROBLEM_TOAST_MS, ZIP_SUCCESS_TOAST_MS } from './downloadPageMessages.ts';
+import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
+import { ZIP_PROBLEM_TOAST_MS, ZIP_SUCCESS_TOAST_MS } from './timings.ts';
 
 export interface ZipOutcomeNotice {
   severity: 'success' | 'warning' | 'error';

@@ -6,8 +6,10 @@ import { useEffect, useState } from 'react';
 import { describeApiError } from '../../api/errors.ts';
 import { useRequestUploadCodeMutation, useVerifyUploadCodeMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { GateForm, GateSubmitButton } from './GateForm.tsx';
-import { codeFailureMessage, codeResentMessage, errorSendingCodeMessage, GATE_MESSAGES, isSixDigitCode } from './gateMessages.ts';
+import { codeFailureMessage, isSixDigitCode } from './gateRules.ts';
+import { codeResentMessage, errorSendingCodeMessage, GATE_MESSAGES } from '../../lib/userTexts.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { changeEmailRequested, codeAccepted, codeRejected } from './uploadStepSlice.ts';
 
@@ -27,6 +29,7 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
   const [requestCode, resending] = useRequestUploadCodeMutation();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const errorLink = useFieldErrorLink(error !== null);
   const [resent, setResent] = useState<string | null>(null);
 
   useEffect(() => {
@@ -79,6 +82,7 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
         </>
       }
       error={error}
+      errorId={errorLink.messageId}
       onSubmit={() => void submit()}
       notice={
         resent && (
@@ -109,7 +113,7 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
         error={error !== null}
         onChange={(event) => changeCode(event.target.value.trim())}
         slotProps={{
-          htmlInput: { required: true, inputMode: 'numeric', maxLength: 6, style: { letterSpacing: '0.3em', fontSize: '1.25rem' } },
+          htmlInput: { required: true, ...errorLink.inputProps, inputMode: 'numeric', maxLength: 6, style: { letterSpacing: '0.3em', fontSize: '1.25rem' } },
         }}
       />
     </GateForm>

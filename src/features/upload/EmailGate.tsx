@@ -3,8 +3,10 @@ import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useRequestUploadCodeMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { GateForm, GateSubmitButton, showGateFailure } from './GateForm.tsx';
-import { GATE_MESSAGES, isValidEmail } from './gateMessages.ts';
+import { GATE_MESSAGES } from '../../lib/userTexts.ts';
+import { isValidEmail } from './gateRules.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { codeSendFailed, codeSent } from './uploadStepSlice.ts';
 
@@ -21,6 +23,7 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
   const [requestCode, { isLoading }] = useRequestUploadCodeMutation();
   const [email, setEmail] = useState(initialEmail ?? '');
   const [error, setError] = useState<string | null>(null);
+  const errorLink = useFieldErrorLink(error !== null);
 
   async function submit() {
     const address = email.trim();
@@ -44,6 +47,7 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
       label="E-mail verification"
       intro="Confirm your e-mail address: we will send you a 6-digit code to enter on the next step."
       error={error}
+      errorId={errorLink.messageId}
       onSubmit={() => void submit()}
       actions={<GateSubmitButton busy={isLoading} label="Send Code" busyLabel="Sending..." />}
     >
@@ -57,7 +61,7 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
         value={email}
         error={error !== null}
         onChange={(event) => setEmail(event.target.value)}
-        slotProps={{ htmlInput: { required: true } }}
+        slotProps={{ htmlInput: { required: true, ...errorLink.inputProps } }}
       />
     </GateForm>
   );

@@ -13,6 +13,8 @@ interface GateFormProps {
   label: string;
   intro: ReactNode;
   error: string | null;
+  /** The id the error gets, for the field it is about (useFieldErrorLink). */
+  errorId: string;
   onSubmit(): void;
   /** The field, and any notice shown above it. */
   children: ReactNode;
@@ -21,7 +23,7 @@ interface GateFormProps {
   actions: ReactNode;
 }
 
-export function GateForm({ label, intro, error, onSubmit, children, notice, actions }: GateFormProps) {
+export function GateForm({ label, intro, error, errorId, onSubmit, children, notice, actions }: GateFormProps) {
   function submit(event: FormEvent) {
     event.preventDefault();
     onSubmit();
@@ -31,7 +33,7 @@ export function GateForm({ label, intro, error, onSubmit, children, notice, acti
       <Typography color="text.secondary">{intro}</Typography>
       {children}
       {error && (
-        <Alert severity="error" role="alert">
+        <Alert id={errorId} severity="error" role="alert">
           {error}
         </Alert>
       )}

@@ -2,8 +2,9 @@ import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useVerifyUploadPasswordMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { GateForm, GateSubmitButton, showGateFailure } from './GateForm.tsx';
-import { GATE_MESSAGES } from './gateMessages.ts';
+import { GATE_MESSAGES } from '../../lib/userTexts.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { passwordAccepted, passwordRejected } from './uploadStepSlice.ts';
 
@@ -13,6 +14,7 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
   const [verify, { isLoading }] = useVerifyUploadPasswordMutation();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const errorLink = useFieldErrorLink(error !== null);
 
   async function submit() {
     if (password === '') {
@@ -35,6 +37,7 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
       label="Link password"
       intro="This upload link is protected. Enter the password you were given to continue."
       error={error}
+      errorId={errorLink.messageId}
       onSubmit={() => void submit()}
       actions={<GateSubmitButton busy={isLoading} label="Continue" busyLabel="Checking..." />}
     >
@@ -47,7 +50,7 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
         value={password}
         error={error !== null}
         onChange={(event) => setPassword(event.target.value)}
-        slotProps={{ htmlInput: { required: true } }}
+        slotProps={{ htmlInput: { required: true, ...errorLink.inputProps } }}
       />
     </GateForm>
   );

@@ -30,6 +30,9 @@ export const QueueList = memo(function QueueList({ idle, onRemove, onRetry }: Qu
     <Box
       role="list"
       aria-label="Files to upload"
+      // Focusable, so a keyboard user can scroll it with the arrow keys: once a run ends the rows
+      // have no buttons left to tab to (WCAG 2.1.1, axe's scrollable-region-focusable).
+      tabIndex={0}
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
       sx={{ height: QUEUE_HEIGHT, overflowY: 'auto', border: 1, borderColor: 'divider', borderRadius: 2, bgcolor: 'background.paper' }}
     >

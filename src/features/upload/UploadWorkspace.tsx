@@ -9,6 +9,7 @@ import { DropArea } from './DropArea.tsx';
 import { OverallProgress } from './OverallProgress.tsx';
 import { QueueList } from './QueueList.tsx';
 import { UnfinishedUploads } from './UnfinishedUploads.tsx';
+import { UploadAnnouncer } from './UploadAnnouncer.tsx';
 import { selectQueueSummary } from './queueSummary.ts';
 import type { UploadController } from './uploadController.ts';
 import { DownloadIcon, RetryIcon } from '../../app/icons.tsx';
@@ -66,6 +67,7 @@ export function UploadWorkspace({ controller }: { controller: UploadController }
         </Box>
       )}
       <OverallProgress running={running} />
+      <UploadAnnouncer running={running} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
         <Button
           variant="contained"

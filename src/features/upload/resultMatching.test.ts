@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchResults, resultKey, UNREPORTED_MESSAGE } from './resultMatching.ts';
+import { matchResults, resultKey } from './resultMatching.ts';
+import { UNREPORTED_MESSAGE } from '../../lib/userTexts.ts';
 
 const item = <T extends object>(name: string, path: string, extra: T) => ({ filename: name.replace(/%22/g, '"'), original_raw_name_from_client: name, path, size: 1, ...extra });
 

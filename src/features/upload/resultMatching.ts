@@ -5,8 +5,8 @@
 // that key in order.
 
 import type { UploadResult } from '../../api/types.ts';
+import { UNREPORTED_MESSAGE } from '../../lib/userTexts.ts';
 
-export const UNREPORTED_MESSAGE = 'Upload status unreported by server';
 export const DEFAULT_SERVER_FAILURE = 'Upload failed on server';
 
 export function resultKey(path: string, name: string): string {

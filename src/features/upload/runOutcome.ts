@@ -14,6 +14,8 @@
 //   - only client-side failures: step 7 'Some files failed client-side processing. Only
 //     successfully processed files will be uploaded.'
 
+import { RUN_MESSAGES, allReceivedMessage, batchProcessedMessage, confirmedMessage, requestFailedMessage } from '../../lib/userTexts.ts';
+
 export interface RunCounts {
   total: number;
   processingFailed: number;
@@ -33,23 +35,6 @@ export interface RunOutcome {
   /** Step 7's message, or null for step 4. */
   stepError: string | null;
 }
-
-export const RUN_MESSAGES = {
-  allProcessingFailed: 'All files failed during client-side processing. Please check files or try again.',
-  someProcessingFailed: 'Some files failed client-side processing. Only successfully processed files will be uploaded.',
-  noneProcessed: 'No files were successfully processed for upload.',
-  emptyResponse: 'Received empty response data from server.',
-  someUploadsFailed: 'Some files failed to upload. Check file statuses.',
-  notConfirmed: 'Upload processed, but server did not confirm file outcomes for this batch.',
-  requestFailedFile: 'Upload API call failed',
-  encryptionKeyMissing: 'Encryption key missing',
-} as const;
-
-export const requestFailedMessage = (reason: string) => `Upload API call failed: ${reason}`;
-export const processingFailedToast = (file: string, reason: string) => `Processing failed for ${file}: ${reason}`;
-export const batchProcessedMessage = (succeeded: number, failed: number) => `Batch processed: ${succeeded} succeeded, ${failed} failed.`;
-export const allReceivedMessage = (n: number) => `Upload successful! All ${n} processed files received.`;
-export const confirmedMessage = (n: number) => `Upload processed: ${n} files confirmed successful.`;
 
 export function emptyRunCounts(total = 0): RunCounts {
   return { total, processingFailed: 0, requestFailed: 0, requestFailureReason: null, stored: 0, serverFailed: 0, unreported: 0, emptyResponse: false };

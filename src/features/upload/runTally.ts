@@ -6,7 +6,8 @@
 import type { EngineEvents, FinalOutcome, ProcessingStatus } from './engine/runEvents.ts';
 import type { ProgressReporter } from './progressReporter.ts';
 import type { StoredFile } from './receiptEntries.ts';
-import { emptyRunCounts, processingFailedToast, RUN_MESSAGES, type RunCounts, type ToastVariant } from './runOutcome.ts';
+import { emptyRunCounts, type RunCounts, type ToastVariant } from './runOutcome.ts';
+import { RUN_MESSAGES, processingFailedToast } from '../../lib/userTexts.ts';
 
 /** Per-file processing failures toasted per run; the rest show in their rows only. */
 export const PROCESSING_TOASTS_PER_RUN = 3;

@@ -13,7 +13,7 @@ import { otherRejectedMessage, selectFiles, tooLargeMessage, type CandidateFile 
 import { ProgressReporter } from './progressReporter.ts';
 import { receiptEntriesOf, type StoredFile } from './receiptEntries.ts';
 import { downloadReceipt } from './receipt.ts';
-import { RUN_MESSAGES, runOutcome, type RunCounts, type ToastVariant } from './runOutcome.ts';
+import { runOutcome, type RunCounts, type ToastVariant } from './runOutcome.ts';
 import { RunTally } from './runTally.ts';
 import type { EncryptorPool, ResumePoint, UploadFile, UploadJournal, UploadTransport } from './engine/enginePorts.ts';
 import { SMALL_FILE_MAX_BYTES } from './engine/uploadLimits.ts';
@@ -35,10 +35,11 @@ import {
 } from './uploadQueueSlice.ts';
 import { canDropFiles, canStartUpload, isUploadRunning } from './uploadSteps.ts';
 import { keyFailed, keyLoaded, runFinished, selectUploadStepState, sendingStarted } from './uploadStepSlice.ts';
-
-import { PAGE_MESSAGES, keyLoadFailedMessage, NOTICE_MS, alreadyDeliveredMessage, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './uploadPageMessages.ts';
-// The page's texts and notice times (uploadPageMessages.ts), re-exported for the page's components.
-export { PAGE_MESSAGES, keyLoadFailedMessage, NOTICE_MS, alreadyDeliveredMessage, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './uploadPageMessages.ts';
+import { PAGE_MESSAGES, RUN_MESSAGES, keyLoadFailedMessage, alreadyDeliveredMessage } from '../../lib/userTexts.ts';
+import { NOTICE_MS, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './timings.ts';
+// The page's texts (the catalogue, src/lib/userTexts.ts) and notice times (timings.ts), re-exported for the page's components.
+export { PAGE_MESSAGES, keyLoadFailedMessage, alreadyDeliveredMessage } from '../../lib/userTexts.ts';
+export { NOTICE_MS, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './timings.ts';
 
 export interface UploadNotifier {
   show(variant: ToastVariant, message: string, durationMs?: number): void;
@@ -52,7 +53,6 @@ export interface UploadControllerDeps {
   transport: UploadTransport;
   journal: UploadJournal & ResumeCatalogue;
 }
-
 
 export class UploadController {
   private run: AbortController | null = null;
@@ -198,6 +198,16 @@ export class UploadController {
           for (const id of storedIds) forgetFile(id);
         });
       }
+    } catch (error) {
+      // A failure of the run itself (a file's own failure is reported per file by the engine): the
+      // page must not stay at "sending" with files in progress, and it must not become an
+      // unhandled rejection of the button's handler. Retry then works as after any failed run.
+      if (abort.signal.aborted) return;
+      const message = describeApiError(error).message;
+      console.error('upload: the run failed', error);
+      dispatch(pendingFilesFailed({ error: message }));
+      dispatch(runFinished({ errorMessage: message }));
+      notifier.show('error', message, NOTICE_MS.page);
     } finally {
       if (this.run === abort) this.run = null;
     }

@@ -124,7 +124,8 @@ export const uploadQueueSlice = createSlice({
     /** Step 9: the key did not load, so every pending file fails with 'Encryption key missing'. */
     pendingFilesFailed(state, action: PayloadAction<{ error: string }>) {
       const patches = Object.values(state.entities)
-        .filter((file) => file.status === 'pending')
+        // Pending ones, and any a run that failed as a whole left in progress.
+        .filter((file) => file.status !== 'success' && file.status !== 'error')
         .map((file) => ({ id: file.id, changes: { status: 'error' as const, error: action.payload.error } }));
       adapter.updateMany(state, patches);
     },

@@ -6,6 +6,7 @@
 import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 import { rootReducer, type RootState } from '../../app/rootReducer.ts';
 import { UploadStep, type UploadStepNumber } from './uploadSteps.ts';
+import { LINK_INVALID_MESSAGE, TOKEN_MISSING_MESSAGE } from '../../lib/userTexts.ts';
 
 export interface UploadLinkInfo {
   title: string;
@@ -29,9 +30,6 @@ export interface UploadStepState {
   /** Step 7's message (what went wrong in the last run). */
   runError: string | null;
 }
-
-export const TOKEN_MISSING_MESSAGE = 'Token missing from URL.';
-export const LINK_INVALID_MESSAGE = 'Link invalid/expired.';
 
 export const initialUploadStepState: UploadStepState = {
   step: UploadStep.loading,

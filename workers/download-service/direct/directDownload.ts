@@ -6,13 +6,14 @@
  * Reports go back on the status port: ready, started, progress, file-failed, then done or error.
  * Files of a tree are written one after the other; the keys are dropped when the download ends.
  */
-import { DOWNLOAD_MESSAGES, DownloadError, isDownloadError } from '../downloadErrors.ts';
+import { DownloadError, isDownloadError } from '../downloadErrors.ts';
 import { openDecryptedFile } from '../decryptedFile.ts';
 import { receiveFileKeys } from '../keyInbox.ts';
 import { isControlMessage, type PlanEntry } from '../protocol.ts';
 import { StatusReporter } from '../statusReporter.ts';
 import type { DirectPlan } from './directProtocol.ts';
 import { writeFailure, writeToDisk } from './diskWriter.ts';
+import { partialPickedFile, type PartialFile } from './partialFile.ts';
 import { createTreeFile } from './treeWriter.ts';
 
 export interface DirectDownloadOptions {
@@ -26,13 +27,6 @@ function endsTheTree(error: unknown): boolean {
   return !isDownloadError(error) || error.code === 'ABORTED' || error.code === 'WRITE_FAILED' || error.code === 'KEY_UNAVAILABLE';
 }
 
-/** Removes a picked file that did not get written (the save dialog created it empty). */
-async function removePicked(file: FileSystemFileHandle): Promise<void> {
-  // FileSystemHandle.remove() is Chromium's (not yet in every engine's typings).
-  const removable = file as FileSystemFileHandle & { remove?: () => Promise<void> };
-  await removable.remove?.().catch(() => undefined);
-}
-
 export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort, statusPort: MessagePort, options: DirectDownloadOptions = {}): Promise<void> {
   const status = new StatusReporter(statusPort);
   const controller = new AbortController();
@@ -40,17 +34,17 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
   try {
     keys = await receiveFileKeys(keyPort, options.keyTimeoutMs);
   } catch {
-    status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(plan.entries[0]?.name ?? '')));
+    status.failed(new DownloadError('KEY_UNAVAILABLE', { file: plan.entries[0]?.name ?? '' }));
     return;
   }
   const missing = plan.entries.find((entry) => !keys.has(entry.keyId));
   if (missing) {
     keys.clear();
-    status.failed(new DownloadError('KEY_UNAVAILABLE', DOWNLOAD_MESSAGES.keyNotFound(missing.name)));
+    status.failed(new DownloadError('KEY_UNAVAILABLE', { file: missing.name }));
     return;
   }
   statusPort.onmessage = (event: MessageEvent<unknown>) => {
-    if (isControlMessage(event.data)) controller.abort(new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted));
+    if (isControlMessage(event.data)) controller.abort(new DownloadError('ABORTED'));
   };
   status.post({ type: 'ready' });
 
@@ -60,10 +54,11 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
   /** Bytes on disk in complete files. */
   let saved = 0;
   status.post({ type: 'started', totalBytes: total });
-  const writeOne = async (entry: PlanEntry, file: FileSystemFileHandle): Promise<void> => {
+  /** Writes the file under its partial name and gives it its real name once complete (partialFile.ts). */
+  const writeOne = async (entry: PlanEntry, file: PartialFile): Promise<void> => {
     let fileBytes = 0;
     const plaintext = await openDecryptedFile(entry, { keys, signal: controller.signal, ...(options.fetch ? { fetch: options.fetch } : {}) });
-    await writeToDisk(plaintext, file, {
+    await writeToDisk(plaintext, file.handle, {
       name: entry.name,
       signal: controller.signal,
       ...(options.writeChunkBytes ? { writeChunkBytes: options.writeChunkBytes } : {}),
@@ -72,16 +67,21 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
         status.progress(processed + fileBytes);
       },
     });
+    try {
+      await file.commit();
+    } catch (error) {
+      throw writeFailure(entry.name, error, controller.signal);
+    }
     saved += fileBytes;
   };
 
   try {
     if (plan.target.kind === 'file') {
-      const file = plan.target.file;
+      const file = await partialPickedFile(plan.target.file);
       try {
         await writeOne(plan.entries[0]!, file);
       } catch (error) {
-        await removePicked(file);
+        await file.discard();
         throw error;
       }
     } else {
@@ -94,7 +94,7 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
           throw writeFailure(entry.name, error, controller.signal);
         }
         try {
-          await writeOne(entry, treeFile.handle);
+          await writeOne(entry, treeFile);
         } catch (error) {
           await treeFile.discard();
           if (!plan.skipFailedFiles || endsTheTree(error)) throw error;

@@ -5,13 +5,11 @@
  * replaces the file only when it is closed: a failed or cancelled file is aborted, so the browser
  * discards what was written and no truncated file ever looks complete.
  *
- * Decrypted records (256 KiB) are gathered into larger writes: each write() is a round trip to the
- * browser process. 4 MiB writes measured 1.4x the throughput of 256 KiB ones, and 16 MiB writes
- * beat 4 MiB ones in three separate measurements (last: the direct phase of bench:download, builds
- * alternating, 6 runs each, median 105 against 90 MB/s; docs/download.md), at up to ~3 blocks of
- * plaintext in memory.
+ * Decrypted records (256 KiB) are gathered into larger writes, because each write() is a round trip
+ * to the browser process: fewer, larger writes are faster, at the cost of up to ~3 blocks of
+ * plaintext in memory (the sizes compared: docs/download.md, "Measurements behind the code").
  */
-import { DOWNLOAD_MESSAGES, DownloadError } from '../downloadErrors.ts';
+import { DownloadError } from '../downloadErrors.ts';
 import { domErrorName } from './domErrorName.ts';
 
 export interface DiskWriteOptions {
@@ -30,16 +28,16 @@ const QUEUED_BLOCKS = 2;
 /** A failure of the file system, in the user's words. DownloadErrors (the source's) pass through. */
 export function writeFailure(name: string, error: unknown, signal?: AbortSignal): DownloadError {
   if (error instanceof DownloadError) return error;
-  if (signal?.aborted) return new DownloadError('ABORTED', DOWNLOAD_MESSAGES.aborted);
+  if (signal?.aborted) return new DownloadError('ABORTED');
   switch (domErrorName(error)) {
     case 'QuotaExceededError':
-      return new DownloadError('WRITE_FAILED', DOWNLOAD_MESSAGES.diskFull(name));
+      return new DownloadError('WRITE_FAILED', { case: 'disk-full', file: name });
     case 'NotAllowedError':
     case 'SecurityError':
-      return new DownloadError('WRITE_FAILED', DOWNLOAD_MESSAGES.writeNotAllowed(name));
+      return new DownloadError('WRITE_FAILED', { case: 'not-allowed', file: name });
     default: {
       const detail = error instanceof Error && error.message ? error.message : 'the file system refused the write';
-      return new DownloadError('WRITE_FAILED', DOWNLOAD_MESSAGES.writeFailed(name, detail));
+      return new DownloadError('WRITE_FAILED', { file: name, detail });
     }
   }
 }

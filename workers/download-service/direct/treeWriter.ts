@@ -1,18 +1,18 @@
 /**
  * Where each file of a tree goes inside the folder the user picked: its directories are created
  * (or reused when they exist), and the file gets its own name, or ' (2)', ' (3)' ... when that name
- * is taken: nothing that is already on the disk is overwritten. A file that fails is removed again,
- * so only complete files remain (directories created for it stay; they may hold other files).
+ * is taken: nothing that is already on the disk is overwritten. The file is written under
+ * `<name>.part` and takes its name only once complete (partialFile.ts); a file that fails is
+ * removed again, so only complete files carry their names (directories created for it stay; they
+ * may hold other files).
  */
 import { candidateNames, treePath } from '../treePaths.ts';
 import { domErrorName } from './domErrorName.ts';
+import { canRename, PARTIAL_SUFFIX, rename, type PartialFile } from './partialFile.ts';
 
-export interface TreeFile {
-  readonly handle: FileSystemFileHandle;
-  /** Where it was saved, relative to the picked folder ('docs/report (2).pdf'). */
+export interface TreeFile extends PartialFile {
+  /** Where it is saved, relative to the picked folder ('docs/report (2).pdf'); final after commit(). */
   readonly savedPath: string;
-  /** Removes the file (after a failure). Never throws. */
-  discard(): Promise<void>;
 }
 
 /** The directory `name` inside `parent`, created if missing; a file of that name is passed over. */
@@ -49,15 +49,33 @@ export async function createTreeFile(root: FileSystemDirectoryHandle, relativePa
     parent = handle;
     saved.push(used);
   }
-  for (const candidate of candidateNames(name)) {
-    if (await isTaken(parent, candidate)) continue;
-    const handle = await parent.getFileHandle(candidate, { create: true });
-    const directory = parent;
-    return {
-      handle,
-      savedPath: [...saved, candidate].join('/'),
-      discard: () => directory.removeEntry(candidate).catch(() => undefined),
-    };
+  const directory = parent;
+  const freeName = async (): Promise<string> => {
+    for (const candidate of candidateNames(name)) {
+      if (!(await isTaken(directory, candidate)) && !(await isTaken(directory, candidate + PARTIAL_SUFFIX))) return candidate;
+    }
+    throw new Error(`no free name for "${relativePath}"`);
+  };
+  let final = await freeName();
+  let entry = final + PARTIAL_SUFFIX;
+  let handle = await directory.getFileHandle(entry, { create: true });
+  if (!canRename(handle)) {
+    await directory.removeEntry(entry).catch(() => undefined);
+    entry = final;
+    handle = await directory.getFileHandle(entry, { create: true });
   }
-  throw new Error(`no free name for "${relativePath}"`);
+  return {
+    handle,
+    get savedPath() {
+      return [...saved, final].join('/');
+    },
+    commit: async () => {
+      if (entry === final) return;
+      // Another download into the same folder may have taken the name meanwhile: never overwrite.
+      if (await isTaken(directory, final)) final = await freeName();
+      await rename(handle, final);
+      entry = final;
+    },
+    discard: () => directory.removeEntry(entry).catch(() => undefined),
+  };
 }

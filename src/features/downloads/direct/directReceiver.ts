@@ -4,7 +4,7 @@
  * fetches, decrypts (the one decrypting stream) and writes; the file keys go from the crypto worker
  * straight to that worker, never through this thread, and leave with it when it is ended.
  */
-import { createDirectDownloadWorker, DIRECT_PLAN_MESSAGE, DOWNLOAD_MESSAGES, DownloadError, type DirectPlan } from '../../../../workers/index.ts';
+import { createDirectDownloadWorker, DIRECT_PLAN_MESSAGE, DownloadError, type DirectPlan } from '../../../../workers/index.ts';
 import type { PlanBody } from '../downloadPlan.ts';
 import type { DownloadReceiver } from '../downloadStatus.ts';
 import type { DownloadDestination } from '../types.ts';
@@ -28,7 +28,7 @@ export function directReceiver(destination: Extract<DownloadDestination, { kind:
     watch(fail) {
       worker.onerror = (event) => {
         event.preventDefault();
-        fail(new DownloadError('FAILED', DOWNLOAD_MESSAGES.unexpected('the download worker could not start')));
+        fail(new DownloadError('FAILED', { detail: 'the download worker could not start' }));
       };
     },
     end: () => worker.terminate(), // the keys go with it

@@ -5,7 +5,7 @@
  * replace only `window.showSaveFilePicker` / `window.showDirectoryPicker` (with handles from the
  * origin-private file system, whose writables are the real ones); the app has no switch for that.
  */
-import { sanitizeName, DOWNLOAD_MESSAGES, DownloadError } from '../../../../workers/index.ts';
+import { sanitizeName, DownloadError } from '../../../../workers/index.ts';
 
 /** The WICG pickers (Chromium-based browsers); not in TypeScript's DOM library yet. */
 interface PickerWindow {
@@ -33,7 +33,7 @@ function isCancel(error: unknown): boolean {
 }
 
 function pickerFailed(): DownloadError {
-  return new DownloadError('PICKER_FAILED', DOWNLOAD_MESSAGES.pickerFailed);
+  return new DownloadError('PICKER_FAILED');
 }
 
 /** The file the user chose in the save dialog, or null when they cancelled it. */

@@ -159,6 +159,24 @@ describe('batch lane: retry budget', () => {
     expect([...events.outcomes.values()].map((o) => o.kind)).toEqual(['stored', 'stored']);
   });
 
+  it('sends every attempt of a batch with the same Idempotency-Key, and each batch with its own', async () => {
+    vi.useFakeTimers();
+    const { lane, transport } = setup();
+    const queue = files(MAX_BATCH_FILES + 1);
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 2, 'both batches sent');
+    transport.batches[0]!.answer.reject(TransportError.network());
+    transport.batches[1]!.answer.resolve(allStored(queue.slice(MAX_BATCH_FILES)));
+    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]!);
+    await until(() => transport.batches.length === 3, 'the retry');
+    transport.batches[2]!.answer.resolve(allStored(queue.slice(0, MAX_BATCH_FILES)));
+    await done;
+    const [first, second, retry] = transport.batches.map((call) => call.hooks.idempotencyKey);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(retry).toBe(first);
+    expect(second).not.toBe(first);
+  });
+
   it("fails every file of the batch with the server's code once the budget is spent", async () => {
     vi.useFakeTimers();
     const { lane, transport, events } = setup();
@@ -177,6 +195,20 @@ describe('batch lane: retry budget', () => {
     for (const file of queue) {
       expect(events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code: 'INTERNAL', reason: 'Server Error: Internal Server Error' });
     }
+  });
+
+  it.each([
+    [507, 'STORAGE_FULL', 'The server has no room for these files right now. Try again later, or contact the person who sent you the link.'],
+    [413, 'FOLDER_QUOTA_EXCEEDED', 'This folder cannot take more files right now. Contact the person who sent you the link.'],
+  ])('fails at once on %i %s (no blind retry), with the text that says what to do', async (status, code, reason) => {
+    const { lane, transport, events } = setup();
+    const queue = files(2);
+    const done = lane.send(queue);
+    await until(() => transport.batches.length === 1, 'the batch');
+    transport.batches[0]!.answer.reject(serverError(status, code, 'refused'));
+    await done;
+    expect(transport.batches).toHaveLength(1);
+    for (const file of queue) expect(events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code, reason });
   });
 
   it('fails at once on an answer that will not change by waiting (a 4xx)', async () => {

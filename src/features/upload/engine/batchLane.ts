@@ -3,7 +3,8 @@
 // (batchPacker.ts) and sent with the spec's one-request multipart upload. At most
 // MAX_BATCHES_IN_FLIGHT batches are on the wire; encryption waits for a free slot instead of
 // piling ciphertext up in memory. A batch whose request fails is sent again within the retry
-// budget (the server stores all of a request or none of it). A file that fails its content check
+// budget (the server stores all of a request or none of it, and answers a repeat of the batch's
+// Idempotency-Key with what it recorded the first time). A file that fails its content check
 // or its encryption fails alone; the rest of its group goes on.
 
 import type { EncryptedFile } from '../transport/multipartBatch.ts';
@@ -116,12 +117,15 @@ export class BatchLane {
     const onWaiting = (waiting: boolean) => {
       for (const { source } of batch) events.waiting(source.id, waiting);
     };
+    // One key for every attempt of this batch: a retry after a lost answer stores nothing twice.
+    const idempotencyKey = crypto.randomUUID();
     let body: unknown;
     try {
       body = await withRetries(
         () =>
           this.transport.sendBatch(settings.linkToken, encrypted, {
             signal: settings.signal,
+            idempotencyKey,
             // The spec's rule for a batch: every file shows the request's loaded / total.
             onProgress: (loaded, total) => {
               for (const { source } of batch) events.progressed(source.id, total > 0 ? loaded / total : 0);

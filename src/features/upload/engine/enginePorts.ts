@@ -3,16 +3,29 @@
 // budget is tested against fakes), and the journal of unfinished tus uploads. The real ones are
 // workers/pool.ts, transport/browserTransport.ts and resume/uploadJournal.ts; the tests pass fakes.
 
-import type { FileKeyHandle } from '../../../../workers/index.ts';
+import type { FileKeyHandle, SentSignature } from '../../../../workers/index.ts';
 import type { CiphertextRange } from '../transport/ciphertextSource.ts';
 import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
 import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';
 
+export type { SentSignature } from '../../../../workers/index.ts';
+
+/**
+ * What, besides the key and IV, decides the ciphertext of a file (docs/format.md, "Layout"): the
+ * format version of its header and its record size. A resume must use exactly the parameters the
+ * first page encrypted with, or record i would cover other bytes under the same nonce.
+ */
+export interface CiphertextFormat {
+  readonly version: number;
+  readonly recordSize: number;
+}
+
 /**
  * Where an earlier page (or an earlier attempt) left a tus upload of this very file, with the file's
  * key back in the pool and its IV (resume/uploadJournal.ts). A lane given one continues that upload
- * from the offset the server reports with the same key and IV, so the stored ciphertext is the
- * same as an uninterrupted upload's.
+ * from the offset the server reports with the same key, IV and format, after checking the file
+ * against the signature of what may have been sent (docs/format.md, "Resuming and nonce reuse"), so
+ * the stored ciphertext is the same as an uninterrupted upload's.
  */
 export interface ResumePoint {
   /** null: the earlier page stored the key but never created the upload. */
@@ -20,6 +33,12 @@ export interface ResumePoint {
   /** Released with the file's session, like a fresh key. */
   key: FileKeyHandle;
   iv: string;
+  /** The parameters the first page encrypted with (bound to the stored key). */
+  format: CiphertextFormat;
+  /** The ciphertext length the first page announced. */
+  encryptedLength: number;
+  /** The content signature of every ciphertext byte the earlier page handed to the network; absent: none was. */
+  sent?: SentSignature;
   /** The hash state at the last stored checkpoint: only the records after it are hashed again. */
   hash?: HashCheckpoint;
 }
@@ -49,6 +68,15 @@ export interface EncryptionSessionLike extends CiphertextRange {
   readonly key: FileKeyHandle;
   readonly iv: string;
   readonly wrappedKey: string | undefined;
+  readonly recordSize: number;
+  readonly formatVersion: number;
+  /** The content signature of the records holding ciphertext bytes [0, cipherEnd). */
+  signSent(cipherEnd: number): Promise<SentSignature>;
+  /**
+   * Encrypts the part of the file `expected` covers once more: resolves with the ciphertext length
+   * it vouches for; rejects with CryptoError SOURCE_CHANGED when the file differs from what was sent.
+   */
+  verifySent(expected: SentSignature): Promise<number>;
   sha256(): Promise<string>;
   /** The newest hash snapshot within the first `confirmedCipherOffset` ciphertext bytes, or null. */
   hashCheckpoint(confirmedCipherOffset: number): Promise<HashCheckpoint | null>;
@@ -57,6 +85,8 @@ export interface EncryptionSessionLike extends CiphertextRange {
 
 export interface OpenOptions {
   recipientPublicKey: string;
+  /** The record size to encrypt with (a resumed upload's stored one); default the format's. */
+  recordSize?: number;
   /** Encrypt with this key and IV (a resumed upload of the same bytes) instead of fresh ones. */
   reuse?: { key: FileKeyHandle; iv: string; hash?: HashCheckpoint };
 }
@@ -118,6 +148,12 @@ export interface UploadJournal {
   discardEarlier(file: FileIdentity): Promise<void>;
   /** Before the first byte leaves: the session's key (wrapped, never in clear) and IV. */
   opened(file: FileIdentity, session: EncryptionSessionLike): Promise<void>;
+  /**
+   * Before ciphertext bytes are handed to the network: the content signature of the records they
+   * reach. Resolves once it is stored, or once storing failed (the upload goes on; a later page
+   * that finds the server holding more than the stored signature covers starts the file over).
+   */
+  sent(file: FileIdentity, signature: SentSignature): Promise<void>;
   /** The tus upload exists at this URL. */
   created(file: FileIdentity, uploadUrl: string): void;
   /** The server confirmed this many ciphertext bytes. */

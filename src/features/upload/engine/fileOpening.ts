@@ -18,13 +18,17 @@ export async function checkContent(file: UploadFile): Promise<void> {
   if (!check.ok) throw contentMismatch(check.reason);
 }
 
-/** Ends a file's session and forgets its key (the wrapped copy went to the server). */
-export async function closeSession(pool: EncryptorPool, session: EncryptionSessionLike): Promise<void> {
-  await session.close().catch(() => undefined);
-  await pool.releaseKey(session.key).catch(() => undefined);
+/**
+ * Ends a file's session and forgets its key (the wrapped copy went to the server). Nothing waits
+ * for it: a worker stuck in the clean-up (alive, so the pool's liveness does not end it) must not
+ * hold the file's outcome or the run; the key is released whether or not the close answers.
+ */
+export function closeSession(pool: EncryptorPool, session: EncryptionSessionLike): void {
+  void session.close().catch(() => undefined);
+  void pool.releaseKey(session.key).catch(() => undefined);
 }
 
-/** `work`, or WorkerUnresponsiveError once OPEN_TIMEOUT_MS have passed without an answer. */
+/** `work`, or WorkerUnresponsiveError once OPEN_TIMEOUT_MS have passed without an answer (a live but stuck worker). */
 function withinWorkerTimeout<T>(work: Promise<T>): Promise<T> {
   return settleWithin(work, OPEN_TIMEOUT_MS, () => new WorkerUnresponsiveError());
 }
@@ -43,12 +47,17 @@ export function encryptSmallGroup(pool: EncryptorPool, files: readonly UploadFil
 }
 
 /**
- * Opens the file in the pool. A worker that never answers would leave the run waiting forever
- * (the pool has no timeout), so after OPEN_TIMEOUT_MS the file fails with a clear reason instead.
+ * Opens the file in the pool. A worker that dies rejects the open with WORKER_FAILED in the pool
+ * itself (workers/worker-liveness.ts); OPEN_TIMEOUT_MS stays for a worker that is alive but stuck
+ * (a wedged browser storage call while the spool opens), which fires no event the pool could see.
  */
 export async function openSession(pool: EncryptorPool, file: UploadFile, recipientPublicKey: string): Promise<EncryptionSessionLike> {
   const resume = file.resume;
-  const opening = pool.openEncryption(file.file, { recipientPublicKey, ...(resume ? { reuse: { key: resume.key, iv: resume.iv, ...(resume.hash ? { hash: resume.hash } : {}) } } : {}) });
+  const opening = pool.openEncryption(file.file, {
+    recipientPublicKey,
+    // A resumed file is encrypted with the parameters the first page used, never with today's defaults.
+    ...(resume ? { recordSize: resume.format.recordSize, reuse: { key: resume.key, iv: resume.iv, ...(resume.hash ? { hash: resume.hash } : {}) } } : {}),
+  });
   try {
     return await withinWorkerTimeout(opening);
   } catch (error) {

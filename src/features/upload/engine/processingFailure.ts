@@ -1,11 +1,13 @@
 // Failures of the client-side work on one file (content check, hashing, encryption), as typed
 // errors with a code. Each carries the text of the file's row and the reason the toast gives.
 
+import { isCryptoError } from '../../../../crypto/index.ts';
+import { PROCESSING_REASONS } from '../../../lib/userTexts.ts';
 import { ChunkBodyTimeoutError, SourceReadError } from '../transport/ciphertextSource.ts';
 
-export const WORKER_UNRESPONSIVE = 'the encryption worker did not respond; please reload the page';
+export const WORKER_UNRESPONSIVE = PROCESSING_REASONS.workerUnresponsive;
 
-export type ProcessingFailureCode = 'CONTENT_MISMATCH' | 'HASHING_FAILED' | 'ENCRYPTION_FAILED' | 'WORKER_UNRESPONSIVE';
+export type ProcessingFailureCode = 'CONTENT_MISMATCH' | 'HASHING_FAILED' | 'ENCRYPTION_FAILED' | 'WORKER_UNRESPONSIVE' | 'WORKER_FAILED';
 
 export class ProcessingFailure extends Error {
   override readonly name = 'ProcessingFailure';
@@ -34,10 +36,14 @@ function reasonOf(error: unknown): string {
 
 export function encryptionFailed(error: unknown): ProcessingFailure {
   // A chunk that never came is a worker (or storage) that stopped answering: the same advice.
-  const unresponsive = error instanceof WorkerUnresponsiveError || error instanceof ChunkBodyTimeoutError;
-  const reason = unresponsive ? WORKER_UNRESPONSIVE : reasonOf(error);
-  const code = unresponsive ? 'WORKER_UNRESPONSIVE' : 'ENCRYPTION_FAILED';
-  return new ProcessingFailure(code, `Encryption failed: ${reason}`, reason, { cause: error });
+  if (error instanceof WorkerUnresponsiveError || error instanceof ChunkBodyTimeoutError) return failedWith('WORKER_UNRESPONSIVE', WORKER_UNRESPONSIVE, error);
+  // The pool has replaced the worker already (workers/worker-liveness.ts): Retry works.
+  if (isCryptoError(error, 'WORKER_FAILED')) return failedWith('WORKER_FAILED', PROCESSING_REASONS.workerStopped, error);
+  return failedWith('ENCRYPTION_FAILED', reasonOf(error), error);
+}
+
+function failedWith(code: ProcessingFailureCode, reason: string, cause: unknown): ProcessingFailure {
+  return new ProcessingFailure(code, `Encryption failed: ${reason}`, reason, { cause });
 }
 
 export function hashingFailed(error: unknown): ProcessingFailure {

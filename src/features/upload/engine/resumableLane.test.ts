@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SourceReadError } from '../transport/ciphertextSource.ts';
+import { ResumeUnverifiedError } from './signedCiphertextRange.ts';
 import { RETRY_DELAYS_MS } from '../transport/retryBudget.ts';
 import { TransportError } from '../transport/transportError.ts';
-import { allStored, drain, FakeJournal, FakePool, FakeTransport, fakeCipherSize, RecordedEvents, until, uploadFile } from './testing/engineTestDoubles.ts';
+import { CryptoError } from '../../../../crypto/index.ts';
+import { allStored, drain, FAKE_RECORD_SIZE, type FakeSession, FakeJournal, FakePool, FakeTransport, fakeCipherSize, fakeSignature, RecordedEvents, until, uploadFile } from './testing/engineTestDoubles.ts';
 import type { ResumePoint, UploadFile } from './enginePorts.ts';
 import { ResumableLane } from './resumableLane.ts';
 import { describeUploadFailure, RunContext } from './runContext.ts';
@@ -34,6 +36,19 @@ async function attempt({ transport }: Setup, n: number) {
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** What the journal hands back for a file an earlier page left after sending `sentEnd` ciphertext bytes. */
+function resumePointOf(file: UploadFile, sentEnd: number | null, extra: Partial<ResumePoint> = {}): ResumePoint {
+  return {
+    uploadUrl: URL_1,
+    key: { id: 'stored-key', kind: 'file' } as ResumePoint['key'],
+    iv: 'stored-iv',
+    format: { version: 1, recordSize: FAKE_RECORD_SIZE },
+    encryptedLength: fakeCipherSize(file.size),
+    ...(sentEnd === null ? {} : { sent: fakeSignature(sentEnd) }),
+    ...extra,
+  };
+}
 
 describe('resumable lane', () => {
   it('streams the session over tus, completes with the hash, and keeps the leftover record only while unfinished', async () => {
@@ -141,6 +156,24 @@ describe('resumable lane', () => {
     await done;
     expect(s.transport.large).toHaveLength(1);
     expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code: 'http', reason: 'Maximum size exceeded' });
+  });
+
+  it.each([
+    [507, 'STORAGE_FULL', 'The server has no room for these files right now. Try again later, or contact the person who sent you the link.'],
+    [413, 'FOLDER_QUOTA_EXCEEDED', 'This folder cannot take more files right now. Contact the person who sent you the link.'],
+  ])('a %i %s fails at once with the text that says what to do, and keeps the upload to resume', async (status, code, reason) => {
+    const s = setup();
+    const file = uploadFile('scan.pdf', 40 * MiB);
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    first.options.onCreated?.(URL_1);
+    // tus answers its refusals as text/plain: the body is the API's JSON all the same.
+    first.answer.reject(TransportError.http(status, '', JSON.stringify({ detail: 'refused', code })));
+    await done;
+    expect(s.transport.large).toHaveLength(1);
+    expect(s.events.outcomes.get(file.id)).toEqual({ kind: 'request-failed', code, reason });
+    // The journal keeps the server's upload: a Retry continues it from the server's offset.
+    expect(s.journal.remembered.get('scan.pdf')).toBe(URL_1);
   });
 
   it('sends `complete` again after a transient failure', async () => {
@@ -252,7 +285,8 @@ describe('resumable lane', () => {
   it('continues an upload it is given a resume point for with its key and IV, instead of discarding it', async () => {
     const s = setup();
     const key = { id: 'stored-key', kind: 'file' } as ResumePoint['key'];
-    const file: UploadFile = { ...uploadFile('big.iso', 40 * MiB), resume: { uploadUrl: URL_1, key, iv: 'stored-iv' } };
+    const big = uploadFile('big.iso', 40 * MiB);
+    const file: UploadFile = { ...big, resume: resumePointOf(big, null, { key }) };
     const done = s.lane.send(file);
     const first = await attempt(s, 0);
     expect(s.journal.cancelled).toHaveLength(0);
@@ -313,7 +347,8 @@ describe('resumable lane', () => {
     };
     const key = { id: 'stored-key', kind: 'file' } as ResumePoint['key'];
     const hash = { records: 64, state: 'state-64' };
-    const file: UploadFile = { ...uploadFile('big.iso', 40 * MiB), resume: { uploadUrl: URL_1, key, iv: 'stored-iv', hash } };
+    const big = uploadFile('big.iso', 40 * MiB);
+    const file: UploadFile = { ...big, resume: resumePointOf(big, null, { key, hash }) };
     const done = s.lane.send(file);
     const first = await attempt(s, 0);
     expect(s.pool.opens[0]?.reuse).toEqual({ key, iv: 'stored-iv', hash });
@@ -325,5 +360,150 @@ describe('resumable lane', () => {
     s.transport.completions[0]!.answer.resolve(allStored([file]));
     await done;
     expect(s.journal.steps.filter((step) => step.startsWith('hash'))).toEqual(['hash big.iso 128 state-128']);
+  });
+
+  it('hands no ciphertext to tus before the journal holds the signature of the records it reaches', async () => {
+    const s = setup();
+    s.journal.holdSignatures = true;
+    const file = uploadFile('video.mov', 40 * MiB);
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    let handedOut = false;
+    const body = first.options.range.readBody(0, 16 * MiB).then(() => (handedOut = true));
+    await until(() => s.journal.signatures.length === 1, 'signature written');
+    expect(s.journal.signatures[0]).toEqual(['video.mov', fakeSignature(16 * MiB)]);
+    await drain();
+    expect(handedOut).toBe(false);
+    s.journal.heldSignatures[0]!.resolve();
+    await body;
+    // The next chunk (the read-ahead) is signed up to its end in turn.
+    const next = first.options.range.readBody(16 * MiB, 32 * MiB);
+    await until(() => s.journal.signatures.length === 2, 'second signature');
+    expect(s.journal.signatures[1]).toEqual(['video.mov', fakeSignature(32 * MiB)]);
+    s.journal.heldSignatures[1]!.resolve();
+    await next;
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+  });
+
+  it('opens a resumed file with the record size the first page used, and continues only after the file matched the signature of what was sent', async () => {
+    const s = setup();
+    const big = uploadFile('big.iso', 40 * MiB);
+    const file: UploadFile = { ...big, resume: resumePointOf(big, 32 * MiB, { format: { version: 1, recordSize: 64 * 1024 } }) };
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    expect(s.pool.opens[0]?.recordSize).toBe(64 * 1024);
+    expect(s.pool.sessions[0]!.verified).toEqual([fakeSignature(32 * MiB)]);
+    expect(first.options.resumeUrl).toBe(URL_1);
+    expect(first.options.metadata.iv).toBe('stored-iv');
+    // The server's offset lies within what the check vouched for.
+    await first.options.range.readBody(30 * MiB, 40 * MiB);
+    first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+    expect(s.journal.cancelled).toHaveLength(0);
+  });
+
+  it('a resumed file that no longer matches the signature of what was sent (edited in place, size and date kept) starts over with a fresh key and IV; the old upload is discarded', async () => {
+    const s = setup();
+    s.pool.onSession = (session) => {
+      if (session.key.id === 'stored-key') session.changedSinceSent = true;
+    };
+    const big = uploadFile('big.iso', 40 * MiB);
+    const file: UploadFile = { ...big, resume: resumePointOf(big, 32 * MiB) };
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    expect(first.options.resumeUrl).toBeUndefined();
+    expect(first.options.metadata.iv).toBe('iv-2');
+    expect(s.pool.opens[1]?.reuse).toBeUndefined();
+    expect(s.pool.sessions[0]!.closed).toBe(true);
+    expect(s.pool.released).toContain('stored-key');
+    expect(s.journal.steps).toEqual(['discard big.iso', 'discard big.iso', 'opened big.iso key-2 iv-2']);
+    first.answer.resolve({ url: 'https://sealdrop.test/api/upload/link/tus/up-2', uploadId: 'up-2' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([file]));
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe('stored');
+  });
+
+  it.each([
+    ['a record size other than the stored one (an old worker script ignoring the asked size)', (session: FakeSession) => (session.recordSize = 128 * 1024)],
+    ['another encrypted length than the first page announced', (session: FakeSession) => (session.encryptedLength += 16)],
+    ['another format version', (session: FakeSession) => (session.formatVersion = 2)],
+  ])('a resumed session with %s starts over with a fresh key and IV', async (_case, alter) => {
+    const s = setup();
+    s.pool.onSession = (session) => {
+      if (session.key.id === 'stored-key') alter(session);
+    };
+    const big = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send({ ...big, resume: resumePointOf(big, 32 * MiB) });
+    const first = await attempt(s, 0);
+    expect(first.options.resumeUrl).toBeUndefined();
+    expect(first.options.metadata.iv).toBe('iv-2');
+    expect(s.pool.sessions[0]!.verified).toEqual([]);
+    expect(s.journal.cancelled).toHaveLength(2);
+    s.stop.abort();
+    await done;
+  });
+
+  it('a server that holds more than the stored signature covers is refused: the resumed file starts over from byte 0 with a fresh key and IV', async () => {
+    const s = setup();
+    const big = uploadFile('big.iso', 40 * MiB);
+    const done = s.lane.send({ ...big, resume: resumePointOf(big, 16 * MiB) });
+    const first = await attempt(s, 0);
+    // tus asks for the bytes after the server's offset (24 MiB), beyond the 16 MiB the check covered.
+    const refused = await first.options.range.readBody(24 * MiB, 40 * MiB).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ResumeUnverifiedError);
+    first.answer.reject(new SourceReadError(refused));
+    const second = await attempt(s, 1);
+    expect(second.options.resumeUrl).toBeUndefined();
+    expect(second.options.metadata.iv).toBe('iv-2');
+    expect(s.journal.cancelled.map((f) => f.name)).toEqual(['big.iso', 'big.iso']);
+    second.answer.resolve({ url: 'https://sealdrop.test/api/upload/link/tus/up-2', uploadId: 'up-2' });
+    await until(() => s.transport.completions.length === 1, 'complete');
+    s.transport.completions[0]!.answer.resolve(allStored([big]));
+    await done;
+    expect(s.events.outcomes.get(big.id)?.kind).toBe('stored');
+  });
+
+  it('a check that cannot run (the worker died) fails the file with the worker\'s encryption failure, without discarding the upload', async () => {
+    const s = setup();
+    s.pool.onSession = (session) => {
+      session.verifySent = () => Promise.reject(new CryptoError('WORKER_FAILED', 'crypto worker 0 failed'));
+    };
+    const big = uploadFile('big.iso', 40 * MiB);
+    await s.lane.send({ ...big, resume: resumePointOf(big, 16 * MiB) });
+    expect(s.events.outcomes.get(big.id)).toMatchObject({ kind: 'processing-failed', code: 'WORKER_FAILED', error: 'Encryption failed: the encryption worker stopped; press Retry to continue' });
+    expect(s.journal.cancelled).toHaveLength(0);
+    expect(s.transport.large).toHaveLength(0);
+  });
+
+  it.each([
+    ['after the file is stored', false],
+    ['after the file failed', true],
+  ])('a worker stuck while closing the session does not hold the outcome %s: the file is reported and the lane moves on', async (_case, fails) => {
+    const s = setup();
+    s.pool.onSession = (session) => {
+      // closeEncryption never answers (a live worker whose job is wedged); the key is still released.
+      session.close = () => new Promise<void>(() => undefined);
+      if (fails) session.readBodyError = new CryptoError('SOURCE_CHANGED', 'the file changed while being read');
+    };
+    const file = uploadFile('video.mov', 20 * MiB);
+    const done = s.lane.send(file);
+    const first = await attempt(s, 0);
+    if (fails) {
+      first.answer.reject(new SourceReadError(await first.options.range.readBody(0, MiB).catch((error: unknown) => error)));
+    } else {
+      first.answer.resolve({ url: URL_1, uploadId: 'up-1' });
+      await until(() => s.transport.completions.length === 1, 'complete');
+      s.transport.completions[0]!.answer.resolve(allStored([file]));
+    }
+    await done;
+    expect(s.events.outcomes.get(file.id)?.kind).toBe(fails ? 'processing-failed' : 'stored');
+    expect(s.pool.released).toEqual(['key-1']);
   });
 });

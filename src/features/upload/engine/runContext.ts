@@ -25,7 +25,7 @@ export interface RunSettings {
 /** The app's one error mapping, as the engine reports it: the server's code when it sent one. */
 export function describeUploadFailure(error: unknown): DescribedFailure {
   const described = describeApiError(error);
-  return { code: described.serverCode ?? described.code, message: described.message };
+  return { code: described.serverCode ?? described.appCode ?? described.code, message: described.message };
 }
 
 function toFinal(outcome: FileOutcome, sha256: string): FinalOutcome {
@@ -64,8 +64,9 @@ export class RunContext {
     return encryptSmallGroup(this.settings.pool, files, this.settings.recipientPublicKey);
   }
 
-  close(session: EncryptionSessionLike): Promise<void> {
-    return closeSession(this.settings.pool, session);
+  /** Starts closing the session (never waited for: fileOpening.ts, closeSession). */
+  close(session: EncryptionSessionLike): void {
+    closeSession(this.settings.pool, session);
   }
 
   /** The file failed for good; a stopped run reports nothing more. */

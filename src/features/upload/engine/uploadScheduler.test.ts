@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ProgressReporter } from '../progressReporter.ts';
-import { batchProcessedMessage, runOutcome, RUN_MESSAGES } from '../runOutcome.ts';
+import { runOutcome } from '../runOutcome.ts';
 import { RunTally } from '../runTally.ts';
 import { allStored, drain, FakeJournal, FakePool, FakeTransport, RecordedEvents, until, uploadFile } from './testing/engineTestDoubles.ts';
 import type { EngineEvents } from './runEvents.ts';
 import { describeUploadFailure } from './runContext.ts';
 import { UploadScheduler } from './uploadScheduler.ts';
 import { LARGE_FILES_AT_ONCE, SMALL_FILE_MAX_BYTES } from './uploadLimits.ts';
+import { RUN_MESSAGES, batchProcessedMessage } from '../../../lib/userTexts.ts';
 
 const MiB = 1024 * 1024;
 

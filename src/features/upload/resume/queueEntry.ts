@@ -1,9 +1,9 @@
 // One unfinished large upload as the persisted queue keeps it (IndexedDB, uploadQueueStore.ts):
-// enough to continue it from another page load with the same key and IV, and nothing in clear
-// that opens it (the file key is wrapped under the origin's non-extractable storage key).
+// enough to continue it from another page load with the same key, IV and format, and nothing in
+// clear that opens it (the file key is wrapped under the origin's non-extractable storage key).
 
 import type { StoredFileKey } from '../../../../crypto/index.ts';
-import type { FileIdentity, HashCheckpoint } from '../engine/enginePorts.ts';
+import type { CiphertextFormat, FileIdentity, HashCheckpoint, SentSignature } from '../engine/enginePorts.ts';
 import type { FileSource } from './fileSource.ts';
 
 export const QUEUE_ENTRY_VERSION = 1;
@@ -31,6 +31,18 @@ export interface QueueEntry {
   readonly confirmedOffset: number;
   readonly encryptedLength: number;
   /**
+   * The format version and record size the file is encrypted with, bound with the encrypted length
+   * to the wrapped key (keyContextOf). Absent in entries an earlier version of the page wrote: those
+   * are never resumed (their parameters are unknown), only discarded.
+   */
+  readonly format?: CiphertextFormat;
+  /**
+   * The content signature of every ciphertext byte handed to the network so far (the GCM tags of
+   * the records they reach, workers/sent-signature.ts), written before the bytes leave. A resume
+   * checks the file against it before it continues. Absent: no byte has left yet.
+   */
+  readonly sentSignature?: SentSignature;
+  /**
    * The plaintext's SHA-256 state after its first `records` records, all within `confirmedOffset`
    * (workers/hash-checkpoints.ts): a resumed file hashes only what follows. Stored in clear: it is
    * taken only at whole SHA-256 blocks, so it holds the chaining value and the length, no plaintext
@@ -40,7 +52,7 @@ export interface QueueEntry {
   readonly hashCheckpoint?: HashCheckpoint;
   /** The file's IV (base64): not secret, stored in clear like on the server. */
   readonly iv: string;
-  /** The file key, wrapped under the storage key and bound to `keyContextOf(id, iv)`. */
+  /** The file key, wrapped under the storage key and bound to `keyContextOf(id, iv, format, encryptedLength)`. */
   readonly fileKey: StoredFileKey;
   readonly createdAt: number;
   /** The last time the server accepted bytes (or the entry was made): the abandon clock. */
@@ -82,7 +94,11 @@ export function samePlace(entry: QueueEntry, file: FileIdentity): boolean {
   return entry.linkToken === file.linkToken && entry.relativePath === file.relativePath && entry.name === file.name;
 }
 
-/** What the wrapped key is bound to: its entry and its IV (a key never opens for another pair). */
-export function keyContextOf(entryId: string, iv: string): string {
-  return `sealdrop-resume-v1\n${entryId}\n${iv}`;
+/**
+ * What the wrapped key is bound to: its entry, its IV and every other parameter that decides the
+ * ciphertext (format version, record size, and so the encrypted length). A key never opens for
+ * another file, IV or format, so an entry edited to claim other parameters cannot be continued.
+ */
+export function keyContextOf(entryId: string, iv: string, format: CiphertextFormat, encryptedLength: number): string {
+  return `sealdrop-resume-v2\n${entryId}\n${iv}\nformat ${format.version} records ${format.recordSize}\nlength ${encryptedLength}`;
 }

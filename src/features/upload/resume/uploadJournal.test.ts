@@ -4,9 +4,10 @@
 import { createHash } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encryptedLength } from '../../../../crypto/index.ts';
 import { CryptoPool, type FileKeyHandle } from '../../../../workers/index.ts';
 import { inProcessWorker } from '../../../../workers/testing/inProcessWorker.ts';
-import type { EncryptionSessionLike, FileIdentity } from '../engine/enginePorts.ts';
+import type { CiphertextFormat, EncryptionSessionLike, FileIdentity } from '../engine/enginePorts.ts';
 import { PickedSources, type FileSource } from './fileSource.ts';
 import { entryIdOf } from './queueEntry.ts';
 import { PersistedUploadJournal, SERVER_ABANDON_MS } from './uploadJournal.ts';
@@ -18,9 +19,12 @@ const RAW_KEY = Uint8Array.from({ length: 32 }, (_, i) => 200 - i);
 const IV = Buffer.from('0123456789ab').toString('base64');
 const URL_1 = 'https://sealdrop.test/api/upload/link/tus/up-1';
 const FILE: FileIdentity = { linkToken: 'link', relativePath: 'holiday', name: 'video.mov', size: 200 * 1024 * 1024, lastModified: 1_700_000_000_000 };
+const RECORD = 256 * 1024;
+/** FILE's ciphertext length at the default record size. */
+const CIPHER = encryptedLength(FILE.size, RECORD);
 
-/** What a page holds: a pool, a store and a journal over the one IndexedDB of the origin. */
-function page(now: { t: number }) {
+/** What a page holds: a pool, a store and a journal over the one IndexedDB of the origin (`format`: what its encryption writes). */
+function page(now: { t: number }, format?: CiphertextFormat) {
   const pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
   const store = new UploadQueueStore();
   const cancelled: string[] = [];
@@ -33,16 +37,22 @@ function page(now: { t: number }) {
     cancelUpload: async (url) => void cancelled.push(url),
     onStoreFailure: (error) => failures.push(error),
     sourceOf: (file) => sources.sourceOf(file),
+    ...(format ? { format } : {}),
   });
   return { pool, store, journal, cancelled, failures, sources };
 }
 
-function sessionWith(key: FileKeyHandle): EncryptionSessionLike {
+/** A session of FILE as the pool reports it (encrypted with `recordSize`). */
+function sessionWith(key: FileKeyHandle, recordSize = RECORD, formatVersion = 1): EncryptionSessionLike {
   return {
     key,
     iv: IV,
     wrappedKey: 'wrapped-for-recipient',
-    encryptedLength: 1000,
+    encryptedLength: encryptedLength(FILE.size, recordSize),
+    recordSize,
+    formatVersion,
+    signSent: async (end) => ({ records: end, digest: 'unused' }),
+    verifySent: async () => 0,
     readBody: async () => new Blob(),
     sha256: async () => 'hash',
     hashCheckpoint: async () => null,
@@ -69,8 +79,8 @@ describe('the persisted upload queue', () => {
     for (const pool of pools.splice(0)) pool.terminate();
   });
 
-  function newPage() {
-    const p = page(now);
+  function newPage(format?: CiphertextFormat) {
+    const p = page(now, format);
     pools.push(p.pool);
     return p;
   }
@@ -81,7 +91,7 @@ describe('the persisted upload queue', () => {
 
     await journal.opened(FILE, session);
     const opened = await store.get(entryIdOf(FILE));
-    expect(opened).toMatchObject({ status: 'encrypting', uploadUrl: null, confirmedOffset: 0, encryptedLength: 1000, iv: IV, size: FILE.size, lastModified: FILE.lastModified, relativePath: 'holiday', updatedAt: now.t });
+    expect(opened).toMatchObject({ status: 'encrypting', uploadUrl: null, confirmedOffset: 0, encryptedLength: CIPHER, format: { version: 1, recordSize: RECORD }, iv: IV, size: FILE.size, lastModified: FILE.lastModified, relativePath: 'holiday', updatedAt: now.t });
     // Never in clear: the stored record holds no form of the raw key, and the storage key cannot be exported.
     const stored = JSON.stringify(opened);
     for (const form of [Buffer.from(RAW_KEY).toString('base64'), Buffer.from(RAW_KEY).toString('hex'), Buffer.from(RAW_KEY).toString('base64url')]) {
@@ -98,7 +108,7 @@ describe('the persisted upload queue', () => {
     await journal.settled();
     expect(await store.get(entryIdOf(FILE))).toMatchObject({ status: 'uploading', uploadUrl: URL_1, confirmedOffset: 400, updatedAt: now.t });
 
-    journal.confirmed(FILE, 1000);
+    journal.confirmed(FILE, CIPHER);
     await journal.settled();
     expect((await store.get(entryIdOf(FILE)))?.status).toBe('sent');
 
@@ -119,7 +129,7 @@ describe('the persisted upload queue', () => {
 
     const reloaded = newPage();
     const listed = await reloaded.journal.unfinished('link');
-    expect(listed.map((e) => [e.name, e.confirmedOffset, e.encryptedLength, e.status])).toEqual([['video.mov', 600, 1000, 'uploading']]);
+    expect(listed.map((e) => [e.name, e.confirmedOffset, e.encryptedLength, e.status])).toEqual([['video.mov', 600, CIPHER, 'uploading']]);
     expect(await reloaded.journal.unfinished('other-link')).toEqual([]);
 
     const point = await reloaded.journal.resumePointFor(FILE);
@@ -130,6 +140,74 @@ describe('the persisted upload queue', () => {
     // Same path, another size or date: never the old key and IV.
     expect(await reloaded.journal.resumePointFor({ ...FILE, lastModified: FILE.lastModified + 1 })).toBeUndefined();
     expect(await reloaded.journal.resumePointFor({ ...FILE, size: FILE.size - 1 })).toBeUndefined();
+  });
+
+  it('an entry encrypted with another record size or format version than this page writes (an app update in between) is not resumed: it is discarded with its upload', async () => {
+    // The earlier page's build encrypted with 64 KiB records; this one writes 256 KiB records.
+    const earlier = newPage({ version: 1, recordSize: 64 * 1024 });
+    await earlier.journal.opened(FILE, sessionWith(await importRawFileKey(earlier.pool, RAW_KEY), 64 * 1024));
+    earlier.journal.created(FILE, URL_1);
+    earlier.journal.confirmed(FILE, 600);
+    await earlier.journal.settled();
+    expect((await earlier.store.get(entryIdOf(FILE)))?.format).toEqual({ version: 1, recordSize: 64 * 1024 });
+    // The same build would continue it.
+    expect((await earlier.journal.resumePointFor(FILE))?.format).toEqual({ version: 1, recordSize: 64 * 1024 });
+
+    const updated = newPage();
+    expect(await updated.journal.resumePointFor(FILE)).toBeUndefined();
+    expect(updated.cancelled).toEqual([URL_1]);
+    expect(await updated.store.list()).toEqual([]);
+
+    // A format version this page does not write, likewise.
+    const other = newPage({ version: 2, recordSize: RECORD });
+    await other.journal.opened(FILE, sessionWith(await importRawFileKey(other.pool, RAW_KEY), RECORD, 2));
+    await other.journal.settled();
+    expect(await newPage().journal.resumePointFor(FILE)).toBeUndefined();
+    expect(await other.store.list()).toEqual([]);
+  });
+
+  it('binds the format and the encrypted length to the wrapped key: an entry edited to claim the current parameters does not open and is discarded', async () => {
+    const earlier = newPage({ version: 1, recordSize: 64 * 1024 });
+    await earlier.journal.opened(FILE, sessionWith(await importRawFileKey(earlier.pool, RAW_KEY), 64 * 1024));
+    earlier.journal.created(FILE, URL_1);
+    await earlier.journal.settled();
+    const entry = (await earlier.store.get(entryIdOf(FILE)))!;
+    await earlier.store.put({ ...entry, format: { version: 1, recordSize: RECORD }, encryptedLength: CIPHER });
+
+    const reloaded = newPage();
+    expect(await reloaded.journal.resumePointFor(FILE)).toBeUndefined();
+    expect(reloaded.cancelled).toEqual([URL_1]);
+    expect(await reloaded.store.list()).toEqual([]);
+  });
+
+  it('an entry whose encrypted length does not fit its size, or that an earlier version wrote without its format, is discarded, never resumed', async () => {
+    const { pool, store, journal, cancelled } = newPage();
+    await journal.opened(FILE, sessionWith(await importRawFileKey(pool, RAW_KEY)));
+    journal.created(FILE, URL_1);
+    await journal.settled();
+    const entry = (await store.get(entryIdOf(FILE)))!;
+    await store.put({ ...entry, encryptedLength: CIPHER + 16 });
+    expect(await journal.resumePointFor(FILE)).toBeUndefined();
+    expect(cancelled).toEqual([URL_1]);
+
+    const { format: _format, ...withoutFormat } = entry;
+    await store.put(withoutFormat);
+    expect(await journal.resumePointFor(FILE)).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('keeps the content signature of what was handed to the network (written when the call resolves) and hands it back with the resume point', async () => {
+    const first = newPage();
+    await first.journal.opened(FILE, sessionWith(await importRawFileKey(first.pool, RAW_KEY)));
+    expect((await first.journal.resumePointFor(FILE))?.sent).toBeUndefined();
+    await first.journal.sent(FILE, { records: 256, digest: 'c2lnLTI1Ng==' });
+    expect((await first.store.get(entryIdOf(FILE)))?.sentSignature).toEqual({ records: 256, digest: 'c2lnLTI1Ng==' });
+    first.journal.confirmed(FILE, 600);
+    await first.journal.sent(FILE, { records: 512, digest: 'c2lnLTUxMg==' });
+    first.pool.terminate();
+
+    const point = await newPage().journal.resumePointFor(FILE);
+    expect(point).toMatchObject({ sent: { records: 512, digest: 'c2lnLTUxMg==' }, format: { version: 1, recordSize: RECORD }, encryptedLength: CIPHER });
   });
 
   it('keeps the newest hash checkpoint with the entry and hands it back with the resume point (none before the first)', async () => {

@@ -2,15 +2,17 @@
 // large file, what a later page reads back to continue it, and when entries go away.
 //
 // Written: before the first byte the file key, wrapped in a worker under the origin's
-// non-extractable storage key (never in clear), with the IV; then the tus URL and every offset the
-// server confirms, with the newest snapshot of the plaintext's hash within it. Deleted: when the file is stored, when the user discards it, when a changed file
+// non-extractable storage key (never in clear), with the IV and the format it is encrypted with;
+// before each chunk leaves, the content signature of everything handed to the network; then the tus
+// URL and every offset the server confirms, with the newest snapshot of the plaintext's hash within
+// it. An entry whose format or length is not what this page writes is never resumed. Deleted: when the file is stored, when the user discards it, when a changed file
 // takes its place, and after the server's abandon time without progress (the server has swept the
 // upload by then). A journal that cannot write (storage full, private mode) only costs resuming: the
 // upload itself goes on.
 
 import type { FileKeyHandle } from '../../../../workers/index.ts';
-import { isCryptoError, type StoredFileKey } from '../../../../crypto/index.ts';
-import type { EncryptionSessionLike, FileIdentity, HashCheckpoint, ResumePoint, UploadJournal } from '../engine/enginePorts.ts';
+import { DEFAULT_RECORD_SIZE, encryptedLength, FORMAT_VERSION, isCryptoError, type StoredFileKey } from '../../../../crypto/index.ts';
+import type { CiphertextFormat, EncryptionSessionLike, FileIdentity, HashCheckpoint, ResumePoint, SentSignature, UploadJournal } from '../engine/enginePorts.ts';
 import { cancelTusUpload } from '../transport/tusCancel.ts';
 import { entryIdOf, keyContextOf, QUEUE_ENTRY_VERSION, samePlace, type DeliveredMark, type QueueEntry } from './queueEntry.ts';
 import type { UploadQueueStore } from './uploadQueueStore.ts';
@@ -40,13 +42,19 @@ export interface UploadJournalDeps {
   onStoreFailure?: (error: unknown) => void;
   /** Where a file being opened was picked from (File System Access handles), kept in its entry. */
   sourceOf?: (file: FileIdentity) => FileSource | undefined;
+  /** What this page's encryption writes (default: the format's version and DEFAULT_RECORD_SIZE); only such entries are resumed. */
+  format?: CiphertextFormat;
 }
+
+/** The parameters this build encrypts with (the pool's default when no record size is asked for). */
+export const CURRENT_FORMAT: CiphertextFormat = { version: FORMAT_VERSION, recordSize: DEFAULT_RECORD_SIZE };
 
 export class PersistedUploadJournal implements UploadJournal {
   private readonly store: UploadQueueStore;
   private readonly cancelUpload: (url: string) => Promise<void>;
   private readonly now: () => number;
   private readonly onStoreFailure: (error: unknown) => void;
+  private readonly format: CiphertextFormat;
   private storageKeyPromise: Promise<CryptoKey> | undefined;
   /** Writes of one entry, in call order (a confirmed offset never overtakes the entry's creation). */
   private readonly writes = new Map<string, Promise<void>>();
@@ -56,6 +64,7 @@ export class PersistedUploadJournal implements UploadJournal {
     this.cancelUpload = deps.cancelUpload ?? cancelTusUpload;
     this.now = deps.now ?? Date.now;
     this.onStoreFailure = deps.onStoreFailure ?? ((error) => console.warn('upload journal: could not store', error));
+    this.format = deps.format ?? CURRENT_FORMAT;
   }
 
   // ------------------------------------------------------------ written by the resumable lane
@@ -68,8 +77,10 @@ export class PersistedUploadJournal implements UploadJournal {
   async opened(file: FileIdentity, session: EncryptionSessionLike): Promise<void> {
     const id = entryIdOf(file);
     const source = this.deps.sourceOf?.(file);
+    const format: CiphertextFormat = { version: session.formatVersion, recordSize: session.recordSize };
     await this.write(id, async () => {
-      const fileKey = await this.deps.pool().exportFileKeyForStorage(session.key, await this.storageKey(), keyContextOf(id, session.iv));
+      const context = keyContextOf(id, session.iv, format, session.encryptedLength);
+      const fileKey = await this.deps.pool().exportFileKeyForStorage(session.key, await this.storageKey(), context);
       const now = this.now();
       await this.store.put({
         version: QUEUE_ENTRY_VERSION,
@@ -83,6 +94,7 @@ export class PersistedUploadJournal implements UploadJournal {
         uploadUrl: null,
         confirmedOffset: 0,
         encryptedLength: session.encryptedLength,
+        format,
         iv: session.iv,
         fileKey,
         createdAt: now,
@@ -90,6 +102,12 @@ export class PersistedUploadJournal implements UploadJournal {
         ...(source ? { source } : {}),
       });
     });
+  }
+
+  sent(file: FileIdentity, signature: SentSignature): Promise<void> {
+    const id = entryIdOf(file);
+    const { records, digest } = signature;
+    return this.write(id, () => this.store.change(id, (entry) => ({ ...entry, sentSignature: { records, digest } })));
   }
 
   created(file: FileIdentity, uploadUrl: string): void {
@@ -200,22 +218,48 @@ export class PersistedUploadJournal implements UploadJournal {
 
   /**
    * Where this exact file (same path, name, size and lastModified) was left, with its key back in
-   * the pool; undefined when there is nothing to continue. A key that no longer opens (the
-   * origin's storage was cleared, so the storage key is a new one) cannot be continued: its entry
-   * and upload are discarded and the file starts over with a fresh key and IV.
+   * the pool; undefined when there is nothing to continue. An entry that cannot be continued safely
+   * is discarded with its upload, and the file starts over with a fresh key and IV: one encrypted
+   * with another format version or record size than this page writes, or announcing another
+   * encrypted length (an app update in between, an edited entry), one written before entries kept
+   * their format, and one whose key no longer opens (the origin's storage was cleared, so the
+   * storage key is a new one; or the entry's parameters were altered, which the key is bound to).
    */
   async resumePointFor(file: FileIdentity): Promise<ResumePoint | undefined> {
     const entry = await this.safely(() => this.store.get(entryIdOf(file)), undefined);
     if (!entry) return undefined;
+    const format = entry.format;
+    if (!format || !this.writesLike(entry, format)) {
+      await this.discard(entry.id);
+      return undefined;
+    }
     let key: FileKeyHandle;
     try {
-      key = await this.deps.pool().importStoredFileKey(entry.fileKey, await this.storageKey(), keyContextOf(entry.id, entry.iv));
+      key = await this.deps.pool().importStoredFileKey(entry.fileKey, await this.storageKey(), keyContextOf(entry.id, entry.iv, format, entry.encryptedLength));
     } catch (error) {
       if (!isCryptoError(error, 'INTEGRITY') && !isCryptoError(error, 'MALFORMED')) throw error;
       await this.discard(entry.id);
       return undefined;
     }
-    return { uploadUrl: entry.uploadUrl, key, iv: entry.iv, ...(entry.hashCheckpoint ? { hash: entry.hashCheckpoint } : {}) };
+    return {
+      uploadUrl: entry.uploadUrl,
+      key,
+      iv: entry.iv,
+      format: { version: format.version, recordSize: format.recordSize },
+      encryptedLength: entry.encryptedLength,
+      ...(entry.sentSignature ? { sent: entry.sentSignature } : {}),
+      ...(entry.hashCheckpoint ? { hash: entry.hashCheckpoint } : {}),
+    };
+  }
+
+  /** Whether `entry` was encrypted exactly as this page encrypts (same format, same length for its size). */
+  private writesLike(entry: QueueEntry, format: CiphertextFormat): boolean {
+    if (format.version !== this.format.version || format.recordSize !== this.format.recordSize) return false;
+    try {
+      return entry.encryptedLength === encryptedLength(entry.size, format.recordSize);
+    } catch {
+      return false;
+    }
   }
 
   // ------------------------------------------------------------ internals

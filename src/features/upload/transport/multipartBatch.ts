@@ -5,6 +5,7 @@
 // so a failed batch is simply sent again: the batch lane decides when (engine/batchLane.ts,
 // retryBudget.ts). Each function here is one attempt.
 
+import { IDEMPOTENCY_KEY_HEADER } from '../../../../contract/upload.ts';
 import { jsonBody, sendXhr, uploadUrl } from './xhrRequest.ts';
 
 export interface EncryptedFile {
@@ -23,6 +24,12 @@ export interface EncryptedFile {
 
 export interface SendHooks {
   signal: AbortSignal;
+  /**
+   * The batch's Idempotency-Key (docs/api.md, "Retrying a batch"): made once per batch and sent
+   * with every attempt, so that a retry of a batch the server recorded (its answer lost) is
+   * answered with that record instead of storing the files again.
+   */
+  idempotencyKey?: string;
   /** Body bytes sent so far of the whole request. */
   onProgress: (loaded: number, total: number) => void;
 }
@@ -49,9 +56,9 @@ function randomBoundary(): string {
 
 /**
  * The request body, written here rather than with FormData: FormData needs a Blob per file, and
- * each Blob costs Chromium a fraction of a millisecond to register; for a folder of thousands of
- * small files that alone kept the page's main thread busy for seconds (measured: 2,000 per-file
- * Blobs of 32 KiB ~0.75 s against ~0.15 s for one Blob per batch of 100). One Blob per batch holds
+ * each Blob costs Chromium time to register; for a folder of thousands of small files that alone
+ * kept the page's main thread busy for seconds (docs/upload.md, "Measurements behind the
+ * choices"). One Blob per batch holds
  * every part. The encoding is HTML's multipart/form-data (RFC 7578): per file its `files` part,
  * then its wrapped key, IV, relative path, SHA-256 and plaintext size.
  */
@@ -84,7 +91,7 @@ export async function sendMultipartBatch(linkToken: string, files: readonly Encr
     method: 'POST',
     url: uploadUrl(linkToken),
     body,
-    headers: { 'Content-Type': contentType },
+    headers: { 'Content-Type': contentType, ...(hooks.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: hooks.idempotencyKey } : {}) },
     signal: hooks.signal,
     onUploadProgress: hooks.onProgress,
   });

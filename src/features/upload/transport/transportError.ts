@@ -53,9 +53,15 @@ export function isTransportError(value: unknown, code?: TransportErrorCode): val
   return value instanceof TransportError && (code === undefined || value.code === code);
 }
 
-/** Worth trying again later: no answer, or an answer that says "not now" rather than "never". */
+/**
+ * Worth trying again later: no answer, or an answer that says "not now" rather than "never". Not
+ * 507 (the server's disk is full) nor 413 (the folder's limit, or a file too large): waiting does
+ * not make room, only the admin can, so the file fails at once with the message that says so and
+ * keeps what the server holds of it; the uploader's Retry continues from there.
+ */
 export function isRetryable(error: TransportError): boolean {
   if (error.code === 'network') return true;
   if (error.code !== 'http' || typeof error.status !== 'number') return false;
+  if (error.status === 507) return false;
   return error.status >= 500 || error.status === 408 || error.status === 409 || error.status === 423;
 }

@@ -1,7 +1,8 @@
 /**
  * An in-memory stand-in for the File System Access handles the direct writer uses, for node tests:
- * the same error names (NotFoundError, TypeMismatchError), and a writable that, like Chromium's,
- * writes to a temporary copy that replaces the file on close() and is thrown away on abort().
+ * the same error names (NotFoundError, TypeMismatchError), a writable that, like Chromium's,
+ * writes to a temporary copy that replaces the file on close() and is thrown away on abort(), and
+ * Chromium's move(name) (a rename within the directory, replacing a file of that name) and remove().
  * `failWritesAfter` makes writes fail (QuotaExceededError) past a byte count, as a full disk would.
  */
 
@@ -16,7 +17,24 @@ export class MemoryFile {
   openWritables = 0;
   failWritesAfter: number | null = null;
 
-  constructor(readonly name: string) {}
+  constructor(
+    public name: string,
+    private readonly parent: MemoryDirectory | null = null,
+  ) {}
+
+  async move(name: string): Promise<void> {
+    if (!this.parent) throw domError('InvalidStateError', 'a file without a directory cannot be renamed');
+    if (this.openWritables > 0) throw domError('NoModificationAllowedError', `${this.name} has an open writable`);
+    if (this.parent.entries.get(name) instanceof MemoryDirectory) throw domError('TypeMismatchError', `${name} is a directory`);
+    this.parent.entries.delete(this.name);
+    this.parent.entries.set(name, this);
+    this.name = name;
+  }
+
+  async remove(): Promise<void> {
+    if (!this.parent || this.parent.entries.get(this.name) !== this) throw domError('NotFoundError', `${this.name} not found`);
+    this.parent.entries.delete(this.name);
+  }
 
   async createWritable(): Promise<WritableStream<Uint8Array>> {
     const pieces: Uint8Array[] = [];
@@ -68,7 +86,7 @@ export class MemoryDirectory {
     if (found instanceof MemoryFile) return found;
     if (found) throw domError('TypeMismatchError', `${name} is a directory`);
     if (!options.create) throw domError('NotFoundError', `${name} not found`);
-    const created = new MemoryFile(name);
+    const created = new MemoryFile(name, this);
     this.entries.set(name, created);
     return created;
   }

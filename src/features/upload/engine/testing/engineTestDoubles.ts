@@ -3,6 +3,7 @@
 // events recorder. Nothing here waits on real time.
 
 import type { FileKeyHandle } from '../../../../../workers/index.ts';
+import { CryptoError } from '../../../../../crypto/index.ts';
 import type { UploadResult } from '../../../../api/types.ts';
 import type { EncryptedFile, SendHooks } from '../../transport/multipartBatch.ts';
 import { TransportError } from '../../transport/transportError.ts';
@@ -14,6 +15,7 @@ import type {
   FileIdentity,
   HashCheckpoint,
   OpenOptions,
+  SentSignature,
   SmallFileEncryption,
   UploadFile,
   UploadJournal,
@@ -64,6 +66,9 @@ export async function drain(): Promise<void> {
   for (let turn = 0; turn < 20_000; turn++) await Promise.resolve();
 }
 
+/** The record size a fake session reports unless it was opened with one. */
+export const FAKE_RECORD_SIZE = 256 * 1024;
+
 /** Ciphertext bytes of a plaintext of `size` bytes in the fake (any deterministic rule will do). */
 export const fakeCipherSize = (size: number) => size + 16;
 
@@ -77,12 +82,20 @@ export function uploadFile(name: string, size: number, relativePath = '.'): Uplo
   return { id, file, name, relativePath, size, lastModified: file.lastModified };
 }
 
+/** The fake's content signature of the records up to a ciphertext offset: the offset itself. */
+export const fakeSignature = (cipherEnd: number): SentSignature => ({ records: cipherEnd, digest: `signed-${cipherEnd}` });
+
 export class FakeSession implements EncryptionSessionLike {
   readonly key: FileKeyHandle;
   readonly iv: string;
   readonly wrappedKey = 'wrapped-key';
-  readonly encryptedLength: number;
+  encryptedLength: number;
+  recordSize: number;
+  formatVersion = 1;
   closed = false;
+  /** Set: the file as read now differs from what a resumed session's signature covers. */
+  changedSinceSent = false;
+  readonly verified: SentSignature[] = [];
   readBodyError: unknown = null;
   sha256Error: unknown = null;
   /** What hashCheckpoint answers for a confirmed offset (default: none). */
@@ -93,10 +106,22 @@ export class FakeSession implements EncryptionSessionLike {
     readonly file: Blob & { name?: string },
     n: number,
     reuse?: OpenOptions['reuse'],
+    recordSize?: number,
   ) {
     this.key = reuse?.key ?? ({ id: `key-${n}`, kind: 'file' } as FileKeyHandle);
     this.iv = reuse?.iv ?? `iv-${n}`;
     this.encryptedLength = fakeCipherSize(file.size);
+    this.recordSize = recordSize ?? FAKE_RECORD_SIZE;
+  }
+
+  async signSent(cipherEnd: number): Promise<SentSignature> {
+    return fakeSignature(cipherEnd);
+  }
+
+  async verifySent(expected: SentSignature): Promise<number> {
+    this.verified.push(expected);
+    if (this.changedSinceSent || expected.digest !== fakeSignature(expected.records).digest) throw new CryptoError('SOURCE_CHANGED', 'the file differs');
+    return expected.records;
   }
 
   async readBody(start: number, end: number): Promise<Blob> {
@@ -170,7 +195,7 @@ export class FakePool implements EncryptorPool {
       this.held.push({ file, answer });
       return answer.promise;
     }
-    return Promise.resolve(this.session(file, options?.reuse));
+    return Promise.resolve(this.session(file, options?.reuse, options?.recordSize));
   }
 
   encryptSmallFiles(files: ReadonlyArray<Blob & { name?: string }>): Promise<SmallFileEncryption[]> {
@@ -217,8 +242,8 @@ export class FakePool implements EncryptorPool {
     this.open--;
   }
 
-  private session(file: Blob & { name?: string }, reuse?: OpenOptions['reuse']): FakeSession {
-    const session = new FakeSession(file, this.sessions.length + 1, reuse);
+  private session(file: Blob & { name?: string }, reuse?: OpenOptions['reuse'], recordSize?: number): FakeSession {
+    const session = new FakeSession(file, this.sessions.length + 1, reuse, recordSize);
     this.sessions.push(session);
     this.onSession(session);
     return session;
@@ -314,6 +339,20 @@ export class FakeJournal implements UploadJournal {
 
   async opened(file: FileIdentity, session: EncryptionSessionLike): Promise<void> {
     this.steps.push(`opened ${file.name} ${session.key.id} ${session.iv}`);
+  }
+
+  /** Every signature stored, by file name (kept apart from `steps`: one per chunk read). */
+  readonly signatures: Array<[string, SentSignature]> = [];
+  /** Set: each signature's write waits in `heldSignatures` until the test resolves it. */
+  holdSignatures = false;
+  readonly heldSignatures: Array<Deferred<void>> = [];
+
+  sent(file: FileIdentity, signature: SentSignature): Promise<void> {
+    this.signatures.push([file.name, signature]);
+    if (!this.holdSignatures) return Promise.resolve();
+    const written = deferred<void>();
+    this.heldSignatures.push(written);
+    return written.promise;
   }
 
   created(file: FileIdentity, uploadUrl: string): void {

@@ -1,0 +1,71 @@
+// Errors of the command-line clients, each with a fixed code, and the exit status each ends a run
+// with (docs/operations.md, "Command-line upload and fetch"). Code branches on `code`, never on
+// the message; the message is the line a person reads.
+import { CliUsageError } from '../../server/cli-errors.ts';
+
+export { CliUsageError };
+
+export const EXIT = {
+  /** Every file stored (upload) or written (fetch). */
+  ok: 0,
+  /** Some files failed; each is named. */
+  someFailed: 1,
+  /** A usage error, or nothing could start: an unusable link, an unreadable file or directory. */
+  unusable: 2,
+  /** A gate refused: wrong link password, an address not allowed, a wrong or expired code, too many tries. */
+  refused: 3,
+  interrupted: 130,
+} as const;
+
+/** The server answered with an error body `{detail, code}` (or a status without one). */
+export class ApiRequestError extends Error {
+  override readonly name = 'ApiRequestError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(`${detail} (HTTP ${status}, ${code})`);
+  }
+}
+
+/** No answer at all: refused connection, reset, DNS, a time limit. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  readonly code = 'NETWORK';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export type LinkUnusableCode = 'LINK_INVALID' | 'LINK_NOT_FOUND' | 'LINK_EXPIRED' | 'PUBLIC_KEY_MISSING' | 'UNEXPECTED_ANSWER' | 'KEYS_MALFORMED';
+
+/** The link cannot be used at all (exit status 2). */
+export class LinkUnusableError extends Error {
+  override readonly name = 'LinkUnusableError';
+  constructor(
+    readonly code: LinkUnusableCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A gate said no (exit status 3): `code` is the server's (INCORRECT_LINK_PASSWORD, INVALID_CODE, ...) or WRONG_PASSWORD. */
+export class GateRefusedError extends Error {
+  override readonly name = 'GateRefusedError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Another run is uploading to the same link from the same state directory. */
+export class StateLockedError extends Error {
+  override readonly name = 'StateLockedError';
+  readonly code = 'STATE_LOCKED';
+}

@@ -1,0 +1,70 @@
+// A download whose service worker stops in the middle (issue 26): the browser may stop a service
+// worker at any time, and a stopped one tells the page nothing. The admin's file download runs
+// through the service worker (no File System Access API here, as in Firefox); the page talks to the
+// suite's server through a pass-through proxy (support/tus-recorder.ts) that stops the ciphertext's
+// answer after 8 MiB, so the worker is stopped at a known point of the file however fast the
+// machine is. The page must say the download failed (the spec's 'Download failed: {message}'), and
+// the same button must then download the file whole.
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { createAdmin, signIn } from './support/admin.ts';
+import { E2E_BASE_URL } from './support/environment.mjs';
+import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
+import { createFolder, giveAdminKeyPair, sha256, uploadFiles } from './support/files-seed.ts';
+import { TusRecorder } from './support/tus-recorder.ts';
+
+/** The proxy's port (DOWNLOAD_LIVENESS_E2E_PORT moves it, for two runs on one machine). */
+const PROXY_PORT = Number(process.env.DOWNLOAD_LIVENESS_E2E_PORT ?? 8460);
+const MiB = 1024 * 1024;
+
+test('the service worker stopped in the middle of an admin download: the page says the download failed, and downloading again saves the whole file', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const proxy = await TusRecorder.start(PROXY_PORT, E2E_BASE_URL);
+  const context = await browser.newContext({ baseURL: proxy.url, acceptDownloads: true });
+  try {
+    await withoutFileSystemAccess(context);
+    const page = await context.newPage();
+    const admin = createAdmin('sw-stopped');
+    await signIn(page, admin);
+    const publicKey = await giveAdminKeyPair(page, admin.password);
+    const folder = await createFolder(page, 'Service worker stopped');
+    const content = randomBytes(24 * MiB + 17);
+    await uploadFiles(folder.link_token, publicKey, [{ dir: '.', name: 'archive.bin', content }]);
+    await page.goto(`/folders/view/${folder.id}`);
+    const download = page.getByRole('table', { name: 'Files' }).getByRole('button', { name: 'Download archive.bin' });
+
+    proxy.holdDownloadsAfter(8 * MiB);
+    const first = page.waitForEvent('download');
+    await download.click();
+    const dialog = page.getByRole('dialog', { name: 'Login Password Required' });
+    await dialog.getByLabel('Login Password').fill(admin.password);
+    await dialog.getByRole('button', { name: 'Unlock' }).click();
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    const cut = await first;
+    await expect.poll(() => proxy.downloadsHeld, { timeout: 30_000 }).toBe(1);
+    await expect(page.getByRole('region', { name: 'Download progress' })).toBeVisible();
+
+    // The browser stops the service worker (as it may any worker it considers idle, or after a crash).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    expect(await cut.failure()).not.toBeNull();
+    // The page's watchdog: no word from the worker for a minute.
+    await expect(page.getByText('Download failed: The download stopped: no data arrived for a minute. Please try again.')).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByRole('region', { name: 'Download progress' })).toBeHidden();
+
+    // Again, with the server answering in full: the same button, a fresh worker, the whole file.
+    proxy.holdDownloadsAfter(null);
+    const second = page.waitForEvent('download');
+    await download.click();
+    const saved = await second;
+    expect(await saved.failure()).toBeNull();
+    const bytes = fs.readFileSync((await saved.path())!);
+    expect(bytes.length).toBe(content.length);
+    expect(sha256(bytes)).toBe(sha256(content));
+  } finally {
+    await context.close();
+    await proxy.close();
+  }
+});

@@ -1,0 +1,155 @@
+// Records and checks an account's activity log (docs/api.md "Activity log"). Appending reads the
+// account's last entry, chains the new one to it and inserts it; two processes appending at once
+// for the same account collide on (user_id, seq) and the loser retries on the new last entry, so
+// the chain stays one line. Recording never fails the action it records: a failure is logged.
+// Retention removes an account's oldest entries and then records, in the chain, through which
+// entry it removed them, so that a verifier can tell retention from a hand-made removal.
+import { createHmac } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Repositories } from '../db/repositories/index.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import type { ActivityKind } from '../../contract/activity.ts';
+import {
+  canonicalJson,
+  entryHash,
+  GENESIS_HASH,
+  PRUNED_KIND,
+  prunedThrough,
+  startExplained,
+  verifyChain,
+  type ActivityKeys,
+  type ChainCheck,
+  type StoredEntry,
+} from './chain.ts';
+
+// Appends of one account are queued within a process, so only other processes can collide; a
+// collision costs a retry (after a short random wait, so two processes do not collide again).
+const APPEND_ATTEMPTS = 32;
+const RETRY_JITTER_MS = 10;
+const VERIFY_BATCH = 1000;
+
+export interface ActivityFacts {
+  folderId?: number | null;
+  details?: Record<string, unknown>;
+  /** The client's address; stored only as an HMAC under the server key. */
+  ip?: string | null;
+}
+
+export interface ActivityLogDeps {
+  repos: Repositories;
+  /** The IP and chain HMAC keys (derived from the server key: activityKeys). */
+  keys: ActivityKeys;
+  now: () => number;
+  log: FastifyBaseLogger;
+}
+
+export function createActivityLog(deps: ActivityLogDeps) {
+  const { repos } = deps;
+  const { ipKey, chainKey } = deps.keys;
+  const ipHash = (ip: string) => createHmac('sha256', ipKey).update(ip).digest('hex');
+
+  const queues = new Map<number, Promise<unknown>>();
+
+  /** Runs `work` after every earlier append of the same account in this process. */
+  function queued<T>(userId: number, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(userId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    queues.set(userId, settled);
+    void settled.then(() => {
+      if (queues.get(userId) === settled) queues.delete(userId);
+    });
+    return next;
+  }
+
+  function append(userId: number, kind: ActivityKind, facts: ActivityFacts): Promise<StoredEntry> {
+    return queued(userId, () => appendNow(userId, kind, facts));
+  }
+
+  async function appendNow(userId: number, kind: ActivityKind, facts: ActivityFacts): Promise<StoredEntry> {
+    const fields = {
+      userId,
+      at: deps.now(),
+      kind,
+      folderId: facts.folderId ?? null,
+      details: canonicalJson(facts.details ?? {}),
+      ipHash: facts.ip ? ipHash(facts.ip) : null,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const last = await repos.activityLog.last(userId);
+      const seq = (last?.seq ?? 0) + 1;
+      const prevHash = last?.hash ?? GENESIS_HASH;
+      const entry: StoredEntry = { ...fields, seq, prevHash, hash: entryHash(chainKey, prevHash, { ...fields, seq }) };
+      try {
+        await repos.activityLog.insert(entry);
+        return entry;
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_JITTER_MS));
+      }
+    }
+  }
+
+  return {
+    append,
+
+    /** Appends, and logs instead of throwing: the recorded action has already happened. */
+    async record(userId: number, kind: ActivityKind, facts: ActivityFacts = {}): Promise<void> {
+      try {
+        await append(userId, kind, facts);
+      } catch (error) {
+        deps.log.error({ err: error, kind, userId }, 'could not record an activity log entry');
+      }
+    },
+
+    async verify(userId: number): Promise<ChainCheck> {
+      let afterSeq = 0;
+      let count = 0;
+      let firstSeq: number | null = null;
+      let largestPrunedThrough: number | undefined;
+      let previous: StoredEntry | undefined;
+      for (;;) {
+        const batch = await repos.activityLog.chain(userId, afterSeq, VERIFY_BATCH);
+        if (batch.length === 0) break;
+        // Each batch is checked together with the last entry of the one before, so links across
+        // batches are checked too.
+        const check = verifyChain(chainKey, previous === undefined ? batch : [previous, ...batch]);
+        if (!check.ok) return check;
+        for (const entry of batch) {
+          const through = prunedThrough(entry);
+          if (through !== undefined) largestPrunedThrough = Math.max(largestPrunedThrough ?? 0, through);
+        }
+        firstSeq ??= batch[0]!.seq;
+        count += batch.length;
+        previous = batch[batch.length - 1];
+        afterSeq = previous!.seq;
+      }
+      if (firstSeq !== null && !startExplained(firstSeq, largestPrunedThrough)) return { ok: false, seq: firstSeq - 1, reason: 'unrecorded-removal' };
+      return { ok: true, entries: count, firstSeq };
+    },
+
+    /**
+     * Removes every account's entries older than `before`, except each account's newest entry (the
+     * chain goes on from it), and records the removal in that account's chain. Safe on several
+     * processes at once: a removal that finds nothing left to remove records nothing.
+     */
+    async prune(before: number): Promise<number> {
+      let removed = 0;
+      for (const { userId, throughSeq } of await repos.activityLog.oldEntriesByAccount(before)) {
+        const last = await repos.activityLog.last(userId);
+        const through = Math.min(throughSeq, (last?.seq ?? 0) - 1);
+        if (through < 1) continue;
+        const count = await repos.activityLog.deleteThrough(userId, through);
+        if (count === 0) continue;
+        removed += count;
+        await append(userId, PRUNED_KIND, { details: { through_seq: through, older_than: new Date(before).toISOString() } });
+      }
+      return removed;
+    },
+  };
+}
+
+export type ActivityLog = ReturnType<typeof createActivityLog>;

@@ -1,0 +1,100 @@
+// The hash chain of an account's activity log. An entry's hash is HMAC-SHA256, under a key derived
+// from the server key, over the previous entry's hash and the entry's own fields in a fixed order
+// (canonical JSON): changing any stored field, deleting an entry or swapping two breaks the chain
+// at that entry, and someone who can write the database but does not hold the server key cannot
+// compute a chain that verifies again (an unkeyed hash could simply be recomputed).
+import { createHmac } from 'node:crypto';
+import type { ActivityKind } from '../../contract/activity.ts';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The entry retention writes after removing an account's oldest entries (details: {through_seq}). */
+export const PRUNED_KIND = 'activity.pruned' satisfies ActivityKind;
+
+export interface ChainedFields {
+  userId: number;
+  seq: number;
+  at: number;
+  kind: string;
+  folderId: number | null;
+  /** Canonical JSON text, exactly as stored. */
+  details: string;
+  ipHash: string | null;
+}
+
+/** The keys of the log, both derived from the server key (the webhook signing key). */
+export interface ActivityKeys {
+  /** HMAC key of client addresses: comparable, not reversible. */
+  ipKey: Buffer;
+  /** HMAC key of the chain. */
+  chainKey: Buffer;
+}
+
+export function activityKeys(serverKey: Buffer): ActivityKeys {
+  return {
+    ipKey: createHmac('sha256', serverKey).update('sealdrop/activity-ip/v1').digest(),
+    chainKey: createHmac('sha256', serverKey).update('sealdrop/activity-chain/v1').digest(),
+  };
+}
+
+export function entryHash(chainKey: Buffer, prevHash: string, entry: ChainedFields): string {
+  const canonical = JSON.stringify([entry.userId, entry.seq, entry.at, entry.kind, entry.folderId, entry.details, entry.ipHash]);
+  return createHmac('sha256', chainKey).update(prevHash).update('\n').update(canonical).digest('hex');
+}
+
+/** JSON with object keys sorted at every level, so the same facts always give the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, sortKeys(v)]));
+  }
+  return value;
+}
+
+export interface StoredEntry extends ChainedFields {
+  prevHash: string;
+  hash: string;
+}
+
+export type BrokenReason = 'hash-mismatch' | 'broken-link' | 'gap' | 'unrecorded-removal';
+
+export type ChainCheck = { ok: true; entries: number; firstSeq: number | null } | { ok: false; seq: number; reason: BrokenReason };
+
+/** The seq a retention entry says it removed entries through, or undefined for any other entry. */
+export function prunedThrough(entry: StoredEntry): number | undefined {
+  if (entry.kind !== PRUNED_KIND) return undefined;
+  const through = (JSON.parse(entry.details) as { through_seq?: unknown }).through_seq;
+  return typeof through === 'number' && Number.isSafeInteger(through) ? through : undefined;
+}
+
+/**
+ * Checks consecutive entries of one account in seq order: each links to its predecessor and
+ * carries its own hash. The first entry may follow removed ones; whether retention removed them
+ * is checked over the whole chain (`startExplained`).
+ */
+export function verifyChain(chainKey: Buffer, entries: readonly StoredEntry[]): ChainCheck {
+  let previous: StoredEntry | null = null;
+  for (const entry of entries) {
+    if (entry.seq === 1 && entry.prevHash !== GENESIS_HASH) return { ok: false, seq: entry.seq, reason: 'broken-link' };
+    if (previous !== null) {
+      if (entry.seq !== previous.seq + 1) return { ok: false, seq: previous.seq + 1, reason: 'gap' };
+      if (entry.prevHash !== previous.hash) return { ok: false, seq: entry.seq, reason: 'broken-link' };
+    }
+    if (entryHash(chainKey, entry.prevHash, entry) !== entry.hash) return { ok: false, seq: entry.seq, reason: 'hash-mismatch' };
+    previous = entry;
+  }
+  return { ok: true, entries: entries.length, firstSeq: entries[0]?.seq ?? null };
+}
+
+/**
+ * A chain that no longer starts at entry 1 is explained only by a retention entry, itself in the
+ * chain, saying it removed exactly the entries before the first one kept: removing the oldest
+ * entries by hand cannot pass as retention.
+ */
+export function startExplained(firstSeq: number, largestPrunedThrough: number | undefined): boolean {
+  return firstSeq === 1 || largestPrunedThrough === firstSeq - 1;
+}

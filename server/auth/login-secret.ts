@@ -1,0 +1,52 @@
+// The login secret as the server keeps it (issue 27, docs/security.md). Browsers never send the
+// login password: they derive an authentication secret from it under the account's KDF parameter
+// block (argon2id, docs/format.md "Login key derivation") and the server stores argon2id of that
+// secret. An account made before keeps argon2id of the password itself until its first sign-in
+// upgrades it (`kdfParams` null until then).
+import { deriveAccountSecrets, newArgon2Block, NODE_ARGON2_DEFAULT_COST, readArgon2Block, type NodeArgon2Params } from '../crypto/index.ts';
+import type { LoginSecret, User } from '../db/repositories/index.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+
+/** The stored form of an authentication secret: argon2id, as login passwords were hashed before. */
+export function hashAuthSecret(authSecret: string): Promise<string> {
+  return hashPassword(authSecret);
+}
+
+/**
+ * What the admin CLI does with a new password (create-user, reset-password): a fresh parameter
+ * block, the authentication secret derived from it exactly as the browser derives it, and its
+ * hash. `cost` is for tests; accounts get the default cost.
+ */
+export async function loginSecretForPassword(password: string, cost?: Omit<NodeArgon2Params, 'salt'>): Promise<LoginSecret> {
+  const kdfParams = cost ? newArgon2Block(undefined, cost) : newArgon2Block();
+  const { authSecret, wrappingKey } = deriveAccountSecrets(password, kdfParams);
+  wrappingKey.fill(0);
+  return { kdfParams, passwordHash: await hashAuthSecret(authSecret) };
+}
+
+/** False for accounts not yet upgraded (their hash is of the password, which is not sent any more). */
+export function usesAuthSecret(user: User): boolean {
+  return user.kdfParams !== null;
+}
+
+/**
+ * Whether `authSecret` signs in as `user`; with no user (or one not yet upgraded) it spends the
+ * same time and answers false, so the answer's timing tells nothing about which names exist.
+ */
+export function authSecretMatches(user: User | undefined, authSecret: string): Promise<boolean> {
+  return verifyPassword(user && usesAuthSecret(user) ? user.passwordHash : undefined, authSecret);
+}
+
+/**
+ * Whether a client-chosen parameter block may become an account's: scheme 2 at exactly the
+ * default cost. A cheaper block would weaken the account against a copy of the database; any other
+ * cost would set the account's pre-login answer apart from the stand-ins given for unknown names.
+ */
+export function isNewAccountKdfParams(text: string): boolean {
+  try {
+    const { memoryKiB, passes, lanes } = readArgon2Block(Buffer.from(text, 'base64'));
+    return memoryKiB === NODE_ARGON2_DEFAULT_COST.memoryKiB && passes === NODE_ARGON2_DEFAULT_COST.passes && lanes === NODE_ARGON2_DEFAULT_COST.lanes;
+  } catch {
+    return false;
+  }
+}

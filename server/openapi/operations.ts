@@ -1,0 +1,305 @@
+// What the route schemas cannot say about each operation: a summary, the error codes beyond the
+// ones every route of its kind can give (document.ts adds 401/403/422 from the route's access and
+// schemas), and the bodies that are not JSON (form, multipart, tus, ciphertext, ZIP). The shapes of
+// JSON bodies and answers are not here: they come from the routes' own contract schemas. One entry
+// per operation the router lists; tests/server/openapi.test.ts fails when the two drift apart.
+import type { OpenApiOperationNotes } from './types.ts';
+
+const LINK_TOKEN = 'The link token (43 characters, base64url).';
+
+const CIPHERTEXT_HEADERS = {
+  'x-encryption-iv': 'The file\'s IV, base64.',
+  'x-file-size': 'The plaintext size in bytes.',
+  'content-range': 'On 206: `bytes a-b/total`.',
+  etag: 'Stable for the blob (blobs never change).',
+  'content-disposition': 'attachment, with the original name (RFC 6266 filename*).',
+};
+
+const RANGE_HEADERS = [
+  { name: 'range', description: 'One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n`; several ranges are ignored (200).' },
+  { name: 'if-range', description: 'The range is honoured only when this equals the current etag.' },
+];
+
+const TUS_RESUMABLE = { name: 'tus-resumable', description: 'Always `1.0.0`.', required: true };
+
+const TUS_TEXT_ERRORS = 'tus protocol errors answer with a plain-text body (docs/api.md, "Resumable: tus 1.0").';
+
+export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
+  'GET /healthz': { tag: 'operations', summary: 'Liveness: the process answers (restart it when this fails)' },
+  'GET /readyz': {
+    tag: 'operations',
+    summary: 'Readiness: the database and the blob store answer and the process is neither starting nor draining (503 otherwise: take it out of rotation)',
+  },
+  'GET /metrics': {
+    tag: 'operations',
+    summary:
+      'Prometheus metrics (text exposition format). Off unless configured: 404 here then, and when METRICS_PORT is set they are on that port instead; with METRICS_TOKEN a bearer token is required (docs/operations.md)',
+    rawResponse: 'text/plain; version=0.0.4',
+    errors: { 401: ['NOT_AUTHENTICATED'], 404: ['NOT_FOUND'] },
+  },
+  'POST /api/auth/prelogin': {
+    tag: 'auth',
+    summary: 'The KDF parameters to derive the authentication secret with (any name gets an answer)',
+    errors: { 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/token': {
+    tag: 'auth',
+    summary: 'Log in with username and authentication secret (second step follows when 2FA is on)',
+    form: true,
+    errors: { 401: ['INCORRECT_CREDENTIALS', 'SIGN_IN_UPGRADE_REQUIRED'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/token/2fa': { tag: 'auth', summary: 'Log in: the authenticator code step', errors: { 401: ['INVALID_TOTP_CODE'], 429: ['RATE_LIMITED'] } },
+  'POST /api/auth/logout': { tag: 'auth', summary: 'End the session (works without one too)' },
+  'GET /api/auth/users/me': { tag: 'auth', summary: 'The signed-in user' },
+  'PUT /api/auth/users/me': {
+    tag: 'auth',
+    summary: 'Change username or e-mail (needs the current password\'s authentication secret)',
+    errors: { 401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'], 409: ['USERNAME_TAKEN'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/2fa/setup': { tag: 'auth', summary: 'Start two-factor setup: a pending secret', errors: { 400: ['TWO_FACTOR_ALREADY_ENABLED'] } },
+  'POST /api/auth/2fa/enable': {
+    tag: 'auth',
+    summary: 'Enable two-factor authentication with a first code',
+    errors: { 400: ['TWO_FACTOR_NOT_STARTED', 'TWO_FACTOR_ALREADY_ENABLED'], 401: ['INVALID_TOTP_CODE'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/2fa/disable': {
+    tag: 'auth',
+    summary: 'Disable two-factor authentication',
+    errors: { 401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/verify-password': {
+    tag: 'auth',
+    summary: 'Check the login password again (its authentication secret)',
+    errors: { 401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/change-password': {
+    tag: 'auth',
+    summary: 'Change the login password (ends the other sessions)',
+    errors: { 401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/upgrade-login': {
+    tag: 'auth',
+    summary: 'Move an account of the old sign-in to the new one: new secret and re-wrapped key in one step',
+    errors: { 401: ['INCORRECT_PASSWORD'], 409: ['LOGIN_ALREADY_UPGRADED', 'KEY_PAIR_CHANGED'], 429: ['RATE_LIMITED'] },
+  },
+  'PUT /api/auth/public-key': { tag: 'keys', summary: 'Store the RSA-2048 public key (SPKI)' },
+  'GET /api/auth/public-key': { tag: 'keys', summary: 'The stored public key', errors: { 404: ['PUBLIC_KEY_NOT_FOUND'] } },
+  'GET /api/auth/users/me/encrypted-key': {
+    tag: 'keys',
+    summary: 'The private key, wrapped under the login password',
+    errors: { 404: ['ENCRYPTED_KEY_NOT_FOUND'] },
+  },
+  'PUT /api/auth/users/me/encrypted-key': { tag: 'keys', summary: 'Store the wrapped private key' },
+  'GET /api/auth/webhook': { tag: 'webhooks', summary: 'The webhook endpoint and its recent deliveries' },
+  'PUT /api/auth/webhook': { tag: 'webhooks', summary: 'Set the webhook URL (or rotate its secret)' },
+  'DELETE /api/auth/webhook': { tag: 'webhooks', summary: 'Remove the webhook', noContent: true, errors: { 404: ['WEBHOOK_NOT_FOUND'] } },
+  'POST /api/auth/webhook/test': { tag: 'webhooks', summary: 'Queue a test delivery', errors: { 404: ['WEBHOOK_NOT_FOUND'] } },
+  'GET /api/folders': { tag: 'folders', summary: 'The admin\'s folders, sorted' },
+  'POST /api/folders': { tag: 'folders', summary: 'Create a folder (and its upload link)' },
+  'GET /api/folders/{id}': { tag: 'folders', summary: 'One folder', errors: { 404: ['FOLDER_NOT_FOUND'] } },
+  'PUT /api/folders/{id}': { tag: 'folders', summary: 'Change a folder', errors: { 404: ['FOLDER_NOT_FOUND'] } },
+  'DELETE /api/folders/{id}': { tag: 'folders', summary: 'Delete a folder with its files', noContent: true, errors: { 404: ['FOLDER_NOT_FOUND'] } },
+  'GET /api/folders/{id}/files': { tag: 'files', summary: 'A folder\'s files, in upload order', errors: { 404: ['FOLDER_NOT_FOUND'] } },
+  'GET /api/folders/download/{fileId}': {
+    tag: 'files',
+    summary: 'A file\'s ciphertext (docs/format.md), with its wrapped key in x-encrypted-key',
+    binary: { mediaType: 'application/octet-stream', headers: { 'x-encrypted-key': 'The file key wrapped with the admin\'s public key.', ...CIPHERTEXT_HEADERS }, ranges: true },
+    requestHeaders: RANGE_HEADERS,
+    errors: { 404: ['FILE_NOT_FOUND'], 416: ['RANGE_NOT_SATISFIABLE'] },
+  },
+  'POST /api/folders/files/delete': { tag: 'files', summary: 'Delete files (the ones not found come back in errors)' },
+  'GET /api/folders/{id}/export': {
+    tag: 'files',
+    summary: 'Export a folder\'s ciphertext as a ZIP for recovery without the server',
+    binary: { mediaType: 'application/zip', headers: { 'content-disposition': 'attachment; `<folder title>-export.zip`.' } },
+    errors: { 404: ['FOLDER_NOT_FOUND', 'EXPORT_FILES_NOT_FOUND', 'EXPORT_BLOB_MISSING'] },
+  },
+  'GET /api/folders/{id}/uploads': {
+    tag: 'files',
+    summary: 'The folder\'s unfinished resumable uploads, with the bytes each holds',
+    errors: { 404: ['FOLDER_NOT_FOUND'] },
+  },
+  'DELETE /api/folders/{id}/uploads/{uploadId}': {
+    tag: 'files',
+    summary: 'Cancel an unfinished upload (its bytes are freed at once)',
+    noContent: true,
+    errors: { 404: ['FOLDER_NOT_FOUND', 'UPLOAD_NOT_FOUND'] },
+  },
+  'GET /api/folders/{id}/notifications': { tag: 'folders', summary: 'The folder\'s upload notification setting', errors: { 404: ['FOLDER_NOT_FOUND'] } },
+  'PUT /api/folders/{id}/notifications': { tag: 'folders', summary: 'Change the upload notification setting', errors: { 404: ['FOLDER_NOT_FOUND'] } },
+  'POST /api/download/links': { tag: 'download-links', summary: 'Create a download link for files', errors: { 404: ['FILE_NOT_FOUND'] } },
+  'GET /api/download/links/folder/{folderId}': { tag: 'download-links', summary: 'A folder\'s download links', errors: { 404: ['FOLDER_NOT_FOUND'] } },
+  'DELETE /api/download/links/{id}': { tag: 'download-links', summary: 'Delete a download link', noContent: true, errors: { 404: ['LINK_NOT_FOUND'] } },
+  'GET /api/download/{link_token}/status': {
+    tag: 'download-links',
+    summary: 'Recipient: the link\'s files and whether it needs a password',
+    params: { link_token: LINK_TOKEN },
+    errors: { 404: ['LINK_NOT_FOUND'], 410: ['LINK_EXPIRED'] },
+  },
+  'POST /api/download/{link_token}/verify-password': {
+    tag: 'download-links',
+    summary: 'Recipient: check the password verifier; answers the wrapped keys and a grant cookie',
+    params: { link_token: LINK_TOKEN },
+    errors: { 400: ['LINK_WITHOUT_PASSWORD'], 401: ['INCORRECT_PASSWORD'], 404: ['LINK_NOT_FOUND'], 410: ['LINK_EXPIRED'], 429: ['RATE_LIMITED'] },
+  },
+  'GET /api/download/{link_token}/file/{fileId}': {
+    tag: 'download-links',
+    summary: 'Recipient: one file\'s ciphertext',
+    params: { link_token: LINK_TOKEN },
+    binary: { mediaType: 'application/octet-stream', headers: CIPHERTEXT_HEADERS, ranges: true },
+    requestHeaders: RANGE_HEADERS,
+    errors: { 401: ['LINK_PASSWORD_REQUIRED'], 404: ['LINK_NOT_FOUND', 'FILE_NOT_FOUND'], 410: ['LINK_EXPIRED'], 416: ['RANGE_NOT_SATISFIABLE'] },
+  },
+  'GET /api/upload/{link_token}/status': {
+    tag: 'upload',
+    summary: 'Uploader: the link\'s title and gates',
+    params: { link_token: LINK_TOKEN },
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'POST /api/upload/{link_token}/verify-password': {
+    tag: 'upload',
+    summary: 'Uploader: pass the link password gate (sets the grant cookie)',
+    params: { link_token: LINK_TOKEN },
+    errors: { 401: ['INCORRECT_LINK_PASSWORD'], 404: ['LINK_INVALID'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/upload/{link_token}/request-code': {
+    tag: 'upload',
+    summary: 'Uploader: mail a verification code to an address',
+    params: { link_token: LINK_TOKEN },
+    form: 'also',
+    errors: { 400: ['EMAIL_NOT_REQUIRED'], 401: ['LINK_PASSWORD_REQUIRED'], 403: ['EMAIL_NOT_ALLOWED'], 404: ['LINK_INVALID'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/upload/{link_token}/verify-code': {
+    tag: 'upload',
+    summary: 'Uploader: pass the e-mail gate with the mailed code (sets the grant cookie)',
+    params: { link_token: LINK_TOKEN },
+    errors: { 400: ['INVALID_CODE', 'EMAIL_NOT_REQUIRED'], 401: ['LINK_PASSWORD_REQUIRED'], 403: ['EMAIL_NOT_ALLOWED'], 404: ['LINK_INVALID'], 429: ['RATE_LIMITED'] },
+  },
+  'GET /api/upload/{link_token}/public-key': {
+    tag: 'upload',
+    summary: 'Uploader: the recipient\'s public key (SPKI) to wrap file keys with',
+    params: { link_token: LINK_TOKEN },
+    errors: { 404: ['LINK_INVALID', 'PUBLIC_KEY_MISSING'] },
+  },
+  'POST /api/upload/{link_token}': {
+    tag: 'upload',
+    summary: 'Uploader: send encrypted files in one multipart request',
+    params: { link_token: LINK_TOKEN },
+    multipart: true,
+    gates: true,
+    errors: {
+      400: ['ARRAY_LENGTH_MISMATCH', 'MALFORMED_MULTIPART', 'NOT_MULTIPART', 'NO_FILES'],
+      404: ['LINK_INVALID'],
+      413: ['FILE_TOO_LARGE', 'FOLDER_QUOTA_EXCEEDED', 'PAYLOAD_TOO_LARGE'],
+      429: ['RATE_LIMITED'],
+      507: ['STORAGE_FULL'],
+    },
+  },
+  'POST /api/upload/{link_token}/complete': {
+    tag: 'upload',
+    summary: 'Uploader: turn finished tus uploads into files',
+    params: { link_token: LINK_TOKEN },
+    gates: true,
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'POST /api/upload/{link_token}/tus': {
+    tag: 'tus',
+    summary: 'tus: create an upload (Upload-Length, Upload-Metadata); may carry the first bytes',
+    params: { link_token: LINK_TOKEN },
+    gates: true,
+    tus: {
+      requestHeaders: [
+        TUS_RESUMABLE,
+        { name: 'upload-length', description: 'The ciphertext length in bytes (deferred length is refused).', required: true },
+        { name: 'upload-metadata', description: 'base64 values: filename (required), relativePath, encryptedKey, iv, plainSize.', required: true },
+      ],
+      body: 'optional',
+      responses: {
+        201: { description: 'Created; `Location` names the upload.', headers: { location: '/api/upload/{link_token}/tus/{upload_id}', 'upload-offset': 'Bytes stored (creation-with-upload).' } },
+        400: { description: `A metadata value is invalid, or Upload-Length is not the encrypted length of plainSize. ${TUS_TEXT_ERRORS}` },
+        413: { description: `plainSize or Upload-Length is over the file size limit, or the folder's storage or file limit leaves no room for it (JSON body {detail, code: FOLDER_QUOTA_EXCEEDED}). ${TUS_TEXT_ERRORS}` },
+        507: { description: `The disk store's free-space reserve leaves no room for Upload-Length (JSON body {detail, code: STORAGE_FULL}). ${TUS_TEXT_ERRORS}` },
+      },
+    },
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'OPTIONS /api/upload/{link_token}/tus': {
+    tag: 'tus',
+    summary: 'tus: the server\'s version and extensions',
+    params: { link_token: LINK_TOKEN },
+    tus: { requestHeaders: [], responses: { 204: { description: 'Tus-Version, Tus-Extension, Tus-Max-Size.', headers: { 'tus-version': '1.0.0', 'tus-extension': 'creation,creation-with-upload,termination' } } } },
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'HEAD /api/upload/{link_token}/tus/{upload_id}': {
+    tag: 'tus',
+    summary: 'tus: how many bytes are stored (resume from Upload-Offset)',
+    params: { link_token: LINK_TOKEN, upload_id: 'The upload id from Location (32 hex digits).' },
+    gates: true,
+    tus: {
+      requestHeaders: [TUS_RESUMABLE],
+      responses: {
+        200: { description: 'The upload\'s state.', headers: { 'upload-offset': 'Bytes stored so far.', 'upload-length': 'The ciphertext length.', 'upload-metadata': 'As created.' } },
+        404: { description: 'Another link\'s, completed, cancelled or swept upload (no body: HEAD).' },
+      },
+    },
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'PATCH /api/upload/{link_token}/tus/{upload_id}': {
+    tag: 'tus',
+    summary: 'tus: send bytes from Upload-Offset',
+    params: { link_token: LINK_TOKEN, upload_id: 'The upload id from Location (32 hex digits).' },
+    gates: true,
+    tus: {
+      requestHeaders: [TUS_RESUMABLE, { name: 'upload-offset', description: 'Where these bytes start (the stored offset).', required: true }],
+      body: 'required',
+      responses: {
+        204: { description: 'Stored.', headers: { 'upload-offset': 'The new offset.' } },
+        404: { description: `Another link's, completed, cancelled or swept upload. ${TUS_TEXT_ERRORS}` },
+        409: { description: `Upload-Offset is not the stored offset. ${TUS_TEXT_ERRORS}` },
+        413: { description: `Bytes beyond Upload-Length. ${TUS_TEXT_ERRORS}` },
+        507: { description: `The disk store's free-space reserve was reached (the bytes before it are kept: resume from HEAD's offset once space is back; JSON body {detail, code: STORAGE_FULL}). ${TUS_TEXT_ERRORS}` },
+      },
+    },
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'DELETE /api/upload/{link_token}/tus/{upload_id}': {
+    tag: 'tus',
+    summary: 'tus: cancel an upload (bytes and session removed)',
+    params: { link_token: LINK_TOKEN, upload_id: 'The upload id from Location (32 hex digits).' },
+    gates: true,
+    tus: {
+      requestHeaders: [TUS_RESUMABLE],
+      responses: { 204: { description: 'Cancelled.' }, 404: { description: `Unknown upload. ${TUS_TEXT_ERRORS}` } },
+    },
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'OPTIONS /api/upload/{link_token}/tus/{upload_id}': {
+    tag: 'tus',
+    summary: 'tus: the server\'s version and extensions',
+    params: { link_token: LINK_TOKEN, upload_id: 'The upload id from Location (32 hex digits).' },
+    tus: { requestHeaders: [], responses: { 204: { description: 'Tus-Version, Tus-Extension, Tus-Max-Size.' } } },
+    errors: { 404: ['LINK_INVALID'] },
+  },
+  'POST /api/bench/discard': {
+    tag: 'bench',
+    summary: 'Benchmarks only (BENCH_DISCARD_ROUTE): read a body and throw it away',
+    binaryRequest: 'application/octet-stream',
+    errors: { 413: ['PAYLOAD_TOO_LARGE'] },
+  },
+  'GET /api/storage': { tag: 'storage', summary: 'What the admin\'s folders hold together, the disk store\'s free space, and the defaults of new folders' },
+  'GET /api/activity': { tag: 'activity', summary: 'The account\'s activity log, newest first, filtered and paged' },
+  'GET /api/activity/export': {
+    tag: 'activity',
+    summary: 'Every matching activity entry as a CSV or JSON file',
+    binary: { mediaType: ['text/csv', 'application/json'], headers: { 'content-disposition': 'attachment; `sealdrop-activity-<date>.csv` or `.json`.' } },
+  },
+  'GET /api/activity/verify': { tag: 'activity', summary: 'Check the activity log\'s hash chain' },
+  'GET /api/openapi.json': { tag: 'meta', summary: 'This document (OpenAPI 3.1)', rawResponse: 'application/json' },
+  'GET /api/docs': { tag: 'meta', summary: 'The API reference page (HTML)', rawResponse: 'text/html' },
+  'GET /api/docs/{asset}': {
+    tag: 'meta',
+    summary: 'A file of the reference page (swagger-ui.css, swagger-ui-bundle.js, start.js)',
+    rawResponse: '*/*',
+    errors: { 404: ['NOT_FOUND'] },
+  },
+};

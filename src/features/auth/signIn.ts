@@ -1,0 +1,98 @@
+// The sign-in's steps under zero-knowledge sign-in (issue 27; the spec's two steps, section 4, with
+// the password step sending the derived authentication secret):
+//
+//   password step: pre-login, derive the secret in a worker, POST /auth/token with it;
+//   an account made before the change answers SIGN_IN_UPGRADE_REQUIRED: then, once, the password
+//   itself (the old check), the code step if the account has 2FA, and at once the upgrade: a fresh
+//   parameter block, the secret under it, the stored private key re-wrapped under it, all in one
+//   call (POST /auth/upgrade-login, atomic on the server). Only then is the session confirmed; if
+//   the upgrade fails, this browser signs out and the account stays as it was (old password, old
+//   key data), to be upgraded at the next sign-in.
+import { isCryptoError, newAccountKdfParams } from '../../../crypto/index.ts';
+import type { CryptoPool } from '../../../workers/index.ts';
+import { authApi } from '../../api/authApi.ts';
+import { answeredWith, describeApiError } from '../../api/errors.ts';
+import { keysApi } from '../../api/keysApi.ts';
+import type { User } from '../../api/types.ts';
+import type { AppDispatch } from '../../app/store.ts';
+import { UserFacingError } from '../../lib/userFacingError.ts';
+import { SIGN_IN_TEXTS } from '../../lib/userTexts.ts';
+import { deriveAccountSecret } from '../../app/accountSecrets.ts';
+import { sessionConfirmed } from './authSlice.ts';
+import { logout } from './authThunks.ts';
+import { interpretCodeStep, interpretPasswordStep } from './loginResponse.ts';
+
+export interface SignInDependencies {
+  readonly dispatch: AppDispatch;
+  readonly pool: Pick<CryptoPool, 'deriveAuthSecret' | 'rewrapPrivateKey'>;
+}
+
+export type PasswordStepOutcome =
+  /** Signed in (the auth slice has the user). */
+  | { readonly kind: 'signed-in'; readonly user: User }
+  /** The authenticator code is next; `upgradeFollows`: the account moves to the new scheme after it. */
+  | { readonly kind: 'code-required'; readonly username: string; readonly upgradeFollows: boolean }
+  /** An account of the old scheme passed the password check: upgradeSignIn is next. */
+  | { readonly kind: 'upgrade-required'; readonly user: User };
+
+export type SignInErrorCode = 'sign-in-upgrade-failed';
+
+export async function submitPasswordStep({ dispatch, pool }: SignInDependencies, username: string, password: string): Promise<PasswordStepOutcome> {
+  const { authSecret } = await deriveAccountSecret(dispatch, pool, username, password);
+  try {
+    const outcome = interpretPasswordStep(await dispatch(authApi.endpoints.login.initiate({ username, auth_secret: authSecret })).unwrap(), username);
+    return outcome.kind === 'signed-in' ? outcome : { ...outcome, upgradeFollows: false };
+  } catch (error) {
+    if (!answeredWith(describeApiError(error), 'SIGN_IN_UPGRADE_REQUIRED')) throw error;
+  }
+  // The last time this account's password is sent: the upgrade below ends the old scheme.
+  const outcome = interpretPasswordStep(await dispatch(authApi.endpoints.loginWithPassword.initiate({ username, password })).unwrap(), username);
+  return outcome.kind === 'signed-in' ? { kind: 'upgrade-required', user: outcome.user } : { ...outcome, upgradeFollows: true };
+}
+
+/** The code step; with `upgradeFollows` the session is confirmed only by upgradeSignIn. */
+export async function submitCodeStep({ dispatch }: Pick<SignInDependencies, 'dispatch'>, username: string, code: string, upgradeFollows: boolean): Promise<User> {
+  return interpretCodeStep(await dispatch(authApi.endpoints.loginWithCode.initiate({ username, code, upgradeFollows })).unwrap());
+}
+
+/** The private key re-wrapped under the new block, or null when there is none or it does not open with this password. */
+async function rewrappedPrivateKey({ dispatch, pool }: SignInDependencies, user: User, password: string, kdfParams: string) {
+  if (!user.public_key_spki) return null;
+  const stored = await dispatch(keysApi.endpoints.getEncryptedKey.initiate(undefined, { forceRefetch: true, subscribe: false }));
+  if (!stored.data) {
+    if (answeredWith(describeApiError(stored.error), 'ENCRYPTED_KEY_NOT_FOUND', 404)) return null;
+    throw stored.error;
+  }
+  try {
+    const { encryptedPrivateKey, kdfSalt } = await pool.rewrapPrivateKey(stored.data, password, password, kdfParams);
+    return { public_key_spki: user.public_key_spki, encryptedPrivateKey, kdfSalt };
+  } catch (error) {
+    // Key data wrapped under an older password (a re-wrap that failed long ago) stays as it is:
+    // it opens with that password, as before.
+    if (isCryptoError(error, 'WRONG_PASSWORD')) return null;
+    throw error;
+  }
+}
+
+/**
+ * Moves the signed-in account of the old scheme to the new one and confirms the session. On any
+ * failure this browser signs out (the server rolled the move back) and a UserFacingError
+ * 'sign-in-upgrade-failed' says so.
+ */
+export async function upgradeSignIn(deps: SignInDependencies, user: User, password: string): Promise<User> {
+  const { dispatch, pool } = deps;
+  try {
+    const kdfParams = newAccountKdfParams();
+    const authSecret = await pool.deriveAuthSecret(password, kdfParams);
+    const privateKey = await rewrappedPrivateKey(deps, user, password, kdfParams);
+    const { user: upgraded } = await dispatch(
+      authApi.endpoints.upgradeLogin.initiate({ password, auth_secret: authSecret, kdf_params: kdfParams, ...(privateKey ? { private_key: privateKey } : {}) }),
+    ).unwrap();
+    dispatch(sessionConfirmed(upgraded));
+    return upgraded;
+  } catch (error) {
+    const detail = describeApiError(error).message;
+    await dispatch(logout());
+    throw new UserFacingError<SignInErrorCode>('sign-in-upgrade-failed', SIGN_IN_TEXTS.upgradeFailed(detail));
+  }
+}

@@ -1,0 +1,34 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import type { Folder } from '../../api/types.ts';
+import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
+import { ButtonLink } from '../../app/layout/links.tsx';
+import { uploadLink } from '../../lib/folderDisplay.ts';
+
+interface FolderActionsProps {
+  folder: Folder;
+  origin: string;
+  onDelete(folder: Folder): void;
+  /** On a card the buttons start at the left and may wrap; in a table row they keep to one line at the right. */
+  placement?: 'row' | 'card';
+}
+
+/** A folder's Copy Link, Edit and Delete (spec section 2), in a table row or on a card. */
+export function FolderActions({ folder, origin, onDelete, placement = 'row' }: FolderActionsProps) {
+  return (
+    <Stack
+      direction="row"
+      spacing={placement === 'card' ? 1 : 0.5}
+      useFlexGap
+      sx={{ justifyContent: placement === 'card' ? 'flex-start' : 'flex-end', alignItems: 'center', flexWrap: placement === 'card' ? 'wrap' : 'nowrap' }}
+    >
+      <CopyTextButton text={uploadLink(origin, folder.link_token)} label="Copy Link" failureMessage="Failed to copy link to clipboard." />
+      <ButtonLink to="/folders/edit/$folderId" params={{ folderId: folder.id }} size="small" sx={{ px: 1.25, minWidth: 0 }}>
+        Edit
+      </ButtonLink>
+      <Button size="small" color="error" onClick={() => onDelete(folder)} sx={{ px: 1.25, minWidth: 0 }}>
+        Delete
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,57 @@
+// The folder's status chip, its security hints and the 'New files' mark: the same in the table
+// (wide screens) and the cards (phones).
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { Folder } from '../../api/types.ts';
+import { LockIcon, MailIcon, PublicIcon } from '../../app/icons.tsx';
+import type { FolderStatus } from '../folders/index.ts';
+
+const STATUS_COLOR: Record<FolderStatus, 'success' | 'default' | 'warning'> = {
+  Active: 'success',
+  Inactive: 'default',
+  Expired: 'warning',
+};
+
+export function FolderStatusChip({ status }: { status: FolderStatus }) {
+  return <Chip size="small" label={status} color={STATUS_COLOR[status]} variant={status === 'Inactive' ? 'outlined' : 'filled'} />;
+}
+
+export function NewFilesChip() {
+  return (
+    <Tooltip title="Some files in this folder have never been downloaded">
+      <Chip size="small" color="secondary" label="New files" sx={{ height: 20, fontSize: '0.75rem' }} />
+    </Tooltip>
+  );
+}
+
+export function SecurityHints({ folder, direction = 'column' }: { folder: Folder; direction?: 'row' | 'column' }) {
+  const emails = folder.allowed_emails ?? [];
+  if (!folder.has_password && !folder.require_email_verification) {
+    return (
+      <Tooltip title="Anyone with the link can upload">
+        <Chip size="small" variant="outlined" icon={<PublicIcon />} label="Open link" sx={{ color: 'text.secondary' }} />
+      </Tooltip>
+    );
+  }
+  return (
+    <Stack direction={direction} spacing={0.5} useFlexGap sx={{ alignItems: direction === 'row' ? 'center' : 'flex-start', flexWrap: 'wrap' }}>
+      {folder.has_password && (
+        <Tooltip title="The upload link asks for a password">
+          <Chip size="small" variant="outlined" color="primary" icon={<LockIcon />} label="Password" />
+        </Tooltip>
+      )}
+      {folder.require_email_verification && (
+        <Tooltip title={emails.length > 0 ? `Only: ${emails.join(', ')}` : 'Any verified e-mail address'}>
+          <Chip size="small" variant="outlined" color="primary" icon={<MailIcon />} label="E-mail verification" />
+        </Tooltip>
+      )}
+      {folder.require_email_verification && emails.length > 0 && (
+        <Typography variant="caption" color="text.secondary" sx={{ pl: 0.5 }}>
+          {emails.length === 1 ? '1 allowed address' : `${emails.length} allowed addresses`}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
