@@ -421,6 +421,10 @@ async function clipboardText(page: Page): Promise<string> {
 }
 
 test('an admin creates a password link and a keys-in-fragment link on the files screen; recipients download; deleting ends a link', async ({ browser }) => {
+  // The whole journey: sign-in, key unlock, two links, two recipients (one deriving the link
+  // password's key), three downloads and two deletions. 41 s alone, 2.1 min in CI beside a heavy
+  // spec, where the default 120 s ended it twice (docs/operations.md, "Test suite").
+  test.setTimeout(240_000);
   // A folder of its own, so the links list shows only what this test creates.
   const seeded = await seed(browser);
   const context = await browser.newContext();
