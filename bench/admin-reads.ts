@@ -1,5 +1,5 @@
 /**
- * npm run bench:admin-reads [-- --uploaders=24] [-- --batch=4] [-- --seconds=30] [-- --records=300]
+ * npm run bench:admin-reads [-- --uploaders=24] [-- --batch=4] [-- --seconds=30] [-- --records=300] [-- --blob-store=disk]
  *
  * How quickly the admin's screens answer while uploads stream in (issue 26: under 28 uploaders on
  * two cores the folder and file listings' p99 rose to 346-756 ms, 16-58 times idle). The rig of
@@ -14,6 +14,8 @@
  *     nginx for --seconds;
  *   - p50, p95, p99 and max of each listing in both phases, and the uploaded MB/s;
  *   - JSON under bench-results/admin-reads-<timestamp>.json.
+ * --blob-store=disk keeps the blobs in one DATA_DIR both processes share instead of the rig's S3
+ * store (Swift then sits idle): the same load without the store's processes on the same cores.
  * --cpu-prof=<dir> runs both server processes with node's --cpu-prof into <dir> (a .cpuprofile
  * each, written when they stop): where their time goes under this load. --loop-delay loads
  * bench/loop-delay-probe.cjs into both and reports, per process, the event loop's delay over the
@@ -53,6 +55,12 @@ const SECONDS = numberOption('seconds', 30);
 const RECORDS = numberOption('records', 300);
 const CPU_PROFILE_DIR = argv.find((arg) => arg.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
 const LOOP_DELAY = argv.includes('--loop-delay');
+const BLOB_STORE = blobStoreOption(argv.find((arg) => arg.startsWith('--blob-store='))?.slice('--blob-store='.length) ?? 's3');
+
+function blobStoreOption(value: string): 's3' | 'disk' {
+  if (value !== 's3' && value !== 'disk') throw new Error(`--blob-store must be s3 or disk, not ${value}`);
+  return value;
+}
 const LOOP_PROBE = fileURLToPath(new URL('./loop-delay-probe.cjs', import.meta.url));
 
 interface LoopDelay {
@@ -185,6 +193,7 @@ async function main(): Promise<void> {
     batchUploaders: BATCH_UPLOADERS,
     seconds: SECONDS,
     records: RECORDS,
+    blobStore: BLOB_STORE,
   };
   let rig: Rig | undefined;
   let failure: Error | undefined;
@@ -202,6 +211,7 @@ async function main(): Promise<void> {
       ports: PORTS,
       bucket: BUCKET,
       label: 'bench:admin-reads',
+      blobStore: BLOB_STORE,
       ...(CPU_PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] } : {}),
       ...(LOOP_DELAY ? { env: { NODE_OPTIONS: `--require ${LOOP_PROBE}` } } : {}),
     });

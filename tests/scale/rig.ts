@@ -28,6 +28,12 @@ export interface RigOptions {
   label?: string;
   /** Extra node options for both server processes (bench:admin-reads --cpu-prof). */
   nodeArgs?: string[];
+  /**
+   * Where the processes keep blobs: the rig's S3 store (default), or one DATA_DIR on this disk that
+   * both share (bench:admin-reads --blob-store=disk: the same load without Swift's processes on
+   * the same cores). The S3 store is started either way, idle with 'disk'.
+   */
+  blobStore?: 's3' | 'disk';
 }
 
 export interface Rig {
@@ -102,7 +108,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     s3 = await startLocalS3({ port: s3Port });
     await s3.createBucket(options.bucket);
     const env: Record<string, string> = {
-      ...s3.env(options.bucket),
+      ...(options.blobStore === 'disk' ? { BLOB_STORE: 'disk' } : s3.env(options.bucket)),
       DATABASE_URL: databaseUrl,
       DATABASE_SCHEMA: schema,
       DATA_DIR: dataDir,
