@@ -1,5 +1,5 @@
 /**
- * npm run bench:admin-reads [-- --uploaders=24] [-- --batch=4] [-- --seconds=30] [-- --records=300] [-- --blob-store=disk]
+ * npm run bench:admin-reads [-- --uploaders=24] [-- --batch=4] [-- --seconds=30] [-- --records=300] [-- --blob-store=disk] [-- --server-nice=-10]
  *
  * How quickly the admin's screens answer while uploads stream in (issue 26: under 28 uploaders on
  * two cores the folder and file listings' p99 rose to 346-756 ms, 16-58 times idle). The rig of
@@ -16,6 +16,9 @@
  *   - JSON under bench-results/admin-reads-<timestamp>.json.
  * --blob-store=disk keeps the blobs in one DATA_DIR both processes share instead of the rig's S3
  * store (Swift then sits idle): the same load without the store's processes on the same cores.
+ * --server-nice=<n> starts both server processes at that nice value (-10: ahead of the rig's S3
+ * store, nginx and this process's own uploaders on the same cores; negative values need root):
+ * what the processes answer when they get the CPU, apart from what the rest of the machine takes.
  * --cpu-prof=<dir> runs both server processes with node's --cpu-prof into <dir> (a .cpuprofile
  * each, written when they stop): where their time goes under this load. --loop-delay loads
  * bench/loop-delay-probe.cjs into both and reports, per process, the event loop's delay over the
@@ -55,7 +58,15 @@ const SECONDS = numberOption('seconds', 30);
 const RECORDS = numberOption('records', 300);
 const CPU_PROFILE_DIR = argv.find((arg) => arg.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
 const LOOP_DELAY = argv.includes('--loop-delay');
+const SERVER_NICE_TEXT = argv.find((arg) => arg.startsWith('--server-nice='))?.slice('--server-nice='.length);
+const SERVER_NICE = SERVER_NICE_TEXT === undefined ? undefined : niceOption(SERVER_NICE_TEXT);
 const BLOB_STORE = blobStoreOption(argv.find((arg) => arg.startsWith('--blob-store='))?.slice('--blob-store='.length) ?? 's3');
+
+function niceOption(value: string): number {
+  const nice = Number(value);
+  if (!Number.isInteger(nice) || nice < -20 || nice > 19) throw new Error(`--server-nice must be a whole number from -20 to 19, not ${value}`);
+  return nice;
+}
 
 function blobStoreOption(value: string): 's3' | 'disk' {
   if (value !== 's3' && value !== 'disk') throw new Error(`--blob-store must be s3 or disk, not ${value}`);
@@ -194,6 +205,7 @@ async function main(): Promise<void> {
     seconds: SECONDS,
     records: RECORDS,
     blobStore: BLOB_STORE,
+    serverNice: SERVER_NICE ?? 0,
   };
   let rig: Rig | undefined;
   let failure: Error | undefined;
@@ -204,7 +216,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    say(`bench:admin-reads: ${UPLOADERS} tus + ${BATCH_UPLOADERS} batch uploaders for ${SECONDS} s; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
+    say(`bench:admin-reads: ${UPLOADERS} tus + ${BATCH_UPLOADERS} batch uploaders for ${SECONDS} s, blobs on ${BLOB_STORE}, servers at nice ${SERVER_NICE ?? 0}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
     rig = await startRig({
       s3Port: S3_PORT,
       nginxPort: NGINX_PORT,
@@ -212,6 +224,7 @@ async function main(): Promise<void> {
       bucket: BUCKET,
       label: 'bench:admin-reads',
       blobStore: BLOB_STORE,
+      ...(SERVER_NICE === undefined ? {} : { serverNice: SERVER_NICE }),
       ...(CPU_PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] } : {}),
       ...(LOOP_DELAY ? { env: { NODE_OPTIONS: `--require ${LOOP_PROBE}` } } : {}),
     });

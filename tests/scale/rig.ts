@@ -34,6 +34,8 @@ export interface RigOptions {
    * the same cores). The S3 store is started either way, idle with 'disk'.
    */
   blobStore?: 's3' | 'disk';
+  /** Both server processes' nice value (bench:admin-reads --server-nice): their share of a busy machine's CPU. */
+  serverNice?: number;
 }
 
 export interface Rig {
@@ -118,8 +120,8 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       UPLOAD_SWEEP_INTERVAL_MINUTES: '0',
       ...options.env,
     };
-    a = new ServerProcess('A', ports.a, env, options.nodeArgs);
-    b = new ServerProcess('B', ports.b, env, options.nodeArgs);
+    a = new ServerProcess('A', ports.a, env, options.nodeArgs, options.serverNice);
+    b = new ServerProcess('B', ports.b, env, options.nodeArgs, options.serverNice);
     await a.start(); // migrates first
     await b.start();
     nginx = await startNginx(nginxPort, [`127.0.0.1:${ports.a}`, `127.0.0.1:${ports.b}`]);

@@ -19,6 +19,8 @@ export class ServerProcess {
     private readonly env: Record<string, string>,
     /** Extra node options (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
     private readonly nodeArgs: readonly string[] = [],
+    /** The process's nice value, when not the default (bench:admin-reads --server-nice; negative needs root). */
+    private readonly nice?: number,
   ) {}
 
   get url(): string {
@@ -31,7 +33,10 @@ export class ServerProcess {
 
   async start(): Promise<void> {
     const from = this.lines.length;
-    const child = spawn(process.execPath, [...this.nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+    const node = [process.execPath, ...this.nodeArgs, '--import', 'tsx', 'server/main.ts'];
+    // nice(1) execs node in its own place, so the pid (and a SIGKILL) is still the server's.
+    const [command, ...args] = this.nice === undefined ? node : ['nice', '-n', String(this.nice), ...node];
+    const child = spawn(command!, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
