@@ -37,7 +37,10 @@ export default defineConfig({
   use: {
     baseURL: E2E_BASE_URL,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
-    trace: 'retain-on-failure',
+    // A trace records the page all along (screencast frames, DOM snapshots): a third of the CPU of
+    // a spec run here (docs/operations.md, "Test suite"). In CI only the retry of a failed test
+    // records one; locally every failure keeps its trace.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
   webServer: {
