@@ -246,7 +246,10 @@ test('the disk\'s reserve reached part-way through a large file: the page says s
     const deleted = await admin.request('POST', '/api/folders/files/delete', { file_ids: [old!.id] });
     expect(deleted.status).toBe(200);
 
-    // Retry continues the same upload from the server's offset: a HEAD, then only the rest.
+    // Retry continues the same upload from the server's offset: a HEAD, then only the rest. The
+    // earlier upload's notification has the same words and lasts 5 s; on a fast run it was still
+    // there when Retry was clicked, and the wait below ended before the retry sent anything.
+    await expect(uploader.page.getByText('Upload successful! All 1 processed files received.')).toBeHidden({ timeout: 15_000 });
     const retryFrom = uploader.sent.length;
     await uploader.page.getByRole('button', { name: 'Retry Failed (1)' }).click();
     await expect(uploader.page.getByText('Upload successful! All 1 processed files received.')).toBeVisible({ timeout: 90_000 });
