@@ -45,33 +45,32 @@ const CHUNK = 4 * MiB;
 const READ_PAUSE_MS = 50;
 
 const argv = process.argv.slice(2);
+/** The text after `--name=`, when given. */
+const optionText = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const numberOption = (name: string, fallback: number) => {
-  const inline = argv.find((arg) => arg.startsWith(`--${name}=`));
-  const value = inline ? inline.slice(name.length + 3) : fallback;
+  const value = optionText(name) ?? fallback;
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a number, not ${value}`);
   return parsed;
+};
+const niceOption = (value: string) => {
+  const nice = Number(value);
+  if (!Number.isInteger(nice) || nice < -20 || nice > 19) throw new Error(`--server-nice must be a whole number from -20 to 19, not ${value}`);
+  return nice;
+};
+const blobStoreOption = (value: string): 's3' | 'disk' => {
+  if (value !== 's3' && value !== 'disk') throw new Error(`--blob-store must be s3 or disk, not ${value}`);
+  return value;
 };
 const UPLOADERS = numberOption('uploaders', 24);
 const BATCH_UPLOADERS = numberOption('batch', 4);
 const SECONDS = numberOption('seconds', 30);
 const RECORDS = numberOption('records', 300);
-const CPU_PROFILE_DIR = argv.find((arg) => arg.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
+const CPU_PROFILE_DIR = optionText('cpu-prof');
 const LOOP_DELAY = argv.includes('--loop-delay');
-const SERVER_NICE_TEXT = argv.find((arg) => arg.startsWith('--server-nice='))?.slice('--server-nice='.length);
+const SERVER_NICE_TEXT = optionText('server-nice');
 const SERVER_NICE = SERVER_NICE_TEXT === undefined ? undefined : niceOption(SERVER_NICE_TEXT);
-const BLOB_STORE = blobStoreOption(argv.find((arg) => arg.startsWith('--blob-store='))?.slice('--blob-store='.length) ?? 's3');
-
-function niceOption(value: string): number {
-  const nice = Number(value);
-  if (!Number.isInteger(nice) || nice < -20 || nice > 19) throw new Error(`--server-nice must be a whole number from -20 to 19, not ${value}`);
-  return nice;
-}
-
-function blobStoreOption(value: string): 's3' | 'disk' {
-  if (value !== 's3' && value !== 'disk') throw new Error(`--blob-store must be s3 or disk, not ${value}`);
-  return value;
-}
+const BLOB_STORE = blobStoreOption(optionText('blob-store') ?? 's3');
 const LOOP_PROBE = fileURLToPath(new URL('./loop-delay-probe.cjs', import.meta.url));
 
 interface LoopDelay {
