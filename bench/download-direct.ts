@@ -6,8 +6,9 @@
  * system (navigator.storage.getDirectory()), whose writable is the real one (the same seam the
  * end-to-end tests use; the app has no switch for it).
  *
- * A run ends when the OPFS file has its full size: the writable writes to a swap file that replaces
- * the file only on close(), so the size appears complete only when every byte is committed. The
+ * A run ends when the OPFS file is back under its picked name with its full size and no `.part`
+ * entry is left: the app writes the picked file as `<name>.part` and renames it once its writable
+ * committed (docs/download.md, "A file carries its real name only once complete"). The
  * file is then read back in the page in 8 MiB slices and hashed with hash-wasm's SHA-256 (its UMD
  * build evaluated in the page: DevTools evaluation is not subject to the page's CSP, which allows
  * WebAssembly), compared with the plaintext's (local runs) or reported (QA mode), and deleted.
@@ -15,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
+import { PARTIAL_SUFFIX } from '../workers/download-service/direct/partialFile.ts';
 import { PhaseSkipped, timedRun, type PhaseSpec } from './download-phases.ts';
 import type { PeakMemory } from './process-tree.ts';
 
@@ -49,18 +51,33 @@ const PICKER_OVERRIDE = `(() => {
   window.__benchDirectName = null;
 })()`;
 
-/** Resolves once the OPFS file the last save picked has `size` bytes; rejects if no save picker was asked for within 15 s. */
+/**
+ * Resolves once the file the last save picked is complete as the app leaves it: under its own name
+ * with `size` bytes, and no `<name>.part` left beside it. The app writes the picked file as
+ * `<name>.part` and renames it back only after its writable committed (the download worker's
+ * partialFile.ts), so while the download runs the picked name does not exist: a lookup of it is
+ * NotFoundError then, which is waited out, not failed on. Rejects if no save picker was asked for
+ * within 15 s.
+ */
 function completeScript(size: number): string {
   return `(async () => {
     const asked = Date.now() + 15000;
+    const absent = async (root, name) => {
+      try {
+        return await (await root.getFileHandle(name)).getFile();
+      } catch (error) {
+        if (error && error.name === 'NotFoundError') return null;
+        throw error;
+      }
+    };
     for (;;) {
       if (!window.__benchDirectName && Date.now() > asked) throw new Error('${NOT_OFFERED}');
       const name = window.__benchDirectName;
       if (name) {
         const root = await navigator.storage.getDirectory();
-        const file = await (await root.getFileHandle(name)).getFile();
-        if (file.size === ${size}) return name;
-        if (file.size > ${size}) throw new Error('OPFS file grew past the expected size: ' + file.size);
+        const file = await absent(root, name);
+        if (file && file.size > ${size}) throw new Error('OPFS file grew past the expected size: ' + file.size);
+        if (file && file.size === ${size} && (await absent(root, name + '${PARTIAL_SUFFIX}')) === null) return name;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -30,8 +30,13 @@ import { sha256OfRange } from './download-verify.ts';
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
-function singleFiles(huge: boolean): SeedFile[] {
-  const files: SeedFile[] = [{ dir: '.', name: 'warmup.txt', size: 1024, seed: 1 }, { dir: 'media', name: 'one-gib.bin', size: GiB, seed: 2 }];
+/** The single file and the folder of a run: 1 GiB and 2 GiB, or a few MiB with --smoke. */
+function sizes(smoke: boolean): { file: number; folder: number } {
+  return smoke ? { file: 8 * MiB + 4321, folder: 8 * MiB } : { file: GiB, folder: 2 * GiB };
+}
+
+function singleFiles(huge: boolean, smoke: boolean): SeedFile[] {
+  const files: SeedFile[] = [{ dir: '.', name: 'warmup.txt', size: 1024, seed: 1 }, { dir: 'media', name: 'one-gib.bin', size: sizes(smoke).file, seed: 2 }];
   if (huge) files.push({ dir: 'media', name: 'five-gib.bin', size: 5 * GiB, seed: 3 });
   return files;
 }
@@ -96,12 +101,13 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
   const server = new ServerProcess({ port: await freePort(), dataDir, env: { STATIC_DIR: staticDir } });
   await server.start();
   try {
-    process.stdout.write(`seeding through the multipart API (${bench.huge ? '1 + 5 GiB files, 2 + 5 GiB folders' : '1 GiB file, 2 GiB folder'})... `);
+    const { file: fileSize, folder: folderSize } = sizes(bench.smoke);
+    process.stdout.write(`seeding through the multipart API (${bench.huge ? '1 + 5 GiB files, 2 + 5 GiB folders' : `${+(fileSize / GiB).toFixed(3)} GiB file, ${+(folderSize / GiB).toFixed(3)} GiB folder`})... `);
     const admin = await createBenchAdmin(server.url, dataDir);
     const single = await createBenchFolder(admin, 'Bench single files');
     const singleSeeded: SeededFile[] = [];
-    for (const file of singleFiles(bench.huge)) singleSeeded.push(await uploadStreamed(server.url, single.link_token, admin.publicKeySpki, file));
-    const folders = [{ title: 'Bench 2 GiB folder', files: folderFiles(2 * GiB, 8, 100) }];
+    for (const file of singleFiles(bench.huge, bench.smoke)) singleSeeded.push(await uploadStreamed(server.url, single.link_token, admin.publicKeySpki, file));
+    const folders = [{ title: `Bench ${+(folderSize / GiB).toFixed(3)} GiB folder`, files: folderFiles(folderSize, 8, 100) }];
     if (bench.huge) folders.push({ title: 'Bench 5 GiB folder', files: folderFiles(5 * GiB, 10, 200) });
     const seededFolders: Array<{ id: number; title: string; files: SeededFile[] }> = [];
     for (const spec of folders) {
@@ -116,7 +122,7 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
     await signInAndUnlock(page, server.url, admin.username, admin.password, single.id);
     const limits = await measureDecryptLimits(page);
     bench.printLimits(limits);
-    const oneGiB = singleSeeded.find((file) => file.size === GiB)!;
+    const oneGiB = singleSeeded.find((file) => file.size === fileSize)!;
     const fileTable = page.getByRole('table', { name: 'Files' });
     // In-app navigation between folders: a page load would forget the unlocked key (it lives in this page's memory).
     let shownFolder = 'Bench single files';
@@ -133,10 +139,10 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
     const openSingle = () => openFolder('Bench single files');
 
     const specs: PhaseSpec[] = await passthroughCeilings(page, memory, server.url, `/api/folders/download/${oneGiB.id}`, oneGiB.size);
-    const bigFiles = singleSeeded.filter((f) => f.size >= GiB);
+    const bigFiles = singleSeeded.filter((f) => f.size >= fileSize);
     for (const file of bigFiles) {
       specs.push({
-        name: `one file, ${file.size / GiB} GiB`,
+        name: `one file, ${+(file.size / GiB).toFixed(3)} GiB`,
         kind: 'file',
         plainBytes: file.size,
         prepare: openSingle,
@@ -149,7 +155,7 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
     for (const folder of seededFolders) {
       const bytes = folder.files.reduce((sum, file) => sum + file.size, 0);
       specs.push({
-        name: `ZIP of a ${bytes / GiB} GiB folder (${folder.files.length} files)`,
+        name: `ZIP of a ${+(bytes / GiB).toFixed(3)} GiB folder (${folder.files.length} files)`,
         kind: 'zip',
         plainBytes: bytes,
         prepare: () => openFolder(folder.title),
@@ -158,7 +164,7 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
       });
     }
     const wanted = specs.filter((spec) => spec.kind === 'ceiling' || bench.phases.has(spec.kind));
-    const { phases, ceiling } = summarize(await runRounds(page, memory, wanted, repeat), limits.sequentialDecryptMBps);
+    const { phases, ceiling } = summarize(await runRounds(page, memory, wanted, repeat, bench.smoke), limits.sequentialDecryptMBps);
     const ceilingRuns = ceiling!.runs.map((run) => oneGiB.size / 1e6 / run.seconds);
     const ceilingCpu = toPhase(ceiling!, limits.sequentialDecryptMBps, null);
     return {

@@ -16,6 +16,11 @@ export type PhaseKind = (typeof PHASE_KINDS)[number];
 
 export interface BenchContext {
   readonly huge: boolean;
+  /**
+   * --smoke: every phase at a few MiB, once, with the same checks of the saved bytes (npm run
+   * bench:smoke); a phase that would be skipped fails the run instead.
+   */
+  readonly smoke: boolean;
   /** The phases to measure besides the ceiling (--phases=; all by default). */
   readonly phases: ReadonlySet<PhaseKind>;
   readonly paths: { readonly dataDir: string; readonly staticDir: string; readonly dist: string };
@@ -159,7 +164,7 @@ export interface Measured {
  * the machine's load, which drifts over minutes here, weighs on every phase alike and the ratios
  * of one run compare like with like. Idle memory is sampled once per phase, before its first run.
  */
-export async function runRounds(page: Page, memory: PeakMemory, specs: readonly PhaseSpec[], repeat: number): Promise<Measured[]> {
+export async function runRounds(page: Page, memory: PeakMemory, specs: readonly PhaseSpec[], repeat: number, skipFails = false): Promise<Measured[]> {
   const measured: Measured[] = [];
   let active = [...specs];
   for (let round = 0; round < repeat; round++) {
@@ -177,6 +182,7 @@ export async function runRounds(page: Page, memory: PeakMemory, specs: readonly 
         run = await spec.run();
       } catch (error) {
         if (!(error instanceof PhaseSkipped)) throw error;
+        if (skipFails) throw new Error(`${spec.name}: would be skipped (${error.message}), which --smoke does not allow`);
         console.log(`  ${spec.name}: skipped: ${error.message}`);
         active = active.filter((s) => s !== spec);
         measured.splice(measured.indexOf(entry), 1);

@@ -1,5 +1,5 @@
 /**
- * npm run bench:download [-- --size=5g] [-- --repeat N] [-- --phases=file,aes-ceiling,write-ceiling,direct,zip]
+ * npm run bench:download [-- --size=5g] [-- --repeat N] [-- --phases=file,aes-ceiling,write-ceiling,direct,zip] [-- --smoke]
  * npm run bench:download -- --target https://host --link 'TOKEN#KEYS' [--force]   (QA mode)
  *
  * Decrypt-to-disk throughput in headless Chromium: the real app, the real service worker, the
@@ -38,6 +38,8 @@ const HELP = `npm run bench:download [-- options]
 
   --size=5g        also a 5 GiB file and the ZIP of a 5 GiB folder (ZIP64), and the memory check
   --repeat N       downloads per phase (default 3; the median is reported)
+  --smoke          every phase once at a few MiB, the saved bytes checked as always, no phase
+                   skipped (npm run bench:smoke); the figures mean nothing
   --phases=LIST    local runs: only these of file,aes-ceiling,write-ceiling,direct,zip (default all); the
                    service-worker ceiling always runs, every ratio is taken against it
   BENCH_PORT=N     port of the local server (default: a free one)
@@ -145,7 +147,9 @@ async function main(): Promise<void> {
   }
   const target = parseQaTarget(argv);
   const huge = argv.includes('--size=5g');
-  const repeat = repeatAt >= 0 ? Math.max(1, Number(argv[repeatAt + 1])) : 3;
+  const smoke = argv.includes('--smoke');
+  if (smoke && huge) throw new BenchUsageError('--smoke and --size=5g exclude each other');
+  const repeat = repeatAt >= 0 ? Math.max(1, Number(argv[repeatAt + 1])) : smoke ? 1 : 3;
   // Per BENCH_PORT: benchmarks started at the same time on other ports keep out of each other's directories.
   const instance = process.env.BENCH_PORT ?? 'default';
   const downloadsDir = root(`.tmp/bench-download-out-${instance}`);
@@ -155,6 +159,7 @@ async function main(): Promise<void> {
   let chromiumVersion = '';
   const bench: BenchContext = {
     huge,
+    smoke,
     phases: selectedPhases(),
     // The benchmark serves its own copy of dist/ (plus the pass-through worker): other builds cannot swap it mid-run.
     paths: { dataDir: root(`.tmp/bench-download-data-${instance}`), staticDir: root(`.tmp/bench-download-static-${instance}`), dist: root('dist') },
@@ -214,6 +219,7 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     mode: target ? 'target' : 'local',
+    smoke,
     ...(target ? { target: target.origin } : {}),
     chromium: chromiumVersion,
     cores: cpus().length,
