@@ -1,5 +1,5 @@
 /**
- * npm run bench:admin-reads [-- --uploaders=24] [-- --batch=4] [-- --seconds=30] [-- --records=300] [-- --blob-store=disk] [-- --server-nice=-10]
+ * npm run bench:admin-reads [-- --uploaders=24] [-- --batch=4] [-- --seconds=30] [-- --records=300] [-- --blob-store=disk] [-- --server-nice=-10] [-- --smoke]
  *
  * How quickly the admin's screens answer while uploads stream in (issue 26: under 28 uploaders on
  * two cores the folder and file listings' p99 rose to 346-756 ms, 16-58 times idle). The rig of
@@ -37,9 +37,11 @@ import { MultipartBody, sealForUpload, sendRaw, tusCreate, tusHead, tusPatch, ty
 import { startRig, type Rig } from '../tests/scale/rig.ts';
 
 const MiB = 1024 * 1024;
-const S3_PORT = 9450; // and the four after it
-const NGINX_PORT = 9460;
-const PORTS = { a: 9461, b: 9462 };
+/** BENCH_RIG_PORT moves the rig's ports (the S3 store on it and the four after it, nginx on it + 10, the processes on + 11 and + 12). */
+const RIG_PORT = Number(process.env.BENCH_RIG_PORT ?? 9450);
+const S3_PORT = RIG_PORT;
+const NGINX_PORT = RIG_PORT + 10;
+const PORTS = { a: RIG_PORT + 11, b: RIG_PORT + 12 };
 const BUCKET = 'sealdrop-bench-reads';
 const CHUNK = 4 * MiB;
 const READ_PAUSE_MS = 50;
@@ -62,10 +64,12 @@ const blobStoreOption = (value: string): 's3' | 'disk' => {
   if (value !== 's3' && value !== 'disk') throw new Error(`--blob-store must be s3 or disk, not ${value}`);
   return value;
 };
-const UPLOADERS = numberOption('uploaders', 24);
-const BATCH_UPLOADERS = numberOption('batch', 4);
-const SECONDS = numberOption('seconds', 30);
-const RECORDS = numberOption('records', 300);
+/** --smoke (npm run bench:smoke): 2 + 1 uploaders for 3 s over 25 records; figures that mean nothing. */
+const SMOKE = argv.includes('--smoke');
+const UPLOADERS = numberOption('uploaders', SMOKE ? 2 : 24);
+const BATCH_UPLOADERS = numberOption('batch', SMOKE ? 1 : 4);
+const SECONDS = numberOption('seconds', SMOKE ? 3 : 30);
+const RECORDS = numberOption('records', SMOKE ? 25 : 300);
 const CPU_PROFILE_DIR = optionText('cpu-prof');
 const LOOP_DELAY = argv.includes('--loop-delay');
 const SERVER_NICE_TEXT = optionText('server-nice');
@@ -197,6 +201,7 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const report: Record<string, unknown> = {
     bench: 'admin-reads',
+    smoke: SMOKE,
     startedAt: startedAt.toISOString(),
     machine: { cpus: cpus().length, loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))) },
     uploaders: UPLOADERS,
@@ -285,6 +290,8 @@ async function main(): Promise<void> {
       };
     }
     const uploaded = tusBytes.reduce((a, b) => a + b, 0) + batchBytes.reduce((a, b) => a + b, 0);
+    // The uploaders swallow failed requests (a loaded rig answers some with errors): none stored at all is a broken upload path, not a figure.
+    if (uploaded === 0) throw new Error('no upload was acknowledged while reading: the loaded phase measured nothing');
 
     report.idle = { folders: summarise(idle.folders), files: summarise(idle.files) };
     report.loaded = { folders: summarise(loaded.folders), files: summarise(loaded.files) };

@@ -1,5 +1,5 @@
 /**
- * npm run bench:cli [-- --size-mib N] [-- --repeat N]
+ * npm run bench:cli [-- --size-mib N] [-- --repeat N] [-- --smoke]
  *
  * The command-line clients against a real server process on this machine (loopback, disk blob
  * store): one file of N MiB (default 1024) of random bytes uploaded by `npm run upload` (encrypt +
@@ -9,6 +9,7 @@
  * the rate over it and its peak RSS (sampled from /proc) are printed and written as JSON under
  * bench-results/. The fetched file is compared with the original. The server shares the machine's
  * two cores with the command, so these are end-to-end figures, not the ceiling of either side.
+ * --smoke (npm run bench:smoke): 8 MiB, one run, the same comparisons; figures that mean nothing.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -24,8 +25,9 @@ import { PeakMemory } from './process-tree.ts';
 const MiB = 1024 * 1024;
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => (args.includes(name) ? Math.max(1, Number(args[args.indexOf(name) + 1])) : fallback);
-const SIZE = option('--size-mib', 1024) * MiB;
-const REPEAT = option('--repeat', 2);
+const SMOKE = args.includes('--smoke');
+const SIZE = option('--size-mib', SMOKE ? 8 : 1024) * MiB;
+const REPEAT = option('--repeat', SMOKE ? 1 : 2);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIR = path.join(ROOT, '.tmp/bench-cli');
 
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
       runs.push(result);
       console.log(`run ${run + 1}: upload ${result.uploadMBps} MB/s (${result.uploadSeconds} s, peak RSS ${result.uploadPeakRssMiB} MiB), fetch ${result.fetchMBps} MB/s (${result.fetchSeconds} s, peak RSS ${result.fetchPeakRssMiB} MiB)`);
     }
-    const report = { bench: 'cli', sizeBytes: SIZE, runs, loadBefore, loadAfter: loadavg()[0], at: new Date().toISOString() };
+    const report = { bench: 'cli', smoke: SMOKE, sizeBytes: SIZE, runs, loadBefore, loadAfter: loadavg()[0], at: new Date().toISOString() };
     fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
     const file = path.join(ROOT, 'bench-results', `cli-${Date.now()}.json`);
     fs.writeFileSync(file, JSON.stringify(report, null, 2));

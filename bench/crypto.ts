@@ -1,5 +1,5 @@
 /**
- * npm run bench:crypto [-- --4gib] [-- --record-sizes] [-- --repeat N]
+ * npm run bench:crypto [-- --4gib] [-- --record-sizes] [-- --repeat N] [-- --smoke]
  *
  * Runs the crypto worker pool in headless Chromium (the Vite-built harness of e2e/crypto-harness)
  * and prints, then writes as JSON under bench-results/:
@@ -13,6 +13,8 @@
  *   - with --4gib, a 4 GiB single-file run, to show that peak memory does not grow with file size.
  * Files are generated once under .tmp/bench and reach the page by path (setInputFiles), so no file
  * bytes cross the automation channel; Chromium runs without --disable-dev-shm-usage.
+ * --smoke (npm run bench:smoke): the same phases once, on 16 MiB and eight 2 MiB files, the limits
+ * over 16 MiB; the figures mean nothing, the run shows that every phase still works.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -32,10 +34,14 @@ const GiB = 1024 * MiB;
 const RECORD_SIZE = 256 * 1024;
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
-const REPEAT = args.includes('--repeat') ? Math.max(1, Number(args[args.indexOf('--repeat') + 1])) : 3;
+const SMOKE = flag('--smoke');
+const REPEAT = args.includes('--repeat') ? Math.max(1, Number(args[args.indexOf('--repeat') + 1])) : SMOKE ? 1 : 3;
+/** The one big file, each of the eight files, and the bytes of each limit's measurement. */
+const SIZES = SMOKE ? { big: 16 * MiB, many: 2 * MiB, limit: 16 * MiB } : { big: GiB, many: 128 * MiB, limit: 256 * MiB };
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const DIR = root('.tmp/bench/');
 
+const sizeName = (bytes: number) => (bytes >= GiB ? `${bytes / GiB} GiB` : `${bytes / MiB} MiB`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mib = (bytes: number) => Math.round(bytes / MiB);
 
@@ -70,14 +76,15 @@ interface Inputs {
 async function prepareInputs(): Promise<Inputs> {
   await mkdir(DIR, { recursive: true });
   process.stdout.write('preparing input files under .tmp/bench (kept between runs)... ');
-  const big = `${DIR}plain-1g.bin`;
-  const many = Array.from({ length: 8 }, (_, i) => `${DIR}plain-128m-${i}.bin`);
-  const sealed = `${DIR}sealed-1g.bin`;
-  await ensurePlainFile(big, GiB, 100);
-  for (const [i, path] of many.entries()) await ensurePlainFile(path, 128 * MiB, 200 + i);
+  const big = SMOKE ? `${DIR}plain-16m.bin` : `${DIR}plain-1g.bin`;
+  const many = Array.from({ length: 8 }, (_, i) => (SMOKE ? `${DIR}plain-2m-${i}.bin` : `${DIR}plain-128m-${i}.bin`));
+  const sealed = SMOKE ? `${DIR}sealed-16m.bin` : `${DIR}sealed-1g.bin`;
+  await ensurePlainFile(big, SIZES.big, 100);
+  for (const [i, path] of many.entries()) await ensurePlainFile(path, SIZES.many, 200 + i);
   const key = randomBytes(32);
   const iv = randomBytes(12);
   await encryptFileWithNode(big, sealed, key, iv);
+  if (SMOKE && flag('--4gib')) throw new Error('--smoke and --4gib exclude each other');
   const huge = flag('--4gib') ? `${DIR}plain-4g.bin` : undefined;
   if (huge) await ensurePlainFile(huge, 4 * GiB, 400);
   console.log('done');
@@ -158,7 +165,7 @@ async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsM
 }
 
 async function measureLimits(page: Page, memory: PeakMemory, readPath: string): Promise<Limits> {
-  const total = 256 * MiB;
+  const total = SIZES.limit;
   const callSizes = flag('--record-sizes') ? [64, 128, 256, 512, 1024, 4096].map((k) => k * 1024) : [];
   const aesByCallSize = [];
   for (const callBytes of callSizes) {
@@ -218,13 +225,13 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
         }),
       );
     };
-    await encrypt('hash+encrypt one 1 GiB file', [inputs.big], oneFileLimit);
+    await encrypt(`hash+encrypt one ${sizeName(SIZES.big)} file`, [inputs.big], oneFileLimit);
     await encrypt('  the same, SHA-256 on the same worker', [inputs.big], oneFileLimit, { hashPlacement: 'same-worker' });
-    await encrypt('hash+encrypt eight 128 MiB files at once', inputs.many, manyFilesLimit);
+    await encrypt(`hash+encrypt eight ${sizeName(SIZES.many)} files at once`, inputs.many, manyFilesLimit);
     await page.setInputFiles('#files', inputs.sealed);
     const keyAndIv = [inputs.key.toString('base64'), inputs.iv.toString('base64')] as const;
     phases.push(
-      await measure(page, memory, 'decrypt one 1 GiB file', 'decrypt', limits.aesDecrypt.perCoreMBps, async () => {
+      await measure(page, memory, `decrypt one ${sizeName(SIZES.big)} file`, 'decrypt', limits.aesDecrypt.perCoreMBps, async () => {
         const result = ok(
           (await page.evaluate(([k, v]) => window.cryptoHarness.decryptFile(k, v, { hashPlaintext: false }), keyAndIv)) as DecryptRunResult | HarnessError,
         );
@@ -244,6 +251,7 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
       poolSize,
       recordSize: RECORD_SIZE,
       repeat: REPEAT,
+      smoke: SMOKE,
       limits,
       phases,
       analysis,
@@ -262,7 +270,7 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
  * one browser whose idle RSS drifts by a few hundred MiB from phase to phase.
  */
 function memoryCheck(phases: readonly PhaseResult[]) {
-  const one = phases.find((p) => p.name === 'hash+encrypt one 1 GiB file');
+  const one = phases.find((p) => p.name === `hash+encrypt one ${sizeName(SIZES.big)} file`);
   const four = phases.find((p) => p.name === 'hash+encrypt one 4 GiB file');
   if (!one || !four) return undefined;
   const differenceMiB = four.peakRssMiB - one.peakRssMiB;

@@ -1,5 +1,5 @@
 /**
- * npm run bench:kdf [-- --repeat N] [--sign-in]
+ * npm run bench:kdf [-- --repeat N] [--sign-in] [--smoke]
  *
  * The cost of one password guess, which sets the login KDF's parameters (crypto/kdf.ts,
  * ARGON2_DEFAULT_COST) and the offline-attack arithmetic of docs/security.md:
@@ -8,7 +8,8 @@
  *   - in node: @node-rs/argon2 (native, a defender's or an attacker's CPU core) at the same costs,
  *     and PBKDF2-SHA256 (OpenSSL) at the old schemes' iteration counts, for comparison.
  * Prints the medians and writes everything as JSON under bench-results/. `--sign-in` measures a
- * whole sign-in through the built app instead (bench/sign-in.ts).
+ * whole sign-in through the built app instead (bench/sign-in.ts). `--smoke` (npm run bench:smoke):
+ * every cost once.
  */
 import { pbkdf2Sync } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -20,7 +21,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
 import { benchSignIn } from './sign-in.ts';
 
 const args = process.argv.slice(2);
-const REPEAT = args.includes('--repeat') ? Math.max(1, Number(args[args.indexOf('--repeat') + 1])) : 5;
+const SMOKE = args.includes('--smoke');
+const REPEAT = args.includes('--repeat') ? Math.max(1, Number(args[args.indexOf('--repeat') + 1])) : SMOKE ? 1 : 5;
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const ARGON2_GRID = [
   { memoryKiB: 19_456, passes: 2 },
@@ -120,6 +122,7 @@ for (const row of rows) {
 const result = {
   date: new Date().toISOString(),
   repeat: REPEAT,
+  smoke: SMOKE,
   cpu: cpus()[0]?.model,
   cores: cpus().length,
   loadAverageBefore: startLoad,

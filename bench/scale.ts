@@ -1,5 +1,5 @@
 /**
- * npm run bench:scale [-- --size=5g] [-- --chunk=64m] [-- --no-link]
+ * npm run bench:scale [-- --size=5g] [-- --chunk=64m] [-- --no-link] [-- --smoke]
  *
  * The deployment rig of npm run test:scale (tests/scale/rig.ts: Swift+s3api, two server processes
  * with BLOB_STORE=s3 on a fresh PostgreSQL schema, nginx round-robin), on its own ports 9450-9462,
@@ -19,6 +19,7 @@
  *     this client's own peak RSS;
  *   - JSON under bench-results/scale-<timestamp>.json (also when a check fails, with the error).
  * Everything it starts is stopped by its own handle (PID), also on failure and on Ctrl-C.
+ * --smoke (npm run bench:smoke): 16 MiB in 4 MiB PATCHes, the same checks; figures that mean nothing.
  */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -37,9 +38,11 @@ import type { ServerProcess } from '../tests/scale/server-process.ts';
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 const MAX_PLAIN = 5120 * MiB;
-const S3_PORT = 9450; // and the four after it
-const NGINX_PORT = 9460;
-const PORTS = { a: 9461, b: 9462 };
+/** BENCH_RIG_PORT moves the rig's ports (the S3 store on it and the four after it, nginx on it + 10, the processes on + 11 and + 12). */
+const RIG_PORT = Number(process.env.BENCH_RIG_PORT ?? 9450);
+const S3_PORT = RIG_PORT;
+const NGINX_PORT = RIG_PORT + 10;
+const PORTS = { a: RIG_PORT + 11, b: RIG_PORT + 12 };
 const BUCKET = 'sealdrop-bench-scale';
 const SAMPLE_MS = 200;
 
@@ -58,8 +61,9 @@ function parseSize(text: string, what: string): number {
   return Math.round(Number(match[1]) * unit);
 }
 
-const SIZE = parseSize(option('size') ?? '5g', '--size');
-const CHUNK = parseSize(option('chunk') ?? '64m', '--chunk');
+const SMOKE = argv.includes('--smoke');
+const SIZE = parseSize(option('size') ?? (SMOKE ? '16m' : '5g'), '--size');
+const CHUNK = parseSize(option('chunk') ?? (SMOKE ? '4m' : '64m'), '--chunk');
 const LINK = !argv.includes('--no-link');
 if (SIZE < 1 || SIZE > MAX_PLAIN) throw new Error(`--size must be between 1 byte and 5 GiB (the app's limit), not ${SIZE}`);
 if (CHUNK < MiB) throw new Error('--chunk must be at least 1m');
@@ -277,6 +281,7 @@ async function main(): Promise<void> {
   const cipherBytes = cipherLength(SIZE);
   const report: Record<string, unknown> = {
     bench: 'scale',
+    smoke: SMOKE,
     startedAt: startedAt.toISOString(),
     machine: { cpus: cpus().length, loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))) },
     plainBytes: SIZE,

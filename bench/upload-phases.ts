@@ -266,6 +266,8 @@ export async function plainUploadScript(): Promise<string> {
 export interface PhaseInputs {
   /** The 1 GiB file, the folder of small files, the 5 GiB file (with --size=5g). */
   big: string;
+  /** The big file's size: 1 GiB unless given (16 MiB with --smoke). */
+  bigBytes?: number;
   small: { dir: string; bytes: number; count: number };
   huge: string | null;
   plainScript: string;
@@ -289,6 +291,8 @@ export interface UploadPhases {
 export function uploadPhases(inputs: PhaseInputs): UploadPhases {
   const { big, small, huge, plainScript, discardUrl, repeat, end, label } = inputs;
   const GiB = 1024 * MiB;
+  const bigBytes = inputs.bigBytes ?? GiB;
+  const bigName = bigBytes >= GiB ? `${bigBytes / GiB} GiB` : `${bigBytes / MiB} MiB`;
   const discard = discardUrl;
   return {
     ceiling:
@@ -297,25 +301,25 @@ export function uploadPhases(inputs: PhaseInputs): UploadPhases {
         : {
             name: label('transport ceiling: same bytes, bare XHR to a discard route'),
             files: 1,
-            bytes: GiB,
+            bytes: bigBytes,
             prepare: (page) => pickIntoBenchInput(page, plainScript, big),
             start: (page) => page.evaluate(([url, id]) => window.benchCeilingUpload(url, id), [discard, BENCH_INPUT_ID] as const),
             repeat,
             end: 'page',
           },
     plain: {
-      name: label('plain upload (no encryption), same 1 GiB, tus'),
+      name: label(`plain upload (no encryption), same ${bigName}, tus`),
       files: 1,
-      bytes: GiB,
+      bytes: bigBytes,
       prepare: (page) => pickIntoBenchInput(page, plainScript, big),
       start: (page, linkToken) => page.evaluate(([token, id]) => window.benchPlainUpload(token, id), [linkToken, BENCH_INPUT_ID] as const),
       repeat,
       end,
     },
     encrypted: {
-      name: label('encrypted upload, one 1 GiB file'),
+      name: label(`encrypted upload, one ${bigName} file`),
       files: 1,
-      bytes: GiB,
+      bytes: bigBytes,
       prepare: (page) => pickIntoPage(page, 'file-input', big, 1),
       start: pressUpload,
       repeat,

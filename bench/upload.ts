@@ -1,6 +1,6 @@
 /**
  * npm run bench:upload -- --target https://host --link TOKEN [--force]   (QA mode: bench/upload-target.ts)
- * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --phases=ceiling,plain,encrypted,many] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR]
+ * npm run bench:upload [-- --size=5g] [-- --repeat N] [-- --small N] [-- --phases=ceiling,plain,encrypted,many] [-- --store=s3] [-- --only-5g] [-- --app-dir=DIR] [-- --smoke]
  *
  * Drives the real upload page in headless Chromium against the real server on loopback and
  * prints, then writes as JSON under bench-results/:
@@ -21,6 +21,10 @@
  * with a DevTools port; Playwright connects over CDP only to pick files and press the button and
  * disconnects before the bytes flow, so its network tracking never copies a request body; the end
  * time is the server's own upload_time of the last record; no --disable-dev-shm-usage.
+ *
+ * --smoke (npm run bench:smoke): every phase once with a 16 MiB file and 20 small files, the crypto
+ * references over 16 MiB; the same ends (the server's records, the page's success message), figures
+ * that mean nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -50,8 +54,11 @@ const option = (name: string) => {
   return index >= 0 ? argv[index + 1] : undefined;
 };
 const HUGE = option('size') === '5g';
-const REPEAT = Math.max(1, Number(option('repeat') ?? 3));
-const SMALL_COUNT = Math.max(1, Number(option('small') ?? 2000));
+const SMOKE = argv.includes('--smoke');
+const REPEAT = Math.max(1, Number(option('repeat') ?? (SMOKE ? 1 : 3)));
+const SMALL_COUNT = Math.max(1, Number(option('small') ?? (SMOKE ? 20 : 2000)));
+/** The big file: 1 GiB, 16 MiB with --smoke. */
+const BIG_BYTES = SMOKE ? 16 * MiB : GiB;
 const PORT = Number(process.env.BENCH_UPLOAD_PORT ?? 8195);
 const STORES: Array<'disk' | 's3'> = option('store') === 's3' ? ['disk', 's3'] : ['disk'];
 const ONLY_HUGE = argv.includes('--only-5g');
@@ -117,13 +124,13 @@ interface CryptoLimit {
 
 /** The crypto references, measured with the crypto harness (as bench:crypto does) in the same browser. */
 async function measureCryptoLimit(browser: BenchBrowser, bigFile: string): Promise<CryptoLimit> {
+  const totalBytes = SMOKE ? 16 * MiB : 384 * MiB;
   const harness = await serveDirectory(await buildHarness());
   const mbps = (sample: RateSample) => sample.bytes / 1e6 / sample.seconds;
   try {
     return await browser.drive(harness.url, async (page) => {
       await page.waitForFunction(() => typeof window.cryptoHarness !== 'undefined');
       await page.evaluate(() => window.cryptoHarness.ready());
-      const totalBytes = 384 * MiB;
       const sha = await page.evaluate((t) => window.cryptoHarness.measureLimit({ kind: 'sha', updateBytes: 256 * 1024, totalBytes: t }), totalBytes);
       const aes = await page.evaluate((t) => window.cryptoHarness.measureLimit({ kind: 'aes', mode: 'encrypt', callBytes: 256 * 1024, totalBytes: t }), totalBytes);
       await page.setInputFiles('#files', bigFile);
@@ -171,7 +178,7 @@ async function measureStore(
   try {
     const { admin } = await AdminClient.create(server.url, server.dataDir, 'bench');
     const site = localSite(server, admin);
-    const phases = uploadPhases({ big, small: { ...small, count: SMALL_COUNT }, huge, plainScript, discardUrl: `${server.url}/api/bench/discard`, repeat: REPEAT, label, end: 'records' });
+    const phases = uploadPhases({ big, bigBytes: BIG_BYTES, small: { ...small, count: SMALL_COUNT }, huge, plainScript, discardUrl: `${server.url}/api/bench/discard`, repeat: REPEAT, label, end: 'records' });
     if (!ONLY_HUGE) {
       if (PHASES.has('ceiling') && phases.ceiling) run.ceiling = await measurePhase(site, phases.ceiling);
       if (PHASES.has('plain')) run.plain = await measurePhase(site, phases.plain);
@@ -211,8 +218,9 @@ async function main(): Promise<void> {
   const target = parseQaTarget(argv, process.env, '/upload/');
   const dir = root('.tmp/bench/');
   process.stdout.write('preparing input files under .tmp/bench (cached between runs)... ');
-  const big = `${dir}plain-1g.bin`;
-  await ensurePlainFile(big, GiB, 100);
+  if (SMOKE && (HUGE || target)) throw new Error('--smoke runs locally, without --size=5g');
+  const big = SMOKE ? `${dir}plain-16m.bin` : `${dir}plain-1g.bin`;
+  await ensurePlainFile(big, BIG_BYTES, 100);
   const small = await ensureSmallFiles(dir, SMALL_COUNT);
   const huge = HUGE ? `${dir}plain-5g.bin` : null;
   if (huge) await ensurePlainFile(huge, 5 * GiB, 500);
@@ -328,6 +336,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       cores: cpus().length,
       repeat: REPEAT,
+      smoke: SMOKE,
       stores: STORES,
       cryptoLimit: crypto,
       phases: runs.flatMap((run) => run.phases.map((p) => ({ store: run.store, ...p }))),
