@@ -260,7 +260,7 @@ async function main(): Promise<void> {
       const lower = Math.min(cryptoLimit, first.plain.medianMBps);
       ratio = { encryptedMBps: first.encrypted.medianMBps, cryptoLimitMBps: cryptoLimit, plainUploadMBps: first.plain.medianMBps, value: Number((first.encrypted.medianMBps / lower).toFixed(2)), target: 0.7 };
       console.log(
-        `\n  encrypted 1 GiB ${first.encrypted.medianMBps} MB/s / min(crypto ${cryptoLimit}, plain upload ${first.plain.medianMBps}) = ratio ${ratio.value.toFixed(2)} (target >= 0.70)`,
+        `\n  ${first.encrypted.name} ${first.encrypted.medianMBps} MB/s / min(crypto ${cryptoLimit}, plain upload ${first.plain.medianMBps}) = ratio ${ratio.value.toFixed(2)} (target >= 0.70)`,
       );
       smallFiles = { count: SMALL_COUNT, filesPerSecond: first.many.medianFilesPerSecond, target: 500 };
       console.log(`  small files: ${first.many.medianFilesPerSecond} files/s (target >= 500)`);
