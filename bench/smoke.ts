@@ -1,5 +1,5 @@
 /**
- * npm run bench:smoke [-- --only=download,cli]
+ * npm run bench:smoke [-- --only=download,cli]   (names as the summary prints them)
  *
  * Every benchmark once in its --smoke mode, one after the other, so that a benchmark the code
  * has moved away from fails CI instead of rotting unnoticed: the same code, phases and checks of
@@ -38,10 +38,26 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Far above any smoke run (the longest takes well under a minute): a hung browser fails the run instead of holding CI. */
 export const SMOKE_TIME_LIMIT_MS = 5 * 60_000;
 
-const bench = (name: string): SmokeBench => ({ name, nodeArgs: ['--import', 'tsx', `bench/${name}.ts`, '--smoke'] });
+const bench = (name: string, ...options: string[]): SmokeBench => ({
+  name: [name, ...options].join(' '),
+  nodeArgs: ['--import', 'tsx', `bench/${name}.ts`, ...options, '--smoke'],
+});
 
-/** Every npm run bench:* command, in the order they run. */
-export const SMOKE_BENCHES: readonly SmokeBench[] = ['crypto', 'kdf', 'download', 'upload', 'recover', 'cli', 'scale', 'admin-reads'].map(bench);
+/**
+ * Every npm run bench:* command, in the order they run. bench:kdf --sign-in signs in through the
+ * built app in dist/, which bench:download has brought up to date just before.
+ */
+export const SMOKE_BENCHES: readonly SmokeBench[] = [
+  bench('crypto'),
+  bench('kdf'),
+  bench('download'),
+  bench('kdf', '--sign-in'),
+  bench('upload'),
+  bench('recover'),
+  bench('cli'),
+  bench('scale'),
+  bench('admin-reads'),
+];
 
 /** Runs one benchmark as a child process with its output on ours; resolves with how it ended (never rejects). */
 export function runSmokeBench(smoke: SmokeBench, options: { timeLimitMs?: number; cwd?: string } = {}): Promise<SmokeResult> {
@@ -97,7 +113,8 @@ async function main(): Promise<void> {
     .slice(2)
     .find((arg) => arg.startsWith('--only='))
     ?.slice('--only='.length)
-    .split(',');
+    .split(',')
+    .map((name) => name.trim());
   const unknown = only?.filter((name) => !SMOKE_BENCHES.some((smoke) => smoke.name === name)) ?? [];
   if (unknown.length > 0) {
     console.error(`bench:smoke: unknown benchmark ${unknown.join(', ')} (known: ${SMOKE_BENCHES.map((smoke) => smoke.name).join(', ')})`);
@@ -112,7 +129,7 @@ async function main(): Promise<void> {
   });
   const totalSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
   console.log(`bench:smoke on ${cpus().length} cores, ${totalSeconds} s in all (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end):`);
-  for (const result of results) console.log(`  ${result.name.padEnd(12)} ${String(result.seconds).padStart(6)} s  load ${result.loadAverageBefore.toFixed(2)} before  ${result.failure ? `FAILED: ${result.failure}` : 'ok'}`);
+  for (const result of results) console.log(`  ${result.name.padEnd(16)} ${String(result.seconds).padStart(6)} s  load ${result.loadAverageBefore.toFixed(2)} before  ${result.failure ? `FAILED: ${result.failure}` : 'ok'}`);
   await mkdir(`${ROOT}bench-results`, { recursive: true });
   const file = `${ROOT}bench-results/smoke-${date.replace(/[:.]/g, '-')}.json`;
   await writeFile(file, `${JSON.stringify({ bench: 'smoke', date, cores: cpus().length, totalSeconds, loadAverageAtEnd: loadavg(), results }, null, 2)}\n`);

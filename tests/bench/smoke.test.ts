@@ -32,12 +32,14 @@ describe('bench:smoke runner', () => {
 
   it('runs every bench:* command of package.json in --smoke mode', () => {
     const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    const benches = Object.entries(scripts).filter(([name]) => name.startsWith('bench:') && name !== 'bench:smoke');
-    expect(SMOKE_BENCHES.map((smoke) => smoke.name).sort()).toEqual(benches.map(([name]) => name.slice('bench:'.length)).sort());
-    for (const [name, command] of benches) {
-      const smoke = SMOKE_BENCHES.find((candidate) => `bench:${candidate.name}` === name)!;
-      expect(smoke.nodeArgs).toEqual(['--import', 'tsx', command.replace(/^tsx /, ''), '--smoke']);
-    }
+    const benchScripts = Object.entries(scripts)
+      .filter(([name]) => name.startsWith('bench:') && name !== 'bench:smoke')
+      .map(([, command]) => command.replace(/^tsx /, ''));
+    expect(benchScripts.length).toBeGreaterThanOrEqual(8);
+    for (const smoke of SMOKE_BENCHES) expect(smoke.nodeArgs.slice(0, 2).concat(smoke.nodeArgs.at(-1)!)).toEqual(['--import', 'tsx', '--smoke']);
+    const smokedScripts = new Set(SMOKE_BENCHES.map((smoke) => smoke.nodeArgs[2]));
+    expect([...smokedScripts].sort()).toEqual([...benchScripts].sort());
+    expect(SMOKE_BENCHES.map((smoke) => smoke.name)).toContain('kdf --sign-in');
   });
 });
 
