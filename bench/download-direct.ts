@@ -62,7 +62,7 @@ const PICKER_OVERRIDE = `(() => {
 function completeScript(size: number): string {
   return `(async () => {
     const asked = Date.now() + 15000;
-    const absent = async (root, name) => {
+    const fileOrNull = async (root, name) => {
       try {
         return await (await root.getFileHandle(name)).getFile();
       } catch (error) {
@@ -75,9 +75,9 @@ function completeScript(size: number): string {
       const name = window.__benchDirectName;
       if (name) {
         const root = await navigator.storage.getDirectory();
-        const file = await absent(root, name);
+        const file = await fileOrNull(root, name);
         if (file && file.size > ${size}) throw new Error('OPFS file grew past the expected size: ' + file.size);
-        if (file && file.size === ${size} && (await absent(root, name + '${PARTIAL_SUFFIX}')) === null) return name;
+        if (file && file.size === ${size} && (await fileOrNull(root, name + '${PARTIAL_SUFFIX}')) === null) return name;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
