@@ -68,7 +68,7 @@ let admin: TestClient;
 
 beforeAll(async () => {
   await receiver.start();
-  server = await startServer({ env: { WEBHOOK_CHECK_SECONDS: '0', WEBHOOK_TIMEOUT_SECONDS: '2' } });
+  server = await startServer({ env: { WEBHOOK_CHECK_SECONDS: '0', WEBHOOK_TIMEOUT_SECONDS: '2' }, ownPublicUrl: true });
   admin = (await signedInClient(server, 'hooked')).client;
 });
 afterAll(async () => {
