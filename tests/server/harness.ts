@@ -14,6 +14,7 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import type { LogDestination } from '../../server/logging.ts';
 import type { User } from '../../server/db/repositories/index.ts';
 import { TestClient } from './http-client.ts';
+import type { HostResolver } from '../../server/webhooks/transport.ts';
 import { buildOpenApiDocument } from '../../server/openapi/document.ts';
 import { OpenApiAnswerChecker } from './openapi-answers.ts';
 
@@ -69,6 +70,8 @@ export interface StartOptions {
    * start), for tests that need PUBLIC_URL (mail, webhooks) and still create links through baseUrl.
    */
   ownPublicUrl?: boolean;
+  /** How the server resolves webhook receivers' names (default: the system resolver). */
+  resolveHost?: HostResolver;
 }
 
 /** A port nothing listens on right now (the OS picks it; released before the caller binds it). */
@@ -109,7 +112,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   }
   const config = loadConfig(env);
   const clock = new ManualClock();
-  const app = await buildApp(config, { clock: clock.now, logStream: options.logStream });
+  const app = await buildApp(config, { clock: clock.now, logStream: options.logStream, resolveHost: options.resolveHost });
   await options.setup?.(app);
   const openResponses = trackOpenResponses(app);
   await app.listen({ port: listenPort, host: '127.0.0.1' });

@@ -45,6 +45,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   routes.put('/webhook', { schema: { body: webhookBody, response: { 200: webhookResponse } } }, async (request) => {
     const { user } = signedIn(request);
     if (app.config.publicUrl === null) throw new WebhookNeedsPublicUrlError();
+    await app.webhooks.checkUrl(request.body.url);
     const existing = await repos.webhooks.endpointOf(user.id);
     await repos.webhooks.saveEndpoint({
       userId: user.id,
