@@ -354,3 +354,36 @@ describe('delivery faults', () => {
     }
   });
 });
+
+describe('why a delivery failed', () => {
+  it('is in the server log (the refused address and its kind, never the URL or the secret), not in the delivery list', async () => {
+    const lines: string[] = [];
+    // Public when saved, private when sent: refused as it connects, so no connection is opened.
+    let address = '93.184.216.34';
+    const logged = await startServer({
+      env: { WEBHOOK_CHECK_SECONDS: '0', LOG_LEVEL: 'warn' },
+      ownPublicUrl: true,
+      resolveHost: async () => [{ address, family: 4 }],
+      logStream: { write: (line: string) => lines.push(line) },
+    });
+    try {
+      const client = (await signedInClient(logged, 'logged')).client;
+      const saved = await client.request('PUT', '/api/auth/webhook', { json: { url: 'https://logged.example/hooks/path-token-4f1c' } });
+      expect(saved.status).toBe(200);
+      const secret = saved.body.endpoint.secret as string;
+      address = '10.0.0.1';
+      expect((await client.post('/api/auth/webhook/test')).status).toBe(202);
+      await logged.settled();
+      const delivery = (await client.get('/api/auth/webhook')).body.deliveries[0];
+      expect(delivery).toMatchObject({ last_status_code: null, last_error: 'Delivery failed' });
+      const failures = lines.filter((line) => line.includes('webhook delivery failed'));
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toContain('Refused address 10.0.0.1 (private)');
+      const all = lines.join('\n');
+      expect(all).not.toContain('path-token-4f1c');
+      expect(all).not.toContain(secret);
+    } finally {
+      await logged.close();
+    }
+  });
+});
