@@ -146,3 +146,23 @@ describe('with PUBLIC_URL set', () => {
     expect(message).toContain(`https://files.example.com/folders/view/${folder.id}`);
   });
 });
+
+describe('with PUBLIC_URL set behind a trusted proxy', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { TRUST_PROXY: 'true' }, ownPublicUrl: true });
+  });
+  afterAll(() => server?.close());
+
+  it('refuses a download link asked for with an X-Forwarded-Host other than PUBLIC_URL\'s, and takes the matching one', async () => {
+    const { client } = await signedInClient(server, 'proxied');
+    const folder = await createFolder(client, 'Behind the proxy');
+    const file = await seedFile(server, folder.id);
+    const forged = await client.post('/api/download/links', { file_ids: [file.id] }, { headers: { 'x-forwarded-host': FORGED_HOST } });
+    expect(forged.status).toBe(421);
+    expect(forged.body.code).toBe('HOST_NOT_ALLOWED');
+    const forwarded = await client.post('/api/download/links', { file_ids: [file.id] }, { headers: { 'x-forwarded-host': new URL(server.env.PUBLIC_URL!).host } });
+    expect(forwarded.status).toBe(201);
+    expect(forwarded.body.full_url).toBe(`${server.env.PUBLIC_URL}/download/${forwarded.body.link_token}`);
+  });
+});
