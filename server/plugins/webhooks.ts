@@ -1,7 +1,9 @@
 // Signed webhooks as `app.webhooks`: `emit` queues an event for the admin's endpoint (if any) and
 // starts a delivery pass in the background, so the request that caused the event never waits for
 // the receiver; `deliverDue(now?)` is one pass (also run every WEBHOOK_CHECK_SECONDS, which picks
-// up retries and what another process queued); `secretOf` gives an endpoint's signing secret.
+// up retries and what another process queued); `secretOf` gives an endpoint's signing secret;
+// `checkUrl` refuses a URL whose address the policy refuses (webhooks/address-policy.ts), before it
+// is saved. Names are resolved by the `resolve` option (the system resolver unless a test maps them).
 import { randomUUID } from 'node:crypto';
 import type { WebhookEndpoint } from '../db/repositories/index.ts';
 import { addressPolicy } from '../webhooks/address-policy.ts';
