@@ -1,6 +1,7 @@
 // Server configuration, read once from environment variables and validated with zod, so a bad
 // value stops the process at start with one line naming the variable instead of failing later.
 // Every variable is documented in docs/operations.md.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -114,8 +115,11 @@ export interface Config {
   notify: { quietMs: number; digestMs: number; checkIntervalMs: number };
   /** How long activity log entries are kept. */
   activityRetentionMs: number;
-  /** Signed webhooks (server/webhooks): the signing key (null: DATA_DIR/webhook-signing.key), retry timer, request timeout. */
-  webhooks: { signingKey: string | null; checkIntervalMs: number; timeoutMs: number };
+  /**
+   * Signed webhooks (server/webhooks): the signing key (null: DATA_DIR/webhook-signing.key), retry
+   * timer, request timeout, and the networks (CIDR) that may receive despite being loopback or private.
+   */
+  webhooks: { signingKey: string | null; checkIntervalMs: number; timeoutMs: number; allowedNetworks: string[] };
   /** Prometheus metrics (server/metrics): null when off (neither METRICS_TOKEN nor METRICS_PORT set). */
   metrics: MetricsConfig | null;
   /** Graceful shutdown on SIGTERM/SIGINT (server/lifecycle, docs/operations.md "Health, metrics and shutdown"). */
@@ -210,6 +214,11 @@ const envSchema = z.object({
   WEBHOOK_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
   WEBHOOK_CHECK_SECONDS: integer(0, 24 * 3600).default(10),
   WEBHOOK_TIMEOUT_SECONDS: integer(1, 300).default(10),
+  WEBHOOK_ALLOWED_NETWORKS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .pipe(z.array(z.string().refine(isCidr, 'must be a comma-separated list of networks such as 127.0.0.1/32,::1/128')))
+    .optional(),
   BLOB_STORE: z.enum(['disk', 's3'], { error: 'must be disk or s3' }).default('disk'),
   S3_BUCKET: z.string().regex(BUCKET_NAME, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
   S3_FORCE_PATH_STYLE: booleanFlag.default(false),
@@ -242,6 +251,14 @@ const envSchema = z.object({
     })
     .optional(),
 });
+
+/** "address/prefix" with an IPv4 or IPv6 address and a prefix length that fits it. */
+function isCidr(value: string): boolean {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(value);
+  if (!match) return false;
+  const family = isIP(match[1]!);
+  return family !== 0 && Number(match[2]) <= (family === 4 ? 32 : 128);
+}
 
 /** TRUST_PROXY: "true"/"false", a hop count, or a comma-separated list of addresses/CIDRs. */
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -281,6 +298,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
     throw new ConfigError('METRICS_PORT', 'must differ from PORT (leave it unset to serve /metrics on PORT with METRICS_TOKEN)');
+  }
+  // A message or webhook is read far from the request that caused it: its addresses must come from
+  // the operator, never from a Host header a stranger chose.
+  if (e.SMTP_URL !== undefined && e.PUBLIC_URL === undefined) {
+    throw new ConfigError('PUBLIC_URL', 'is required with SMTP_URL: set it to the address people open, e.g. PUBLIC_URL=https://files.example.com (links in e-mails are built from it)');
   }
   if (e.METRICS_HOST !== undefined && e.METRICS_PORT === undefined) {
     throw new ConfigError('METRICS_HOST', 'needs METRICS_PORT (it is the address of the metrics listener)');
@@ -331,6 +353,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signingKey: e.WEBHOOK_SIGNING_KEY ?? null,
       checkIntervalMs: e.WEBHOOK_CHECK_SECONDS * 1000,
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      allowedNetworks: e.WEBHOOK_ALLOWED_NETWORKS ?? [],
     },
     blobStore,
     folderDefaults: {

@@ -180,6 +180,7 @@ export interface UploadEventsTable {
   total_bytes: number;
   /** The verified uploader address, when the folder verifies e-mail. */
   uploader_email: string | null;
+  /** No longer read: written as ''. Older rows hold the origin an upload came to (a request's Host). */
   origin: string;
   notified_at: number | null;
   attempts: Generated<number>;

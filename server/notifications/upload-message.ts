@@ -13,8 +13,11 @@ export interface UploadMessageInput {
   events: readonly UploadEvent[];
   /** Listed only when the folder's setting includes file names. */
   files: readonly NotifiedFile[] | null;
-  /** Where the app is reached (PUBLIC_URL, else the origin the upload came to). */
-  origin: string;
+  /**
+   * Where the app is reached: PUBLIC_URL, or null without it (then the message names the folder
+   * and carries no address: one from the upload's Host header could be anyone's).
+   */
+  origin: string | null;
   kind: 'each' | 'digest';
 }
 
@@ -43,7 +46,9 @@ export function uploadMessage(input: UploadMessageInput): OutgoingMail {
   }
   lines.push(
     '',
-    `Open the folder: ${input.origin}/folders/view/${input.folder.id}`,
+    input.origin === null
+      ? `Open the folder: sign in to Sealdrop and open folder ${input.folder.id} ("${title}").`
+      : `Open the folder: ${input.origin}/folders/view/${input.folder.id}`,
     '',
     'The files are end-to-end encrypted: sign in to download and decrypt them.',
     "You can change these notifications in the folder's settings.",

@@ -103,7 +103,7 @@ async function notifyFolder(
     folder: { id: folder.id, title: folder.title },
     events,
     files,
-    origin: deps.publicUrl ?? events[events.length - 1]!.origin,
+    origin: deps.publicUrl,
     kind: settings.mode,
   });
   try {

@@ -91,7 +91,11 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   },
   'PUT /api/auth/users/me/encrypted-key': { tag: 'keys', summary: 'Store the wrapped private key' },
   'GET /api/auth/webhook': { tag: 'webhooks', summary: 'The webhook endpoint and its recent deliveries' },
-  'PUT /api/auth/webhook': { tag: 'webhooks', summary: 'Set the webhook URL (or rotate its secret)' },
+  'PUT /api/auth/webhook': {
+    tag: 'webhooks',
+    summary: 'Set the webhook URL (or rotate its secret)',
+    errors: { 409: ['WEBHOOK_NEEDS_PUBLIC_URL'], 422: ['WEBHOOK_URL_REFUSED'] },
+  },
   'DELETE /api/auth/webhook': { tag: 'webhooks', summary: 'Remove the webhook', noContent: true, errors: { 404: ['WEBHOOK_NOT_FOUND'] } },
   'POST /api/auth/webhook/test': { tag: 'webhooks', summary: 'Queue a test delivery', errors: { 404: ['WEBHOOK_NOT_FOUND'] } },
   'GET /api/folders': { tag: 'folders', summary: 'The admin\'s folders, sorted' },
@@ -127,7 +131,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   },
   'GET /api/folders/{id}/notifications': { tag: 'folders', summary: 'The folder\'s upload notification setting', errors: { 404: ['FOLDER_NOT_FOUND'] } },
   'PUT /api/folders/{id}/notifications': { tag: 'folders', summary: 'Change the upload notification setting', errors: { 404: ['FOLDER_NOT_FOUND'] } },
-  'POST /api/download/links': { tag: 'download-links', summary: 'Create a download link for files', errors: { 404: ['FILE_NOT_FOUND'] } },
+  'POST /api/download/links': { tag: 'download-links', summary: 'Create a download link for files', errors: { 404: ['FILE_NOT_FOUND'], 421: ['HOST_NOT_ALLOWED'] } },
   'GET /api/download/links/folder/{folderId}': { tag: 'download-links', summary: 'A folder\'s download links', errors: { 404: ['FOLDER_NOT_FOUND'] } },
   'DELETE /api/download/links/{id}': { tag: 'download-links', summary: 'Delete a download link', noContent: true, errors: { 404: ['LINK_NOT_FOUND'] } },
   'GET /api/download/{link_token}/status': {

@@ -87,6 +87,31 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: addresses for the open internet', () => {
+  it('refuses SMTP_URL without PUBLIC_URL, saying what to set (a mailed link must not come from a Host header)', () => {
+    const error = configError({ SMTP_URL: 'smtp://mail.example.com:587' });
+    expect(error.variable).toBe('PUBLIC_URL');
+    expect(error.message).toBe(
+      'Invalid configuration: PUBLIC_URL is required with SMTP_URL: set it to the address people open, e.g. PUBLIC_URL=https://files.example.com (links in e-mails are built from it)',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com:587', PUBLIC_URL: 'https://files.example.com' }, cwd).publicUrl).toBe('https://files.example.com');
+  });
+
+  it('starts with no settings at all: no PUBLIC_URL, no mail, no networks allowed past the webhook policy', () => {
+    const config = loadConfig({}, cwd);
+    expect(config.publicUrl).toBeNull();
+    expect(config.mail.smtpUrl).toBeNull();
+    expect(config.webhooks.allowedNetworks).toEqual([]);
+  });
+
+  it('reads WEBHOOK_ALLOWED_NETWORKS as a CIDR list and refuses anything else', () => {
+    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32, ::1/128,10.20.0.0/16' }, cwd).webhooks.allowedNetworks).toEqual(['127.0.0.1/32', '::1/128', '10.20.0.0/16']);
+    for (const bad of ['127.0.0.1', '10.0.0.0/33', '::1/129', 'localhost/32', '10.0.0.0/8;rm']) {
+      expect(configError({ WEBHOOK_ALLOWED_NETWORKS: bad }).variable, bad).toBe('WEBHOOK_ALLOWED_NETWORKS');
+    }
+  });
+});
+
 describe('loadConfig: the blob store', () => {
   const s3 = {
     BLOB_STORE: 's3',
