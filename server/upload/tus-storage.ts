@@ -132,7 +132,7 @@ class FlatFileStore extends FileStore {
     } catch (error) {
       failure ??= error;
     } finally {
-      lease.release();
+      await lease.release();
       await handle.close().catch((error: unknown) => {
         failure ??= error;
       });

@@ -1,0 +1,95 @@
+// The free-space reserve holds for several processes on one data directory (a tmpfs the test
+// mounts holds DATA_DIR; the database is SQLite on it, or PostgreSQL under `npm run test:pg`):
+// two server processes, parallel resumable uploads spread over both, that together would cut into
+// the reserve. What they write together stays within the room above the reserve, the rest are
+// refused with the usual 507 STORAGE_FULL (keeping what they wrote), and no claim is left behind.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Folder } from '../../server/db/repositories/index.ts';
+import { startServer, type TestServer } from '../server/harness.ts';
+import { TestClient, type TestResponse } from '../server/http-client.ts';
+import { startPeerProcess, type PeerProcess } from '../server/peer-process.ts';
+import { createFolderOf, fakeCiphertext, sameSessionOn, slowTusPatch, tusCreate, tusHead, tusPatch } from '../server/upload-helpers.ts';
+import { MiB, mountSmallDisk } from './small-disk.ts';
+
+const RESERVE_MB = 8;
+const disk = mountSmallDisk(96, 'sealdrop-shared-reserve-');
+let server: TestServer;
+let peer: PeerProcess;
+let folder: Folder;
+
+function bodyOf(response: TestResponse): { detail?: string; code?: string } {
+  return typeof response.body === 'string' && response.body.startsWith('{') ? JSON.parse(response.body) : response.body;
+}
+
+// skip-reason: needs a tmpfs of its own (root); only where mounting one is refused (see small-disk.ts).
+describe.skipIf(disk.refused !== null)('the free-space reserve shared by two processes (tmpfs holding DATA_DIR)', () => {
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        DATA_DIR: disk.mountPoint,
+        STORAGE_RESERVE_MB: String(RESERVE_MB),
+        UPLOAD_MAX_FILE_MB: '64',
+        UPLOAD_SWEEP_INTERVAL_MINUTES: '0',
+        FOLDER_STORAGE_LIMIT_MB: '0',
+        FOLDER_FILE_LIMIT: '0',
+      },
+    });
+    peer = await startPeerProcess(server);
+    const owner = await server.createUser('owner', 'owner password');
+    folder = await createFolderOf(server, owner.id);
+  }, 60_000);
+
+  afterAll(async () => {
+    await peer?.stop();
+    await server?.close();
+    disk.unmount();
+  });
+
+  it('parallel PATCHes on two processes together write no more than the room above the reserve; the rest answer 507 STORAGE_FULL', async () => {
+    const room = 12 * MiB;
+    const filler = path.join(disk.mountPoint, 'other-program.log');
+    fs.writeFileSync(filler, Buffer.alloc(disk.freeBytes() - RESERVE_MB * MiB - room));
+    // Eight uploads of 6 MiB, created on alternate processes: each fits the room at its creation,
+    // together they need 48 MiB.
+    const uploads = [];
+    for (let n = 0; n < 8; n++) {
+      const uploader = new TestClient(n % 2 === 0 ? server.baseUrl : peer.baseUrl);
+      const data = fakeCiphertext(server, 6 * MiB);
+      const created = await tusCreate(uploader, folder, data.length, { filename: `parallel-${n}.bin`, plainSize: 6 * MiB });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      uploads.push({ uploader, data, location: created.headers.get('location')! });
+    }
+    const freeBefore = disk.freeBytes();
+
+    // All at once, each PATCH to the process that did not create its upload, its body in pieces
+    // (uploaders on ordinary links): every writer asks for room before the others' bytes are on disk.
+    const statuses = await Promise.all(
+      uploads.map(({ uploader, data, location }, n) => slowTusPatch(n % 2 === 0 ? peer.baseUrl : server.baseUrl, uploader, location, 0, data, 6, 40)),
+    );
+    expect(statuses.every((status) => status === 204 || status === 507), statuses.join(',')).toBe(true);
+    expect(statuses).toContain(507);
+    let written = 0;
+    for (const { uploader, location } of uploads) written += Number((await tusHead(uploader, location)).headers.get('upload-offset'));
+    console.log(`shared reserve: room ${room / MiB} MiB, written ${(written / MiB).toFixed(2)} MiB by 8 PATCHes over 2 processes, statuses ${statuses.join(',')}`);
+    // What they wrote together fits the room; the reserve stayed free (less what the database wrote meanwhile).
+    expect(written).toBeLessThanOrEqual(room);
+    expect(written).toBeGreaterThan(0);
+    expect(freeBefore - disk.freeBytes()).toBeLessThanOrEqual(room + MiB);
+    expect(disk.freeBytes()).toBeGreaterThanOrEqual(RESERVE_MB * MiB - MiB);
+    // Every writer gave its claim back.
+    expect(await server.app.repos.diskSpaceClaims.claimed(Date.now())).toBe(0);
+    // A refused upload resumes where it stopped, and is refused again with the usual answer while there is no room.
+    const refused = uploads[statuses.indexOf(507)]!;
+    const offset = Number((await tusHead(refused.uploader, refused.location)).headers.get('upload-offset'));
+    const again = await tusPatch(sameSessionOn(refused.uploader, peer.baseUrl), refused.location, offset, refused.data.subarray(offset));
+    expect(again.status).toBe(507);
+    expect(bodyOf(again)).toEqual({ detail: expect.any(String), code: 'STORAGE_FULL' });
+
+    for (const { uploader, location } of uploads) {
+      expect((await uploader.request('DELETE', location, { headers: { 'tus-resumable': '1.0.0' } })).status).toBe(204);
+    }
+    fs.rmSync(filler);
+  }, 120_000);
+});
