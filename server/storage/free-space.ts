@@ -100,7 +100,21 @@ export function diskSpaceGuard(directory: string, reserveBytes: number, options:
     // bavail: what an unprivileged writer may use (the root-only blocks are not ours to count on).
     return info.bavail * info.bsize;
   };
+  // Claims whose removal failed (the database's disk was full at that moment): removed at the next
+  // chance, before the room is counted, rather than holding room until they lapse.
+  const unreleased = new Set<string>();
+  const removeUnreleased = async () => {
+    for (const id of unreleased) {
+      try {
+        await claims.release(id);
+      } catch {
+        return;
+      }
+      unreleased.delete(id);
+    }
+  };
   const room = async () => {
+    await removeUnreleased();
     const [free, claimed] = await Promise.all([freeBytes(), claims.claimed(clock())]);
     return Math.max(0, free - reserveBytes - claimed);
   };
@@ -124,6 +138,7 @@ export function diskSpaceGuard(directory: string, reserveBytes: number, options:
         // A claim not renewed in time may have lapsed: its bytes must then fit again.
         const lapsed = claimedAt !== null && now - claimedAt >= CLAIM_TTL_MS;
         let grant = 0;
+        await removeUnreleased();
         const stored = await claims.claim(id, now, now + CLAIM_TTL_MS, async (claimedByOthers) => {
           const available = (await freeBytes()) - reserveBytes - claimedByOthers - outstanding();
           if (need === 0) return lapsed && available < 0 ? null : outstanding();
@@ -143,8 +158,7 @@ export function diskSpaceGuard(directory: string, reserveBytes: number, options:
         granted = Math.min(written, granted);
         if (claimedAt === null) return;
         claimedAt = null;
-        // A claim that cannot be removed now (the database's disk full) lapses after CLAIM_TTL_MS.
-        await claims.release(id).catch(() => undefined);
+        await claims.release(id).catch(() => unreleased.add(id));
       },
     };
   }
