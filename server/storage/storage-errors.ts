@@ -28,8 +28,9 @@ export const DISK_FULL_DETAIL = "The server's disk is full, so this could not be
 
 /**
  * DISK_FULL: a write of the server's own (a sign-in's counter or session, a sign-out, a delete, the
- * sweep) found no room on the disk or the database's disk. Nothing of the request was committed;
- * the answer is 507 with this text, never a 500, so the admin knows what to free.
+ * sweep) found no room on the disk or the database's disk. That write was not committed (steps
+ * before it may have been); the answer is 507 with this text, never a 500, so the admin knows
+ * what to free.
  */
 export class DiskFullError extends HttpError<'DISK_FULL'> {
   constructor(override readonly cause: unknown) {
