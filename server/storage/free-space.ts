@@ -57,7 +57,7 @@ export interface SpaceGuard {
   noSpaceMet(): Promise<void>;
 }
 
-/** How much a lease takes at a time when the room allows: one grant (a statfs, a transaction) per 8 MiB written. */
+/** How much a lease takes at a time when the room allows (a quarter of the room when less): one grant (a statfs, a transaction) per 8 MiB written. */
 export const LEASE_GRANT_BYTES = 8 * 1024 * 1024;
 /** A claim not renewed for this long no longer counts: the bound on room held by a process that died. */
 export const CLAIM_TTL_MS = 2 * 60_000;
@@ -143,7 +143,9 @@ export function diskSpaceGuard(directory: string, reserveBytes: number, options:
           const available = (await freeBytes()) - reserveBytes - claimedByOthers - outstanding();
           if (need === 0) return lapsed && available < 0 ? null : outstanding();
           if (available < need) return null;
-          grant = Math.min(available, Math.max(need, LEASE_GRANT_BYTES));
+          // Near the reserve a writer takes a quarter of what is left, not a whole grant, so that
+          // parallel writers each get a share instead of the first taking all of it.
+          grant = Math.min(available, Math.max(need, Math.min(LEASE_GRANT_BYTES, Math.floor(available / 4))));
           return outstanding() + grant;
         });
         if (!stored) throw new StorageFullError();

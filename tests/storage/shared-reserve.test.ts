@@ -10,7 +10,7 @@ import type { Folder } from '../../server/db/repositories/index.ts';
 import { startServer, type TestServer } from '../server/harness.ts';
 import { TestClient, type TestResponse } from '../server/http-client.ts';
 import { startPeerProcess, type PeerProcess } from '../server/peer-process.ts';
-import { createFolderOf, fakeCiphertext, sameSessionOn, slowTusPatch, tusCreate, tusHead, tusPatch } from '../server/upload-helpers.ts';
+import { createFolderOf, fakeCiphertext, MultipartBody, postMultipart, sameSessionOn, slowTusPatch, tusCreate, tusHead, tusPatch, uploadPath } from '../server/upload-helpers.ts';
 import { MiB, mountSmallDisk } from './small-disk.ts';
 
 const RESERVE_MB = 8;
@@ -90,6 +90,31 @@ describe.skipIf(disk.refused !== null)('the free-space reserve shared by two pro
     for (const { uploader, location } of uploads) {
       expect((await uploader.request('DELETE', location, { headers: { 'tus-resumable': '1.0.0' } })).status).toBe(204);
     }
+    fs.rmSync(filler);
+  }, 120_000);
+
+  it('parallel multipart requests on two processes store no more than the room above the reserve; the rest answer 507 STORAGE_FULL and store nothing', async () => {
+    const room = 10 * MiB;
+    const filler = path.join(disk.mountPoint, 'other-program-multipart.log');
+    fs.writeFileSync(filler, Buffer.alloc(disk.freeBytes() - RESERVE_MB * MiB - room));
+    const files = Array.from({ length: 6 }, () => fakeCiphertext(server, 3 * MiB));
+    const answers = await Promise.all(
+      files.map((data, n) =>
+        postMultipart(new TestClient(n % 2 === 0 ? server.baseUrl : peer.baseUrl), uploadPath(folder), new MultipartBody().files([{ name: `m-${n}.bin`, data }])),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.every((status) => status === 200 || status === 507), statuses.join(',')).toBe(true);
+    expect(statuses).toContain(507);
+    for (const answer of answers.filter((a) => a.status === 507)) expect(bodyOf(answer)).toEqual({ detail: expect.any(String), code: 'STORAGE_FULL' });
+    const stored = statuses.filter((status) => status === 200).length * files[0]!.length;
+    console.log(`shared reserve (multipart): room ${room / MiB} MiB, stored ${(stored / MiB).toFixed(2)} MiB, statuses ${statuses.join(',')}`);
+    expect(stored).toBeLessThanOrEqual(room);
+    expect(disk.freeBytes()).toBeGreaterThanOrEqual(RESERVE_MB * MiB - MiB);
+    // Only the accepted files' blobs are on the disk.
+    const blobs = fs.readdirSync(path.join(disk.mountPoint, 'blobs', 'files')).filter((name) => !name.startsWith('.'));
+    expect(blobs).toHaveLength(statuses.filter((status) => status === 200).length);
+    expect(await server.app.repos.diskSpaceClaims.claimed(Date.now())).toBe(0);
     fs.rmSync(filler);
   }, 120_000);
 });
