@@ -67,15 +67,16 @@ export function diskBallast(dataDir: string, sizeBytes: number, reserveBytes: nu
   };
 
   const release = async (available: number) => {
-    const leftovers = await partials();
-    await Promise.all([file, ...leftovers].map((name) => rm(name, { force: true })));
+    const files = [...((await held()) ? [file] : []), ...(await partials())];
+    if (files.length === 0) return;
+    await Promise.all(files.map((name) => rm(name, { force: true })));
     log.error({ freeBytes: available, releasedBytes: sizeBytes }, 'disk full: released the ballast file so that sign-in, deletes and the sweep can write');
   };
 
   const step = async () => {
     const available = await free();
     if (available < sizeBytes) {
-      if (await held()) await release(available);
+      await release(available);
     } else if (available > reserveBytes + sizeBytes && !(await held())) {
       await write();
     }

@@ -87,6 +87,9 @@ describe.skipIf(disk.refused !== null)('a full disk after a restart (tmpfs holdi
     // ballast: the new server has no reason to write a ballast of its own.
     fs.writeFileSync(path.join(disk.mountPoint, 'other-program-1.log'), Buffer.alloc(disk.freeBytes() - RESERVE_MB * MiB - ballastBytes / 2));
     await first.app.close();
+    // A ballast write a crash cut short: room held too, released with the ballast.
+    const partial = `${ballast}.partial-999999-00000000`;
+    fs.writeFileSync(partial, Buffer.alloc(MiB / 2));
     const server = await start(first);
     expect(fs.existsSync(ballast)).toBe(true);
 
@@ -98,6 +101,7 @@ describe.skipIf(disk.refused !== null)('a full disk after a restart (tmpfs holdi
     expectDoneOrDiskFull(signedIn, 200, 'sign-in');
     // The ballast of the last run was the room: released before the sign-in wrote.
     expect(fs.existsSync(ballast)).toBe(false);
+    expect(fs.existsSync(partial)).toBe(false);
     expect(logLines.some((line) => line.includes('released the ballast file'))).toBe(true);
     expect(signedIn.status).toBe(200);
 
