@@ -26,10 +26,11 @@ export function createDiskSpaceClaimsRepository(db: Kysely<Database>) {
      */
     async claim(id: string, now: number, expiresAt: number, decide: (claimedByOthers: number) => Promise<number | null>): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
+        // An upsert, so the turn is taken even if the row were missing.
         await trx
-          .updateTable('disk_space_turn')
-          .set({ turn: sql`turn + 1` })
-          .where('id', '=', 1)
+          .insertInto('disk_space_turn')
+          .values({ id: 1, turn: 1 })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ turn: sql`disk_space_turn.turn + 1` }))
           .execute();
         await trx.deleteFrom('disk_space_claims').where('expires_at', '<=', now).execute();
         const others = await trx
