@@ -296,6 +296,20 @@ export interface UploadSessionsTable {
 }
 
 /** Who does a one-process-at-a-time task (the upload sweep) until when. */
+/** Room above the disk store's reserve granted to a writer and not yet written (migration 0018). */
+export interface DiskSpaceClaimsTable {
+  id: string;
+  bytes: number;
+  /** On the real clock; a writer renews it while it writes. */
+  expires_at: number;
+}
+
+/** One row (id 1): updated first by every grant of disk space, so grants take turns. */
+export interface DiskSpaceTurnTable {
+  id: number;
+  turn: number;
+}
+
 export interface TaskLeasesTable {
   task: string;
   holder: string;
@@ -336,6 +350,8 @@ export interface Database {
   upload_batches: UploadBatchesTable;
   folder_quotas: FolderQuotasTable;
   storage_claims: StorageClaimsTable;
+  disk_space_claims: DiskSpaceClaimsTable;
+  disk_space_turn: DiskSpaceTurnTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -19,7 +19,7 @@ import {
 import { ExportBlobMissingError, ExportFilesNotFoundError } from '../../server/export/errors.ts';
 import { RangeNotSatisfiableError } from '../../server/files/ciphertext-response.ts';
 import { FileNotFoundError, UploadNotFoundError } from '../../server/files/errors.ts';
-import { FolderQuotaExceededError, StorageFullError } from '../../server/storage/storage-errors.ts';
+import { DiskFullError, FolderQuotaExceededError, StorageFullError } from '../../server/storage/storage-errors.ts';
 import { FolderNotFoundError } from '../../server/folders/errors.ts';
 import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
@@ -44,6 +44,7 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   new FileNotFoundError(),
   new UploadNotFoundError(),
   new StorageFullError(),
+  new DiskFullError(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })),
   new FolderQuotaExceededError(),
   new RangeNotSatisfiableError(),
   new ExportFilesNotFoundError([12, 13]),

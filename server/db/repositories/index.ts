@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import { createActivityLogRepository } from './activity-log.ts';
+import { createDiskSpaceClaimsRepository } from './disk-space-claims.ts';
 import { createDownloadLinkGrantsRepository, createDownloadLinksRepository } from './download-links.ts';
 import { createFailureCountersRepository } from './failure-counters.ts';
 import { createFilesRepository } from './files.ts';
@@ -32,6 +33,7 @@ export function createRepositories(db: Kysely<Database>) {
     folders: createFoldersRepository(db),
     files: createFilesRepository(db),
     folderUsage: createFolderUsageRepository(db),
+    diskSpaceClaims: createDiskSpaceClaimsRepository(db),
     downloadLinks: createDownloadLinksRepository(db),
     downloadLinkGrants: createDownloadLinkGrantsRepository(db),
     uploadGrants: createUploadGrantsRepository(db),
