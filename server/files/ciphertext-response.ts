@@ -103,6 +103,17 @@ export async function sendCiphertext(
   }
   if (body && download.meter) {
     const metered = download.meter.open({ start, end, size });
+    // A meter that refuses before the first byte went out leaves the answer to the error handler:
+    // it must not go out under the ciphertext's headers, which Fastify has already put on the raw
+    // response (an error body is JSON, of another length).
+    metered.once('error', () => {
+      if (reply.raw.headersSent) return;
+      const names = ['content-type', 'content-disposition', 'accept-ranges', 'etag', 'content-length', 'content-range', ...Object.keys(download.headers)];
+      for (const name of names) {
+        reply.removeHeader(name);
+        reply.raw.removeHeader(name);
+      }
+    });
     // Either side failing or closing early ends both (the response is cut; the meter records what went out).
     pipeline(body, metered, () => undefined);
     return reply.send(metered);

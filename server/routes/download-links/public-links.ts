@@ -9,9 +9,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DownloadLink } from '../../db/repositories/index.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
-import { LinkWithoutPasswordError } from '../../download-links/errors.ts';
+import { LinkExpiredError, LinkWithoutPasswordError } from '../../download-links/errors.ts';
 import { fetchableFiles } from '../../download-links/download-limits.ts';
-import { LinkExpiredError } from '../../download-links/errors.ts';
 import { activeLink, issueGrant, requireGrant } from '../../download-links/link-access.ts';
 import { mintRecipient, presentedRecipient } from '../../download-links/recipients.ts';
 import { priorReceipt, receiptMeter } from '../../download-links/whole-receipt.ts';
