@@ -9,9 +9,17 @@ rmSync(E2E_DATA_DIR, { recursive: true, force: true });
 const start = fileURLToPath(new URL('./start.mjs', import.meta.url));
 const server = spawn(process.execPath, [start], {
   stdio: 'inherit',
-  // Every sign-in and re-entered password of the whole suite comes from 127.0.0.1: the per-address
-  // pre-login limit (300 per 15 minutes by default) would end the run, not protect anything.
-  env: { ...process.env, PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, RATE_LIMIT_PRELOGIN_PER_IP: '1000000' },
+  // Every sign-in, re-entered password and opened download link of the whole suite comes from
+  // 127.0.0.1: the per-address limits (300 pre-logins, 100 new link recipients per 15 minutes by
+  // default) would end the run, not protect anything.
+  env: {
+    ...process.env,
+    PORT: String(E2E_PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: E2E_DATA_DIR,
+    RATE_LIMIT_PRELOGIN_PER_IP: '1000000',
+    RATE_LIMIT_LINK_RECIPIENTS_PER_IP: '1000000',
+  },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 1));
