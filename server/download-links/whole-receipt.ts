@@ -12,6 +12,7 @@ import type { BackgroundTasks } from '../background-tasks.ts';
 import type { DownloadLink, Repositories } from '../db/repositories/index.ts';
 import type { ResponseMeter } from '../files/ciphertext-response.ts';
 import { LinkExpiredError } from './errors.ts';
+import { RECIPIENT_MAX_AGE_MS } from './recipients.ts';
 import { addServedRange, coversWhole, formatServedRanges, parseServedRanges, type ServedRange } from './served-ranges.ts';
 
 export interface ReceiptContext {
@@ -79,6 +80,7 @@ export function receiptMeter(context: ReceiptContext): ResponseMeter {
               fileId,
               recipientHash,
               now: context.now(),
+              forgetBefore: context.now() - RECIPIENT_MAX_AGE_MS,
               merge: (stored) => formatServedRanges(addServedRange(parseServedRanges(stored), sent)),
             }),
           context.onError,

@@ -11,6 +11,7 @@ import { startServer, signedInClient, type TestServer } from './harness.ts';
 import { TestClient } from './http-client.ts';
 import { createFolder, eventually, getBytes, seedFile, type SeededFile } from './files-fixtures.ts';
 import { startPeerProcess, type PeerProcess } from './peer-process.ts';
+import { observeDatabase } from './table-rows.ts';
 
 let server: TestServer;
 let peer: PeerProcess;
@@ -236,5 +237,39 @@ describe('a link without a limit', () => {
     const summary = await linkSummary(link.folderId, link.token);
     expect(summary.max_downloads).toBeNull();
     expect(summary.file_downloads[0].download_count).toBe(2);
+  });
+});
+
+// Last in this file: it moves the clock a week on.
+describe('ranges of recipients never counted', () => {
+  it('are forgotten once the recipient cookie has lapsed, so they do not pile up over a link\'s life', async () => {
+    const link = await limitedLink(1);
+    const file = link.files[0]!;
+    const observer = await observeDatabase(server);
+    try {
+      const uncounted = async () => {
+        const rows = await observer.db
+          .selectFrom('download_link_fetches')
+          .innerJoin('download_links', 'download_links.id', 'download_link_fetches.link_id')
+          .select('download_link_fetches.recipient_hash')
+          .where('download_links.link_token', '=', link.token)
+          .where('download_link_fetches.counted_at', 'is', null)
+          .execute();
+        return rows.map((row) => row.recipient_hash);
+      };
+      expect((await getBytes(new TestClient(server.baseUrl), filePath(link.token, file), { range: 'bytes=0-99' })).status).toBe(206);
+      await server.settled();
+      const [first] = await uncounted();
+      expect(first).toBeDefined();
+
+      server.clock.advance(8 * 24 * 3_600_000);
+      expect((await getBytes(new TestClient(server.baseUrl), filePath(link.token, file), { range: 'bytes=0-99' })).status).toBe(206);
+      await server.settled();
+      const left = await uncounted();
+      expect(left).toHaveLength(1);
+      expect(left).not.toContain(first);
+    } finally {
+      await observer.close();
+    }
   });
 });

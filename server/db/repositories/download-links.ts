@@ -189,16 +189,24 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
     /**
      * Stores the ranges sent to a recipient not yet counted for the file: `merge` gets what is
      * stored and returns the new value, in one transaction. A recipient counted meanwhile is left
-     * alone.
+     * alone. The link's stale uncounted rows go first, so they do not pile up over a link's life.
      */
     async recordServed(input: {
       linkId: number;
       fileId: number;
       recipientHash: string;
       now: number;
+      /** Rows of recipients never counted whose first bytes went out before this are forgotten (their cookie has lapsed). */
+      forgetBefore: number;
       merge: (stored: string | null) => string;
     }): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('download_link_fetches')
+          .where('link_id', '=', input.linkId)
+          .where('counted_at', 'is', null)
+          .where('fetched_at', '<', input.forgetBefore)
+          .execute();
         const row = await trx
           .selectFrom('download_link_fetches')
           .select(['served_ranges', 'counted_at'])
