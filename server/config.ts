@@ -16,6 +16,10 @@ export interface RateLimitConfig {
   ipMaxFailures: number;
   /** Pre-login calls allowed per client IP within the window (every call counts). */
   preloginPerIp: number;
+  /** New recipients of download links allowed per client IP within the window (all links). */
+  linkRecipientsPerIp: number;
+  /** New recipients allowed per download link within the window. */
+  linkRecipientsPerLink: number;
   windowMs: number;
 }
 
@@ -192,6 +196,8 @@ const envSchema = z.object({
   RATE_LIMIT_IP_FAILURES: integer(1, 1_000_000).default(50),
   RATE_LIMIT_PRELOGIN_PER_IP: integer(1, 1_000_000).default(300),
   RATE_LIMIT_WINDOW_MINUTES: integer(1, 24 * 60).default(15),
+  RATE_LIMIT_LINK_RECIPIENTS_PER_IP: integer(1, 1_000_000).default(100),
+  RATE_LIMIT_LINK_RECIPIENTS_PER_LINK: integer(1, 1_000_000).default(300),
   SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Sealdrop <noreply@localhost>'),
   UPLOAD_MAX_FILE_MB: integer(1, MAX_UPLOAD_FILE_MB).default(MAX_UPLOAD_FILE_MB),
@@ -327,6 +333,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       accountMaxFailures: e.RATE_LIMIT_ACCOUNT_FAILURES,
       ipMaxFailures: e.RATE_LIMIT_IP_FAILURES,
       preloginPerIp: e.RATE_LIMIT_PRELOGIN_PER_IP,
+      linkRecipientsPerIp: e.RATE_LIMIT_LINK_RECIPIENTS_PER_IP,
+      linkRecipientsPerLink: e.RATE_LIMIT_LINK_RECIPIENTS_PER_LINK,
       windowMs: e.RATE_LIMIT_WINDOW_MINUTES * 60_000,
     },
     mail: {

@@ -155,12 +155,18 @@ export interface DownloadLinkFilesTable {
   last_download_at: number | null;
 }
 
-/** A recipient (random cookie token, stored as SHA-256 hex) counted for a file of a link. */
+/**
+ * A recipient (signed cookie token, stored as SHA-256 hex) of a file of a link: the ciphertext
+ * ranges sent to it so far, and when its download was counted (null: not yet).
+ */
 export interface DownloadLinkFetchesTable {
   link_id: number;
   file_id: number;
   recipient_hash: string;
   fetched_at: number;
+  /** JSON [[start, end), ...]: merged byte ranges sent; null once counted. */
+  served_ranges: string | null;
+  counted_at: number | null;
 }
 
 /** A folder's upload-notification choice; a folder without a row notifies of each upload session. */

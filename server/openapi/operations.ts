@@ -138,7 +138,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
     tag: 'download-links',
     summary: 'Recipient: the link\'s files and whether it needs a password',
     params: { link_token: LINK_TOKEN },
-    errors: { 404: ['LINK_NOT_FOUND'], 410: ['LINK_EXPIRED'] },
+    errors: { 404: ['LINK_NOT_FOUND'], 410: ['LINK_EXPIRED'], 429: ['RATE_LIMITED'] },
   },
   'POST /api/download/{link_token}/verify-password': {
     tag: 'download-links',
@@ -152,7 +152,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
     params: { link_token: LINK_TOKEN },
     binary: { mediaType: 'application/octet-stream', headers: CIPHERTEXT_HEADERS, ranges: true },
     requestHeaders: RANGE_HEADERS,
-    errors: { 401: ['LINK_PASSWORD_REQUIRED'], 404: ['LINK_NOT_FOUND', 'FILE_NOT_FOUND'], 410: ['LINK_EXPIRED'], 416: ['RANGE_NOT_SATISFIABLE'] },
+    errors: { 401: ['LINK_PASSWORD_REQUIRED'], 404: ['LINK_NOT_FOUND', 'FILE_NOT_FOUND'], 410: ['LINK_EXPIRED'], 416: ['RANGE_NOT_SATISFIABLE'], 429: ['RATE_LIMITED'] },
   },
   'GET /api/upload/{link_token}/status': {
     tag: 'upload',

@@ -27,7 +27,14 @@ describe('loadConfig', () => {
     expect(config.sessionTtlMs).toBe(12 * 3_600_000);
     expect(config.cookieSecure).toBe(false);
     expect(config.trustProxy).toBe(false);
-    expect(config.rateLimit).toEqual({ accountMaxFailures: 10, ipMaxFailures: 50, preloginPerIp: 300, windowMs: 15 * 60_000 });
+    expect(config.rateLimit).toEqual({
+      accountMaxFailures: 10,
+      ipMaxFailures: 50,
+      preloginPerIp: 300,
+      linkRecipientsPerIp: 100,
+      linkRecipientsPerLink: 300,
+      windowMs: 15 * 60_000,
+    });
   });
 
   it('reads every variable', () => {
@@ -47,6 +54,8 @@ describe('loadConfig', () => {
         RATE_LIMIT_IP_FAILURES: '20',
         RATE_LIMIT_PRELOGIN_PER_IP: '40',
         RATE_LIMIT_WINDOW_MINUTES: '30',
+        RATE_LIMIT_LINK_RECIPIENTS_PER_IP: '7',
+        RATE_LIMIT_LINK_RECIPIENTS_PER_LINK: '9',
       },
       cwd,
     );
@@ -60,7 +69,7 @@ describe('loadConfig', () => {
       cookieSecure: true,
       logLevel: 'warn',
       trustProxy: 1,
-      rateLimit: { accountMaxFailures: 5, ipMaxFailures: 20, preloginPerIp: 40, windowMs: 30 * 60_000 },
+      rateLimit: { accountMaxFailures: 5, ipMaxFailures: 20, preloginPerIp: 40, linkRecipientsPerIp: 7, linkRecipientsPerLink: 9, windowMs: 30 * 60_000 },
     });
   });
 

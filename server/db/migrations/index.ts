@@ -17,6 +17,7 @@ import { uploadBatches } from './0015-upload-batches.ts';
 import { loginKeyDerivation } from './0016-login-key-derivation.ts';
 import { folderStorage } from './0017-folder-storage.ts';
 import { diskSpaceClaims } from './0018-disk-space-claims.ts';
+import { downloadReceipts } from './0019-download-receipts.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -34,4 +35,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0016-login-key-derivation', loginKeyDerivation],
   ['0017-folder-storage', folderStorage],
   ['0018-disk-space-claims', diskSpaceClaims],
+  ['0019-download-receipts', downloadReceipts],
 ];
