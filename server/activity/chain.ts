@@ -1,7 +1,7 @@
 // The hash chain of an account's activity log. An entry's hash is HMAC-SHA256, under a key derived
-// from the server key, over the previous entry's hash and the entry's own fields in a fixed order
+// from the activity chain key (chain-key.ts), over the previous entry's hash and the entry's own fields in a fixed order
 // (canonical JSON): changing any stored field, deleting an entry or swapping two breaks the chain
-// at that entry, and someone who can write the database but does not hold the server key cannot
+// at that entry, and someone who can write the database but does not hold the chain key cannot
 // compute a chain that verifies again (an unkeyed hash could simply be recomputed).
 import { createHmac } from 'node:crypto';
 import type { ActivityKind } from '../../contract/activity.ts';
@@ -22,18 +22,22 @@ export interface ChainedFields {
   ipHash: string | null;
 }
 
-/** The keys of the log, both derived from the server key (the webhook signing key). */
+/** The keys of the log, all derived from the activity chain key (chain-key.ts). */
 export interface ActivityKeys {
   /** HMAC key of client addresses: comparable, not reversible. */
   ipKey: Buffer;
   /** HMAC key of the chain. */
   chainKey: Buffer;
+  /** HMAC key of head checkpoints (checkpoint.ts), kept apart from the chain's so neither can stand in for the other. */
+  checkpointKey: Buffer;
 }
 
-export function activityKeys(serverKey: Buffer): ActivityKeys {
+export function activityKeys(activityChainKey: Buffer): ActivityKeys {
+  const derive = (label: string) => createHmac('sha256', activityChainKey).update(label).digest();
   return {
-    ipKey: createHmac('sha256', serverKey).update('sealdrop/activity-ip/v1').digest(),
-    chainKey: createHmac('sha256', serverKey).update('sealdrop/activity-chain/v1').digest(),
+    ipKey: derive('sealdrop/activity-ip/v2'),
+    chainKey: derive('sealdrop/activity-chain/v2'),
+    checkpointKey: derive('sealdrop/activity-checkpoint/v1'),
   };
 }
 
@@ -60,9 +64,16 @@ export interface StoredEntry extends ChainedFields {
   hash: string;
 }
 
-export type BrokenReason = 'hash-mismatch' | 'broken-link' | 'gap' | 'unrecorded-removal';
+/**
+ * Why a chain does not verify. `truncated` and `checkpoint-mismatch` come from comparing it with
+ * signed head checkpoints (checkpoint.ts): entries a checkpoint attests to are missing after the
+ * head, or the entry at a checkpoint's seq has another hash (the chain was cut and written anew).
+ */
+export type BrokenReason = 'hash-mismatch' | 'broken-link' | 'gap' | 'unrecorded-removal' | 'truncated' | 'checkpoint-mismatch';
 
-export type ChainCheck = { ok: true; entries: number; firstSeq: number | null } | { ok: false; seq: number; reason: BrokenReason };
+export type ChainCheck =
+  | { ok: true; entries: number; firstSeq: number | null }
+  | { ok: false; seq: number; reason: BrokenReason; /** truncated: the last missing seq a checkpoint attests to. */ missingThrough?: number };
 
 /** The seq a retention entry says it removed entries through, or undefined for any other entry. */
 export function prunedThrough(entry: StoredEntry): number | undefined {
