@@ -16,6 +16,11 @@ export interface UploadMessageInput {
   /** Where the app is reached (PUBLIC_URL, else the origin the upload came to). */
   origin: string;
   kind: 'each' | 'digest';
+  /**
+   * The signed checkpoint of the admin's newest activity entry: kept in the mailbox, outside the
+   * server, it later shows entries removed after it (verify-activity --checkpoints <saved message>).
+   */
+  activityCheckpoint?: string | null;
 }
 
 // Line breaks and other control characters never reach a header or a line of their own.
@@ -48,6 +53,7 @@ export function uploadMessage(input: UploadMessageInput): OutgoingMail {
     'The files are end-to-end encrypted: sign in to download and decrypt them.',
     "You can change these notifications in the folder's settings.",
   );
+  if (input.activityCheckpoint) lines.push('', `Activity log checkpoint: ${input.activityCheckpoint}`);
   const subject =
     input.kind === 'each' ? `New upload to "${title}": ${summary}` : `Uploads to "${title}": ${summary}`;
   return { to: input.to, subject, text: `${lines.join('\n')}\n` };

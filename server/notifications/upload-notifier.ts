@@ -35,6 +35,8 @@ export interface NotifierDeps {
   digestMs: number;
   publicUrl: string | null;
   holder: string;
+  /** The signed checkpoint of the account's newest activity entry, which the message carries (server/activity/checkpoint.ts). */
+  activityCheckpoint?: (userId: number) => Promise<string | null>;
   /** Bound on one message's send (SEND_DEADLINE_MS; shorter in tests). */
   sendDeadlineMs?: number;
 }
@@ -105,6 +107,7 @@ async function notifyFolder(
     files,
     origin: deps.publicUrl ?? events[events.length - 1]!.origin,
     kind: settings.mode,
+    activityCheckpoint: (await deps.activityCheckpoint?.(owner.id)) ?? null,
   });
   try {
     await withDeadline(deps.mailer.send(message), deps.sendDeadlineMs ?? SEND_DEADLINE_MS);
