@@ -6,6 +6,9 @@
 import { CHECKPOINT_IN_TEXT, parseCheckpoint } from './checkpoint.ts';
 import { linesOf } from './anchor-file.ts';
 
+/** Joined quoted-printable lines longer than this are scanned as they are (no e-mail line is near it). */
+const MAX_JOINED = 64 * 1024;
+
 export interface CheckpointSource {
   file: string;
   /** true: the anchor file (every non-empty line is a checkpoint); false: checkpoints inside other text. */
@@ -28,22 +31,37 @@ export interface AttestedHeads {
 
 export async function attestedHeads(checkpointKey: Buffer, userId: number, sources: readonly CheckpointSource[]): Promise<AttestedHeads> {
   const heads: AttestedHeads = { bySeq: new Map(), bad: [], count: 0 };
-  for (const source of sources) {
-    for await (const line of linesOf(source.file)) {
-      const tokens = source.anchor ? (line.text.trim() === '' ? [] : [line.text]) : (line.text.match(CHECKPOINT_IN_TEXT) ?? []);
-      for (const token of tokens) {
-        const parsed = parseCheckpoint(checkpointKey, token);
-        if (!parsed.ok) {
-          heads.bad.push({ file: source.file, line: line.number, reason: parsed.reason });
-          continue;
-        }
-        if (parsed.checkpoint.userId !== userId) continue;
-        heads.count += 1;
-        const hashes = heads.bySeq.get(parsed.checkpoint.seq) ?? new Set<string>();
-        hashes.add(parsed.checkpoint.hash);
-        heads.bySeq.set(parsed.checkpoint.seq, hashes);
-      }
+  const take = (file: string, line: number, token: string) => {
+    const parsed = parseCheckpoint(checkpointKey, token);
+    if (!parsed.ok) {
+      heads.bad.push({ file, line, reason: parsed.reason });
+      return;
     }
+    if (parsed.checkpoint.userId !== userId) return;
+    heads.count += 1;
+    const hashes = heads.bySeq.get(parsed.checkpoint.seq) ?? new Set<string>();
+    hashes.add(parsed.checkpoint.hash);
+    heads.bySeq.set(parsed.checkpoint.seq, hashes);
+  };
+  for (const source of sources) {
+    if (source.anchor) {
+      for await (const line of linesOf(source.file)) if (line.text.trim() !== '') take(source.file, line.number, line.text);
+      continue;
+    }
+    // A saved e-mail is quoted-printable: a line ending in "=" goes on in the next one, and a token
+    // is longer than such a line may be. Tokens hold no "=", so joining lines cannot make one.
+    let carried = { text: '', number: 0 };
+    const scan = (text: string, number: number) => {
+      for (const token of text.match(CHECKPOINT_IN_TEXT) ?? []) take(source.file, number, token);
+    };
+    for await (const line of linesOf(source.file)) {
+      const text = carried.text + line.text;
+      const number = carried.text === '' ? line.number : carried.number;
+      carried = { text: '', number: 0 };
+      if (text.endsWith('=') && text.length < MAX_JOINED) carried = { text: text.slice(0, -1), number };
+      else scan(text, number);
+    }
+    scan(carried.text, carried.number);
   }
   return heads;
 }
