@@ -32,6 +32,10 @@ function badLineText(bad: BadCheckpointLine): string {
   return `${bad.file} line ${bad.line} ${why} (tampered).`;
 }
 
+function missingText(from: number, through: number): string {
+  return from === through ? `entry ${from} is missing` : `entries ${from} to ${through} are missing`;
+}
+
 async function exists(file: string): Promise<boolean> {
   return access(file).then(
     () => true,
@@ -58,8 +62,8 @@ export async function verifyActivityCommand(repos: Repositories, config: Config,
   if (!check.ok) {
     problems.push(
       check.reason === 'truncated'
-        ? `The activity log of "${user.username}" is truncated: entries ${check.seq} to ${check.missingThrough} are missing, ` +
-            'and a signed checkpoint attests that they were written (the newest entries were removed).'
+        ? `The activity log of "${user.username}" is truncated: ${missingText(check.seq, check.missingThrough ?? check.seq)}, ` +
+            `and a signed checkpoint attests that the log had reached entry ${check.missingThrough ?? check.seq} (the newest entries were removed).`
         : `The activity log of "${user.username}" is broken at entry ${check.seq}: ${BROKEN_REASONS[check.reason]}.`,
     );
   }

@@ -19,6 +19,7 @@ import { openDatabase } from '../../server/db/connection.ts';
 import { startServer, usingPostgres, type TestServer } from './harness.ts';
 import { TestClient } from './http-client.ts';
 import { startPeerProcess } from './peer-process.ts';
+import { createFolderOf, MultipartBody, postMultipart, uploadPath } from './upload-helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WEBHOOK_KEY = randomBytes(32).toString('base64url');
@@ -91,7 +92,7 @@ describe('the anchor file', () => {
     const cut = await verifyCli(name);
     expect(cut.code).toBe(1);
     expect(cut.stderr).toContain(
-      `The activity log of "${name}" is truncated: entries 4 to 6 are missing, and a signed checkpoint attests that they were written (the newest entries were removed).`,
+      `The activity log of "${name}" is truncated: entries 4 to 6 are missing, and a signed checkpoint attests that the log had reached entry 6 (the newest entries were removed).`,
     );
   }, 60_000);
 
@@ -155,6 +156,37 @@ describe('checkpoints outside the server', () => {
       fs.renameSync(anchorCopy, anchorFile());
     }
   }, 90_000);
+
+  it('a notification e-mail carries the checkpoint: the saved message, given to verify-activity, shows entries removed after it', async () => {
+    const name = `mailed_${randomBytes(3).toString('hex')}`;
+    const user = await server.createUser(name, 'correct horse', `${name}@example.com`);
+    const folder = await createFolderOf(server, user.id, { title: 'Inbox', requireEmail: false, performMimeCheck: false });
+    const admin = server.client();
+    expect((await admin.login(name, 'correct horse')).status).toBe(200);
+    const body = new MultipartBody();
+    body.files([{ name: 'scan.pdf', data: randomBytes(server.app.uploads.sizes.encryptedLength(1000)), relativePath: '.' }]);
+    expect((await postMultipart(server.client(), uploadPath(folder), body)).status).toBe(200);
+    server.clock.advance(server.config.notify.quietMs + 1);
+    expect((await server.app.notifications.notifyUploads(server.clock.now())).sent).toBe(1);
+    const outbox = server.config.mail.outboxDir;
+    const message = fs.readdirSync(outbox).map((file) => fs.readFileSync(path.join(outbox, file), 'utf8')).find((text) => text.includes(`${name}@example.com`));
+    expect(message).toBeDefined();
+    const saved = path.join(scratch, `${name}.eml`);
+    fs.writeFileSync(saved, message!);
+    for (let i = 0; i < 2; i++) await admin.post('/api/folders/', { title: `Later ${i}`, perform_mime_check: false });
+
+    // Sign-in and upload were entries 1 and 2 when the message was sent; 3 and 4 came later.
+    await cutAfter(user.id, 1);
+    const anchorCopy = `${anchorFile()}.kept`;
+    fs.renameSync(anchorFile(), anchorCopy);
+    try {
+      const fromMail = await verifyCli(name, '--checkpoints', saved);
+      expect(fromMail.code).toBe(1);
+      expect(fromMail.stderr).toContain(`The activity log of "${name}" is truncated: entry 2 is missing, and a signed checkpoint attests that the log had reached entry 2`);
+    } finally {
+      fs.renameSync(anchorCopy, anchorFile());
+    }
+  }, 60_000);
 
   it('webhook payloads carry the account\'s current checkpoint', async () => {
     const bodies: string[] = [];
