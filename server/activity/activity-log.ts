@@ -16,6 +16,7 @@ import type { AttestedHeads } from './attested-heads.ts';
 import { checkpointToken } from './checkpoint.ts';
 import {
   canonicalJson,
+  chainKeysInOrder,
   entryHash,
   GENESIS_HASH,
   PRUNED_KIND,
@@ -140,13 +141,19 @@ export function createActivityLog(deps: ActivityLogDeps) {
       let firstSeq: number | null = null;
       let largestPrunedThrough: number | undefined;
       let previous: StoredEntry | undefined;
+      const chainKeys = chainKeysInOrder(deps.keys);
+      let keyIndex = 0;
+      let earlierKeyEntries = 0;
       for (;;) {
         const batch = await repos.activityLog.chain(userId, afterSeq, VERIFY_BATCH);
         if (batch.length === 0) break;
         // Each batch is checked together with the last entry of the one before, so links across
-        // batches are checked too.
-        const check = verifyChain(chainKey, previous === undefined ? batch : [previous, ...batch]);
+        // batches are checked too (that entry is counted once, in its own batch).
+        const check = verifyChain(chainKeys, previous === undefined ? batch : [previous, ...batch], keyIndex);
         if (!check.ok) return check;
+        const recheckedEarlier = previous !== undefined && keyIndex < chainKeys.length - 1 ? 1 : 0;
+        earlierKeyEntries += (check.earlierKeyEntries ?? 0) - recheckedEarlier;
+        keyIndex = check.keyIndex ?? keyIndex;
         for (const entry of batch) {
           const hashes = attested?.bySeq.get(entry.seq);
           if (hashes && (hashes.size > 1 || !hashes.has(entry.hash))) return { ok: false, seq: entry.seq, reason: 'checkpoint-mismatch' };
@@ -168,7 +175,7 @@ export function createActivityLog(deps: ActivityLogDeps) {
         const conflicting = attestedSeqs.filter((seq) => attested.bySeq.get(seq)!.size > 1).sort((a, b) => a - b)[0];
         if (conflicting !== undefined) return { ok: false, seq: conflicting, reason: 'checkpoint-mismatch' };
       }
-      return { ok: true, entries: count, firstSeq };
+      return { ok: true, entries: count, firstSeq, earlierKeyEntries };
     },
 
     /**

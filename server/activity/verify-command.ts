@@ -10,8 +10,9 @@ import type { Config } from '../config.ts';
 import type { Repositories } from '../db/repositories/index.ts';
 import { createActivityLog } from './activity-log.ts';
 import { attestedHeads, type BadCheckpointLine, type CheckpointSource } from './attested-heads.ts';
-import { activityKeys, type BrokenReason } from './chain.ts';
+import { activityKeys, legacyChainKey, type BrokenReason } from './chain.ts';
 import { loadActivityChainKey } from './chain-key.ts';
+import { loadWebhookSigningKey } from '../webhooks/signing-secret.ts';
 
 export class ActivityChainBrokenError extends Error {
   readonly code = 'ACTIVITY_CHAIN_BROKEN';
@@ -46,8 +47,10 @@ async function exists(file: string): Promise<boolean> {
 export async function verifyActivityCommand(repos: Repositories, config: Config, username: string, checkpointFiles: readonly string[]): Promise<string> {
   const user = await repos.users.findByUsername(username);
   if (!user) throw new UserAdminError('UNKNOWN_USER', `No user named "${username}".`);
-  // The same ACTIVITY_CHAIN_KEY or DATA_DIR key file as the server's.
-  const keys = activityKeys(await loadActivityChainKey({ configured: config.activity.chainKey, dataDir: config.dataDir }));
+  // The same ACTIVITY_CHAIN_KEY or DATA_DIR key file as the server's (and its webhook key, for entries from before the chain key).
+  const chainKey = await loadActivityChainKey({ configured: config.activity.chainKey, dataDir: config.dataDir });
+  const legacy = legacyChainKey(await loadWebhookSigningKey({ configured: config.webhooks.signingKey, dataDir: config.dataDir }));
+  const keys = activityKeys(chainKey, legacy);
   const anchorFile = config.activity.anchorFile;
   const anchorThere = await exists(anchorFile);
   const sources: CheckpointSource[] = [
@@ -79,6 +82,9 @@ export async function verifyActivityCommand(repos: Repositories, config: Config,
     notes.push('No signed checkpoint of this account was found, so removal of its newest entries cannot be ruled out.');
   }
   if (!anchorThere) notes.push(`There is no anchor file at ${anchorFile}.`);
+  if ((check.earlierKeyEntries ?? 0) > 0) {
+    notes.push(`${check.earlierKeyEntries} entries from before the activity chain key verified under the key derived from the webhook signing key.`);
+  }
   const tail = notes.length > 0 ? ` ${notes.join(' ')}` : '';
   if (check.entries === 0) return `The activity log of "${user.username}" is empty.${tail}`;
   const from = check.firstSeq === 1 ? '' : ` (entries before ${check.firstSeq} were removed by retention)`;

@@ -13,7 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryHash } from '../../server/activity/chain.ts';
+import { pino } from 'pino';
+import { createActivityLog } from '../../server/activity/activity-log.ts';
+import { activityKeys, entryHash } from '../../server/activity/chain.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/connection.ts';
 import { startServer, usingPostgres, type TestServer } from './harness.ts';
@@ -230,6 +232,45 @@ describe('the chain key', () => {
     }
     if (!usingPostgres) expect(fs.existsSync(path.join(server.config.dataDir, 'activity-chain.key'))).toBe(true);
   });
+
+  it('keeps verifying a log written before the upgrade (under the webhook-derived key), but never accepts that key after the chain key\'s first entry', async () => {
+    const name = `upgraded_${randomBytes(3).toString('hex')}`;
+    const user = await server.createUser(name, 'correct horse');
+    // The log as the previous version wrote it: chain keyed by HMAC(webhook key, "sealdrop/activity-chain/v1").
+    const fromWebhookKey = createHmac('sha256', Buffer.from(WEBHOOK_KEY, 'utf8')).update('sealdrop/activity-chain/v1').digest();
+    const before = createActivityLog({
+      repos: server.app.repos,
+      keys: { ...activityKeys(randomBytes(32)), chainKey: fromWebhookKey },
+      anchor: null,
+      now: server.clock.now,
+      log: pino({ level: 'silent' }),
+    });
+    for (let i = 0; i < 3; i++) await before.append(user.id, 'folder.created', { details: { title: `Before ${i}` } });
+    const client = server.client();
+    expect((await client.login(name, 'correct horse')).status).toBe(200);
+    await client.post('/api/folders/', { title: 'After', perform_mime_check: false });
+    expect((await client.get('/api/activity/verify')).body).toEqual({ ok: true, entries: 5, first_broken_seq: null });
+    const upgraded = await verifyCli(name);
+    expect(upgraded.code).toBe(0);
+    expect(upgraded.stdout).toContain('intact: 5 entries verified.');
+    expect(upgraded.stdout).toContain('3 entries from before the activity chain key verified under the key derived from the webhook signing key.');
+
+    // Someone holding the webhook key rewrites the newest entry under the old key: refused there.
+    const database = await openDatabase(loadConfig(server.env).database);
+    try {
+      const row = await database.db.selectFrom('activity_log').selectAll().where('user_id', '=', user.id).where('seq', '=', 5).executeTakeFirstOrThrow();
+      const forged = { userId: user.id, seq: 5, at: Number(row.at), kind: row.kind, folderId: row.folder_id, details: '{"title":"Forged"}', ipHash: row.ip_hash };
+      await database.db
+        .updateTable('activity_log')
+        .set({ details: forged.details, hash: entryHash(fromWebhookKey, row.prev_hash, forged) })
+        .where('user_id', '=', user.id)
+        .where('seq', '=', 5)
+        .execute();
+    } finally {
+      await database.close();
+    }
+    expect((await client.get('/api/activity/verify')).body).toEqual({ ok: false, entries: 0, first_broken_seq: 5 });
+  }, 60_000);
 });
 
 describe('two processes', () => {
