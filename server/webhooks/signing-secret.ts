@@ -4,13 +4,13 @@
 // a deployment) or, for the single-process default, from DATA_DIR/webhook-signing.key, created
 // on first use with 256 random bits and mode 0600.
 import { createHmac, randomBytes } from 'node:crypto';
-import { loadOrCreateKeyFile } from '../secrets/key-file.ts';
+import { keyFromSetting, loadOrCreateKeyFile } from '../secrets/key-file.ts';
 
 const KEY_FILE = 'webhook-signing.key';
 export const SECRET_PREFIX = 'whsec_';
 
 export async function loadWebhookSigningKey(options: { configured: string | null; dataDir: string }): Promise<Buffer> {
-  if (options.configured !== null) return Buffer.from(options.configured, 'utf8');
+  if (options.configured !== null) return keyFromSetting(options.configured);
   return loadOrCreateKeyFile(options.dataDir, KEY_FILE);
 }
 
