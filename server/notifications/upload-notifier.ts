@@ -107,7 +107,7 @@ async function notifyFolder(
     files,
     origin: deps.publicUrl ?? events[events.length - 1]!.origin,
     kind: settings.mode,
-    activityCheckpoint: (await deps.activityCheckpoint?.(owner.id)) ?? null,
+    activityCheckpoint: await checkpointOf(deps, owner.id),
   });
   try {
     await withDeadline(deps.mailer.send(message), deps.sendDeadlineMs ?? SEND_DEADLINE_MS);
@@ -122,6 +122,16 @@ async function notifyFolder(
   }
   await notifications.markNotified(ids, now);
   report.sent += 1;
+}
+
+/** The owner's activity checkpoint, or none: the message is worth sending without it. */
+async function checkpointOf(deps: NotifierDeps, userId: number): Promise<string | null> {
+  try {
+    return (await deps.activityCheckpoint?.(userId)) ?? null;
+  } catch (error) {
+    deps.log.warn({ userId, cause: errorCode(error) }, 'upload notification sent without an activity checkpoint');
+    return null;
+  }
 }
 
 function errorCode(error: unknown): string {
