@@ -168,11 +168,10 @@ export function createActivityLog(deps: ActivityLogDeps) {
       if (firstSeq !== null && !startExplained(firstSeq, largestPrunedThrough)) return { ok: false, seq: firstSeq - 1, reason: 'unrecorded-removal' };
       if (attested) {
         const headSeq = previous?.seq ?? 0;
-        const attestedSeqs = [...attested.bySeq.keys()];
-        const newestAttested = Math.max(0, ...attestedSeqs);
-        if (newestAttested > headSeq) return { ok: false, seq: headSeq + 1, reason: 'truncated', missingThrough: newestAttested };
+        if (attested.newestSeq > headSeq) return { ok: false, seq: headSeq + 1, reason: 'truncated', missingThrough: attested.newestSeq };
         // Entries retention removed cannot be compared, but two signed hashes for one seq show a rewrite.
-        const conflicting = attestedSeqs.filter((seq) => attested.bySeq.get(seq)!.size > 1).sort((a, b) => a - b)[0];
+        let conflicting: number | undefined;
+        for (const [seq, hashes] of attested.bySeq) if (hashes.size > 1 && (conflicting === undefined || seq < conflicting)) conflicting = seq;
         if (conflicting !== undefined) return { ok: false, seq: conflicting, reason: 'checkpoint-mismatch' };
       }
       return { ok: true, entries: count, firstSeq, earlierKeyEntries };

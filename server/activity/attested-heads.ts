@@ -27,10 +27,12 @@ export interface AttestedHeads {
   bad: BadCheckpointLine[];
   /** How many signed checkpoints of the account were read. */
   count: number;
+  /** The highest seq a signed checkpoint of the account attests to (0: none). */
+  newestSeq: number;
 }
 
 export async function attestedHeads(checkpointKey: Buffer, userId: number, sources: readonly CheckpointSource[]): Promise<AttestedHeads> {
-  const heads: AttestedHeads = { bySeq: new Map(), bad: [], count: 0 };
+  const heads: AttestedHeads = { bySeq: new Map(), bad: [], count: 0, newestSeq: 0 };
   const take = (file: string, line: number, token: string) => {
     const parsed = parseCheckpoint(checkpointKey, token);
     if (!parsed.ok) {
@@ -39,6 +41,7 @@ export async function attestedHeads(checkpointKey: Buffer, userId: number, sourc
     }
     if (parsed.checkpoint.userId !== userId) return;
     heads.count += 1;
+    heads.newestSeq = Math.max(heads.newestSeq, parsed.checkpoint.seq);
     const hashes = heads.bySeq.get(parsed.checkpoint.seq) ?? new Set<string>();
     hashes.add(parsed.checkpoint.hash);
     heads.bySeq.set(parsed.checkpoint.seq, hashes);

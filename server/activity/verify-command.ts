@@ -76,8 +76,7 @@ export async function verifyActivityCommand(repos: Repositories, config: Config,
 
   const notes: string[] = [];
   if (heads.count > 0) {
-    const newest = Math.max(...heads.bySeq.keys());
-    notes.push(`${heads.count} signed checkpoint${heads.count === 1 ? '' : 's'} match (the newest attests to entry ${newest}).`);
+    notes.push(`${heads.count} signed checkpoint${heads.count === 1 ? '' : 's'} match (the newest attests to entry ${heads.newestSeq}).`);
   } else if (check.entries > 0) {
     notes.push('No signed checkpoint of this account was found, so removal of its newest entries cannot be ruled out.');
   }
