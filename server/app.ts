@@ -80,8 +80,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(mailPlugin);
   await app.register(uploadsPlugin);
   await app.register(uploadSweepPlugin);
-  await app.register(webhooksPlugin, { resolve: options.resolveHost });
   await app.register(activityPlugin);
+  await app.register(webhooksPlugin, { resolve: options.resolveHost });
   await app.register(uploadNotificationsPlugin);
   refuseApiRoutesOutsideTheScope(app);
   await app.register(apiRoutes, { prefix: '/api' });

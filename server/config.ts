@@ -120,6 +120,11 @@ export interface Config {
   /** How long activity log entries are kept. */
   activityRetentionMs: number;
   /**
+   * The activity log's key (ACTIVITY_CHAIN_KEY; null: DATA_DIR/activity-chain.key) and the file its
+   * head checkpoints are appended to (ACTIVITY_ANCHOR_FILE; DATA_DIR/activity-anchor.log).
+   */
+  activity: { chainKey: string | null; anchorFile: string };
+  /**
    * Signed webhooks (server/webhooks): the signing key (null: DATA_DIR/webhook-signing.key), retry
    * timer, request timeout, and the networks (CIDR) that may receive despite being loopback or private.
    */
@@ -147,7 +152,10 @@ export class ConfigError extends Error {
 export const MAX_UPLOAD_FILE_MB = 5120;
 
 // Values of these variables are never repeated in an error message.
-const SECRET_VARIABLES = new Set(['AWS_SECRET_ACCESS_KEY', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set(['AWS_SECRET_ACCESS_KEY', 'METRICS_TOKEN', 'WEBHOOK_SIGNING_KEY', 'ACTIVITY_CHAIN_KEY']);
+// Per-install keys that DATA_DIR files provide only to processes sharing one DATA_DIR; with
+// PostgreSQL (several processes, usually several machines) each must be set, the same everywhere.
+const SHARED_KEY_VARIABLES = ['WEBHOOK_SIGNING_KEY', 'ACTIVITY_CHAIN_KEY'] as const;
 // S3's bucket naming rules (lower-case letters, digits, dots and hyphens, 3 to 63 characters).
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
@@ -217,6 +225,8 @@ const envSchema = z.object({
   NOTIFY_DIGEST_HOURS: integer(1, 24 * 31).default(24),
   NOTIFY_CHECK_SECONDS: integer(0, 24 * 3600).default(30),
   ACTIVITY_RETENTION_DAYS: integer(1, 36_500).default(365),
+  ACTIVITY_CHAIN_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
+  ACTIVITY_ANCHOR_FILE: z.string().min(1).optional(),
   WEBHOOK_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
   WEBHOOK_CHECK_SECONDS: integer(0, 24 * 3600).default(10),
   WEBHOOK_TIMEOUT_SECONDS: integer(1, 300).default(10),
@@ -319,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     e.DATABASE_URL === undefined
       ? { kind: 'sqlite', file: path.join(dataDir, 'sealdrop.db') }
       : { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA ?? null };
+  const activity = activityConfig(e, dataDir, cwd, database);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -357,6 +368,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       checkIntervalMs: e.NOTIFY_CHECK_SECONDS * 1000,
     },
     activityRetentionMs: e.ACTIVITY_RETENTION_DAYS * 86_400_000,
+    activity,
     webhooks: {
       signingKey: e.WEBHOOK_SIGNING_KEY ?? null,
       checkIntervalMs: e.WEBHOOK_CHECK_SECONDS * 1000,
@@ -377,6 +389,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdown: { drainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000, graceMs: e.SHUTDOWN_GRACE_SECONDS * 1000 },
     benchDiscardRoute: e.BENCH_DISCARD_ROUTE,
   };
+}
+
+function activityConfig(e: z.infer<typeof envSchema>, dataDir: string, cwd: string, database: DatabaseConfig): Config['activity'] {
+  if (database.kind === 'postgres') {
+    const missing = SHARED_KEY_VARIABLES.filter((name) => e[name] === undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.join(' and '),
+        `must be set with DATABASE_URL: every process of a PostgreSQL deployment needs the same ${SHARED_KEY_VARIABLES.join(' and ')} ` +
+          '(make each with openssl rand -base64 32, a different value for each setting)',
+      );
+    }
+  }
+  if (e.ACTIVITY_CHAIN_KEY !== undefined && e.ACTIVITY_CHAIN_KEY === e.WEBHOOK_SIGNING_KEY) {
+    throw new ConfigError('ACTIVITY_CHAIN_KEY', 'must differ from WEBHOOK_SIGNING_KEY (the activity log shares no key with webhooks)');
+  }
+  const anchorFile = e.ACTIVITY_ANCHOR_FILE === undefined ? path.join(dataDir, 'activity-anchor.log') : path.resolve(cwd, e.ACTIVITY_ANCHOR_FILE);
+  if (database.kind === 'sqlite' && [database.file, `${database.file}-wal`, `${database.file}-shm`, `${database.file}-journal`].includes(anchorFile)) {
+    throw new ConfigError('ACTIVITY_ANCHOR_FILE', 'must be a file of its own, not the database\'s');
+  }
+  return { chainKey: e.ACTIVITY_CHAIN_KEY ?? null, anchorFile };
 }
 
 function blobStoreConfig(e: z.infer<typeof envSchema>): BlobStoreConfig {

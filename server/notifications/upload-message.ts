@@ -19,6 +19,11 @@ export interface UploadMessageInput {
    */
   origin: string | null;
   kind: 'each' | 'digest';
+  /**
+   * The signed checkpoint of the admin's newest activity entry: kept in the mailbox, outside the
+   * server, it later shows entries removed after it (verify-activity --checkpoints <saved message>).
+   */
+  activityCheckpoint?: string | null;
 }
 
 // Line breaks and other control characters never reach a header or a line of their own.
@@ -53,6 +58,7 @@ export function uploadMessage(input: UploadMessageInput): OutgoingMail {
     'The files are end-to-end encrypted: sign in to download and decrypt them.',
     "You can change these notifications in the folder's settings.",
   );
+  if (input.activityCheckpoint) lines.push('', `Activity log checkpoint: ${input.activityCheckpoint}`);
   const subject =
     input.kind === 'each' ? `New upload to "${title}": ${summary}` : `Uploads to "${title}": ${summary}`;
   return { to: input.to, subject, text: `${lines.join('\n')}\n` };

@@ -294,7 +294,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   'GET /api/activity': { tag: 'activity', summary: 'The account\'s activity log, newest first, filtered and paged' },
   'GET /api/activity/export': {
     tag: 'activity',
-    summary: 'Every matching activity entry as a CSV or JSON file',
+    summary: 'Every matching activity entry as a CSV or JSON file, with the signed checkpoint of the newest entry',
     binary: { mediaType: ['text/csv', 'application/json'], headers: { 'content-disposition': 'attachment; `sealdrop-activity-<date>.csv` or `.json`.' } },
   },
   'GET /api/activity/verify': { tag: 'activity', summary: 'Check the activity log\'s hash chain' },

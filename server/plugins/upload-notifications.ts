@@ -28,6 +28,7 @@ export const uploadNotificationsPlugin = globalPlugin('upload-notifications', as
     digestMs,
     publicUrl: app.config.publicUrl,
     holder: notifierHolderName(),
+    activityCheckpoint: (userId: number) => app.activity.checkpoint(userId),
   };
   /**
    * The upload as the account's owner sees it: the files.uploaded activity entry and the

@@ -47,7 +47,13 @@ export const webhooksPlugin = globalPlugin<{ resolve?: HostResolver }>('webhooks
         if (!endpoint) return null;
         const now = app.now();
         const eventId = randomUUID();
-        const payload = JSON.stringify({ id: eventId, type, created_at: new Date(now).toISOString(), data });
+        // The account's newest activity entry, signed: a receiver that keeps payloads keeps evidence
+        // of how far the log had reached (docs/api.md "Webhooks").
+        const activityCheckpoint = await app.activity.checkpoint(userId).catch((error: unknown) => {
+          app.log.warn({ err: error, type }, 'webhook event sent without an activity checkpoint');
+          return null;
+        });
+        const payload = JSON.stringify({ id: eventId, type, created_at: new Date(now).toISOString(), data, activity_checkpoint: activityCheckpoint });
         const id = await app.repos.webhooks.enqueue({ endpointId: endpoint.id, eventId, eventType: type, payload, now });
         app.background.run(() => pass(), (error) => app.log.error({ err: error }, 'webhook delivery pass failed'));
         return id;

@@ -1,6 +1,7 @@
 // Starts the real server for a test file: the real Fastify app on a random port over real HTTP,
 // with a fresh temporary DATA_DIR and SQLite database, or, when DATABASE_URL is set, a fresh
-// PostgreSQL schema that is dropped at close. Time comes from a manual clock the test can move.
+// PostgreSQL schema that is dropped at close (with the shared keys PostgreSQL needs, made per
+// server). Time comes from a manual clock the test can move.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -109,6 +110,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   if (databaseUrl && schema) {
     env.DATABASE_URL = databaseUrl;
     env.DATABASE_SCHEMA = schema;
+    // PostgreSQL needs the per-install keys set (server/config.ts); a server on the same data keeps them.
+    const same = options.sameDatabaseAs?.env;
+    env.WEBHOOK_SIGNING_KEY ??= same?.WEBHOOK_SIGNING_KEY ?? randomBytes(32).toString('base64url');
+    env.ACTIVITY_CHAIN_KEY ??= same?.ACTIVITY_CHAIN_KEY ?? randomBytes(32).toString('base64url');
   }
   const config = loadConfig(env);
   const clock = new ManualClock();
