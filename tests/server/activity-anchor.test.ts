@@ -29,7 +29,11 @@ let server: TestServer;
 let scratch: string;
 
 beforeAll(async () => {
-  server = await startServer({ env: { WEBHOOK_SIGNING_KEY: WEBHOOK_KEY, WEBHOOK_CHECK_SECONDS: '0' } });
+  server = await startServer({
+    // The webhook test's receiver is on loopback, which webhooks may reach only when the operator allows it.
+    env: { WEBHOOK_SIGNING_KEY: WEBHOOK_KEY, WEBHOOK_CHECK_SECONDS: '0', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' },
+    ownPublicUrl: true,
+  });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-anchor-test-'));
 }, 60_000);
 afterAll(async () => {

@@ -35,7 +35,10 @@ beforeAll(async () => {
       RATE_LIMIT_LINK_RECIPIENTS_PER_IP: String(PER_IP),
       RATE_LIMIT_LINK_RECIPIENTS_PER_LINK: String(PER_LINK),
       WEBHOOK_CHECK_SECONDS: '0',
+      // The test's receiver is on loopback, which webhooks may reach only when the operator allows it.
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
     },
+    ownPublicUrl: true,
   });
   alice = (await signedInClient(server, 'alice')).client;
   const port = (receiver.address() as { port: number }).port;
