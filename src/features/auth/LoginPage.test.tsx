@@ -15,6 +15,7 @@ let restore = () => {};
 afterEach(() => {
   cleanup();
   restore();
+  localStorage.clear();
 });
 
 /** The app's API with the pre-login answered (every sign-in starts with it). */
@@ -190,12 +191,60 @@ describe('first sign-in of an account made before zero-knowledge sign-in (issue 
   // The upgrade derives under a fresh block at the default cost (64 MiB argon2id, in this process).
   const UPGRADE_WAIT = { timeout: 30_000 };
 
+  /** Signs in; the page then asks before the password itself is sent, and this confirms. */
   async function signIn(password = LEGACY_PASSWORD) {
     await openLogin();
     typeInto('Username', 'alice');
     typeInto('Password', password);
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send my password once' }));
   }
+
+  it('asks before the password itself is sent, and sends nothing when cancelled', async () => {
+    const api = legacyServer({});
+    await openLogin();
+    typeInto('Username', 'alice');
+    typeInto('Password', LEGACY_PASSWORD);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    const question = await screen.findByRole('alertdialog', { name: 'Send your password?' });
+    expect(question).toHaveTextContent('This account still uses the old sign-in.');
+    expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD))).toEqual([]);
+    fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD))).toEqual([]);
+    expect(tokenRequests(api.requests).map(formOf)).toEqual([{ username: 'alice', auth_secret: await authSecretOf(LEGACY_PASSWORD) }]);
+  });
+
+  it('an account that signed in with its secret on this device is never asked for its password again: the answer is refused, nothing sent', async () => {
+    // One normal sign-in on this device, then the server (or a proxy) claims the account is of the old scheme.
+    let hostile = false;
+    const api = withApi({
+      'POST /api/auth/token': (request) => {
+        const form = formOf(request);
+        if (hostile) return { status: 401, body: { detail: 'This account signs in with its password once more', code: 'SIGN_IN_UPGRADE_REQUIRED' } };
+        if (form.auth_secret) return { status: 200, body: { user: testUser } };
+        return { status: 200, body: { user: testUser } };
+      },
+      'POST /api/auth/logout': () => ({ status: 200, body: { detail: 'Logged out' } }),
+    });
+    await openLogin();
+    typeInto('Username', 'Alice');
+    typeInto('Password', LEGACY_PASSWORD);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    cleanup();
+
+    hostile = true;
+    await openLogin();
+    typeInto('Username', 'alice');
+    typeInto('Password', LEGACY_PASSWORD);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await findInlineAlert()).textContent).toContain('this account already uses the new sign-in on this device. Nothing was sent.');
+    expect(screen.queryByRole('button', { name: 'Send my password once' })).toBeNull();
+    expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD))).toEqual([]);
+    expect(tokenRequests(api.requests).every((r) => !('password' in formOf(r)))).toBe(true);
+  });
 
   it('sends the password once, then moves the account in one call (new block, its secret, the key re-wrapped) before the dashboard', async () => {
     const { keyData, publicKeySpki } = await makeKeyData(LEGACY_PASSWORD);
@@ -245,6 +294,7 @@ describe('first sign-in of an account made before zero-knowledge sign-in (issue 
     typeInto('Username', 'alice');
     typeInto('Password', LEGACY_PASSWORD);
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send my password once' }));
     return rendered;
   }
 });
