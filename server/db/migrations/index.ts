@@ -16,6 +16,7 @@ import { folderExpiryEvents } from './0014-folder-expiry-events.ts';
 import { uploadBatches } from './0015-upload-batches.ts';
 import { loginKeyDerivation } from './0016-login-key-derivation.ts';
 import { folderStorage } from './0017-folder-storage.ts';
+import { oldSchemeSignInClosing } from './0018-old-scheme-sign-in-closing.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -32,4 +33,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0015-upload-batches', uploadBatches],
   ['0016-login-key-derivation', loginKeyDerivation],
   ['0017-folder-storage', folderStorage],
+  ['0018-old-scheme-sign-in-closing', oldSchemeSignInClosing],
 ];

@@ -1,13 +1,15 @@
 // Sign-in (pre-login, the secret step, then the authenticator-code step for users with 2FA) and
 // sign-out. The secret step takes the authentication secret the client derived from the password
 // under the pre-login answer's parameters (server/auth/login-secret.ts); the password itself only
-// from an account not yet upgraded, which answers SIGN_IN_UPGRADE_REQUIRED to a secret.
+// from an account not yet upgraded, which answers SIGN_IN_UPGRADE_REQUIRED to a secret, and only
+// while this server still takes passwords (server/auth/old-scheme-sign-in.ts).
 //
 // The code step is accepted only from the browser that passed the password step in the last five
 // minutes (identified by the hash of its csrftoken cookie), so knowing a username and racing a
 // victim's password step gains nothing.
 import type { FastifyInstance } from 'fastify';
 import { authSecretMatches, usesAuthSecret } from '../../auth/login-secret.ts';
+import { oldSchemeSignInOpen } from '../../auth/old-scheme-sign-in.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import { preloginParams } from '../../auth/prelogin.ts';
 import { sha256Hex } from '../../auth/tokens.ts';
@@ -43,14 +45,18 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponse } } },
     async (request, reply) => {
       const { username, auth_secret, password } = request.body;
+      // Asked on every sign-in, whatever the name, so that asking costs every answer the same.
+      const oldSchemeOpen = await oldSchemeSignInOpen(app);
+      if (password !== undefined && !oldSchemeOpen) throw new ApiError('OLD_SCHEME_SIGN_IN_CLOSED');
       const attempt = await limiter.reserve(rules.account('login', username, request.ip));
       const user = await repos.users.findByUsername(username);
+      const oldScheme = oldSchemeOpen && user !== undefined && !usesAuthSecret(user);
       // The attempt stays counted: this answer tells that the name exists, so it is bounded like a guess.
-      if (auth_secret !== undefined && user && !usesAuthSecret(user)) throw new ApiError('SIGN_IN_UPGRADE_REQUIRED');
+      if (auth_secret !== undefined && oldScheme) throw new ApiError('SIGN_IN_UPGRADE_REQUIRED');
       const passwordMatches =
         auth_secret !== undefined
           ? await authSecretMatches(user, auth_secret)
-          : await verifyPassword(user && !usesAuthSecret(user) ? user.passwordHash : undefined, password ?? '');
+          : await verifyPassword(oldScheme ? user.passwordHash : undefined, password ?? '');
       if (user && !passwordMatches) await app.activity.record(user.id, 'sign_in.failed', { ip: request.ip });
       if (!user || !passwordMatches) throw new ApiError('INCORRECT_CREDENTIALS');
       await attempt.succeeded();
