@@ -7,7 +7,7 @@
 // The code step is accepted only from the browser that passed the password step in the last five
 // minutes (identified by the hash of its csrftoken cookie), so knowing a username and racing a
 // victim's password step gains nothing.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authSecretMatches, usesAuthSecret } from '../../auth/login-secret.ts';
 import { oldSchemeSignInOpen } from '../../auth/old-scheme-sign-in.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
@@ -28,6 +28,19 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos } = app;
   const { limiter, rules } = app.attempts;
+
+  /**
+   * A failed attempt's activity entry, written once the refusal has gone out (app.background);
+   * started any sooner, its first query would still run ahead of the answer.
+   */
+  function recordAfterAnswer(reply: FastifyReply, userId: number, kind: 'sign_in.failed' | 'sign_in.second_factor_failed', ip: string): void {
+    reply.raw.once('close', () =>
+      app.background.run(
+        () => app.activity.record(userId, kind, { ip }),
+        (error) => app.log.error({ err: error }, 'recording a failed sign-in failed'),
+      ),
+    );
+  }
 
   routes.post(
     '/prelogin',
@@ -57,8 +70,12 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         auth_secret !== undefined
           ? await authSecretMatches(user, auth_secret)
           : await verifyPassword(oldScheme ? user.passwordHash : undefined, password ?? '');
-      if (user && !passwordMatches) await app.activity.record(user.id, 'sign_in.failed', { ip: request.ip });
-      if (!user || !passwordMatches) throw new ApiError('INCORRECT_CREDENTIALS');
+      if (!user || !passwordMatches) {
+        // Recorded after the answer: written before it, it made a known name's refusal slower than
+        // an unknown one's, which told which names exist.
+        if (user) recordAfterAnswer(reply, user.id, 'sign_in.failed', request.ip);
+        throw new ApiError('INCORRECT_CREDENTIALS');
+      }
       await attempt.succeeded();
 
       if (user.is2faEnabled) {
@@ -86,8 +103,10 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const pending = user !== undefined && secret !== null && (await repos.pendingLogins.isPending(user.id, browserHash, now));
       const step = pending && secret !== null ? matchTotpStep(secret, code, now) : null;
       const accepted = user !== undefined && step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
-      if (user && !accepted) await app.activity.record(user.id, 'sign_in.second_factor_failed', { ip: request.ip });
-      if (!user || !accepted) throw new ApiError('INVALID_TOTP_CODE');
+      if (!user || !accepted) {
+        if (user) recordAfterAnswer(reply, user.id, 'sign_in.second_factor_failed', request.ip);
+        throw new ApiError('INVALID_TOTP_CODE');
+      }
       await attempt.succeeded();
       await repos.pendingLogins.remove(user.id, browserHash);
       await repos.totpSteps.deleteUsedBefore(now - USED_STEP_RETENTION_MS);
