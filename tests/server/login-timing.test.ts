@@ -12,11 +12,12 @@
 // everything else the route does before it answers.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as PasswordsModule from '../../server/auth/passwords.ts';
 import { startServer, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
 
 vi.mock('../../server/auth/passwords.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../server/auth/passwords.ts')>()),
+  ...(await importOriginal<typeof PasswordsModule>()),
   verifyPassword: async () => false,
 }));
 
