@@ -58,7 +58,7 @@ const proxy = http.createServer(async (request, response) => {
   const upstream = await fetch(E2E_BASE_URL + request.url, {
     method: request.method,
     headers: headers as Record<string, string>,
-    body: body.length > 0 ? body : undefined,
+    body: body.length > 0 ? new Uint8Array(body) : undefined,
     redirect: 'manual',
   });
   const answerHeaders: Record<string, string | string[]> = {};
