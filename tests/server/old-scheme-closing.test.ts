@@ -71,6 +71,15 @@ describe('with accounts of the old scheme', () => {
     const bySecret = await server.client().login(account.user.username, account.password);
     expect(bySecret.body.code).toBe('INCORRECT_CREDENTIALS');
     expect((await server.client().loginWithPassword(account.user.username, account.password)).body.code).toBe('OLD_SCHEME_SIGN_IN_CLOSED');
+
+    // The closing is in the database: a server started again on the same data keeps it.
+    const again = await startServer({ env: { DATA_DIR: server.env.DATA_DIR! }, sameDatabaseAs: server });
+    try {
+      expect((await again.client().login(account.user.username, account.password)).body.code).toBe('INCORRECT_CREDENTIALS');
+      expect((await again.client().loginWithPassword(account.user.username, account.password)).body.code).toBe('OLD_SCHEME_SIGN_IN_CLOSED');
+    } finally {
+      await again.close();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../ap
 import { renderAppAt, signedOutState, testUser } from '../../app/testing/renderWithProviders.tsx';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
 import { makeKeyData } from '../keys/testing/keyData.ts';
+import { hasSignedInWithNewScheme } from './newSignInMemory.ts';
 import { authSecretOf, preloginHandler, TEST_ACCOUNT_KDF_PARAMS } from './testing/prelogin.ts';
 
 const pool = inProcessCryptoPool();
@@ -264,6 +265,8 @@ describe('first sign-in of an account made before zero-knowledge sign-in (issue 
     await expect(unwrapPrivateKey(upgrade.private_key, LEGACY_PASSWORD)).resolves.toMatchObject({ type: 'private' });
     // The password went in exactly those two requests, and nowhere else.
     expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD)).map((r) => r.path)).toEqual(['/api/auth/token', '/api/auth/upgrade-login']);
+    // Upgraded: this device never sends this account's password again.
+    expect(hasSignedInWithNewScheme('Alice')).toBe(true);
   });
 
   it('with 2FA the code step comes first; the upgrade follows it', async () => {
