@@ -106,6 +106,11 @@ export interface Config {
   staticDir: string;
   sessionTtlMs: number;
   cookieSecure: boolean;
+  /**
+   * OLD_SCHEME_SIGN_IN: 'auto' keeps the password sign-in of accounts made before zero-knowledge
+   * sign-in open until none is left (then it closes for good); 'off' closes it now.
+   */
+  oldSchemeSignIn: 'auto' | 'off';
   logLevel: LogLevel;
   trustProxy: boolean | number | string;
   rateLimit: RateLimitConfig;
@@ -198,6 +203,7 @@ const envSchema = z.object({
   STATIC_DIR: z.string().min(1).default('./dist'),
   SESSION_TTL_HOURS: positiveNumber(24 * 90).default(12),
   COOKIE_SECURE: booleanFlag.default(false),
+  OLD_SCHEME_SIGN_IN: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().min(1).optional(),
   RATE_LIMIT_ACCOUNT_FAILURES: integer(1, 1_000_000).default(10),
@@ -338,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticDir: path.resolve(cwd, e.STATIC_DIR),
     sessionTtlMs: Math.round(e.SESSION_TTL_HOURS * 3_600_000),
     cookieSecure: e.COOKIE_SECURE,
+    oldSchemeSignIn: e.OLD_SCHEME_SIGN_IN,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimit: {

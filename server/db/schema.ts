@@ -30,6 +30,12 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+/** Server-wide facts that, once true, stay true (a row present means set). */
+export interface ServerFlagsTable {
+  name: string;
+  set_at: number;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   /** SHA-256 (hex) of the cookie token; the token itself is never stored. */
@@ -333,6 +339,7 @@ export interface UploadBatchesTable {
 export interface Database {
   users: UsersTable;
   server_secrets: ServerSecretsTable;
+  server_flags: ServerFlagsTable;
   sessions: SessionsTable;
   totp_used_steps: TotpUsedStepsTable;
   failure_counters: FailureCountersTable;

@@ -46,7 +46,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
     tag: 'auth',
     summary: 'Log in with username and authentication secret (second step follows when 2FA is on)',
     form: true,
-    errors: { 401: ['INCORRECT_CREDENTIALS', 'SIGN_IN_UPGRADE_REQUIRED'], 429: ['RATE_LIMITED'] },
+    errors: { 401: ['INCORRECT_CREDENTIALS', 'SIGN_IN_UPGRADE_REQUIRED'], 403: ['OLD_SCHEME_SIGN_IN_CLOSED'], 429: ['RATE_LIMITED'] },
   },
   'POST /api/auth/token/2fa': { tag: 'auth', summary: 'Log in: the authenticator code step', errors: { 401: ['INVALID_TOTP_CODE'], 429: ['RATE_LIMITED'] } },
   'POST /api/auth/logout': { tag: 'auth', summary: 'End the session (works without one too)' },

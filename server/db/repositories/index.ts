@@ -11,6 +11,7 @@ import { createFoldersRepository } from './folders.ts';
 import { createHealthRepository } from './health.ts';
 import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createServerSecretsRepository } from './server-secrets.ts';
+import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
 import { createSessionsRepository } from './sessions.ts';
 import { createTaskLeasesRepository } from './task-leases.ts';
 import { createTotpStepsRepository } from './totp-steps.ts';
@@ -26,6 +27,7 @@ export function createRepositories(db: Kysely<Database>) {
   return {
     users: createUsersRepository(db),
     serverSecrets: createServerSecretsRepository(db),
+    oldSchemeSignIn: createOldSchemeSignInRepository(db),
     sessions: createSessionsRepository(db),
     totpSteps: createTotpStepsRepository(db),
     failureCounters: createFailureCountersRepository(db),
