@@ -7,4 +7,6 @@ export const SIGN_IN_TEXTS = {
   upgradeFailed: (detail: string) => `Sign-in could not finish securing your account (${detail}). Nothing was changed: please sign in again.`,
   /** A session of an account not yet moved (it signed in before the move) re-enters its password. */
   upgradeRequired: 'Please sign out and sign in again: your account moves to the new sign-in when you do.',
+  /** The pre-login answer asked for weaker password protection than this app uses: nothing was derived or sent. */
+  kdfRefused: 'The server asked for weaker password protection than this app allows, so your password was not used and nothing was sent. Please contact your administrator.',
 } as const;
