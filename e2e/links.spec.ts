@@ -472,11 +472,11 @@ test('an admin creates a password link and a keys-in-fragment link on the files 
   await shot(page, 'create-dialog-errors');
   await dialog.getByRole('button', { name: 'Create Link' }).click();
 
-  // 'Download Link Ready': the address without keys, the password, and the warning.
+  // 'Download Link Ready': the address without keys (its fragment pins the KDF block), the password, and the warning.
   const ready = page.getByRole('dialog', { name: 'Download Link Ready' });
   await expect(ready.getByText('Remember to share the password separately!')).toBeVisible();
   const passwordUrl = await ready.getByRole('textbox', { name: 'Download link' }).inputValue();
-  expect(passwordUrl).toMatch(new RegExp(`^${E2E_BASE_URL}/download/[A-Za-z0-9_-]{43}$`));
+  expect(passwordUrl).toMatch(new RegExp(`^${E2E_BASE_URL}/download/[A-Za-z0-9_-]{43}#kdf=[A-Za-z0-9_-]{35}$`));
   await expect(ready.getByRole('textbox', { name: 'Link password' })).toHaveValue(password);
   await ready.getByRole('button', { name: 'Copy download link' }).click();
   await expect(ready.getByRole('button', { name: 'Copy download link' })).toHaveText('Copied!');
@@ -519,6 +519,7 @@ test('an admin creates a password link and a keys-in-fragment link on the files 
   // The recipients, each in a fresh context.
   const withPassword = await recipient(browser);
   await withPassword.goto(passwordUrl);
+  await expect(withPassword.getByText('This link uses an older password protection', { exact: false })).toHaveCount(0);
   await withPassword.getByLabel('Password').fill(password);
   await withPassword.getByRole('button', { name: 'Unlock Files' }).click();
   await expect(withPassword.getByText('Files ready for download:')).toBeVisible();
