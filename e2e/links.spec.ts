@@ -149,7 +149,9 @@ async function createLink(
     expiration_date: options.expiresInMs ? new Date(Date.now() + options.expiresInMs).toISOString() : null,
   })) as { link_token: string; full_url: string };
   await context.close();
-  return { token: created.link_token, url: protection ? created.full_url : `${created.full_url}#${formatFragment(keys)}` };
+  // A password link pins its KDF block in the fragment, as the admin's browser makes it.
+  const fragment = protection ? `kdf=${Buffer.from(protection.kdfParams, 'base64').toString('base64url')}` : formatFragment(keys);
+  return { token: created.link_token, url: `${created.full_url}#${fragment}` };
 }
 
 async function deleteLink(browser: Browser, seeded: Seeded, token: string): Promise<void> {

@@ -32,7 +32,12 @@ export function PasswordStep({ busy, error, pinned, onUnlock }: PasswordStepProp
         <LockIcon fontSize="small" color="primary" />
         {DOWNLOAD_PAGE_MESSAGES.passwordPrompt}
       </Typography>
-      {!pinned && <Alert severity="info">{DOWNLOAD_PAGE_MESSAGES.olderProtection}</Alert>}
+      {!pinned && (
+        // A note, not an alert: it describes the link, it does not report a failure.
+        <Alert severity="info" role="note">
+          {DOWNLOAD_PAGE_MESSAGES.olderProtection}
+        </Alert>
+      )}
       <TextField
         label="Password"
         name="password"
