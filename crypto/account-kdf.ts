@@ -11,6 +11,7 @@ import { encodeBase64 } from './base64.ts';
 import type { AccountKdfParams, AuthSecret } from './branded.ts';
 import { CryptoError } from './errors.ts';
 import {
+  assertDefaultCost,
   deriveMasterKey,
   encodeKdfParams,
   HKDF_INFO,
@@ -36,12 +37,16 @@ export function newAccountKdfParams(): AccountKdfParams {
   return encodeKdfParams(newArgon2Params()) as string as AccountKdfParams;
 }
 
-/** Reads an account's parameter block; only scheme 2 is accepted for logins (MALFORMED otherwise). */
+/**
+ * Reads an account's parameter block: only scheme 2 is accepted for logins (MALFORMED otherwise),
+ * and only at the default cost or above (KDF_REFUSED): the block comes from the server's pre-login.
+ */
 export function parseAccountKdfParams(text: string): Argon2Params {
   const params = parseKdfParams(text, undefined, 'account KDF parameters');
   if (params.scheme !== KDF_SCHEME_ARGON2ID) {
     throw new CryptoError('MALFORMED', 'account KDF parameters must be scheme 2 (argon2id)');
   }
+  assertDefaultCost(params, 'account KDF parameters');
   return params;
 }
 

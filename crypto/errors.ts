@@ -15,6 +15,11 @@ export const CRYPTO_ERROR_CODES = [
   'MALFORMED',
   /** A well-formed header or parameter block of a format version this code does not know. */
   'UNSUPPORTED_VERSION',
+  /**
+   * A parameter block (from the server) cheaper than the default cost, or differing from the one
+   * the link's fragment pins: nothing is derived with it and nothing is sent.
+   */
+  'KDF_REFUSED',
   /** A key handle that the worker does not hold (never created, or already released). */
   'UNKNOWN_KEY',
   /** The source file changed (size or modification time) while its ciphertext was being produced. */

@@ -38,6 +38,20 @@ export const ARGON2_DEFAULT_COST = { memoryKiB: 65_536, passes: 3, lanes: 1 } as
  * browser tab (256 MiB) or hanging it (10 passes).
  */
 export const ARGON2_LIMITS = { minMemoryKiB: 19_456, maxMemoryKiB: 262_144, minPasses: 2, maxPasses: 10, maxLanes: 4 } as const;
+/**
+ * What a client derives anything with: nothing below the default cost, whatever a server answers.
+ * A block from the server is not trusted: a cheaper one would make the verifier or authentication
+ * secret this client sends a cheap offline oracle for the password. Scheme 1 (links made before
+ * scheme 2 only) keeps its own default, 150,000 iterations.
+ */
+export function assertDefaultCost(params: KdfParams, what: string): void {
+  const weak =
+    params.scheme === KDF_SCHEME_ARGON2ID
+      ? params.memoryKiB < ARGON2_DEFAULT_COST.memoryKiB || params.passes < ARGON2_DEFAULT_COST.passes
+      : params.iterations < LINK_KDF_ITERATIONS;
+  if (weak) throw new CryptoError('KDF_REFUSED', `${what} are cheaper than the default cost`);
+}
+
 /** Length of the argon2id output (the master secret), in bytes. */
 export const MASTER_SECRET_LENGTH = 32;
 

@@ -14,6 +14,11 @@
  *   ivPlusCiphertext = base64(iv(12) || AES-GCM(linkKey, fileKey, aad = "sealdrop/link-file-key/v1:" + fileId))
  * The verifier lets a server check the password (it stores only a hash of the verifier) without
  * being able to derive wrapKey: the two HKDF outputs are independent. The KDF runs once per link.
+ *
+ * A password link made from now on carries its parameter block in its fragment, 'kdf=' + base64url
+ * (no padding): the recipient derives only with that block, and refuses (KDF_REFUSED) a server
+ * whose block differs. Links made before have no fragment and still open, with the server's block
+ * at the default cost or above.
  */
 import { decodeBase64, decodeBase64Lenient, encodeBase64 } from './base64.ts';
 import type { LinkFragment, LinkKdfParams, LinkPasswordVerifier, LinkWrappedKey } from './branded.ts';
@@ -22,6 +27,7 @@ import { CryptoError, isAuthenticationFailure } from './errors.ts';
 import { exportRawFileKey, importRawFileKey } from './file-key.ts';
 import {
   ARGON2_PARAMS_LENGTH,
+  assertDefaultCost,
   deriveMasterKey,
   encodeKdfParamsBytes,
   hkdfParams,
@@ -155,6 +161,7 @@ async function sealWithIv(key: CryptoKey, plaintext: Bytes, aad: Bytes): Promise
 /** The verifier for a password, given the link's KDF parameters (from creation or from the server). */
 export async function deriveLinkPasswordVerifier(password: string, kdfParams: string): Promise<LinkPasswordVerifier> {
   const params = parseKdfParams(kdfParams, undefined, 'link KDF parameters');
+  assertDefaultCost(params, 'link KDF parameters');
   return (await deriveLinkSecrets(password, params)).verifier;
 }
 
@@ -190,7 +197,9 @@ function splitWrappedLinkKey(wrappedKeyBase64: string): { paramsBytes: Bytes; pa
     throw new CryptoError('MALFORMED', `link wrapped key must be ${paramsLength + SEALED_LINK_KEY_LENGTH} bytes, got ${wrapped.length}`);
   }
   const paramsBytes = wrapped.subarray(0, paramsLength);
-  return { paramsBytes, params: parseKdfParamsBytes(paramsBytes, undefined, 'link KDF parameters'), sealed: wrapped.subarray(paramsLength) };
+  const params = parseKdfParamsBytes(paramsBytes, undefined, 'link KDF parameters');
+  assertDefaultCost(params, 'link KDF parameters');
+  return { paramsBytes, params, sealed: wrapped.subarray(paramsLength) };
 }
 
 /** The KDF parameters carried by a link's wrapped keys (all files of a link share them). */
@@ -254,4 +263,47 @@ async function openLinkKey(password: string, wrappedKeyBase64: string): Promise<
   const key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['decrypt']);
   new Uint8Array(raw).fill(0);
   return key;
+}
+
+// ---- The parameter pin of a password link ----
+
+const PIN_PREFIX = 'kdf=';
+
+/** SECRET-free, but only the recipient holds it: the fragment of a password link, its block pinned. */
+export function formatLinkKdfPin(kdfParams: string): LinkFragment {
+  const block = decodeBase64(kdfParams, 'link KDF parameters');
+  parseKdfParamsBytes(block, undefined, 'link KDF parameters');
+  return `${PIN_PREFIX}${encodeBase64(block).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}` as LinkFragment;
+}
+
+/**
+ * The block a password link's fragment pins (bytes); null when the fragment holds none (a link made
+ * before pins). MALFORMED for a fragment that is not a pin.
+ */
+export function parseLinkKdfPin(fragment: string | null): Bytes | null {
+  const text = fragment === null ? '' : fragment.replace(/^#/, '');
+  if (text.trim() === '') return null;
+  if (!text.startsWith(PIN_PREFIX)) throw new CryptoError('MALFORMED', "a password link's fragment is not 'kdf=' and its parameters");
+  const block = decodeBase64Lenient(decodeURIComponentStrict(text.slice(PIN_PREFIX.length)), 'link KDF parameters');
+  parseKdfParamsBytes(block, undefined, 'link KDF parameters');
+  return block;
+}
+
+function sameBytes(a: Bytes, b: Bytes): boolean {
+  return a.length === b.length && a.every((byte, index) => byte === b[index]);
+}
+
+/**
+ * Before anything is derived: the server's block must be the pinned one (when there is a pin) and
+ * at the default cost or above; KDF_REFUSED otherwise.
+ */
+export function checkServerLinkKdfParams(serverKdfParams: string, pin: Bytes | null): void {
+  const block = decodeBase64(serverKdfParams, 'link KDF parameters');
+  if (pin !== null && !sameBytes(block, pin)) throw new CryptoError('KDF_REFUSED', "the server's link KDF parameters are not the ones the link pins");
+  assertDefaultCost(parseKdfParamsBytes(block, undefined, 'link KDF parameters'), 'link KDF parameters');
+}
+
+/** The same for every wrapped key the server released: each carries its block, which must be the pinned one. */
+export function checkReleasedLinkKeys(reencryptedKeys: Readonly<Record<string, string>>, pin: Bytes | null): void {
+  for (const value of Object.values(reencryptedKeys)) checkServerLinkKdfParams(linkKdfParamsOf(value), pin);
 }

@@ -149,7 +149,9 @@ async function createLink(
     expiration_date: options.expiresInMs ? new Date(Date.now() + options.expiresInMs).toISOString() : null,
   })) as { link_token: string; full_url: string };
   await context.close();
-  return { token: created.link_token, url: protection ? created.full_url : `${created.full_url}#${formatFragment(keys)}` };
+  // A password link pins its KDF block in the fragment, as the admin's browser makes it.
+  const fragment = protection ? `kdf=${Buffer.from(protection.kdfParams, 'base64').toString('base64url')}` : formatFragment(keys);
+  return { token: created.link_token, url: `${created.full_url}#${fragment}` };
 }
 
 async function deleteLink(browser: Browser, seeded: Seeded, token: string): Promise<void> {
@@ -255,7 +257,7 @@ test('a link with the keys in its fragment: one file and the ZIP, decrypted to t
 test('a password link: a wrong password is refused, the right one opens the files', async ({ browser }) => {
   const shared = [seeded.files[1]!, seeded.files[2]!];
   const link = await createLink(browser, seeded, shared, { password: LINK_PASSWORD, expiresInMs: 3 * 24 * 3_600_000 });
-  expect(link.url).toBe(`${E2E_BASE_URL}/download/${link.token}`);
+  expect(link.url).toMatch(new RegExp(`^${E2E_BASE_URL}/download/${link.token}#kdf=[A-Za-z0-9_-]{35}$`));
   const page = await recipient(browser);
   await page.goto(link.url);
   await expect(page.getByText('This download is password protected.')).toBeVisible();
@@ -472,11 +474,11 @@ test('an admin creates a password link and a keys-in-fragment link on the files 
   await shot(page, 'create-dialog-errors');
   await dialog.getByRole('button', { name: 'Create Link' }).click();
 
-  // 'Download Link Ready': the address without keys, the password, and the warning.
+  // 'Download Link Ready': the address without keys (its fragment pins the KDF block), the password, and the warning.
   const ready = page.getByRole('dialog', { name: 'Download Link Ready' });
   await expect(ready.getByText('Remember to share the password separately!')).toBeVisible();
   const passwordUrl = await ready.getByRole('textbox', { name: 'Download link' }).inputValue();
-  expect(passwordUrl).toMatch(new RegExp(`^${E2E_BASE_URL}/download/[A-Za-z0-9_-]{43}$`));
+  expect(passwordUrl).toMatch(new RegExp(`^${E2E_BASE_URL}/download/[A-Za-z0-9_-]{43}#kdf=[A-Za-z0-9_-]{35}$`));
   await expect(ready.getByRole('textbox', { name: 'Link password' })).toHaveValue(password);
   await ready.getByRole('button', { name: 'Copy download link' }).click();
   await expect(ready.getByRole('button', { name: 'Copy download link' })).toHaveText('Copied!');
@@ -519,6 +521,7 @@ test('an admin creates a password link and a keys-in-fragment link on the files 
   // The recipients, each in a fresh context.
   const withPassword = await recipient(browser);
   await withPassword.goto(passwordUrl);
+  await expect(withPassword.getByText('This link uses an older password protection', { exact: false })).toHaveCount(0);
   await withPassword.getByLabel('Password').fill(password);
   await withPassword.getByRole('button', { name: 'Unlock Files' }).click();
   await expect(withPassword.getByText('Files ready for download:')).toBeVisible();

@@ -27,6 +27,8 @@ export {
 } from './download-service/protocol.ts';
 export { DownloadError, isDownloadError, type DownloadErrorCode, type DownloadFailureFacts } from './download-service/downloadErrors.ts';
 export { fromWireError, type WireDownloadError } from './wire-errors.ts';
+/** The pool's errors arrive as crypto's CryptoError (wire-errors.ts); the app shell tells them by code. */
+export { isCryptoError } from '../crypto/index.ts';
 export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
 export { sanitizeName, uniqueEntryPaths } from './download-service/treePaths.ts';
 export { createDirectDownloadWorker } from './download-service/direct/createDirectDownloadWorker.ts';

@@ -25,7 +25,7 @@ import { ApiRequestError, CliUsageError, EXIT, LinkUnusableError } from '../shar
 import type { LinkAddress } from '../shared/link-url.ts';
 import { Prompts } from '../shared/prompts.ts';
 import { withRetries } from '../shared/retry.ts';
-import { keysFromFragment, keysWithPassword } from './link-keys.ts';
+import { keysFromFragment, keysWithPassword, pinOfFragment } from './link-keys.ts';
 
 export interface FetchInvocation {
   link: LinkAddress;
@@ -72,10 +72,12 @@ export async function runFetch(invocation: FetchInvocation, signal: AbortSignal)
 
   let keys: Map<string, Buffer | OfflineCryptoError>;
   if (status.requires_password) {
+    const pin = pinOfFragment(link.fragment);
+    if (pin === null) console.log('Note: this link uses an older password protection (no pin in its address); ask the sender for a new link if you can.');
     const prompts = new Prompts();
     const password = invocation.password ?? (await prompts.password('Download link password: '));
     prompts.close();
-    keys = await keysWithPassword(session, link.token, status.kdf_params, password, signal);
+    keys = await keysWithPassword(session, link.token, status.kdf_params, pin, password, signal);
   } else {
     keys = keysFromFragment(link.fragment);
   }

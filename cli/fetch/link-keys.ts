@@ -3,7 +3,18 @@
 // the URL-safe alphabet, missing padding, percent-encoding) but refused as a whole when any pair
 // is damaged or repeated; or, for a password link, opened with the password after the server
 // checked its verifier. The parameter block decides the KDF: scheme 1 (PBKDF2) or 2 (argon2id).
-import { linkVerifier, OfflineCryptoError, openLinkKeysEach } from '../../server/crypto/index.ts';
+// The block comes from the server, so it is used only at the default cost or above, and, when the
+// link's fragment pins one ('kdf=' + base64url, links made from now on), only if it is that one:
+// otherwise KDF_REFUSED before the password is used or anything is sent.
+import {
+  kdfBlockLength,
+  linkVerifier,
+  NODE_ARGON2_DEFAULT_COST,
+  OfflineCryptoError,
+  openLinkKeysEach,
+  readKdfBlock,
+  SCHEME_PBKDF2,
+} from '../../server/crypto/index.ts';
 import { verifyLinkPasswordResponse } from '../../contract/download-links.ts';
 import type { ApiSession } from '../shared/api-session.ts';
 import { ApiRequestError, GateRefusedError, LinkUnusableError } from '../shared/errors.ts';
@@ -46,18 +57,61 @@ export function keysFromFragment(fragment: string): Map<string, Buffer> {
   return keys;
 }
 
+/** Scheme 1's own default for links (the browser's LINK_KDF_ITERATIONS). */
+const LINK_PBKDF2_DEFAULT_ITERATIONS = 150_000;
+const PIN_PREFIX = 'kdf=';
+const refused = (why: string) =>
+  new LinkUnusableError('KDF_REFUSED', `The link's password protection was changed on the way to you (${why}): the password was not used and nothing was sent. Ask the sender for a new link.`);
+
+/** The block a password link's fragment pins; null for a link made before pins (no fragment). */
+export function pinOfFragment(fragment: string): Buffer | null {
+  const text = fragment.replace(/^#/, '');
+  if (text.trim() === '') return null;
+  const block = text.startsWith(PIN_PREFIX) ? keyBytes(text.slice(PIN_PREFIX.length)) : null;
+  if (block === null || kdfBlockLength(block[0]) !== block.length) {
+    throw new LinkUnusableError('KEYS_MALFORMED', "The link's fragment is not its password protection ('kdf=...'): copy the whole link again.");
+  }
+  return block;
+}
+
+/** Refuses a block other than the pinned one, or one below the default cost, before any derivation. */
+function checkBlock(block: Buffer, pin: Buffer | null): void {
+  if (pin !== null && !block.equals(pin)) throw refused('its parameters are not the ones the link pins');
+  let params;
+  try {
+    params = readKdfBlock(block);
+  } catch (error) {
+    throw new LinkUnusableError('KEYS_MALFORMED', `The link's KDF parameters cannot be used (${error instanceof OfflineCryptoError ? error.code : 'error'}).`, { cause: error });
+  }
+  const weak =
+    params.scheme === SCHEME_PBKDF2
+      ? params.iterations < LINK_PBKDF2_DEFAULT_ITERATIONS
+      : params.memoryKiB < NODE_ARGON2_DEFAULT_COST.memoryKiB || params.passes < NODE_ARGON2_DEFAULT_COST.passes;
+  if (weak) throw refused('its parameters are cheaper than the default cost');
+}
+
+/** The parameter block at the start of a released wrapped key (undefined when it has none this code knows). */
+function blockOfReleasedKey(value: string): Buffer | undefined {
+  const wrapped = Buffer.from(value.split(':')[0] ?? '', 'base64');
+  const length = kdfBlockLength(wrapped[0]);
+  return length === undefined || wrapped.length <= length ? undefined : wrapped.subarray(0, length);
+}
+
 /**
  * Checks the password with the server (which sees only the verifier) and opens the keys it hands
- * back. Per file: the raw key, or the error that file's key failed with.
+ * back. Per file: the raw key, or the error that file's key failed with. `pin`: the block the
+ * link's fragment pins, null for a link made before pins.
  */
 export async function keysWithPassword(
   session: ApiSession,
   linkToken: string,
   kdfParams: string | undefined,
+  pin: Buffer | null,
   password: string,
   signal: AbortSignal,
 ): Promise<Map<string, Buffer | OfflineCryptoError>> {
   if (kdfParams === undefined) throw new LinkUnusableError('UNEXPECTED_ANSWER', 'The server did not send the link\'s KDF parameters.');
+  checkBlock(Buffer.from(kdfParams, 'base64'), pin);
   let verifier: string;
   try {
     verifier = linkVerifier(password, kdfParams);
@@ -76,6 +130,10 @@ export async function keysWithPassword(
       throw new GateRefusedError(error.code, `${error.detail}${wait}`);
     }
     throw error;
+  }
+  for (const value of Object.values(answer.reencrypted_keys)) {
+    const block = blockOfReleasedKey(value);
+    if (block !== undefined) checkBlock(block, pin);
   }
   try {
     return openLinkKeysEach(password, answer.reencrypted_keys);

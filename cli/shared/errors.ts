@@ -39,7 +39,7 @@ export class NetworkError extends Error {
   }
 }
 
-export type LinkUnusableCode = 'LINK_INVALID' | 'LINK_NOT_FOUND' | 'LINK_EXPIRED' | 'PUBLIC_KEY_MISSING' | 'UNEXPECTED_ANSWER' | 'KEYS_MALFORMED';
+export type LinkUnusableCode = 'LINK_INVALID' | 'LINK_NOT_FOUND' | 'LINK_EXPIRED' | 'PUBLIC_KEY_MISSING' | 'UNEXPECTED_ANSWER' | 'KEYS_MALFORMED' | 'KDF_REFUSED';
 
 /** The link cannot be used at all (exit status 2). */
 export class LinkUnusableError extends Error {

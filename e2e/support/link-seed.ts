@@ -18,7 +18,8 @@ export interface LinkedFile {
 
 /**
  * Seeds the files and returns the link's URL: with the keys in its fragment, or, given a password,
- * without them (the keys are then wrapped for the password, as the admin's browser does).
+ * with its KDF parameter pin there instead (the keys are then wrapped for the password, as the
+ * admin's browser does).
  */
 export async function linkWithFiles(
   browser: Browser,
@@ -72,5 +73,7 @@ export async function linkWithFiles(
   expect(created.status(), await created.text()).toBe(201);
   const { full_url } = (await created.json()) as { full_url: string };
   await context.close();
-  return { url: protection ? full_url : `${full_url}#${formatFragment(keys)}`, files: linked };
+  // A password link pins its KDF parameter block in the fragment, as the admin's browser makes it.
+  const fragment = protection ? `kdf=${Buffer.from(protection.kdfParams, 'base64').toString('base64url')}` : formatFragment(keys);
+  return { url: `${full_url}#${fragment}`, files: linked };
 }

@@ -6,9 +6,11 @@
 // derivation inside the worker and never leaves it. In the app shell because the sign-in (auth),
 // the keys and the profile all need it.
 import { useCallback } from 'react';
-import type { CryptoPool } from '../../workers/index.ts';
+import { isCryptoError, type CryptoPool } from '../../workers/index.ts';
 import { authApi } from '../api/authApi.ts';
 import { selectCurrentUser } from '../features/auth/index.ts';
+import { UserFacingError } from '../lib/userFacingError.ts';
+import { SIGN_IN_TEXTS } from '../lib/userTexts.ts';
 import { useCryptoPool } from './cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 import type { AppDispatch } from './store.ts';
@@ -31,10 +33,19 @@ export async function accountKdfParams(dispatch: AppDispatch, username: string):
   return answer.kdf_params;
 }
 
-/** The authentication secret of `password` for `username`: pre-login, then argon2id in a worker. */
+/**
+ * The authentication secret of `password` for `username`: pre-login, then argon2id in a worker.
+ * A block below the default cost is refused in the worker before any derivation (KDF_REFUSED):
+ * that refusal is told as itself, never retried with another block.
+ */
 export async function deriveAccountSecret(dispatch: AppDispatch, pool: AuthSecretPool, username: string, password: string): Promise<AccountSecret> {
   const kdfParams = await accountKdfParams(dispatch, username);
-  return { authSecret: await pool.deriveAuthSecret(password, kdfParams), kdfParams };
+  try {
+    return { authSecret: await pool.deriveAuthSecret(password, kdfParams), kdfParams };
+  } catch (error) {
+    if (isCryptoError(error, 'KDF_REFUSED')) throw new UserFacingError('kdf-refused', SIGN_IN_TEXTS.kdfRefused);
+    throw error;
+  }
 }
 
 /**

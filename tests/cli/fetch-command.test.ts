@@ -1,12 +1,15 @@
 // `npm run fetch` against a real server: links made as the admin's browser makes them (keys in the
-// fragment, or a password with a scheme-1 PBKDF2 or a scheme-2 argon2id parameter block), files
+// fragment, or a password with a scheme-2 argon2id parameter block pinned in the fragment), links
+// stored as they were made before (scheme 1 PBKDF2, no pin), and a server answering with a block
+// that is not the pinned one or is below the default cost; files
 // uploaded encrypted with node:crypto. The command writes the files byte-identical; a tampered
 // blob, a cut fragment and a wrong password give recover's lines and exit statuses.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { encryptBuffer, formatFragment, protectLinkKeys, wrapFileKey } from '../../server/crypto/index.ts';
+import { encryptBuffer, formatFragment, protectLinkKeys, wrapFileKey, type LinkKdfChoice, type NodeLinkProtection } from '../../server/crypto/index.ts';
+import { hashPassword } from '../../server/auth/passwords.ts';
 import type { TestServer } from '../server/harness.ts';
 import { postMultipart, MultipartBody, sha256 } from '../server/upload-helpers.ts';
 import { adminWithKeys, commandTestBed, createFolder, runCommand, type Admin } from './cli-fixtures.ts';
@@ -37,9 +40,34 @@ async function upload(server: TestServer, admin: Admin, files: Array<{ name: str
   return sealed.map((file, index) => ({ id: response.body.successful_files[index].id, name: file.name, plain: file.plain, key: file.key }));
 }
 
-async function createLink(admin: Admin, files: SharedFile[], protection?: { password: string; scheme: 1 | 2 }): Promise<string> {
+/** The fragment a password link made from now on carries: its parameter block, base64url. */
+const pinOf = (protection: NodeLinkProtection): string => `kdf=${Buffer.from(protection.kdfParams, 'base64').toString('base64url')}`;
+
+/**
+ * A password link stored as links were stored before new scheme-1 blocks were refused and before
+ * pins (its address has no fragment): straight through the repository, as that server wrote it.
+ */
+async function seedOldLink(server: TestServer, admin: Admin, files: SharedFile[], password: string, kdf: LinkKdfChoice): Promise<string> {
+  const protection = protectLinkKeys(password, new Map(files.map((file) => [String(file.id), file.key])), kdf);
+  const me = await admin.client.get('/api/auth/users/me');
+  const owned = await server.app.repos.files.listOwnedByIds(me.body.id, files.map((file) => file.id));
+  const link = await server.app.repos.downloadLinks.create({
+    linkToken: randomBytes(24).toString('base64url'),
+    folderId: owned[0]!.folderId,
+    ownerId: me.body.id,
+    verifierHash: await hashPassword(protection.verifier),
+    reencryptedKeysJson: JSON.stringify(protection.reencryptedKeys),
+    expirationDate: null,
+    creationDate: Date.now(),
+    maxDownloads: null,
+    fileIds: files.map((file) => file.id),
+  });
+  return `${server.baseUrl}/download/${link.linkToken}`;
+}
+
+async function createLink(admin: Admin, files: SharedFile[], protection?: { password: string }): Promise<string> {
   const keys = new Map(files.map((file) => [String(file.id), file.key]));
-  const protectedKeys = protection ? protectLinkKeys(protection.password, keys, { scheme: protection.scheme }) : null;
+  const protectedKeys = protection ? protectLinkKeys(protection.password, keys) : null;
   const created = await admin.client.post('/api/download/links', {
     file_ids: files.map((file) => file.id),
     password: protectedKeys?.verifier ?? null,
@@ -47,7 +75,7 @@ async function createLink(admin: Admin, files: SharedFile[], protection?: { pass
     expiration_date: null,
   });
   expect(created.status).toBe(201);
-  return protectedKeys ? created.body.full_url : `${created.body.full_url}#${formatFragment(keys)}`;
+  return `${created.body.full_url}#${protectedKeys ? pinOf(protectedKeys) : formatFragment(keys)}`;
 }
 
 describe('npm run fetch', { timeout: 180_000 }, () => {
@@ -80,12 +108,18 @@ describe('npm run fetch', { timeout: 180_000 }, () => {
     expect((await runCommand('fetch', [url, out, '--force']).done).code).toBe(0);
   });
 
-  it.each([1, 2] as const)('a password link with a scheme-%i parameter block: the password opens it, a wrong one exits 3', async (scheme) => {
+  it.each([
+    ['a pinned scheme-2 link made now', 2, false],
+    ['a scheme-1 link made before pins', 1, true],
+    ['a scheme-2 link made before pins', 2, true],
+  ] as const)('%s: the password opens it, a wrong one exits 3', async (_name, scheme, old) => {
     const server = await bed.startServer();
     const admin = await adminWithKeys(server);
     const files = await upload(server, admin, [{ name: 'vertraulich.pdf', plain: randomBytes(MiB + 5) }]);
-    const url = await createLink(admin, files, { password: 'Sonnenblume 2026!', scheme });
-    const status = await server.client().get(`/api/download/${url.split('/').pop()}/status`);
+    const url = old
+      ? await seedOldLink(server, admin, files, 'Sonnenblume 2026!', { scheme })
+      : await createLink(admin, files, { password: 'Sonnenblume 2026!' });
+    const status = await server.client().get(`/api/download/${url.split('#')[0]!.split('/').pop()}/status`);
     expect(Buffer.from(status.body.kdf_params, 'base64')[0]).toBe(scheme);
 
     const out = bed.tempDir('sealdrop-fetch-');
@@ -98,6 +132,33 @@ describe('npm run fetch', { timeout: 180_000 }, () => {
     expect(right.stderr).toBe('');
     expect(right.code).toBe(0);
     expect(sha256(fs.readFileSync(path.join(out, 'vertraulich.pdf')))).toBe(sha256(files[0]!.plain));
+    const note = 'Note: this link uses an older password protection (no pin in its address); ask the sender for a new link if you can.';
+    if (old) expect(right.stdout).toContain(note);
+    else expect(right.stdout).not.toContain(note);
+  });
+
+  it('a server block that is not the pinned one, or one below the default cost, exits 2 before the password is used', async () => {
+    const server = await bed.startServer();
+    const admin = await adminWithKeys(server);
+    const files = await upload(server, admin, [{ name: 'vertraulich.pdf', plain: randomBytes(1000) }]);
+    const out = bed.tempDir('sealdrop-fetch-');
+    const refusedLine = "The link's password protection was changed on the way to you";
+
+    // The address pins another block than the one the server answers with (a swapped salt).
+    const url = await createLink(admin, files, { password: 'Sonnenblume 2026!' });
+    const otherPin = pinOf(protectLinkKeys('Sonnenblume 2026!', new Map([['1', randomBytes(32)]])));
+    const swapped = await runCommand('fetch', [url.replace(/#.*/, `#${otherPin}`), out, '--password-stdin'], { input: 'Sonnenblume 2026!\n' }).done;
+    expect(swapped.code).toBe(2);
+    expect(swapped.stderr).toContain(refusedLine);
+    expect(swapped.stderr).toContain('[KDF_REFUSED]');
+
+    // A link without pin whose block is cheaper than the default (19 MiB, 2 passes).
+    const weakUrl = await seedOldLink(server, admin, files, 'Sonnenblume 2026!', { scheme: 2, cost: { memoryKiB: 19_456, passes: 2, lanes: 1 } });
+    const weak = await runCommand('fetch', [weakUrl, out, '--password-stdin'], { input: 'Sonnenblume 2026!\n' }).done;
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toContain(refusedLine);
+
+    expect(fs.readdirSync(out)).toEqual([]);
   });
 
   it('a tampered blob fails its file with recover\'s line and leaves nothing; the others are written; exit 1', async () => {

@@ -38,7 +38,7 @@ import { expectCryptoError } from './helpers.ts';
 
 const PASSWORD = 'correct horse battery staple ünïcødé';
 /** Scheme-2 blocks at the cheapest cost the format allows (the bytes are the same at any cost). */
-const cheapArgon2 = () => newArgon2Params({ memoryKiB: ARGON2_LIMITS.minMemoryKiB, passes: ARGON2_LIMITS.minPasses, lanes: 1 });
+const cheapArgon2 = () => newArgon2Params(); // the default cost: a client derives with nothing cheaper
 const accountParams = () => encodeKdfParams(cheapArgon2());
 /** The old scheme 1 as the app wrote it before issue 27. */
 const scheme1Params = (iterations = PRIVATE_KEY_KDF_ITERATIONS) => encodeKdfParams(newKdfParams(iterations));
@@ -233,7 +233,7 @@ describe('download link keys', () => {
     expect(node.linkVerifier('link password 99', protection.kdfParams)).toBe(protection.verifier);
     expect(await deriveLinkPasswordVerifier('link password 99', protection.kdfParams)).toBe(protection.verifier);
 
-    const byNode = node.protectLinkKeys('pässwort', new Map(files.map((f) => [f.fileId, f.raw])), { scheme: 2, cost: { memoryKiB: 19_456, passes: 2, lanes: 1 } });
+    const byNode = node.protectLinkKeys('pässwort', new Map(files.map((f) => [f.fileId, f.raw])), { scheme: 2 });
     const opened = await openLinkKeys('pässwort', byNode.reencryptedKeys);
     expect(Buffer.from(await exportRawFileKey(opened.get('12')!)).equals(files[0]!.raw)).toBe(true);
     expect(await deriveLinkPasswordVerifier('pässwort', byNode.kdfParams)).toBe(byNode.verifier);

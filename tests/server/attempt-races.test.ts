@@ -225,7 +225,7 @@ async function downloadLinkPasswordCheck(): Promise<LimitedCheck> {
   const { client: admin } = await signedInClient(server, unique('sharer'), PASSWORD);
   const folder = await createFolder(admin, unique('Shared'));
   const file = await seedFile(server, folder.id);
-  const wrappedKey = `${randomBytes(48).toString('base64')}:${randomBytes(60).toString('base64')}`;
+  const wrappedKey = `${Buffer.concat([Buffer.from([2, 0, 1, 0, 0, 0, 0, 0, 3, 1]), randomBytes(76)]).toString('base64')}:${randomBytes(60).toString('base64')}`;
   const created = await admin.post('/api/download/links', {
     file_ids: [file.id],
     password: PASSWORD,

@@ -18,7 +18,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const VERIFIER = 'dmVyaWZpZXItZnJvbS10aGUtYnJvd3Nlcg';
-const wrappedKey = () => `${randomBytes(48).toString('base64')}:${randomBytes(60).toString('base64')}`;
+// A wrapped link key as the browser makes it: a scheme-2 block (26 bytes: 64 MiB, 3 passes, 1 lane, salt), then iv || sealed link key (60).
+const SCHEME2_HEAD = Buffer.from([2, 0, 1, 0, 0, 0, 0, 0, 3, 1]);
+const wrappedKey = () => `${Buffer.concat([SCHEME2_HEAD, randomBytes(16 + 60)]).toString('base64')}:${randomBytes(60).toString('base64')}`;
+// The same with a scheme-1 block (21 bytes: PBKDF2, 150000 iterations, salt), as links were made before scheme 2.
+const scheme1WrappedKey = () =>
+  `${Buffer.concat([Buffer.from([1, 0, 2, 0x49, 0xf0]), randomBytes(16 + 60)]).toString('base64')}:${randomBytes(60).toString('base64')}`;
 const keysFor = (files: SeededFile[]) => JSON.stringify(Object.fromEntries(files.map((file) => [String(file.id), wrappedKey()])));
 const inDays = (days: number) => new Date(server.clock.now() + days * 86_400_000).toISOString();
 
@@ -80,6 +85,21 @@ describe('POST /api/download/links', () => {
     expect(stored!.verifierHash).toMatch(/^\$argon2id\$/);
     expect(stored!.verifierHash).not.toContain(VERIFIER);
     expect(JSON.parse(stored!.reencryptedKeysJson!)).toEqual(JSON.parse(keys));
+  });
+
+  it('refuses a new link whose keys carry a scheme-1 (PBKDF2) block, or no scheme-2 block, with 422', async () => {
+    const { files } = await folderWithFiles(alice, 2);
+    const ids = files.map((file) => file.id);
+    const old = JSON.stringify({ [ids[0]!]: wrappedKey(), [ids[1]!]: scheme1WrappedKey() });
+    const refused = await alice.post('/api/download/links', { file_ids: ids, password: VERIFIER, expiration_date: null, reencrypted_keys_json: old });
+    expect(refused.status).toBe(422);
+    expect(validationMessages(refused.body)).toContain(
+      `body.reencrypted_keys_json: Key of file ${ids[1]} uses KDF scheme 1 (PBKDF2), which new links may not use: use scheme 2 (argon2id)`,
+    );
+    const unknown = JSON.stringify({ [ids[0]!]: wrappedKey(), [ids[1]!]: `${randomBytes(48).toString('base64')}:${randomBytes(60).toString('base64')}` });
+    const noBlock = await alice.post('/api/download/links', { file_ids: ids, password: VERIFIER, expiration_date: null, reencrypted_keys_json: unknown });
+    expect(noBlock.status).toBe(422);
+    expect(validationMessages(noBlock.body)).toContain(`body.reencrypted_keys_json: Key of file ${ids[1]} must start with a scheme-2 (argon2id) KDF parameter block`);
   });
 
   it('accepts a payload without the optional fields (no password, no expiry)', async () => {

@@ -240,7 +240,7 @@ async function journey(): Promise<{ uploadFolderId: number }> {
   expect(files.status).toBe(200);
   expect(files.body).toHaveLength(3);
   const fileIds = (files.body as Array<{ id: number }>).map((file) => file.id);
-  const keys = Object.fromEntries(fileIds.map((fileId) => [String(fileId), `${randomBytes(48).toString('base64')}:${randomBytes(60).toString('base64')}`]));
+  const keys = Object.fromEntries(fileIds.map((fileId) => [String(fileId), `${Buffer.concat([Buffer.from([2, 0, 1, 0, 0, 0, 0, 0, 3, 1]), randomBytes(76)]).toString('base64')}:${randomBytes(60).toString('base64')}`]));
   const link = await admin.post('/api/download/links', {
     file_ids: fileIds,
     password: DOWNLOAD_VERIFIER,

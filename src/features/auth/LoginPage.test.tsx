@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { unwrapPrivateKey } from '../../../crypto/index.ts';
+import { unwrapPrivateKey , encodeKdfParams, KDF_SCHEME_ARGON2ID } from '../../../crypto/index.ts';
 import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedOutState, testUser } from '../../app/testing/renderWithProviders.tsx';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
@@ -120,6 +120,19 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
 
     await waitFor(() => expect(screen.getAllByText('Incorrect username or password.')).toHaveLength(2));
     expect((await findInlineAlert()).textContent).toContain('Incorrect username or password.');
+  });
+
+  it('a pre-login block below the default cost (19 MiB, 2 passes) is refused with the exact text; no secret is sent', async () => {
+    const weak = encodeKdfParams({ scheme: KDF_SCHEME_ARGON2ID, memoryKiB: 19_456, passes: 2, lanes: 1, salt: new Uint8Array(16).fill(0x22) });
+    const api = withApi({ 'POST /api/auth/prelogin': preloginHandler(weak), 'POST /api/auth/token': () => ({ status: 200, body: { ok: true } }) });
+    await openLogin();
+    typeInto('Username', 'alice');
+    typeInto('Password', 'correct-horse-1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await findInlineAlert()).textContent).toContain(
+      'The server asked for weaker password protection than this app allows, so your password was not used and nothing was sent. Please contact your administrator.',
+    );
+    expect(api.requests.map((r) => r.path)).toEqual(['/api/auth/prelogin']);
   });
 
   it('an unexpected response shape is an error with the exact text', async () => {

@@ -73,7 +73,6 @@ describe('prepareDownloadLink', () => {
     const password = 'SonneWolke30-418';
     const prepared = await prepareDownloadLink(pool, privateHandle, files, { password, expirationDate: null, maxDownloads: null });
     expect(prepared.request.max_downloads).toBeNull();
-    expect(prepared.fragment).toBeNull();
     const body = JSON.stringify(prepared.request);
     expect(body).not.toContain(password);
     const wrapped = JSON.parse(prepared.request.reencrypted_keys_json!) as Record<string, string>;
@@ -87,6 +86,8 @@ describe('prepareDownloadLink', () => {
     expect(block[0]).toBe(2);
     const kdfParams = block.toString('base64');
     expect(prepared.request.password).toBe(linkVerifier(password, kdfParams));
+    // The fragment pins that block (and holds nothing else): the recipient refuses any other.
+    expect(prepared.fragment).toBe(`kdf=${kdfParams.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`);
     expect(released).toHaveLength(3);
   });
 

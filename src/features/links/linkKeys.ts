@@ -7,7 +7,7 @@
 //     wrapped keys are sent; the password itself never leaves this browser.
 // The unwrapped file keys are released from the workers afterwards either way.
 
-import type { LinkFragment } from '../../../crypto/index.ts';
+import { formatLinkKdfPin, type LinkFragment } from '../../../crypto/index.ts';
 import type { CryptoPool, FileKeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
 import type { CreateDownloadLinkRequest } from '../../api/linksApi.ts';
 import type { CreateLinkChoices } from './createLinkForm.ts';
@@ -25,7 +25,10 @@ export interface LinkableFile {
 
 export interface PreparedDownloadLink {
   request: CreateDownloadLinkRequest;
-  /** SECRET, links without a password only: append as '#' + fragment to the link's address. */
+  /**
+   * Append as '#' + fragment to the link's address: without a password the keys (SECRET), with
+   * one the KDF parameter pin (the recipient refuses a server block that differs).
+   */
   fragment: LinkFragment | null;
 }
 
@@ -82,14 +85,14 @@ export async function prepareDownloadLink(
         max_downloads: choices.maxDownloads,
         reencrypted_keys_json: JSON.stringify(protection.reencryptedKeys),
       },
-      fragment: null,
+      fragment: formatLinkKdfPin(protection.kdfParams),
     };
   } finally {
     await pool.releaseKeys(unwrapped);
   }
 }
 
-/** The address shown in 'Download Link Ready': the server's full_url plus, for a keys-in-fragment link, the keys. */
+/** The address shown in 'Download Link Ready': the server's full_url plus the fragment (keys, or a password link's pin). */
 export function readyLinkUrl(fullUrl: string, fragment: LinkFragment | null): string {
   return fragment === null ? fullUrl : `${fullUrl.split('#')[0]}#${fragment}`;
 }

@@ -27,7 +27,7 @@ export function DownloadPage({ linkToken }: { linkToken: string | null }) {
           <Typography color="text.secondary">{DOWNLOAD_PAGE_MESSAGES.loading}</Typography>
         </Stack>
       )}
-      {state.step === 'password' && <PasswordStep busy={state.busy} error={state.error} onUnlock={(password) => void unlock(password)} />}
+      {state.step === 'password' && <PasswordStep busy={state.busy} error={state.error} pinned={state.pin !== null} onUnlock={(password) => void unlock(password)} />}
       {state.step === 'ready' && linkToken !== null && <ReadyStep linkToken={linkToken} files={state.files} keys={state.keys} />}
       {state.step === 'error' && (
         <Alert severity="error" role="alert">

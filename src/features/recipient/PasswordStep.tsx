@@ -11,11 +11,13 @@ import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 interface PasswordStepProps {
   busy: boolean;
   error: string | null;
+  /** The link pins its KDF parameters in its address; a link made before gets a note. */
+  pinned: boolean;
   onUnlock(password: string): void;
 }
 
 /** Step 1: 'This download is password protected.' and 'Unlock Files'. */
-export function PasswordStep({ busy, error, onUnlock }: PasswordStepProps) {
+export function PasswordStep({ busy, error, pinned, onUnlock }: PasswordStepProps) {
   const [password, setPassword] = useState('');
   const errorLink = useFieldErrorLink(error !== null);
 
@@ -30,6 +32,12 @@ export function PasswordStep({ busy, error, onUnlock }: PasswordStepProps) {
         <LockIcon fontSize="small" color="primary" />
         {DOWNLOAD_PAGE_MESSAGES.passwordPrompt}
       </Typography>
+      {!pinned && (
+        // A note, not an alert: it describes the link, it does not report a failure.
+        <Alert severity="info" role="note">
+          {DOWNLOAD_PAGE_MESSAGES.olderProtection}
+        </Alert>
+      )}
       <TextField
         label="Password"
         name="password"

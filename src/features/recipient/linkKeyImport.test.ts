@@ -3,11 +3,12 @@
 // files; a password link's verifier and keys; a wrong password.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { deriveLinkPasswordVerifier, openLinkKeys, parseLinkFragment } from '../../../crypto/index.ts';
+import { deriveLinkPasswordVerifier, formatLinkKdfPin, openLinkKeys, parseLinkFragment } from '../../../crypto/index.ts';
 import { formatFragment, linkVerifier, protectLinkKeys } from '../../../server/crypto/keys.ts';
 import type { SharedFile } from '../../api/linksApi.ts';
 import type { FileKeyHandle } from '../../../workers/index.ts';
-import { fragmentOf, importFragmentKeys, linkPasswordVerifier, openPasswordKeys, LinkKeyError } from './linkKeyImport.ts';
+import { argon2Block } from '../../../server/crypto/index.ts';
+import { checkReleasedKeys, fragmentOf, importFragmentKeys, linkPasswordVerifier, openPasswordKeys, LinkKeyError, pinnedLinkKdf } from './linkKeyImport.ts';
 
 function localPool() {
   let counter = 0;
@@ -106,5 +107,48 @@ describe('password links', () => {
     expect(wrong.message).toBe('Decryption failed: Incorrect password or corrupted data.');
     expect((await rejection(linkPasswordVerifier(pool, 'x', undefined))).code).toBe('keys-invalid');
     expect((await rejection(linkPasswordVerifier(pool, 'x', 'AAAA'))).code).toBe('keys-invalid');
+  });
+});
+
+describe('the KDF pin of a password link (a server answering with another block)', () => {
+  const REFUSED = "This link's password protection was changed on the way to you, so your password was not used and nothing was sent. Ask the sender for a new link.";
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error as LinkKeyError;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('a pinned link opens with its own block; a link without pin (made before) opens with a block at the default cost', () => {
+    const protection = protectLinkKeys('SonneWolke30-418', rawKeys);
+    const pin = pinnedLinkKdf(formatLinkKdfPin(protection.kdfParams), protection.kdfParams);
+    expect(pin).not.toBeNull();
+    checkReleasedKeys(protection.reencryptedKeys, pin);
+    expect(pinnedLinkKdf(null, protection.kdfParams)).toBeNull();
+    expect(pinnedLinkKdf(null, protectLinkKeys('SonneWolke30-418', rawKeys, { scheme: 1 }).kdfParams)).toBeNull();
+  });
+
+  it('a swapped salt, a weaker block or a scheme-1 block is refused with the exact text, before any derivation', () => {
+    const protection = protectLinkKeys('SonneWolke30-418', rawKeys);
+    const fragment = formatLinkKdfPin(protection.kdfParams);
+    const swapped = [
+      argon2Block({ memoryKiB: 65_536, passes: 3, lanes: 1, salt: Buffer.alloc(16, 3) }).toString('base64'),
+      argon2Block({ memoryKiB: 19_456, passes: 2, lanes: 1, salt: Buffer.from(protection.kdfParams, 'base64').subarray(10) }).toString('base64'),
+      protectLinkKeys('SonneWolke30-418', rawKeys, { scheme: 1 }).kdfParams,
+    ];
+    for (const block of swapped) {
+      const error = refusal(() => pinnedLinkKdf(fragment, block));
+      expect(error.code).toBe('kdf-refused');
+      expect(error.message).toBe(REFUSED);
+    }
+    const other = protectLinkKeys('SonneWolke30-418', rawKeys);
+    expect(refusal(() => checkReleasedKeys(other.reencryptedKeys, pinnedLinkKdf(fragment, protection.kdfParams))).code).toBe('kdf-refused');
+  });
+
+  it('without a pin a block below the default cost is refused too', () => {
+    const weak = argon2Block({ memoryKiB: 19_456, passes: 2, lanes: 1, salt: Buffer.alloc(16, 3) }).toString('base64');
+    expect(refusal(() => pinnedLinkKdf(null, weak)).code).toBe('kdf-refused');
   });
 });

@@ -11,18 +11,21 @@ import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 import {
+  checkReleasedKeys,
   fragmentOf,
   importFragmentKeys,
   LinkKeyError,
   linkPasswordVerifier,
   openPasswordKeys,
+  pinnedLinkKdf,
   removeFragmentFromAddressBar,
+  type LinkKdfPin,
   type LinkKeys,
 } from './linkKeyImport.ts';
 
 export type LinkAccessState =
   | { step: 'loading' }
-  | { step: 'password'; files: SharedFile[]; kdfParams: string | undefined; busy: boolean; error: string | null }
+  | { step: 'password'; files: SharedFile[]; kdfParams: string; pin: LinkKdfPin; busy: boolean; error: string | null }
   | { step: 'ready'; files: SharedFile[]; keys: LinkKeys }
   | { step: 'error'; message: string };
 
@@ -66,7 +69,9 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
         const status = await request.unwrap();
         if (cancelled) return;
         if (status.requires_password) {
-          setState({ step: 'password', files: status.files, kdfParams: status.kdf_params, busy: false, error: null });
+          // The pin is checked before the password is even asked for: a swapped block ends here.
+          const pin = pinnedLinkKdf(fragment, status.kdf_params);
+          setState({ step: 'password', files: status.files, kdfParams: status.kdf_params!, pin, busy: false, error: null });
           return;
         }
         const keys = await importFragmentKeys(cryptoPool(), fragment, status.files);
@@ -98,7 +103,7 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
   const unlock = useCallback(
     async (password: string) => {
       if (state.step !== 'password' || state.busy || linkToken === null) return;
-      const { files, kdfParams } = state;
+      const { files, kdfParams, pin } = state;
       if (password === '') {
         setState({ ...state, error: DOWNLOAD_PAGE_MESSAGES.passwordRequired });
         return;
@@ -108,6 +113,7 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
         const pool = cryptoPool();
         const verifier = await linkPasswordVerifier(pool, password, kdfParams);
         const { reencrypted_keys } = await dispatch(linksApi.endpoints.verifyDownloadLinkPassword.initiate({ linkToken, verifier })).unwrap();
+        checkReleasedKeys(reencrypted_keys, pin);
         adoptKeys(files, await openPasswordKeys(pool, password, reencrypted_keys));
       } catch (error) {
         const described = notify.error(error);
@@ -115,7 +121,7 @@ export function useLinkAccess(linkToken: string | null): { state: LinkAccessStat
         if (linkIsGone(error) || error instanceof LinkKeyError) {
           setState({ step: 'error', message: described.message });
         } else {
-          setState({ step: 'password', files, kdfParams, busy: false, error: described.message });
+          setState({ step: 'password', files, kdfParams, pin, busy: false, error: described.message });
         }
       }
     },

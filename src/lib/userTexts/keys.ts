@@ -41,6 +41,7 @@ export const CRYPTO_ERROR_TEXTS: Record<CryptoErrorCode, string> = {
   WRONG_KEY: 'The key does not match the encrypted data.',
   MALFORMED: 'The key data is damaged or has the wrong format.',
   UNSUPPORTED_VERSION: 'The key data uses a format this app does not know.',
+  KDF_REFUSED: 'The server asked for weaker password protection than this app allows, so the password was not used.',
   UNKNOWN_KEY: KEY_MESSAGES.keyNotLoaded,
   SOURCE_CHANGED: 'The data changed while it was being processed.',
   WORKER_FAILED: 'The encryption worker stopped unexpectedly. Reload the page and try again.',

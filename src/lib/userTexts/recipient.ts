@@ -18,6 +18,10 @@ export const DOWNLOAD_PAGE_MESSAGES = {
   expired: 'This link has expired.',
   decryptionFailed: 'Decryption failed: Incorrect password or corrupted data.',
   passwordRequired: 'Please enter the password.',
+  /** A password link made before links pinned their protection in the address: it still opens. */
+  olderProtection: 'This link uses an older password protection: the server could weaken it unnoticed. Ask the sender for a new link if you can.',
+  /** The server's KDF parameters differ from the link's pin or are below the default cost: nothing was derived or sent. */
+  kdfRefused: "This link's password protection was changed on the way to you, so your password was not used and nothing was sent. Ask the sender for a new link.",
   keyNotFound: (file: string) => `Decryption key for "${file}" not found.`,
   allFailed: 'All files failed to download.',
   someFailed: (count: number) => `Download complete, but ${count} ${count === 1 ? 'file' : 'files'} failed.`,

@@ -17,4 +17,6 @@ export const SIGN_IN_TEXTS = {
   upgradeRefused:
     'The server asked for your password itself, but this account already uses the new sign-in on this device. Nothing was sent. ' +
     'Your server or a proxy in front of it may be trying to collect your password; tell your administrator.',
+  /** The pre-login answer asked for weaker password protection than this app uses: nothing was derived or sent. */
+  kdfRefused: 'The server asked for weaker password protection than this app allows, so your password was not used and nothing was sent. Please contact your administrator.',
 } as const;

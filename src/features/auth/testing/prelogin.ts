@@ -1,14 +1,12 @@
 // For jsdom tests of screens that turn a password into its authentication secret: a pre-login
-// answer at the cheapest cost the format allows (the derivation is the same at any cost), and the
+// answer at the default cost (the cheapest a client derives with), and the
 // secret a password yields under it, computed with the crypto core (outside the code under test).
-import { ARGON2_LIMITS, deriveAccountSecrets, encodeKdfParams, KDF_SCHEME_ARGON2ID } from '../../../../crypto/index.ts';
+import { ARGON2_DEFAULT_COST, deriveAccountSecrets, encodeKdfParams, KDF_SCHEME_ARGON2ID } from '../../../../crypto/index.ts';
 import type { FakeHandler } from '../../../app/testing/fakeApi.ts';
 
 export const TEST_ACCOUNT_KDF_PARAMS: string = encodeKdfParams({
   scheme: KDF_SCHEME_ARGON2ID,
-  memoryKiB: ARGON2_LIMITS.minMemoryKiB,
-  passes: ARGON2_LIMITS.minPasses,
-  lanes: 1,
+  ...ARGON2_DEFAULT_COST,
   salt: new Uint8Array(16).fill(0x11),
 });
 

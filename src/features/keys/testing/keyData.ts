@@ -1,14 +1,14 @@
 // Key data for the keys feature's tests, made outside the code under test with the crypto core.
 // The tests run that code on a real pool (src/app/testing/testCryptoPool.ts), so what the UI saved
 // can be checked to open with the right password.
-import { ARGON2_LIMITS, encodeKdfParams, exportPublicKeySpki, generateKeyPair, newArgon2Params, newKdfParams, wrapPrivateKey } from '../../../../crypto/index.ts';
+import { encodeKdfParams, exportPublicKeySpki, generateKeyPair, newArgon2Params, newKdfParams, wrapPrivateKey } from '../../../../crypto/index.ts';
 
 /** Fewer KDF iterations than production, only to keep the tests quick (the minimum the format allows). */
 const TEST_ITERATIONS = 100_000;
 
-/** An account's scheme-2 parameter block at the cheapest cost the format allows (tests only). */
+/** An account's scheme-2 parameter block at the default cost (the cheapest a client derives with). */
 export function testAccountKdfParams(): string {
-  return encodeKdfParams(newArgon2Params({ memoryKiB: ARGON2_LIMITS.minMemoryKiB, passes: ARGON2_LIMITS.minPasses, lanes: 1 }));
+  return encodeKdfParams(newArgon2Params());
 }
 
 /**
