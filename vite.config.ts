@@ -2,6 +2,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { buildDigestsPlugin } from './scripts/build-digests/build-digests.ts';
+import packageJson from './package.json' with { type: 'json' };
 
 // The app, the service worker (workers/sw.ts, Workbox precache via injectManifest) and the
 // Vitest settings live here. The API runs on the same origin in production (npm start);
@@ -44,6 +46,8 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    // Last: lists every file of dist/, sw.js included (docs/security.md, "The code the server serves").
+    buildDigestsPlugin(packageJson.version),
   ],
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true, target: 'es2022' },

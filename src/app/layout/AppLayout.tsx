@@ -6,6 +6,7 @@ import Toolbar from '@mui/material/Toolbar';
 import { Link, Outlet } from '@tanstack/react-router';
 import { ShieldIcon } from '../icons.tsx';
 import { DocumentTitle } from './DocumentTitle.tsx';
+import { TextLink } from './links.tsx';
 import { OfflineNotice } from './OfflineNotice.tsx';
 import { SealdropLogo } from './SealdropLogo.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
@@ -49,6 +50,13 @@ export function AppLayout() {
       <Box component="main" sx={{ flexGrow: 1, py: { xs: 3, sm: 5 } }}>
         <Container maxWidth="lg">
           <Outlet />
+        </Container>
+      </Box>
+      <Box component="footer" sx={{ py: 2 }}>
+        <Container maxWidth="lg">
+          <TextLink to="/about" variant="body2">
+            About Sealdrop and the code you are running
+          </TextLink>
         </Container>
       </Box>
     </Box>
