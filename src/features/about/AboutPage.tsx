@@ -1,21 +1,36 @@
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useSyncExternalStore } from 'react';
 import { useBuildIdentity, type BuildIdentityState } from '../../app/buildIdentity.ts';
 import { BuildDigest } from '../../app/layout/BuildDigest.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 
+const hasServiceWorkers = () => typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
+
 /** The service worker controlling this page, if any (none on a development server or a hard reload). */
 function controllingWorker(): ServiceWorker | null {
-  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? navigator.serviceWorker.controller : null;
+  return hasServiceWorkers() ? navigator.serviceWorker.controller : null;
+}
+
+function subscribeController(listener: () => void): () => void {
+  if (!hasServiceWorkers()) return () => undefined;
+  // A first visit becomes controlled once the new worker claims it; an accepted update swaps it.
+  navigator.serviceWorker.addEventListener('controllerchange', listener);
+  return () => navigator.serviceWorker.removeEventListener('controllerchange', listener);
+}
+
+function useControllingWorker(): ServiceWorker | null {
+  return useSyncExternalStore(subscribeController, controllingWorker, () => null);
 }
 
 /**
  * About: the version and build digest of the code this installed copy runs, and what comparing
  * the digest proves (docs/security.md, "The code the server serves").
  */
-export function AboutPage({ worker = controllingWorker() }: { worker?: ServiceWorker | null }) {
-  const identity = useBuildIdentity(worker);
+export function AboutPage({ worker }: { worker?: ServiceWorker | null }) {
+  const controller = useControllingWorker();
+  const identity = useBuildIdentity(worker === undefined ? controller : worker);
   return (
     <>
       <PageHeader title="About Sealdrop" subtitle="End-to-end encrypted file exchange: files are encrypted in your browser before they are uploaded." />
