@@ -168,6 +168,11 @@ test('the About page shows the build digest of dist/build-digests.json, and veri
   await expect(page.getByTestId('build-digest')).toHaveText(builtDigest(), { timeout: 30_000 });
   await expect(page.getByText(/^Version: \d+\.\d+\.\d+/)).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
+  // The worker really hashed its cached files (index.html, the scripts, the icons) against the list.
+  const checked = await page.getByText(/^Checked just now: /).innerText();
+  const [, matching, cached] = /(\d+) of the (\d+) cached files match/.exec(checked)!;
+  expect(Number(cached)).toBeGreaterThan(10);
+  expect(matching).toBe(cached);
 
   // The footer's link leads there from any screen.
   await page.goto(`${E2E_BASE_URL}/login`);

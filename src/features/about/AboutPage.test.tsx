@@ -27,6 +27,7 @@ describe('About page', () => {
     expect(screen.getByRole('heading', { name: 'About Sealdrop' })).toBeVisible();
     expect(await screen.findByTestId('build-digest')).toHaveTextContent(DIGEST);
     expect(screen.getByText('Version: 0.1.0')).toBeVisible();
+    expect(screen.getByText(/^Checked just now: 55 of the 55 cached files match the list \(101 files listed/)).toBeVisible();
     expect(screen.queryByRole('alert')).toBeNull();
   });
 

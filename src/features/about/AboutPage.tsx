@@ -41,6 +41,11 @@ export function AboutPage({ worker }: { worker?: ServiceWorker | null }) {
           </Typography>
           <Typography variant="body2">Version: {versionText(identity)}</Typography>
           <BuildDigest state={identity} />
+          {identity.status === 'ready' && (
+            <Typography variant="body2">
+              {checkedText(identity.identity.checkedFiles, identity.identity.listedFiles, identity.identity.mismatchedFiles.length)}
+            </Typography>
+          )}
           <Typography variant="body2" color="text.secondary">
             The build digest is the SHA-256 of the list of every file of the build this app was installed with; the app checks its cached files
             against that list. Compare it with the digest your organisation publishes for this version, or run{' '}
@@ -55,6 +60,11 @@ export function AboutPage({ worker }: { worker?: ServiceWorker | null }) {
       </Paper>
     </>
   );
+}
+
+function checkedText(checked: number, listed: number, mismatched: number): string {
+  const matching = checked - mismatched;
+  return `Checked just now: ${matching} of the ${checked} cached files match the list (${listed} files listed; the others, such as source maps and the service worker itself, are not cached).`;
 }
 
 function versionText(identity: BuildIdentityState): string {
