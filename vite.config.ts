@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { buildDigestsPlugin } from './scripts/build-digests/build-digests.ts';
+import { swCodeKeyPlugin } from './scripts/build-digests/sw-code-key.ts';
 import packageJson from './package.json' with { type: 'json' };
 
 // The app, the service worker (workers/sw.ts, Workbox precache via injectManifest) and the
@@ -43,6 +44,7 @@ export default defineConfig({
         // Store screenshots for the install dialog, not needed offline.
         globIgnores: ['screenshots/**'],
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        buildPlugins: { vite: [swCodeKeyPlugin()] },
       },
       devOptions: { enabled: false },
     }),

@@ -46,8 +46,11 @@ cleanupOutdatedCaches();
 
 // The build's list of file digests, kept from install on (build-identity/describeBuild.ts): the
 // update prompt and the About page show the digest of the build this worker runs. A list that is
-// missing or does not match itself fails the install, so no update is offered without one.
-const BUILD_DIGESTS_CACHE = buildDigestsCacheName(PRECACHE_MANIFEST);
+// missing or does not match itself fails the install, so no update is offered without one. Its
+// cache is named after this worker's code (the build writes a key of it over this placeholder,
+// scripts/build-digests/sw-code-key.ts) and its precache manifest: two builds never share one.
+const SW_CODE_KEY = 'sealdrop-sw-code-key-placeholder';
+const BUILD_DIGESTS_CACHE = buildDigestsCacheName(SW_CODE_KEY, PRECACHE_MANIFEST);
 self.addEventListener('install', (event) => {
   event.waitUntil(
     fetchBuildDigestsText((input, init) => fetch(input, init)).then(async (text) => {

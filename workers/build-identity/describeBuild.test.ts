@@ -52,11 +52,12 @@ describe('fetchBuildDigestsText (at install)', () => {
 });
 
 describe('the per-build cache name', () => {
-  it('differs between precache manifests and is stable for one', () => {
+  it('differs between precache manifests and between worker codes, and is stable for one build', () => {
     const a = [{ url: 'index.html', revision: '1' }];
     const b = [{ url: 'index.html', revision: '2' }];
-    expect(buildDigestsCacheName(a)).toBe(buildDigestsCacheName([{ url: 'index.html', revision: '1' }]));
-    expect(buildDigestsCacheName(a)).not.toBe(buildDigestsCacheName(b));
+    expect(buildDigestsCacheName('k1', a)).toBe(buildDigestsCacheName('k1', [{ url: 'index.html', revision: '1' }]));
+    expect(buildDigestsCacheName('k1', a)).not.toBe(buildDigestsCacheName('k1', b));
+    expect(buildDigestsCacheName('k1', a)).not.toBe(buildDigestsCacheName('k2', a));
   });
 
   it('hashes with WebCrypto the same as node', async () => {

@@ -1,7 +1,8 @@
 // How the running app knows its own build digest. The digest cannot be written into the code it
 // covers, and it cannot be fetched when asked either: by then the server may be serving another
 // build. So each service worker fetches dist/build-digests.json once, while it installs, and keeps
-// it in a cache of its own (named after its precache manifest, which differs between builds). When
+// it in a cache of its own (named after its own code and precache manifest, so two builds never
+// share one). When
 // asked, it recomputes the build digest from that list, hashes every listed file it serves from
 // its precache and compares each with the list, so what it shows is the digest of the bytes this
 // installed copy runs, not a field read from a file. What this cannot prove (the worker's own
@@ -28,9 +29,9 @@ function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
-/** The cache holding this build's list: named after the precache manifest Workbox injected. */
-export function buildDigestsCacheName(precacheManifest: unknown): string {
-  return `${CACHE_PREFIX}${fnv1a(JSON.stringify(precacheManifest))}`;
+/** The cache holding this build's list: named after the worker's code key and the precache manifest Workbox injected. */
+export function buildDigestsCacheName(codeKey: string, precacheManifest: unknown): string {
+  return `${CACHE_PREFIX}${codeKey}-${fnv1a(JSON.stringify(precacheManifest))}`;
 }
 
 export function isBuildDigestsCache(name: string): boolean {
