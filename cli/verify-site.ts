@@ -9,7 +9,7 @@ import { BUILD_DIGESTS_FILE, parseBuildDigests, type BuildDigests } from '../con
 import { parseCommandLine } from '../server/cli-args.ts';
 import { CliUsageError, EXIT } from './shared/errors.ts';
 import { runCommand } from './shared/run-command.ts';
-import { compareSite, describeComparison } from './verify-site/compare-site.ts';
+import { compareSite, describeComparison, describeServerList } from './verify-site/compare-site.ts';
 import { parseSiteAddress } from './verify-site/site-address.ts';
 
 const USAGE = `Usage: npm run verify-site -- [--dist <dir>] [--insecure-http] <https://host>
@@ -52,6 +52,7 @@ async function run(signal: AbortSignal): Promise<number> {
   console.log(`Comparing ${site.href} with the local build ${digests.version} (${digests.files.length} files, build digest ${digests.buildDigest})`);
   const comparison = await compareSite(site, digests, { signal });
   for (const line of describeComparison(site, digests, comparison)) console.log(line);
+  console.log(await describeServerList(site, digests, { signal }));
   return comparison.different.length === 0 && comparison.missing.length === 0 ? EXIT.ok : EXIT.someFailed;
 }
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBuildDigests } from '../../scripts/build-digests/build-digests.ts';
 import type { BuildDigests } from '../../contract/build-digests.ts';
-import { compareSite, describeComparison } from './compare-site.ts';
+import { compareSite, describeComparison, describeServerList } from './compare-site.ts';
 import { parseSiteAddress } from './site-address.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -93,6 +93,18 @@ describe('compareSite', () => {
     } finally {
       writeFileSync(path.join(servedDist, 'assets/index-abc.js'), original);
       cpSync(path.join(localDist, 'icons/icon-192.png'), path.join(servedDist, 'icons/icon-192.png'));
+    }
+  });
+
+  it("reports what the server's own list claims, and when it claims another build", async () => {
+    expect(await describeServerList(site, digests)).toContain(`claims version 9.9.9, build digest ${digests.buildDigest} (the same as the local build;`);
+    const listFile = path.join(servedDist, 'build-digests.json');
+    const original = readFileSync(listFile);
+    writeFileSync(listFile, JSON.stringify({ ...digests, version: '9.9.8', buildDigest: 'e'.repeat(64) }));
+    try {
+      expect(await describeServerList(site, digests)).toContain(`claims version 9.9.8, build digest ${'e'.repeat(64)} (not the local build;`);
+    } finally {
+      writeFileSync(listFile, original);
     }
   });
 

@@ -2,7 +2,7 @@
 // dist/build-digests.json from the server, hashes what comes back and names each file that differs
 // or is missing. A few requests at a time; each has a time limit.
 import { createHash } from 'node:crypto';
-import type { BuildDigests, BuildFileDigest } from '../../contract/build-digests.ts';
+import { BUILD_DIGESTS_FILE, parseBuildDigests, type BuildDigests, type BuildFileDigest } from '../../contract/build-digests.ts';
 
 export type FileVerdict =
   | { path: string; outcome: 'identical' }
@@ -87,4 +87,25 @@ export function describeComparison(site: URL, digests: BuildDigests, comparison:
     );
   }
   return lines;
+}
+
+/**
+ * The line about the server's own list (not part of the comparison: a server can serve any list):
+ * which version and build digest it claims, to tell "another version" from "altered files".
+ */
+export async function describeServerList(site: URL, local: BuildDigests, { fetchFn = fetch, timeoutMs = 30_000, signal }: CompareOptions = {}): Promise<string> {
+  try {
+    const limits = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
+    const response = await fetchFn(fileUrl(site, BUILD_DIGESTS_FILE), { redirect: 'manual', signal: AbortSignal.any(limits) });
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return `The server's own ${BUILD_DIGESTS_FILE}: HTTP ${response.status}.`;
+    }
+    const served = parseBuildDigests(await response.json());
+    const same = served.buildDigest === local.buildDigest ? 'the same as the local build' : 'not the local build';
+    return `The server's own ${BUILD_DIGESTS_FILE} claims version ${served.version}, build digest ${served.buildDigest} (${same}; a claim, checked by the files above).`;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return `The server's own ${BUILD_DIGESTS_FILE} is not usable: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
