@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { AdminClient } from './support/api-client.ts';
+import { expectAccessible } from './support/axe.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL, E2E_DATA_DIR } from './support/environment.mjs';
 
 const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
@@ -173,6 +174,7 @@ test('the About page shows the build digest of dist/build-digests.json, and veri
   const [, matching, cached] = /(\d+) of the (\d+) cached files match/.exec(checked)!;
   expect(Number(cached)).toBeGreaterThan(10);
   expect(matching).toBe(cached);
+  await expectAccessible(page, 'about');
 
   // The footer's link leads there from any screen.
   await page.goto(`${E2E_BASE_URL}/login`);
