@@ -11,13 +11,14 @@ import { parseDownloadLink } from './shared/link-url.ts';
 import { runCommand } from './shared/run-command.ts';
 import { parseCommandLine } from '../server/cli-args.ts';
 
-const USAGE = `Usage: npm run fetch -- [--password-stdin | --password <password>] [--force] '<download-link-url>' <output dir>
+const USAGE = `Usage: npm run fetch -- [--password-stdin | --password <password>] [--force] [--insecure-http] '<download-link-url>' <output dir>
 
 Downloads the link's files and decrypts them into <output dir> in this process; the server only
 ever sends ciphertext. Quote the link: the keys after its # are part of it. For a password link the
 password is asked for (hidden), read from standard input with --password-stdin, or given with
 --password (visible to other users of this machine). Existing files are not replaced unless
---force is given.
+--force is given. A plain http:// link is taken only to this machine (localhost, 127.0.0.0/8,
+[::1]) unless --insecure-http is given: its password and keys would cross the network unencrypted.
 
 Exit status: 0 every file written, 1 some files not (each is named), 2 usage error or an unusable
 link or output directory, 3 wrong password, 130 interrupted.`;
@@ -27,6 +28,7 @@ async function parseInvocation(argv: string[]): Promise<FetchInvocation> {
     password: { type: 'string' },
     'password-stdin': { type: 'boolean', default: false },
     force: { type: 'boolean', default: false },
+    'insecure-http': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
   const { values, positionals } = parsed;
@@ -36,7 +38,7 @@ async function parseInvocation(argv: string[]): Promise<FetchInvocation> {
   if (extra.length > 0) throw new CliUsageError(`Unexpected argument "${extra[0]}" (quote the link: its # part holds the keys).`);
   if (values.password !== undefined && values['password-stdin']) throw new CliUsageError('Give the password once: --password or --password-stdin.');
   return {
-    link: parseDownloadLink(url),
+    link: parseDownloadLink(url, { insecureHttp: values['insecure-http'] === true }),
     outputDir: path.resolve(outputDir),
     password: values['password-stdin'] ? await readPasswordLine(process.stdin) : values.password,
     force: values.force === true,

@@ -27,6 +27,8 @@ Options:
   --code <123456>           the code mailed to you (without it, one is requested and asked for)
   --request-code            only have the code mailed, then stop (run again with --code)
   --json                    one JSON object per file on standard output, no progress bar
+  --insecure-http           accept a plain http:// link to another machine (its password, codes
+                            and files then cross the network unencrypted); loopback needs none
   --state-dir <dir>         where runs keep what they need to continue (default ${defaultStateDir()})
   --fresh                   forget what earlier runs kept for this link and send everything again
   --chunk-mib <n>           MiB per resumable request (default 64; smaller on a slow, flaky line)
@@ -45,6 +47,7 @@ async function parseInvocation(argv: string[]): Promise<UploadInvocation> {
     'state-dir': { type: 'string' },
     fresh: { type: 'boolean', default: false },
     'chunk-mib': { type: 'string' },
+    'insecure-http': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
   const { values, positionals } = parsed;
@@ -57,7 +60,7 @@ async function parseInvocation(argv: string[]): Promise<UploadInvocation> {
   const chunkMib = values['chunk-mib'] === undefined ? undefined : Number(values['chunk-mib']);
   if (chunkMib !== undefined && !(Number.isInteger(chunkMib) && chunkMib >= 1 && chunkMib <= 1024)) throw new CliUsageError('--chunk-mib must be a whole number from 1 to 1024.');
   return {
-    link: parseUploadLink(url),
+    link: parseUploadLink(url, { insecureHttp: values['insecure-http'] === true }),
     paths,
     gates: {
       password: values['password-stdin'] ? await readPasswordLine(process.stdin) : values.password,

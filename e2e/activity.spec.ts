@@ -38,8 +38,10 @@ test('an admin sees, filters and exports the activity of the account and of a fo
   expect(saved.suggestedFilename()).toMatch(/^sealdrop-activity-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = fs.readFileSync(await saved.path(), 'utf8').trim().split('\r\n');
   expect(csv[0]).toBe('seq,at,kind,folder_id,details,ip_hash,prev_hash,hash');
-  expect(csv).toHaveLength(2);
+  expect(csv).toHaveLength(3);
   expect(csv[1]).toContain('folder.created');
+  // After the entries, the signed checkpoint of the account's newest entry (whatever the filter).
+  expect(csv[2]).toMatch(/^# checkpoint ac1:\d+:\d+:[0-9a-f]{64}:[0-9a-f]{64}$/);
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: `${SHOTS_DIR}/activity.png`, fullPage: true });
 

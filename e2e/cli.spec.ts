@@ -90,7 +90,7 @@ test.beforeAll(async () => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-cli-e2e-'));
   mail = new MailCatcher();
   const smtpUrl = await mail.start();
-  server = new ServerProcess({ port: SERVER_PORT, dataDir, env: { SMTP_URL: smtpUrl, UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
+  server = new ServerProcess({ port: SERVER_PORT, dataDir, env: { SMTP_URL: smtpUrl, PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`, UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
   await server.start();
   proxy = await TusRecorder.start(PROXY_PORT, server.url);
   account = { username: `cli-${randomBytes(3).toString('hex')}`, password: `pw-${randomBytes(9).toString('base64url')}` };

@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
+import type { HostResolver } from './webhooks/transport.ts';
 import { refuseApiRoutesOutsideTheScope } from './plugins/api-access.ts';
 import { activityPlugin } from './plugins/activity.ts';
 import { appContextPlugin } from './plugins/app-context.ts';
@@ -33,6 +34,8 @@ export interface AppOptions {
   clock?: () => number;
   /** Where log lines go (default standard output); tests capture them to check what is logged. */
   logStream?: LogDestination;
+  /** How webhook receivers' names are resolved (default: the system resolver); tests map names to chosen addresses. */
+  resolveHost?: HostResolver;
 }
 
 // A hop count trusts that many proxies in front of us (Fastify's types only know the other forms).
@@ -77,8 +80,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(mailPlugin);
   await app.register(uploadsPlugin);
   await app.register(uploadSweepPlugin);
-  await app.register(webhooksPlugin);
   await app.register(activityPlugin);
+  await app.register(webhooksPlugin, { resolve: options.resolveHost });
   await app.register(uploadNotificationsPlugin);
   refuseApiRoutesOutsideTheScope(app);
   await app.register(apiRoutes, { prefix: '/api' });

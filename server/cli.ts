@@ -9,8 +9,7 @@ import {
   resetPassword,
   UserAdminError,
 } from './auth/user-admin.ts';
-import { createActivityLog } from './activity/activity-log.ts';
-import { activityKeys } from './activity/chain.ts';
+import { ActivityChainBrokenError, verifyActivityCommand } from './activity/verify-command.ts';
 import { CliUsageError } from './cli-errors.ts';
 import { readNewPassword } from './cli-password.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -21,7 +20,6 @@ import { ExportFolderNotFoundError } from './export/errors.ts';
 import { planExport } from './export/export-plan.ts';
 import { migrateBlobs } from './storage/migrate-blobs.ts';
 import { openBlobStore, openDiskBlobStore, openS3BlobStore } from './storage/open-blob-store.ts';
-import { loadWebhookSigningKey } from './webhooks/signing-secret.ts';
 import { parseCommandLine } from './cli-args.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -39,9 +37,12 @@ Commands:
   export-folder <folderId> <dir>
       Write the folder's encrypted files and a manifest into <dir> (new or
       empty), for recovery without the server (npm run recover).
-  verify-activity <username>
-      Check the user's activity log hash chain; names the first entry that was
-      changed, removed or reordered (exit status 1), or says it is intact.
+  verify-activity <username> [--checkpoints <file>]...
+      Check the user's activity log hash chain against the signed checkpoints in
+      ACTIVITY_ANCHOR_FILE and in each file given (an activity export, a saved
+      notification e-mail or webhook body); names the first entry that was
+      changed, removed or reordered, the newest entries missing, or a tampered
+      anchor line (exit status 1), or says it is intact.
   migrate-blobs
       Copy every file's blob from DATA_DIR/blobs into the S3 bucket configured
       with BLOB_STORE=s3 and S3_BUCKET, verifying each copy (size and SHA-256).
@@ -68,6 +69,7 @@ interface MigrateInvocation {
 interface VerifyActivityInvocation {
   command: 'verify-activity';
   username: string;
+  checkpointFiles: string[];
 }
 
 type Invocation = UserInvocation | ExportInvocation | MigrateInvocation | VerifyActivityInvocation;
@@ -92,10 +94,12 @@ function parseInvocation(argv: string[]): Invocation {
     email: { type: 'string' },
     'password-stdin': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
+    checkpoints: { type: 'string', multiple: true },
   });
   const [command, username, ...extra] = parsed.positionals;
   if (parsed.values.help || command === 'help') throw new CliUsageError('');
   if (command === undefined) throw new CliUsageError('Missing command.');
+  if (parsed.values.checkpoints !== undefined && command !== 'verify-activity') throw new CliUsageError('--checkpoints only applies to verify-activity.');
   if (command === 'export-folder') return parseExportInvocation(parsed.positionals.slice(1), parsed.values);
   if (command === 'migrate-blobs') {
     if (parsed.positionals.length > 1) throw new CliUsageError(`Unexpected argument "${parsed.positionals[1]}".`);
@@ -106,7 +110,7 @@ function parseInvocation(argv: string[]): Invocation {
     if (username === undefined) throw new CliUsageError('verify-activity needs a username.');
     if (extra.length > 0) throw new CliUsageError(`Unexpected argument "${extra[0]}".`);
     if (parsed.values.email !== undefined || parsed.values['password-stdin']) throw new CliUsageError('verify-activity takes no options.');
-    return { command: 'verify-activity', username };
+    return { command: 'verify-activity', username, checkpointFiles: parsed.values.checkpoints ?? [] };
   }
   if (!isUserCommand(command)) throw new CliUsageError(`Unknown command "${command}".`);
   if (username === undefined) throw new CliUsageError(`${command} needs a username.`);
@@ -136,32 +140,6 @@ class MigrationError extends Error {
   readonly code = 'MIGRATION_INCOMPLETE';
 }
 
-class ActivityChainBrokenError extends Error {
-  readonly code = 'ACTIVITY_CHAIN_BROKEN';
-}
-
-const BROKEN_REASONS = {
-  'hash-mismatch': 'its content does not match its hash (edited)',
-  'broken-link': 'it does not link to the entry before it (edited, inserted or reordered)',
-  gap: 'it is missing (removed)',
-  'unrecorded-removal': 'it and the entries before it are missing, and retention did not remove them (removed)',
-} as const;
-
-async function verifyActivity(invocation: VerifyActivityInvocation, repos: Repositories, config: Config): Promise<string> {
-  const user = await repos.users.findByUsername(invocation.username);
-  if (!user) throw new UserAdminError('UNKNOWN_USER', `No user named "${invocation.username}".`);
-  // The chain is keyed by the server key: the same WEBHOOK_SIGNING_KEY or DATA_DIR key file as the server's.
-  const serverKey = await loadWebhookSigningKey({ configured: config.webhooks.signingKey, dataDir: config.dataDir });
-  const activity = createActivityLog({ repos, keys: activityKeys(serverKey), now: Date.now, log: pino({ level: 'silent' }) });
-  const check = await activity.verify(user.id);
-  if (!check.ok) {
-    throw new ActivityChainBrokenError(`The activity log of "${user.username}" is broken at entry ${check.seq}: ${BROKEN_REASONS[check.reason]}.`);
-  }
-  if (check.entries === 0) return `The activity log of "${user.username}" is empty.`;
-  const from = check.firstSeq === 1 ? '' : ` (entries before ${check.firstSeq} were removed by retention)`;
-  return `The activity log of "${user.username}" is intact: ${check.entries} entries verified${from}.`;
-}
-
 async function migrate(repos: Repositories, config: Config): Promise<string> {
   if (config.blobStore.kind !== 's3') {
     throw new MigrationError('migrate-blobs copies into S3: set BLOB_STORE=s3, S3_BUCKET and the AWS variables of the target bucket.');
@@ -184,7 +162,7 @@ async function migrate(repos: Repositories, config: Config): Promise<string> {
 async function run(invocation: Invocation, repos: Repositories, config: Config): Promise<string> {
   if (invocation.command === 'export-folder') return exportFolder(invocation, repos, config);
   if (invocation.command === 'migrate-blobs') return migrate(repos, config);
-  if (invocation.command === 'verify-activity') return verifyActivity(invocation, repos, config);
+  if (invocation.command === 'verify-activity') return verifyActivityCommand(repos, config, invocation.username, invocation.checkpointFiles);
   const { command, username } = invocation;
   switch (command) {
     case 'create-user': {

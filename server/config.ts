@@ -1,6 +1,7 @@
 // Server configuration, read once from environment variables and validated with zod, so a bad
 // value stops the process at start with one line naming the variable instead of failing later.
 // Every variable is documented in docs/operations.md.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -15,6 +16,10 @@ export interface RateLimitConfig {
   ipMaxFailures: number;
   /** Pre-login calls allowed per client IP within the window (every call counts). */
   preloginPerIp: number;
+  /** New recipients of download links allowed per client IP within the window (all links). */
+  linkRecipientsPerIp: number;
+  /** New recipients allowed per download link within the window. */
+  linkRecipientsPerLink: number;
   windowMs: number;
 }
 
@@ -101,6 +106,11 @@ export interface Config {
   staticDir: string;
   sessionTtlMs: number;
   cookieSecure: boolean;
+  /**
+   * OLD_SCHEME_SIGN_IN: 'auto' keeps the password sign-in of accounts made before zero-knowledge
+   * sign-in open until none is left (then it closes for good); 'off' closes it now.
+   */
+  oldSchemeSignIn: 'auto' | 'off';
   logLevel: LogLevel;
   trustProxy: boolean | number | string;
   rateLimit: RateLimitConfig;
@@ -114,8 +124,16 @@ export interface Config {
   notify: { quietMs: number; digestMs: number; checkIntervalMs: number };
   /** How long activity log entries are kept. */
   activityRetentionMs: number;
-  /** Signed webhooks (server/webhooks): the signing key (null: DATA_DIR/webhook-signing.key), retry timer, request timeout. */
-  webhooks: { signingKey: string | null; checkIntervalMs: number; timeoutMs: number };
+  /**
+   * The activity log's key (ACTIVITY_CHAIN_KEY; null: DATA_DIR/activity-chain.key) and the file its
+   * head checkpoints are appended to (ACTIVITY_ANCHOR_FILE; DATA_DIR/activity-anchor.log).
+   */
+  activity: { chainKey: string | null; anchorFile: string };
+  /**
+   * Signed webhooks (server/webhooks): the signing key (null: DATA_DIR/webhook-signing.key), retry
+   * timer, request timeout, and the networks (CIDR) that may receive despite being loopback or private.
+   */
+  webhooks: { signingKey: string | null; checkIntervalMs: number; timeoutMs: number; allowedNetworks: string[] };
   /** Prometheus metrics (server/metrics): null when off (neither METRICS_TOKEN nor METRICS_PORT set). */
   metrics: MetricsConfig | null;
   /** Graceful shutdown on SIGTERM/SIGINT (server/lifecycle, docs/operations.md "Health, metrics and shutdown"). */
@@ -139,7 +157,10 @@ export class ConfigError extends Error {
 export const MAX_UPLOAD_FILE_MB = 5120;
 
 // Values of these variables are never repeated in an error message.
-const SECRET_VARIABLES = new Set(['AWS_SECRET_ACCESS_KEY', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set(['AWS_SECRET_ACCESS_KEY', 'METRICS_TOKEN', 'WEBHOOK_SIGNING_KEY', 'ACTIVITY_CHAIN_KEY']);
+// Per-install keys that DATA_DIR files provide only to processes sharing one DATA_DIR; with
+// PostgreSQL (several processes, usually several machines) each must be set, the same everywhere.
+const SHARED_KEY_VARIABLES = ['WEBHOOK_SIGNING_KEY', 'ACTIVITY_CHAIN_KEY'] as const;
 // S3's bucket naming rules (lower-case letters, digits, dots and hyphens, 3 to 63 characters).
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
@@ -182,12 +203,15 @@ const envSchema = z.object({
   STATIC_DIR: z.string().min(1).default('./dist'),
   SESSION_TTL_HOURS: positiveNumber(24 * 90).default(12),
   COOKIE_SECURE: booleanFlag.default(false),
+  OLD_SCHEME_SIGN_IN: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().min(1).optional(),
   RATE_LIMIT_ACCOUNT_FAILURES: integer(1, 1_000_000).default(10),
   RATE_LIMIT_IP_FAILURES: integer(1, 1_000_000).default(50),
   RATE_LIMIT_PRELOGIN_PER_IP: integer(1, 1_000_000).default(300),
   RATE_LIMIT_WINDOW_MINUTES: integer(1, 24 * 60).default(15),
+  RATE_LIMIT_LINK_RECIPIENTS_PER_IP: integer(1, 1_000_000).default(100),
+  RATE_LIMIT_LINK_RECIPIENTS_PER_LINK: integer(1, 1_000_000).default(300),
   SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Sealdrop <noreply@localhost>'),
   UPLOAD_MAX_FILE_MB: integer(1, MAX_UPLOAD_FILE_MB).default(MAX_UPLOAD_FILE_MB),
@@ -207,9 +231,16 @@ const envSchema = z.object({
   NOTIFY_DIGEST_HOURS: integer(1, 24 * 31).default(24),
   NOTIFY_CHECK_SECONDS: integer(0, 24 * 3600).default(30),
   ACTIVITY_RETENTION_DAYS: integer(1, 36_500).default(365),
+  ACTIVITY_CHAIN_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
+  ACTIVITY_ANCHOR_FILE: z.string().min(1).optional(),
   WEBHOOK_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
   WEBHOOK_CHECK_SECONDS: integer(0, 24 * 3600).default(10),
   WEBHOOK_TIMEOUT_SECONDS: integer(1, 300).default(10),
+  WEBHOOK_ALLOWED_NETWORKS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .pipe(z.array(z.string().refine(isCidr, 'must be a comma-separated list of networks such as 127.0.0.1/32,::1/128')))
+    .optional(),
   BLOB_STORE: z.enum(['disk', 's3'], { error: 'must be disk or s3' }).default('disk'),
   S3_BUCKET: z.string().regex(BUCKET_NAME, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
   S3_FORCE_PATH_STYLE: booleanFlag.default(false),
@@ -242,6 +273,14 @@ const envSchema = z.object({
     })
     .optional(),
 });
+
+/** "address/prefix" with an IPv4 or IPv6 address and a prefix length that fits it. */
+function isCidr(value: string): boolean {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(value);
+  if (!match) return false;
+  const family = isIP(match[1]!);
+  return family !== 0 && Number(match[2]) <= (family === 4 ? 32 : 128);
+}
 
 /** TRUST_PROXY: "true"/"false", a hop count, or a comma-separated list of addresses/CIDRs. */
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -282,6 +321,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
     throw new ConfigError('METRICS_PORT', 'must differ from PORT (leave it unset to serve /metrics on PORT with METRICS_TOKEN)');
   }
+  // A message or webhook is read far from the request that caused it: its addresses must come from
+  // the operator, never from a Host header a stranger chose.
+  if (e.SMTP_URL !== undefined && e.PUBLIC_URL === undefined) {
+    throw new ConfigError('PUBLIC_URL', 'is required with SMTP_URL: set it to the address people open, e.g. PUBLIC_URL=https://files.example.com (links in e-mails are built from it)');
+  }
   if (e.METRICS_HOST !== undefined && e.METRICS_PORT === undefined) {
     throw new ConfigError('METRICS_HOST', 'needs METRICS_PORT (it is the address of the metrics listener)');
   }
@@ -291,6 +335,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     e.DATABASE_URL === undefined
       ? { kind: 'sqlite', file: path.join(dataDir, 'sealdrop.db') }
       : { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA ?? null };
+  const activity = activityConfig(e, dataDir, cwd, database);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -299,12 +344,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticDir: path.resolve(cwd, e.STATIC_DIR),
     sessionTtlMs: Math.round(e.SESSION_TTL_HOURS * 3_600_000),
     cookieSecure: e.COOKIE_SECURE,
+    oldSchemeSignIn: e.OLD_SCHEME_SIGN_IN,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimit: {
       accountMaxFailures: e.RATE_LIMIT_ACCOUNT_FAILURES,
       ipMaxFailures: e.RATE_LIMIT_IP_FAILURES,
       preloginPerIp: e.RATE_LIMIT_PRELOGIN_PER_IP,
+      linkRecipientsPerIp: e.RATE_LIMIT_LINK_RECIPIENTS_PER_IP,
+      linkRecipientsPerLink: e.RATE_LIMIT_LINK_RECIPIENTS_PER_LINK,
       windowMs: e.RATE_LIMIT_WINDOW_MINUTES * 60_000,
     },
     mail: {
@@ -327,10 +375,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       checkIntervalMs: e.NOTIFY_CHECK_SECONDS * 1000,
     },
     activityRetentionMs: e.ACTIVITY_RETENTION_DAYS * 86_400_000,
+    activity,
     webhooks: {
       signingKey: e.WEBHOOK_SIGNING_KEY ?? null,
       checkIntervalMs: e.WEBHOOK_CHECK_SECONDS * 1000,
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      allowedNetworks: e.WEBHOOK_ALLOWED_NETWORKS ?? [],
     },
     blobStore,
     folderDefaults: {
@@ -346,6 +396,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdown: { drainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000, graceMs: e.SHUTDOWN_GRACE_SECONDS * 1000 },
     benchDiscardRoute: e.BENCH_DISCARD_ROUTE,
   };
+}
+
+function activityConfig(e: z.infer<typeof envSchema>, dataDir: string, cwd: string, database: DatabaseConfig): Config['activity'] {
+  if (database.kind === 'postgres') {
+    const missing = SHARED_KEY_VARIABLES.filter((name) => e[name] === undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.join(' and '),
+        `must be set with DATABASE_URL: every process of a PostgreSQL deployment needs the same ${SHARED_KEY_VARIABLES.join(' and ')} ` +
+          '(make each with openssl rand -base64 32, a different value for each setting)',
+      );
+    }
+  }
+  if (e.ACTIVITY_CHAIN_KEY !== undefined && e.ACTIVITY_CHAIN_KEY === e.WEBHOOK_SIGNING_KEY) {
+    throw new ConfigError('ACTIVITY_CHAIN_KEY', 'must differ from WEBHOOK_SIGNING_KEY (the activity log shares no key with webhooks)');
+  }
+  const anchorFile = e.ACTIVITY_ANCHOR_FILE === undefined ? path.join(dataDir, 'activity-anchor.log') : path.resolve(cwd, e.ACTIVITY_ANCHOR_FILE);
+  if (database.kind === 'sqlite' && [database.file, `${database.file}-wal`, `${database.file}-shm`, `${database.file}-journal`].includes(anchorFile)) {
+    throw new ConfigError('ACTIVITY_ANCHOR_FILE', 'must be a file of its own, not the database\'s');
+  }
+  return { chainKey: e.ACTIVITY_CHAIN_KEY ?? null, anchorFile };
 }
 
 function blobStoreConfig(e: z.infer<typeof envSchema>): BlobStoreConfig {

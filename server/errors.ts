@@ -10,6 +10,7 @@ export const API_ERRORS = {
   INCORRECT_CREDENTIALS: { status: 401, detail: 'Incorrect username or password' },
   INCORRECT_PASSWORD: { status: 401, detail: 'Incorrect password' },
   SIGN_IN_UPGRADE_REQUIRED: { status: 401, detail: 'This account signs in with its password once more, to move to the new sign-in' },
+  OLD_SCHEME_SIGN_IN_CLOSED: { status: 403, detail: 'This server no longer accepts passwords at sign-in' },
   LOGIN_ALREADY_UPGRADED: { status: 409, detail: 'This account already uses the new sign-in' },
   KEY_PAIR_CHANGED: { status: 409, detail: 'The key pair on the server changed meanwhile; nothing was stored' },
   INVALID_TOTP_CODE: { status: 401, detail: 'Invalid authentication code' },

@@ -17,7 +17,7 @@
  * No library does this (OPFS spooling for request bodies); it is three OPFS calls and a lock.
  */
 
-import { settleWithin } from '../src/lib/deadline.ts';
+import { settleWithin } from './deadline.ts';
 import { whileReachable } from './keep-reachable.ts';
 
 const SPOOL_ROOT = 'upload-spool';

@@ -10,7 +10,7 @@
 import { transferHandlers, type TransferHandler } from 'comlink';
 import { CryptoError, isCryptoErrorCode, type CryptoErrorCode } from '../crypto/index.ts';
 import { DownloadError, isDownloadErrorCode, type DownloadErrorCode, type DownloadFailureFacts } from './download-service/downloadErrors.ts';
-import { readDownloadFailureFacts } from '../src/lib/downloadFailure.ts';
+import { readDownloadFailureFacts } from '../contract/download-failure.ts';
 
 export interface WireCryptoError {
   readonly name: 'CryptoError';

@@ -64,6 +64,16 @@ export class GateRefusedError extends Error {
   }
 }
 
+/**
+ * The link is a plain http:// address of another machine (exit status 2): its password, codes and
+ * keys would cross the network readable and changeable by anyone on the way. Given only with
+ * --insecure-http.
+ */
+export class InsecureHttpError extends Error {
+  override readonly name = 'InsecureHttpError';
+  readonly code = 'INSECURE_HTTP';
+}
+
 /** Another run is uploading to the same link from the same state directory. */
 export class StateLockedError extends Error {
   override readonly name = 'StateLockedError';

@@ -1,7 +1,7 @@
 // The hash chain of an account's activity log. An entry's hash is HMAC-SHA256, under a key derived
-// from the server key, over the previous entry's hash and the entry's own fields in a fixed order
+// from the activity chain key (chain-key.ts), over the previous entry's hash and the entry's own fields in a fixed order
 // (canonical JSON): changing any stored field, deleting an entry or swapping two breaks the chain
-// at that entry, and someone who can write the database but does not hold the server key cannot
+// at that entry, and someone who can write the database but does not hold the chain key cannot
 // compute a chain that verifies again (an unkeyed hash could simply be recomputed).
 import { createHmac } from 'node:crypto';
 import type { ActivityKind } from '../../contract/activity.ts';
@@ -22,19 +22,43 @@ export interface ChainedFields {
   ipHash: string | null;
 }
 
-/** The keys of the log, both derived from the server key (the webhook signing key). */
+/** The keys of the log, all derived from the activity chain key (chain-key.ts). */
 export interface ActivityKeys {
   /** HMAC key of client addresses: comparable, not reversible. */
   ipKey: Buffer;
   /** HMAC key of the chain. */
   chainKey: Buffer;
+  /** HMAC key of head checkpoints (checkpoint.ts), kept apart from the chain's so neither can stand in for the other. */
+  checkpointKey: Buffer;
+  /**
+   * The chain key of entries written before the log had a key of its own, derived from the webhook
+   * signing key (legacyChainKey); null: no such entries are accepted.
+   */
+  legacyChainKey: Buffer | null;
 }
 
-export function activityKeys(serverKey: Buffer): ActivityKeys {
+export function activityKeys(activityChainKey: Buffer, legacy: Buffer | null = null): ActivityKeys {
+  const derive = (label: string) => createHmac('sha256', activityChainKey).update(label).digest();
   return {
-    ipKey: createHmac('sha256', serverKey).update('sealdrop/activity-ip/v1').digest(),
-    chainKey: createHmac('sha256', serverKey).update('sealdrop/activity-chain/v1').digest(),
+    ipKey: derive('sealdrop/activity-ip/v2'),
+    chainKey: derive('sealdrop/activity-chain/v2'),
+    checkpointKey: derive('sealdrop/activity-checkpoint/v1'),
+    legacyChainKey: legacy,
   };
+}
+
+/**
+ * The chain key earlier versions derived from the webhook signing key. Entries they wrote still
+ * verify under it, but only before an account's first entry under the chain key of its own
+ * (verifyChain): whoever holds the webhook key can forge only the part of a chain that predates it.
+ */
+export function legacyChainKey(webhookSigningKey: Buffer): Buffer {
+  return createHmac('sha256', webhookSigningKey).update('sealdrop/activity-chain/v1').digest();
+}
+
+/** The chain keys in the order they were used: [legacy, current], or [current]. */
+export function chainKeysInOrder(keys: ActivityKeys): Buffer[] {
+  return keys.legacyChainKey === null ? [keys.chainKey] : [keys.legacyChainKey, keys.chainKey];
 }
 
 export function entryHash(chainKey: Buffer, prevHash: string, entry: ChainedFields): string {
@@ -60,9 +84,24 @@ export interface StoredEntry extends ChainedFields {
   hash: string;
 }
 
-export type BrokenReason = 'hash-mismatch' | 'broken-link' | 'gap' | 'unrecorded-removal';
+/**
+ * Why a chain does not verify. `truncated` and `checkpoint-mismatch` come from comparing it with
+ * signed head checkpoints (checkpoint.ts): entries a checkpoint attests to are missing after the
+ * head, or the entry at a checkpoint's seq has another hash (the chain was cut and written anew).
+ */
+export type BrokenReason = 'hash-mismatch' | 'broken-link' | 'gap' | 'unrecorded-removal' | 'truncated' | 'checkpoint-mismatch';
 
-export type ChainCheck = { ok: true; entries: number; firstSeq: number | null } | { ok: false; seq: number; reason: BrokenReason };
+export type ChainCheck =
+  | {
+      ok: true;
+      entries: number;
+      firstSeq: number | null;
+      /** Index in the key order (chainKeysInOrder) of the key the last entry verified under. */
+      keyIndex?: number;
+      /** Entries that verified under an earlier key than the current one (written before an upgrade). */
+      earlierKeyEntries?: number;
+    }
+  | { ok: false; seq: number; reason: BrokenReason; /** truncated: the last missing seq a checkpoint attests to. */ missingThrough?: number };
 
 /** The seq a retention entry says it removed entries through, or undefined for any other entry. */
 export function prunedThrough(entry: StoredEntry): number | undefined {
@@ -73,21 +112,28 @@ export function prunedThrough(entry: StoredEntry): number | undefined {
 
 /**
  * Checks consecutive entries of one account in seq order: each links to its predecessor and
- * carries its own hash. The first entry may follow removed ones; whether retention removed them
- * is checked over the whole chain (`startExplained`).
+ * carries its own hash, under `chainKeys[fromKey]` or a later key; once an entry verifies under a
+ * later key, no later entry may use an earlier one. The first entry may follow removed ones;
+ * whether retention removed them is checked over the whole chain (`startExplained`).
  */
-export function verifyChain(chainKey: Buffer, entries: readonly StoredEntry[]): ChainCheck {
+export function verifyChain(chainKeys: readonly Buffer[], entries: readonly StoredEntry[], fromKey = 0): ChainCheck {
   let previous: StoredEntry | null = null;
+  let keyIndex = fromKey;
+  let earlierKeyEntries = 0;
   for (const entry of entries) {
     if (entry.seq === 1 && entry.prevHash !== GENESIS_HASH) return { ok: false, seq: entry.seq, reason: 'broken-link' };
     if (previous !== null) {
       if (entry.seq !== previous.seq + 1) return { ok: false, seq: previous.seq + 1, reason: 'gap' };
       if (entry.prevHash !== previous.hash) return { ok: false, seq: entry.seq, reason: 'broken-link' };
     }
-    if (entryHash(chainKey, entry.prevHash, entry) !== entry.hash) return { ok: false, seq: entry.seq, reason: 'hash-mismatch' };
+    let index = keyIndex;
+    while (index < chainKeys.length && entryHash(chainKeys[index]!, entry.prevHash, entry) !== entry.hash) index += 1;
+    if (index === chainKeys.length) return { ok: false, seq: entry.seq, reason: 'hash-mismatch' };
+    keyIndex = index;
+    if (index < chainKeys.length - 1) earlierKeyEntries += 1;
     previous = entry;
   }
-  return { ok: true, entries: entries.length, firstSeq: entries[0]?.seq ?? null };
+  return { ok: true, entries: entries.length, firstSeq: entries[0]?.seq ?? null, keyIndex, earlierKeyEntries };
 }
 
 /**

@@ -18,5 +18,7 @@ export function stableStandInParams(serverSecret: string, typedUsername: string)
 }
 
 export function preloginParams(user: User | undefined, typedUsername: string, serverSecret: string): string {
-  return user?.kdfParams ?? stableStandInParams(serverSecret, typedUsername);
+  // Computed for every name, so that a known name's answer does not come back sooner.
+  const standIn = stableStandInParams(serverSecret, typedUsername);
+  return user?.kdfParams ?? standIn;
 }

@@ -30,6 +30,12 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+/** Server-wide facts that, once true, stay true (a row present means set). */
+export interface ServerFlagsTable {
+  name: string;
+  set_at: number;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   /** SHA-256 (hex) of the cookie token; the token itself is never stored. */
@@ -155,12 +161,18 @@ export interface DownloadLinkFilesTable {
   last_download_at: number | null;
 }
 
-/** A recipient (random cookie token, stored as SHA-256 hex) counted for a file of a link. */
+/**
+ * A recipient (signed cookie token, stored as SHA-256 hex) of a file of a link: the ciphertext
+ * ranges sent to it so far, and when its download was counted (null: not yet).
+ */
 export interface DownloadLinkFetchesTable {
   link_id: number;
   file_id: number;
   recipient_hash: string;
   fetched_at: number;
+  /** JSON [[start, end), ...]: merged byte ranges sent; null once counted. */
+  served_ranges: string | null;
+  counted_at: number | null;
 }
 
 /** A folder's upload-notification choice; a folder without a row notifies of each upload session. */
@@ -180,6 +192,7 @@ export interface UploadEventsTable {
   total_bytes: number;
   /** The verified uploader address, when the folder verifies e-mail. */
   uploader_email: string | null;
+  /** No longer read: written as ''. Older rows hold the origin an upload came to (a request's Host). */
   origin: string;
   notified_at: number | null;
   attempts: Generated<number>;
@@ -295,6 +308,20 @@ export interface UploadSessionsTable {
 }
 
 /** Who does a one-process-at-a-time task (the upload sweep) until when. */
+/** Room above the disk store's reserve granted to a writer and not yet written (migration 0018). */
+export interface DiskSpaceClaimsTable {
+  id: string;
+  bytes: number;
+  /** On the real clock; a writer renews it while it writes. */
+  expires_at: number;
+}
+
+/** One row (id 1): updated first by every grant of disk space, so grants take turns. */
+export interface DiskSpaceTurnTable {
+  id: number;
+  turn: number;
+}
+
 export interface TaskLeasesTable {
   task: string;
   holder: string;
@@ -312,6 +339,7 @@ export interface UploadBatchesTable {
 export interface Database {
   users: UsersTable;
   server_secrets: ServerSecretsTable;
+  server_flags: ServerFlagsTable;
   sessions: SessionsTable;
   totp_used_steps: TotpUsedStepsTable;
   failure_counters: FailureCountersTable;
@@ -335,6 +363,8 @@ export interface Database {
   upload_batches: UploadBatchesTable;
   folder_quotas: FolderQuotasTable;
   storage_claims: StorageClaimsTable;
+  disk_space_claims: DiskSpaceClaimsTable;
+  disk_space_turn: DiskSpaceTurnTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -28,3 +28,10 @@ export class LinkWithoutPasswordError extends HttpError<'LINK_WITHOUT_PASSWORD'>
     super('LINK_WITHOUT_PASSWORD', 400, 'This link is not password protected.');
   }
 }
+
+/** 421: an address was to be built for a Host other than PUBLIC_URL's (a forged or misrouted request). */
+export class HostNotAllowedError extends HttpError<'HOST_NOT_ALLOWED'> {
+  constructor(publicUrl: string) {
+    super('HOST_NOT_ALLOWED', 421, `This server answers at ${publicUrl} only; open it through that address.`);
+  }
+}

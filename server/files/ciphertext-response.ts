@@ -9,7 +9,7 @@
 // 'finish' event, which Node does not emit when the client aborts or the blob stream fails. Any
 // other range that happens to include the last byte (`bytes=-1`, a probe of the end) does not
 // count as a download.
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../auth/tokens.ts';
 import { HttpError } from '../errors.ts';
@@ -25,6 +25,13 @@ export interface CiphertextDownload {
   /** Extra headers for the decrypting client (x-encryption-iv, x-encrypted-key, x-file-size). */
   headers: Record<string, string>;
   onCompleted?: () => Promise<void>;
+  /** Sees every byte of the response on its way out (a download link counts whole receipts). */
+  meter?: ResponseMeter;
+}
+
+/** A stream the response's bytes pass through; `end` is inclusive, `size` the whole ciphertext's. */
+export interface ResponseMeter {
+  open(range: { start: number; end: number; size: number }): Transform;
 }
 
 export class RangeNotSatisfiableError extends HttpError<'RANGE_NOT_SATISFIABLE'> {
@@ -93,6 +100,23 @@ export async function sendCiphertext(
     reply.raw.once('finish', () => {
       request.server.background.run(onCompleted, (error) => request.log.error({ err: error }, 'after-download update failed'));
     });
+  }
+  if (body && download.meter) {
+    const metered = download.meter.open({ start, end, size });
+    // A meter that refuses before the first byte went out leaves the answer to the error handler:
+    // it must not go out under the ciphertext's headers, which Fastify has already put on the raw
+    // response (an error body is JSON, of another length).
+    metered.once('error', () => {
+      if (reply.raw.headersSent) return;
+      const names = ['content-type', 'content-disposition', 'accept-ranges', 'etag', 'content-length', 'content-range', ...Object.keys(download.headers)];
+      for (const name of names) {
+        reply.removeHeader(name);
+        reply.raw.removeHeader(name);
+      }
+    });
+    // Either side failing or closing early ends both (the response is cut; the meter records what went out).
+    pipeline(body, metered, () => undefined);
+    return reply.send(metered);
   }
   return reply.send(body ?? '');
 }

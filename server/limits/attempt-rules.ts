@@ -12,6 +12,10 @@
 // - Code requests: every request counts (each sends a mail), per link and address, and per IP.
 // - Pre-login calls: every call counts, per IP (a name's parameters are no guess, but a flood of
 //   look-ups is bounded like everything else an anonymous caller can ask about accounts).
+// - New recipients of a download link (a request without a recipient cookie the server issued):
+//   every one counts, per IP over all links first (so one client is stopped before it can use up
+//   a link's budget), then per link (bounding what many clients together can add for one link).
+//   Requests of a known recipient are not counted: a ZIP of many files is many requests.
 import type { Config } from '../config.ts';
 import type { AttemptRule } from './attempt-limiter.ts';
 
@@ -26,7 +30,7 @@ const ACCOUNT_WHAT: Record<AccountAttemptKind, string> = {
 export type AttemptRules = ReturnType<typeof createAttemptRules>;
 
 export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>) {
-  const { accountMaxFailures, ipMaxFailures, preloginPerIp } = config.rateLimit;
+  const { accountMaxFailures, ipMaxFailures, preloginPerIp, linkRecipientsPerIp, linkRecipientsPerLink } = config.rateLimit;
   const { codeRequestsPerAddress, codeRequestsPerIp } = config.upload;
 
   return {
@@ -71,6 +75,16 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
         budgets: [
           { key: `code-request:link:${folderId}:${email}`, max: codeRequestsPerAddress },
           { key: `code-request:ip:${ip}`, max: codeRequestsPerIp },
+        ],
+      };
+    },
+
+    downloadLinkRecipient(linkId: number, ip: string): AttemptRule {
+      return {
+        what: 'download requests',
+        budgets: [
+          { key: `link-recipient:ip:${ip}`, max: linkRecipientsPerIp },
+          { key: `link-recipient:link:${linkId}`, max: linkRecipientsPerLink },
         ],
       };
     },

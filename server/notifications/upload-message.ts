@@ -13,9 +13,17 @@ export interface UploadMessageInput {
   events: readonly UploadEvent[];
   /** Listed only when the folder's setting includes file names. */
   files: readonly NotifiedFile[] | null;
-  /** Where the app is reached (PUBLIC_URL, else the origin the upload came to). */
-  origin: string;
+  /**
+   * Where the app is reached: PUBLIC_URL, or null without it (then the message names the folder
+   * and carries no address: one from the upload's Host header could be anyone's).
+   */
+  origin: string | null;
   kind: 'each' | 'digest';
+  /**
+   * The signed checkpoint of the admin's newest activity entry: kept in the mailbox, outside the
+   * server, it later shows entries removed after it (verify-activity --checkpoints <saved message>).
+   */
+  activityCheckpoint?: string | null;
 }
 
 // Line breaks and other control characters never reach a header or a line of their own.
@@ -43,11 +51,14 @@ export function uploadMessage(input: UploadMessageInput): OutgoingMail {
   }
   lines.push(
     '',
-    `Open the folder: ${input.origin}/folders/view/${input.folder.id}`,
+    input.origin === null
+      ? `Open the folder: sign in to Sealdrop and open folder ${input.folder.id} ("${title}").`
+      : `Open the folder: ${input.origin}/folders/view/${input.folder.id}`,
     '',
     'The files are end-to-end encrypted: sign in to download and decrypt them.',
     "You can change these notifications in the folder's settings.",
   );
+  if (input.activityCheckpoint) lines.push('', `Activity log checkpoint: ${input.activityCheckpoint}`);
   const subject =
     input.kind === 'each' ? `New upload to "${title}": ${summary}` : `Uploads to "${title}": ${summary}`;
   return { to: input.to, subject, text: `${lines.join('\n')}\n` };

@@ -35,6 +35,8 @@ export interface NotifierDeps {
   digestMs: number;
   publicUrl: string | null;
   holder: string;
+  /** The signed checkpoint of the account's newest activity entry, which the message carries (server/activity/checkpoint.ts). */
+  activityCheckpoint?: (userId: number) => Promise<string | null>;
   /** Bound on one message's send (SEND_DEADLINE_MS; shorter in tests). */
   sendDeadlineMs?: number;
 }
@@ -103,8 +105,9 @@ async function notifyFolder(
     folder: { id: folder.id, title: folder.title },
     events,
     files,
-    origin: deps.publicUrl ?? events[events.length - 1]!.origin,
+    origin: deps.publicUrl,
     kind: settings.mode,
+    activityCheckpoint: await checkpointOf(deps, owner.id),
   });
   try {
     await withDeadline(deps.mailer.send(message), deps.sendDeadlineMs ?? SEND_DEADLINE_MS);
@@ -119,6 +122,16 @@ async function notifyFolder(
   }
   await notifications.markNotified(ids, now);
   report.sent += 1;
+}
+
+/** The owner's activity checkpoint, or none: the message is worth sending without it. */
+async function checkpointOf(deps: NotifierDeps, userId: number): Promise<string | null> {
+  try {
+    return (await deps.activityCheckpoint?.(userId)) ?? null;
+  } catch (error) {
+    deps.log.warn({ userId, cause: errorCode(error) }, 'upload notification sent without an activity checkpoint');
+    return null;
+  }
 }
 
 function errorCode(error: unknown): string {

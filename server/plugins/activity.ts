@@ -1,8 +1,12 @@
 // The activity log as `app.activity` (server/activity/activity-log.ts): routes call
 // `record(userId, kind, facts)` after an action; entries older than ACTIVITY_RETENTION_DAYS are
-// pruned hourly. The IP and chain HMAC keys are derived from the server key (the webhook signing key).
+// pruned hourly. Its keys derive from the activity chain key (ACTIVITY_CHAIN_KEY or
+// DATA_DIR/activity-chain.key), and each entry's checkpoint is appended to ACTIVITY_ANCHOR_FILE.
+// The webhook signing key is read only to verify entries written before the log had its own key.
 import { createActivityLog, type ActivityLog } from '../activity/activity-log.ts';
-import { activityKeys } from '../activity/chain.ts';
+import { openAnchorWriter } from '../activity/anchor-file.ts';
+import { activityKeys, legacyChainKey } from '../activity/chain.ts';
+import { loadActivityChainKey } from '../activity/chain-key.ts';
 import { loadWebhookSigningKey } from '../webhooks/signing-secret.ts';
 import { globalPlugin } from './global-plugin.ts';
 
@@ -15,8 +19,11 @@ declare module 'fastify' {
 }
 
 export const activityPlugin = globalPlugin('activity', async (app) => {
-  const serverKey = await loadWebhookSigningKey({ configured: app.config.webhooks.signingKey, dataDir: app.config.dataDir });
-  const activity = createActivityLog({ repos: app.repos, keys: activityKeys(serverKey), now: () => app.now(), log: app.log });
+  const { config } = app;
+  const chainKey = await loadActivityChainKey({ configured: config.activity.chainKey, dataDir: config.dataDir });
+  const legacy = legacyChainKey(await loadWebhookSigningKey({ configured: config.webhooks.signingKey, dataDir: config.dataDir }));
+  const anchor = await openAnchorWriter(config.activity.anchorFile);
+  const activity = createActivityLog({ repos: app.repos, keys: activityKeys(chainKey, legacy), anchor, now: () => app.now(), log: app.log });
   app.decorate('activity', activity);
 
   const timer = setInterval(() => {
@@ -25,5 +32,8 @@ export const activityPlugin = globalPlugin('activity', async (app) => {
       .catch((error: unknown) => app.log.error({ err: error }, 'activity log pruning failed'));
   }, PRUNE_EVERY_MS);
   timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await anchor.close();
+  });
 });

@@ -1,6 +1,7 @@
-// The ballast file of the disk store (storage/ballast.ts): written at start-up, checked before every
-// request so that a disk filled by something else never locks the admin out, and as `app.ballast`
-// for the upload write path, which checks it the moment it meets ENOSPC (free-space.ts noSpaceMet).
+// The ballast file of the disk store (storage/ballast.ts): written at start-up (or, when an earlier
+// run left one, taken as it is), checked before every request so that a disk filled by something
+// else never locks the admin out, and as `app.ballast` for the sweep, which checks it before it runs,
+// and the upload write path, which checks it the moment it meets ENOSPC (free-space.ts noSpaceMet).
 import { diskBallast, type Ballast } from '../storage/ballast.ts';
 import { globalPlugin } from './global-plugin.ts';
 

@@ -1,8 +1,9 @@
 // The one error handler: every error becomes {detail, code} JSON with the right status. Typed API
 // errors carry their own status, code and text; validation failures answer 422 VALIDATION_FAILED
 // with the field list; other client errors raised by Fastify keep their status and message, with
-// the code of their status (PROTOCOL_ERROR_CODES); anything else is logged and answered as a bare
-// 500 INTERNAL, never with internals. Requests that fail before routing (a URL the router cannot
+// the code of their status (PROTOCOL_ERROR_CODES); a write that found the disk (or the database's
+// disk) full is logged with its cause and answered 507 DISK_FULL; anything else is logged and
+// answered as a bare 500 INTERNAL, never with internals. Requests that fail before routing (a URL the router cannot
 // decode, a path parameter over maxParamLength, or what Node's HTTP parser refuses: oversized
 // headers, a malformed request line or Content-Length) get the same shape from the two server
 // options below.
@@ -10,6 +11,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, errorBody, HttpError, protocolErrorCode, RateLimitedError, RequestValidationError } from '../errors.ts';
+import { DiskFullError, isNoSpaceError } from '../storage/storage-errors.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
@@ -22,6 +24,11 @@ export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
     }
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).send(errorBody(error.code, error.detail));
+    }
+    if (isNoSpaceError(error)) {
+      const full = new DiskFullError(error);
+      request.log.error({ err: error }, 'request refused: no space left on the disk for its writes');
+      return reply.code(full.statusCode).send(errorBody(full.code, full.detail));
     }
     if (error instanceof RequestValidationError) {
       return reply.code(422).send(errorBody(error.code, error.issues));

@@ -3,7 +3,6 @@
 // notifications/upload-notifier.ts), which also runs every NOTIFY_CHECK_SECONDS on a timer that
 // never keeps the process alive; each pass also announces folders that expired (folder.expired).
 import type { FastifyRequest } from 'fastify';
-import { publicOrigin } from '../download-links/link-url.ts';
 import { notifierHolderName, notifyUploads, type NotifyReport } from '../notifications/upload-notifier.ts';
 import { globalPlugin } from './global-plugin.ts';
 
@@ -29,6 +28,7 @@ export const uploadNotificationsPlugin = globalPlugin('upload-notifications', as
     digestMs,
     publicUrl: app.config.publicUrl,
     holder: notifierHolderName(),
+    activityCheckpoint: (userId: number) => app.activity.checkpoint(userId),
   };
   /**
    * The upload as the account's owner sees it: the files.uploaded activity entry and the
@@ -68,11 +68,7 @@ export const uploadNotificationsPlugin = globalPlugin('upload-notifications', as
     async recordUpload(request, stored) {
       if (stored.fileIds.length === 0) return;
       try {
-        await app.repos.uploadNotifications.recordUpload({
-          ...stored,
-          origin: publicOrigin(request, app.config.publicUrl),
-          now: app.now(),
-        });
+        await app.repos.uploadNotifications.recordUpload({ ...stored, now: app.now() });
         await tellOwner(request, stored);
       } catch (error) {
         request.log.warn({ err: error }, 'could not record the upload for notifications');

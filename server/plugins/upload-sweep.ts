@@ -3,8 +3,12 @@
 // operators. Runs do not overlap in a process, nor across processes (the sweep takes a database
 // lease); a failed run is logged and the next one tries again. Files deleted by retention are
 // recorded in their owner's activity log and announced as files.deleted (reason "retention").
+// Each run first lets the ballast go when the disk is short (storage/ballast.ts): the sweep's own
+// writes (its lease, the rows it deletes) need room to free any; a run that still finds no room
+// fails with DiskFullError rather than the database's raw error.
 import type { ExpiredFile } from '../db/repositories/index.ts';
 import type { RetentionFolder } from '../files/retention.ts';
+import { DiskFullError, isNoSpaceError } from '../storage/storage-errors.ts';
 import { sweepHolderName, sweepUploads, type SweepReport } from '../upload/sweep.ts';
 import { globalPlugin } from './global-plugin.ts';
 
@@ -34,15 +38,19 @@ export const uploadSweepPlugin = globalPlugin('upload-sweep', async (app) => {
       await app.webhooks.emit(folder.ownerId, 'files.deleted', { file_ids: fileIds, folder_id: folder.id, reason: 'retention' });
     },
   };
+  const sweepOnce = async (now: number) => {
+    await app.ballast.check().catch((error: unknown) => app.log.warn({ err: error }, 'could not check the ballast file'));
+    return sweepUploads(deps, now);
+  };
   app.decorate('sweepUploads', (now?: number) =>
-    sweepUploads(deps, now ?? app.now()).then(
+    sweepOnce(now ?? app.now()).then(
       (report) => {
         app.metrics.sweepFinished({ report });
         return report;
       },
       (error: unknown) => {
         app.metrics.sweepFinished({ failed: true });
-        throw error;
+        throw isNoSpaceError(error) && !(error instanceof DiskFullError) ? new DiskFullError(error) : error;
       },
     ),
   );

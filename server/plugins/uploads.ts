@@ -44,7 +44,7 @@ export const uploadsPlugin = globalPlugin('uploads', async (app) => {
     // The file store creates its directory in the background and throws from a callback when that
     // fails; creating it first makes that a no-op and a failure an ordinary start-up error.
     await mkdir(path.join(blobRoot, TUS_BLOB_PREFIX), { recursive: true });
-    space = diskSpaceGuard(blobRoot, config.upload.reserveBytes, () => app.ballast.check());
+    space = diskSpaceGuard(blobRoot, config.upload.reserveBytes, { claims: repos.diskSpaceClaims, onNoSpace: () => app.ballast.check() });
     tusStorage = diskTusStorage(blobRoot, blobs, repos, space);
   }
   // Every write of a PATCH's bytes: a shutdown waits for the ones of the uploads it cut

@@ -11,12 +11,31 @@ export class StorageFullError extends HttpError<'STORAGE_FULL'> {
   }
 }
 
-/** A write that failed because the file system (or SQLite on it) has no room left. */
+/**
+ * The codes of a write that found no room: the file system's (ENOSPC, EDQUOT), SQLite's on it
+ * (SQLITE_FULL), and PostgreSQL's disk_full (SQLSTATE 53100) on the database server's own disk.
+ */
+const NO_SPACE_CODES: ReadonlySet<unknown> = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
+
+/** A write that failed because the file system (or the database on it) has no room left. */
 export function isNoSpaceError(error: unknown): boolean {
   if (error instanceof StorageFullError) return true;
   if (typeof error !== 'object' || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+  return NO_SPACE_CODES.has((error as { code?: unknown }).code);
+}
+
+export const DISK_FULL_DETAIL = "The server's disk is full, so this could not be saved. Try again once space has been freed.";
+
+/**
+ * DISK_FULL: a write of the server's own (a sign-in's counter or session, a sign-out, a delete, the
+ * sweep) found no room on the disk or the database's disk. That write was not committed (steps
+ * before it may have been); the answer is 507 with this text, never a 500, so the admin knows
+ * what to free.
+ */
+export class DiskFullError extends HttpError<'DISK_FULL'> {
+  constructor(override readonly cause: unknown) {
+    super('DISK_FULL', 507, DISK_FULL_DETAIL);
+  }
 }
 
 /** The file system's own ENOSPC (or SQLite's SQLITE_FULL) met while writing: logged with it as cause. */

@@ -242,7 +242,7 @@ export async function receiveMultipartUpload(
       await admission.abandon();
       return await repeatedAnswer(folder, idempotencyKey!, deps, stored, persisting);
     }
-    admission.finish();
+    await admission.finish();
     // Never lets a notification problem undo stored files (the catch below deletes blobs).
     await deps.onStored?.({ fileIds: result.successful_files.map((file) => file.id), uploaderEmail }).catch((error: unknown) => {
       deps.log.warn({ err: error }, 'could not record the upload for notifications');

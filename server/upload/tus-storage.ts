@@ -132,15 +132,15 @@ class FlatFileStore extends FileStore {
     } catch (error) {
       failure ??= error;
     } finally {
-      lease.release();
+      // The file system itself is full: room (the ballast) for the lease's release and the log first.
+      if (failure !== null && isNoSpaceError(failure) && !(failure instanceof StorageFullError)) await this.space.noSpaceMet();
+      await lease.release();
       await handle.close().catch((error: unknown) => {
         failure ??= error;
       });
     }
     if (failure !== null && isNoSpaceError(failure)) {
       if (failure instanceof StorageFullError) throw failure;
-      // The file system itself is full: room for the lease release and the log before answering.
-      await this.space.noSpaceMet();
       throw new NoSpaceWriteError(failure);
     }
     // As the stock store: a broken request is the client's to resume, from the size now on disk.

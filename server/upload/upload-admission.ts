@@ -94,13 +94,13 @@ export class UploadAdmission {
   }
 
   /** The request succeeded (its claim was settled with its records): the disk lease goes back. */
-  finish(): void {
-    this.lease.release();
+  async finish(): Promise<void> {
+    await this.lease.release();
   }
 
   /** The request failed: everything it took goes back. */
   async abandon(): Promise<void> {
-    this.lease.release();
+    await this.lease.release();
     if (this.claimId !== null) await this.deps.usage.releaseClaim(this.claimId);
   }
 

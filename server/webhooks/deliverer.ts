@@ -2,12 +2,19 @@
 // one process), POSTs each signed body with a timeout (transport.ts: never to a refused address), and records the outcome: any 2xx is
 // delivered; anything else, a timeout or a refused connection is retried with exponential backoff
 // up to MAX_ATTEMPTS, then marked failed. Nothing here runs inside the request that caused the event.
+// What the admin reads of a failure is the receiver's HTTP status when one answered, else only
+// DELIVERY_FAILED: a refused address, a name that does not resolve, a refused or reset connection,
+// a TLS failure and a timeout read alike, so the list cannot be used to map what the server can
+// reach. The reason goes to the server log.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Repositories, WebhookDelivery } from '../db/repositories/index.ts';
 import { endpointSecret, signatureHeader } from './signing-secret.ts';
-import { postWebhook, WebhookAddressRefusedError } from './transport.ts';
+import type { AddressPolicy } from './address-policy.ts';
+import { postWebhook, WebhookAddressRefusedError, type HostResolver } from './transport.ts';
 
 export const MAX_ATTEMPTS = 8;
+/** The last error of every delivery that got no HTTP answer. */
+export const DELIVERY_FAILED = 'Delivery failed';
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 6 * 3_600_000;
 const CLAIM_MS = 60_000;
@@ -19,6 +26,8 @@ export interface DelivererDeps {
   signingKey: Buffer;
   log: FastifyBaseLogger;
   timeoutMs: number;
+  policy: AddressPolicy;
+  resolve?: HostResolver;
 }
 
 export interface DeliveryReport {
@@ -46,6 +55,7 @@ async function deliverOne(deps: DelivererDeps, delivery: WebhookDelivery, now: n
   const timestamp = Math.floor(Date.now() / 1000);
   let statusCode: number | null = null;
   let error: string | null = null;
+  let cause: string | null = null;
   try {
     statusCode = await postWebhook({
       url: endpoint.url,
@@ -60,15 +70,17 @@ async function deliverOne(deps: DelivererDeps, delivery: WebhookDelivery, now: n
       },
       body: delivery.payload,
       timeoutMs: deps.timeoutMs,
-    });
+    }, { policy: deps.policy, resolve: deps.resolve });
     if (statusCode >= 200 && statusCode < 300) {
       await deps.repos.webhooks.finish(delivery.id, { status: 'delivered', statusCode, error: null, nextAttemptAt: now, now });
       report.delivered += 1;
       return;
     }
     error = `HTTP ${statusCode}`;
-  } catch (cause) {
-    error = describe(cause);
+    cause = error;
+  } catch (failure) {
+    error = DELIVERY_FAILED;
+    cause = describe(failure);
   }
   const giveUp = delivery.attempts >= MAX_ATTEMPTS;
   await deps.repos.webhooks.finish(delivery.id, {
@@ -80,9 +92,10 @@ async function deliverOne(deps: DelivererDeps, delivery: WebhookDelivery, now: n
   });
   if (giveUp) report.failed += 1;
   else report.retrying += 1;
-  deps.log.warn({ deliveryId: delivery.id, attempt: delivery.attempts, statusCode, cause: error, gaveUp: giveUp }, 'webhook delivery failed');
+  deps.log.warn({ deliveryId: delivery.id, attempt: delivery.attempts, statusCode, cause, gaveUp: giveUp }, 'webhook delivery failed');
 }
 
+/** The reason, for the server log only: a code or a short message, never the URL or a header. */
 function describe(cause: unknown): string {
   if (cause instanceof WebhookAddressRefusedError) return cause.message;
   if (cause instanceof Error) {

@@ -4,39 +4,14 @@
 // a deployment) or, for the single-process default, from DATA_DIR/webhook-signing.key, created
 // on first use with 256 random bits and mode 0600.
 import { createHmac, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { keyFromSetting, loadOrCreateKeyFile } from '../secrets/key-file.ts';
 
 const KEY_FILE = 'webhook-signing.key';
 export const SECRET_PREFIX = 'whsec_';
 
 export async function loadWebhookSigningKey(options: { configured: string | null; dataDir: string }): Promise<Buffer> {
-  if (options.configured !== null) return Buffer.from(options.configured, 'utf8');
-  const file = path.join(options.dataDir, KEY_FILE);
-  try {
-    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  await mkdir(options.dataDir, { recursive: true });
-  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
-  const handle = await open(partial, 'wx', 0o600);
-  try {
-    await handle.writeFile(randomBytes(32).toString('base64url'));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  // link() creates the name only if it does not exist yet (a rename would replace a key another
-  // process just created): whoever links first wins, and everyone reads the winner's key back.
-  try {
-    await link(partial, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(partial);
-  }
-  return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
+  if (options.configured !== null) return keyFromSetting(options.configured);
+  return loadOrCreateKeyFile(options.dataDir, KEY_FILE);
 }
 
 export function newSecretNonce(): string {

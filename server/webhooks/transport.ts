@@ -1,58 +1,36 @@
-// One POST of a webhook delivery, to the address the receiver's name resolves to at send time.
-// An admin chooses the URL, so the server must not become a way into what only it can reach: the
-// resolved address is checked inside the connection's own lookup (a name that resolves to one
-// address when saved and another when sent gains nothing), link-local addresses (cloud metadata
-// services), unspecified and multicast ones are refused, and plain http:// goes only to loopback
-// (tests and a receiver on the same machine). node:http rather than fetch: fetch offers no hook
-// into its address lookup without another HTTP client package.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+// One POST of a webhook delivery. The receiver's name is resolved once, every address it resolves
+// to is checked against the address policy (address-policy.ts), and the connection goes to the
+// checked address itself: the request's own lookup answers with it, so no second lookup can hand
+// the socket another address (a name that resolves to a public address when checked and to an
+// internal one a moment later gains nothing). No connection pool either: each delivery opens its
+// own socket to the address checked for it. node:http rather than fetch: fetch offers no hook into
+// its address lookup without another HTTP client package.
+import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import type { AddressPolicy } from './address-policy.ts';
 
-/** Never a webhook's destination, whatever the scheme. */
-const REFUSED = new BlockList();
-REFUSED.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local (cloud instance metadata)
-REFUSED.addSubnet('0.0.0.0', 8, 'ipv4');
-REFUSED.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
-REFUSED.addSubnet('fe80::', 10, 'ipv6');
-REFUSED.addAddress('::', 'ipv6');
-REFUSED.addSubnet('ff00::', 8, 'ipv6');
-REFUSED.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+/** Every address a host name resolves to (the system resolver by default; a stand-in in tests). */
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: HostResolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 
 export class WebhookAddressRefusedError extends Error {
   readonly code = 'ADDRESS_REFUSED';
-  constructor(address: string, why: string) {
+  constructor(
+    readonly address: string,
+    readonly why: string,
+  ) {
     super(`Refused address ${address} (${why})`);
+    this.name = 'WebhookAddressRefusedError';
   }
-}
-
-/** Why `address` may not receive a delivery sent with `protocol`, or null when it may. */
-export function refusalOf(address: string, protocol: string): string | null {
-  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  if (REFUSED.check(address, family)) return 'link-local, unspecified or multicast';
-  if (protocol === 'http:' && !LOOPBACK.check(address, family)) return 'http:// is only for this machine; use https://';
-  return null;
-}
-
-function guardedLookup(protocol: string): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const allowed = addresses.filter((entry) => refusalOf(entry.address, protocol) === null);
-      if (allowed.length === 0) {
-        const first = addresses[0];
-        return callback(new WebhookAddressRefusedError(first?.address ?? hostname, first ? refusalOf(first.address, protocol)! : 'no address'), '', 0);
-      }
-      if (options.all) return callback(null, allowed as never, 0);
-      return callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
-  };
 }
 
 export interface WebhookPost {
@@ -62,21 +40,55 @@ export interface WebhookPost {
   timeoutMs: number;
 }
 
-/** POSTs and resolves with the receiver's status code (redirects are not followed); rejects on any network failure. */
-export function postWebhook(post: WebhookPost): Promise<number> {
-  const url = new URL(post.url);
-  const client = url.protocol === 'https:' ? https : http;
-  // An address written in the URL is connected to without a lookup: checked here instead.
+/** Sends `post` to `url`, connecting to `address` only; resolves with the status code. */
+export type RequestOpener = (url: URL, address: ResolvedAddress, post: WebhookPost) => Promise<number>;
+
+export interface TransportDeps {
+  policy: AddressPolicy;
+  resolve?: HostResolver;
+  /** The connection itself (tests pass a spy to see that none is opened for a refused address). */
+  open?: RequestOpener;
+}
+
+/**
+ * The address a delivery to `url` connects to: the address written in the URL, or the first one
+ * its name resolves to. Rejects with WebhookAddressRefusedError when any of them is refused (a
+ * name that also points inward is not a public receiver).
+ */
+export async function checkedAddress(url: URL, deps: Pick<TransportDeps, 'policy' | 'resolve'>): Promise<ResolvedAddress> {
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const literalRefusal = isIP(literal) === 0 ? null : refusalOf(literal, url.protocol);
-  if (literalRefusal !== null) return Promise.reject(new WebhookAddressRefusedError(literal, literalRefusal));
+  const family = isIP(literal);
+  const addresses: ResolvedAddress[] = family === 0 ? await (deps.resolve ?? systemResolver)(url.hostname) : [{ address: literal, family: family === 6 ? 6 : 4 }];
+  if (addresses.length === 0) throw new WebhookAddressRefusedError(url.hostname, 'no address');
+  for (const entry of addresses) {
+    const why = deps.policy.refusalOf(entry.address, url.protocol);
+    if (why !== null) throw new WebhookAddressRefusedError(entry.address, why);
+  }
+  return addresses[0]!;
+}
+
+/** POSTs and resolves with the receiver's status code (redirects are not followed); rejects on any network failure or refusal. */
+export async function postWebhook(post: WebhookPost, deps: TransportDeps): Promise<number> {
+  const url = new URL(post.url);
+  const address = await checkedAddress(url, deps);
+  return (deps.open ?? openRequest)(url, address, post);
+}
+
+const openRequest: RequestOpener = (url, address, post) => {
+  const client = url.protocol === 'https:' ? https : http;
+  // The only answer this request's lookup gives: the address that was checked.
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, [address]);
+    else callback(null, address.address, address.family);
+  };
   return new Promise((resolve, reject) => {
     const request = client.request(
       url,
       {
         method: 'POST',
         headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
-        lookup: guardedLookup(url.protocol),
+        lookup: pinned,
+        agent: false,
         signal: AbortSignal.timeout(post.timeoutMs),
       },
       (response) => {
@@ -89,4 +101,4 @@ export function postWebhook(post: WebhookPost): Promise<number> {
     request.on('error', reject);
     request.end(post.body);
   });
-}
+};

@@ -7,7 +7,7 @@
 // gateway) is mapped by its status alone. The server's detail is shown where the spec says so.
 
 import { OTP_REQUIRED_MESSAGE } from '../../contract/auth.ts';
-import { isDownloadFailure } from '../lib/downloadFailure.ts';
+import { isDownloadFailure } from '../../contract/download-failure.ts';
 import { isUserFacingError } from '../lib/userFacingError.ts';
 import { downloadErrorText, SIGN_IN_TEXTS, STORAGE_REFUSAL_MESSAGES } from '../lib/userTexts.ts';
 

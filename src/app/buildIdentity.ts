@@ -2,8 +2,7 @@
 // page for the About page, the waiting one for the update prompt. The answer has a time limit: a
 // worker that never answers ends in an error the screen shows, not an endless "Reading...".
 import { useEffect, useState } from 'react';
-import { BUILD_IDENTITY_MESSAGE, isBuildIdentityReply, type BuildIdentity, type BuildIdentityRequest } from '../../workers/index.ts';
-import { settleWithin } from '../lib/deadline.ts';
+import { BUILD_IDENTITY_MESSAGE, isBuildIdentityReply, settleWithin, type BuildIdentity, type BuildIdentityRequest } from '../../workers/index.ts';
 
 export const BUILD_IDENTITY_TIMEOUT_MS = 15_000;
 

@@ -28,7 +28,7 @@ describe('npm run upload: gates, a kill and a second run', { timeout: 180_000 },
     const mail = new MailCatcher();
     const smtpUrl = await mail.start();
     bed.cleanUp(() => mail.stop());
-    const server = await bed.startServer({ env: { SMTP_URL: smtpUrl } });
+    const server = await bed.startServer({ env: { SMTP_URL: smtpUrl, PUBLIC_URL: 'https://sealdrop.test' } });
     const proxy = await TusRecorder.start(0, server.baseUrl);
     bed.cleanUp(() => proxy.close());
     const admin = await adminWithKeys(server);

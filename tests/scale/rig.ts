@@ -113,6 +113,9 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       ...(options.blobStore === 'disk' ? { BLOB_STORE: 'disk' } : s3.env(options.bucket)),
       DATABASE_URL: databaseUrl,
       DATABASE_SCHEMA: schema,
+      // Both processes share these keys, as every process of a PostgreSQL deployment must.
+      WEBHOOK_SIGNING_KEY: randomBytes(32).toString('base64url'),
+      ACTIVITY_CHAIN_KEY: randomBytes(32).toString('base64url'),
       DATA_DIR: dataDir,
       STATIC_DIR: '/nonexistent-app-build',
       TRUST_PROXY: '1',

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityKeys, entryHash } from '../../server/activity/chain.ts';
 import { loadConfig } from '../../server/config.ts';
-import { loadWebhookSigningKey } from '../../server/webhooks/signing-secret.ts';
+import { loadActivityChainKey } from '../../server/activity/chain-key.ts';
 import { openDatabase } from '../../server/db/connection.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { TestClient } from './http-client.ts';
@@ -56,10 +56,10 @@ async function signedIn(name: string, ip = '203.0.113.7'): Promise<TestClient> {
   return client;
 }
 
-/** The chain key the server derived from its key file (what only the server holds). */
+/** The chain key the server derived from its activity chain key (what only the server holds). */
 async function chainKeyOfServer(): Promise<Buffer> {
   const config = server.app.config;
-  return activityKeys(await loadWebhookSigningKey({ configured: config.webhooks.signingKey, dataDir: config.dataDir })).chainKey;
+  return activityKeys(await loadActivityChainKey({ configured: config.activity.chainKey, dataDir: config.dataDir })).chainKey;
 }
 
 async function kindsOf(client: TestClient, query = ''): Promise<string[]> {
@@ -145,12 +145,16 @@ describe('a walk through an admin\'s journey', () => {
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="sealdrop-activity-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (csv.body as string).trim().split('\r\n');
     expect(lines[0]).toBe('seq,at,kind,folder_id,details,ip_hash,prev_hash,hash');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
+    // The last line is the signed checkpoint of the newest entry (entry 3), not an entry.
+    expect(lines[4]).toMatch(/^# checkpoint ac1:\d+:3:[0-9a-f]{64}:[0-9a-f]{64}$/);
     expect(lines[1]).toContain('folder.created');
     expect(lines[1]).toContain('"{""title"":""Quoted, \\""comma\\"" title""}"');
     const json = await admin.get('/api/activity/export?format=json&kind=folder.created');
     expect(json.headers.get('content-disposition')).toMatch(/\.json"$/);
-    expect((json.body as Array<{ kind: string }>).map((entry) => entry.kind)).toEqual(['folder.created']);
+    expect((json.body.entries as Array<{ kind: string }>).map((entry) => entry.kind)).toEqual(['folder.created']);
+    // The checkpoint is the account's head, whatever the filter kept.
+    expect(json.body.checkpoint).toBe(lines[4]!.slice('# checkpoint '.length));
     expect((await admin.get('/api/activity/export?format=xml')).status).toBe(422);
   });
 });

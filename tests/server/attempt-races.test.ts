@@ -33,6 +33,7 @@ beforeAll(async () => {
       TRUST_PROXY: 'true',
       SMTP_URL: smtpUrl,
     },
+    ownPublicUrl: true,
   });
   peer = await startPeerProcess(server);
 }, 60_000);

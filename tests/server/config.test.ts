@@ -27,7 +27,14 @@ describe('loadConfig', () => {
     expect(config.sessionTtlMs).toBe(12 * 3_600_000);
     expect(config.cookieSecure).toBe(false);
     expect(config.trustProxy).toBe(false);
-    expect(config.rateLimit).toEqual({ accountMaxFailures: 10, ipMaxFailures: 50, preloginPerIp: 300, windowMs: 15 * 60_000 });
+    expect(config.rateLimit).toEqual({
+      accountMaxFailures: 10,
+      ipMaxFailures: 50,
+      preloginPerIp: 300,
+      linkRecipientsPerIp: 100,
+      linkRecipientsPerLink: 300,
+      windowMs: 15 * 60_000,
+    });
   });
 
   it('reads every variable', () => {
@@ -38,6 +45,9 @@ describe('loadConfig', () => {
         DATA_DIR: '/var/lib/sealdrop',
         DATABASE_URL: 'postgres://app@db/sealdrop',
         DATABASE_SCHEMA: 'tenant_1',
+        WEBHOOK_SIGNING_KEY: 'w'.repeat(44),
+        ACTIVITY_CHAIN_KEY: 'a'.repeat(44),
+        ACTIVITY_ANCHOR_FILE: 'anchors/activity.log',
         STATIC_DIR: 'build',
         SESSION_TTL_HOURS: '1.5',
         COOKIE_SECURE: 'true',
@@ -47,6 +57,8 @@ describe('loadConfig', () => {
         RATE_LIMIT_IP_FAILURES: '20',
         RATE_LIMIT_PRELOGIN_PER_IP: '40',
         RATE_LIMIT_WINDOW_MINUTES: '30',
+        RATE_LIMIT_LINK_RECIPIENTS_PER_IP: '7',
+        RATE_LIMIT_LINK_RECIPIENTS_PER_LINK: '9',
       },
       cwd,
     );
@@ -60,7 +72,8 @@ describe('loadConfig', () => {
       cookieSecure: true,
       logLevel: 'warn',
       trustProxy: 1,
-      rateLimit: { accountMaxFailures: 5, ipMaxFailures: 20, preloginPerIp: 40, windowMs: 30 * 60_000 },
+      rateLimit: { accountMaxFailures: 5, ipMaxFailures: 20, preloginPerIp: 40, linkRecipientsPerIp: 7, linkRecipientsPerLink: 9, windowMs: 30 * 60_000 },
+      activity: { chainKey: 'a'.repeat(44), anchorFile: '/srv/sealdrop/anchors/activity.log' },
     });
   });
 
@@ -84,6 +97,64 @@ describe('loadConfig', () => {
     expect(error.message).toContain(variable);
     expect(error.message).not.toContain('\n');
     if (message) expect(error.message).toBe(message);
+  });
+});
+
+describe('loadConfig: addresses for the open internet', () => {
+  it('refuses SMTP_URL without PUBLIC_URL, saying what to set (a mailed link must not come from a Host header)', () => {
+    const error = configError({ SMTP_URL: 'smtp://mail.example.com:587' });
+    expect(error.variable).toBe('PUBLIC_URL');
+    expect(error.message).toBe(
+      'Invalid configuration: PUBLIC_URL is required with SMTP_URL: set it to the address people open, e.g. PUBLIC_URL=https://files.example.com (links in e-mails are built from it)',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com:587', PUBLIC_URL: 'https://files.example.com' }, cwd).publicUrl).toBe('https://files.example.com');
+  });
+
+  it('starts with no settings at all: no PUBLIC_URL, no mail, no networks allowed past the webhook policy', () => {
+    const config = loadConfig({}, cwd);
+    expect(config.publicUrl).toBeNull();
+    expect(config.mail.smtpUrl).toBeNull();
+    expect(config.webhooks.allowedNetworks).toEqual([]);
+  });
+
+  it('reads WEBHOOK_ALLOWED_NETWORKS as a CIDR list and refuses anything else', () => {
+    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32, ::1/128,10.20.0.0/16' }, cwd).webhooks.allowedNetworks).toEqual(['127.0.0.1/32', '::1/128', '10.20.0.0/16']);
+    for (const bad of ['127.0.0.1', '10.0.0.0/33', '::1/129', 'localhost/32', '10.0.0.0/8;rm']) {
+      expect(configError({ WEBHOOK_ALLOWED_NETWORKS: bad }).variable, bad).toBe('WEBHOOK_ALLOWED_NETWORKS');
+    }
+  });
+});
+
+describe('loadConfig: the per-install keys and the activity anchor', () => {
+  const keys = { WEBHOOK_SIGNING_KEY: 'w'.repeat(44), ACTIVITY_CHAIN_KEY: 'a'.repeat(44) };
+
+  it('needs no key with SQLite: key files in DATA_DIR, the anchor file beside the database', () => {
+    const config = loadConfig({}, cwd);
+    expect(config.activity).toEqual({ chainKey: null, anchorFile: '/srv/sealdrop/data/activity-anchor.log' });
+    expect(config.webhooks.signingKey).toBeNull();
+  });
+
+  it('refuses PostgreSQL without the shared keys, naming the settings to set', () => {
+    const neither = configError({ DATABASE_URL: 'postgres://app@db/sealdrop' });
+    expect(neither.variable).toBe('WEBHOOK_SIGNING_KEY and ACTIVITY_CHAIN_KEY');
+    expect(neither.message).toBe(
+      'Invalid configuration: WEBHOOK_SIGNING_KEY and ACTIVITY_CHAIN_KEY must be set with DATABASE_URL: every process of a PostgreSQL ' +
+        'deployment needs the same WEBHOOK_SIGNING_KEY and ACTIVITY_CHAIN_KEY (make each with openssl rand -base64 32, a different value for each setting)',
+    );
+    expect(configError({ DATABASE_URL: 'postgres://app@db/sealdrop', WEBHOOK_SIGNING_KEY: keys.WEBHOOK_SIGNING_KEY }).variable).toBe('ACTIVITY_CHAIN_KEY');
+    expect(configError({ DATABASE_URL: 'postgres://app@db/sealdrop', ACTIVITY_CHAIN_KEY: keys.ACTIVITY_CHAIN_KEY }).variable).toBe('WEBHOOK_SIGNING_KEY');
+    expect(loadConfig({ DATABASE_URL: 'postgres://app@db/sealdrop', ...keys }, cwd).activity.chainKey).toBe(keys.ACTIVITY_CHAIN_KEY);
+  });
+
+  it('refuses a chain key equal to the webhook key, a short one, and an anchor file that is the database', () => {
+    const same = configError({ WEBHOOK_SIGNING_KEY: 'k'.repeat(40), ACTIVITY_CHAIN_KEY: 'k'.repeat(40) });
+    expect(same.message).toBe('Invalid configuration: ACTIVITY_CHAIN_KEY must differ from WEBHOOK_SIGNING_KEY (the activity log shares no key with webhooks)');
+    const short = configError({ ACTIVITY_CHAIN_KEY: 'short-secret' });
+    expect(short.variable).toBe('ACTIVITY_CHAIN_KEY');
+    expect(short.message).not.toContain('short-secret');
+    expect(configError({ WEBHOOK_SIGNING_KEY: 'too-short-secret' }).message).not.toContain('too-short-secret');
+    expect(configError({ ACTIVITY_ANCHOR_FILE: 'data/sealdrop.db' }).variable).toBe('ACTIVITY_ANCHOR_FILE');
+    expect(configError({ ACTIVITY_ANCHOR_FILE: 'data/sealdrop.db-wal' }).variable).toBe('ACTIVITY_ANCHOR_FILE');
   });
 });
 
@@ -133,6 +204,19 @@ describe('loadConfig: the blob store', () => {
 });
 
 describe('server start-up with a bad value', () => {
+  it('refuses to start on PostgreSQL without the shared keys, before connecting', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+      cwd: root,
+      // Port 1 on loopback: nothing listens, so a start that got as far as connecting would fail differently.
+      env: { ...process.env, PORT: '0', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', DATABASE_SCHEMA: '', WEBHOOK_SIGNING_KEY: '', ACTIVITY_CHAIN_KEY: '' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^Invalid configuration: WEBHOOK_SIGNING_KEY and ACTIVITY_CHAIN_KEY must be set with DATABASE_URL/);
+  });
+
   it('exits with status 1 and one line naming the variable', () => {
     const root = path.resolve(import.meta.dirname, '../..');
     const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {

@@ -1,21 +1,25 @@
 // Download limits on links over real HTTP: a link that allows each file N downloads counts one per
-// recipient browser (the recipient cookie), so ranged and repeated fetches by the same browser are
-// free; a file past its limit, and then the whole link, answers like an expired link; N parallel
-// first fetches on two processes deliver a 1-download file exactly once; the admin's list shows
-// each file's count and last fetch.
+// recipient browser (the recipient cookie) once it has been sent the whole file, so probes, short
+// ranges and broken fetches cost nothing and ranged, resumed and repeated fetches by the same
+// browser add up to one download (also across processes); a file past its limit, and then the
+// whole link, answers like an expired link; parallel whole downloads on two processes deliver a
+// 1-download file whole at most once and count one; the admin's list shows each file's count and
+// last download.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, signedInClient, type TestServer } from './harness.ts';
 import { TestClient } from './http-client.ts';
-import { createFolder, getBytes, seedFile, type SeededFile } from './files-fixtures.ts';
+import { createFolder, eventually, getBytes, seedFile, type SeededFile } from './files-fixtures.ts';
 import { startPeerProcess, type PeerProcess } from './peer-process.ts';
+import { observeDatabase } from './table-rows.ts';
 
 let server: TestServer;
 let peer: PeerProcess;
 let alice: TestClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  // New recipients are rate-limited per IP; every recipient here is on loopback (link-flood.test.ts tests the limit).
+  server = await startServer({ env: { RATE_LIMIT_LINK_RECIPIENTS_PER_IP: '100000' } });
   peer = await startPeerProcess(server);
   alice = (await signedInClient(server, 'alice')).client;
 }, 60_000);
@@ -106,19 +110,88 @@ describe('a 1-download link', () => {
     expect(Date.parse(summary.file_downloads[0].last_download_at)).toBeGreaterThan(0);
   });
 
-  it('delivers the file at most once to 24 parallel first fetches on two processes', async () => {
+  it('sends the whole file to at most one of 20 parallel downloads by different recipients on two processes, and counts one', async () => {
     for (let round = 0; round < 3; round++) {
       const link = await limitedLink(1);
       const file = link.files[0]!;
-      const fetches = Array.from({ length: 24 }, (_, i) =>
-        getBytes(new TestClient(i % 2 === 0 ? server.baseUrl : peer.baseUrl), filePath(link.token, file)),
+      const recipients = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const client = new TestClient(i % 2 === 0 ? server.baseUrl : peer.baseUrl);
+          expect((await client.get(`/api/download/${link.token}/status`)).status).toBe(200);
+          return client;
+        }),
       );
-      const answers = await Promise.all(fetches);
-      const delivered = answers.filter((answer) => answer.status === 200);
-      expect(delivered).toHaveLength(1);
-      expect(delivered[0]!.body.equals(file.content)).toBe(true);
-      expect(answers.filter((answer) => answer.status === 410)).toHaveLength(23);
+      const answers = await Promise.all(
+        recipients.map((client) => getBytes(client, filePath(link.token, file)).catch(() => ({ status: 0, body: Buffer.alloc(0) }))),
+      );
+      const whole = answers.filter((answer) => answer.status === 200 && answer.body.equals(file.content));
+      expect(whole).toHaveLength(1);
+      // The others were refused, or cut before the last bytes when another recipient's count won.
+      for (const answer of answers) if (!answer.body.equals(file.content)) expect([0, 200, 410]).toContain(answer.status);
+      await server.settled();
       expect((await linkSummary(link.folderId, link.token)).file_downloads[0].download_count).toBe(1);
+    }
+  });
+
+  it('is not used up by a one-byte range from a fresh client, nor by a fetch broken off early', async () => {
+    const link = await limitedLink(1);
+    const file = link.files[0]!;
+    for (const range of ['bytes=0-0', 'bytes=-1', `bytes=${file.content.length - 1}-`]) {
+      const probe = await getBytes(new TestClient(server.baseUrl), filePath(link.token, file), { range });
+      expect(probe.status, range).toBe(206);
+      expect(probe.body).toHaveLength(1);
+    }
+    await server.settled();
+    expect((await linkSummary(link.folderId, link.token)).file_downloads[0].download_count).toBe(0);
+
+    const real = await recipientOn(server.baseUrl);
+    expect((await real.get(`/api/download/${link.token}/status`)).status).toBe(200);
+    const whole = await getBytes(real, filePath(link.token, file));
+    expect(whole.status).toBe(200);
+    expect(whole.body.equals(file.content)).toBe(true);
+    await server.settled();
+    expect((await linkSummary(link.folderId, link.token)).file_downloads[0].download_count).toBe(1);
+    expect((await getBytes(new TestClient(server.baseUrl), filePath(link.token, file), { range: 'bytes=0-0' })).status).toBe(410);
+  });
+
+  it('counts a download resumed in ranges once, when the last byte went out, on another process too', async () => {
+    const link = await limitedLink(1);
+    const file = link.files[0]!;
+    const size = file.content.length;
+    const browser = await recipientOn(server.baseUrl);
+    expect((await browser.get(`/api/download/${link.token}/status`)).status).toBe(200);
+    const first = await getBytes(browser, filePath(link.token, file), { range: `bytes=0-${size / 2 - 1}` });
+    expect(first.status).toBe(206);
+    await server.settled();
+    expect((await linkSummary(link.folderId, link.token)).file_downloads[0].download_count).toBe(0);
+
+    // The same browser (its cookie) resumes against the other process: the rest completes the file.
+    const resumed = new TestClient(peer.baseUrl);
+    for (const [name, value] of browser.cookies) resumed.cookies.set(name, value);
+    const rest = await getBytes(resumed, filePath(link.token, file), { range: `bytes=${size / 2}-` });
+    expect(rest.status).toBe(206);
+    expect(Buffer.concat([first.body, rest.body]).equals(file.content)).toBe(true);
+    expect(await eventually(async () => (await linkSummary(link.folderId, link.token)).file_downloads[0].download_count === 1)).toBe(true);
+
+    // Fetching again costs nothing; a stranger is refused.
+    expect((await getBytes(browser, filePath(link.token, file))).status).toBe(200);
+    expect((await getBytes(new TestClient(server.baseUrl), filePath(link.token, file))).status).toBe(410);
+    expect((await linkSummary(link.folderId, link.token)).file_downloads[0].download_count).toBe(1);
+  });
+
+  it('does not take a recipient cookie the server did not issue', async () => {
+    const link = await limitedLink(1);
+    const file = link.files[0]!;
+    const browser = await recipientOn(server.baseUrl);
+    await browser.get(`/api/download/${link.token}/status`);
+    expect((await getBytes(browser, filePath(link.token, file))).status).toBe(200);
+    await server.settled();
+    // A forged cookie (another token, or the real one's token with a made-up signature) is a new recipient: refused.
+    const issued = browser.cookies.get('sealdrop_link_recipient')!;
+    for (const forged of ['x'.repeat(43), `${issued.split('.')[0]}.${'A'.repeat(43)}`]) {
+      const stranger = new TestClient(server.baseUrl);
+      stranger.cookies.set('sealdrop_link_recipient', forged);
+      expect((await getBytes(stranger, filePath(link.token, file))).status).toBe(410);
     }
   });
 });
@@ -164,5 +237,39 @@ describe('a link without a limit', () => {
     const summary = await linkSummary(link.folderId, link.token);
     expect(summary.max_downloads).toBeNull();
     expect(summary.file_downloads[0].download_count).toBe(2);
+  });
+});
+
+// Last in this file: it moves the clock a week on.
+describe('ranges of recipients never counted', () => {
+  it('are forgotten once the recipient cookie has lapsed, so they do not pile up over a link\'s life', async () => {
+    const link = await limitedLink(1);
+    const file = link.files[0]!;
+    const observer = await observeDatabase(server);
+    try {
+      const uncounted = async () => {
+        const rows = await observer.db
+          .selectFrom('download_link_fetches')
+          .innerJoin('download_links', 'download_links.id', 'download_link_fetches.link_id')
+          .select('download_link_fetches.recipient_hash')
+          .where('download_links.link_token', '=', link.token)
+          .where('download_link_fetches.counted_at', 'is', null)
+          .execute();
+        return rows.map((row) => row.recipient_hash);
+      };
+      expect((await getBytes(new TestClient(server.baseUrl), filePath(link.token, file), { range: 'bytes=0-99' })).status).toBe(206);
+      await server.settled();
+      const [first] = await uncounted();
+      expect(first).toBeDefined();
+
+      server.clock.advance(8 * 24 * 3_600_000);
+      expect((await getBytes(new TestClient(server.baseUrl), filePath(link.token, file), { range: 'bytes=0-99' })).status).toBe(206);
+      await server.settled();
+      const left = await uncounted();
+      expect(left).toHaveLength(1);
+      expect(left).not.toContain(first);
+    } finally {
+      await observer.close();
+    }
   });
 });

@@ -157,14 +157,15 @@ describe('POST /api/download/links', () => {
   });
 
   it('uses PUBLIC_URL for full_url when it is configured', async () => {
-    const other = await startServer({ env: { PUBLIC_URL: 'https://files.example.com/' } });
+    // PUBLIC_URL is the server's own address here: a request through another Host is refused (public-origin.test.ts).
+    const other = await startServer({ ownPublicUrl: true });
     try {
       const { client } = await signedInClient(other, 'carol');
       const folder = await createFolder(client, 'Published');
       const file = await seedFile(other, folder.id);
       const response = await client.post('/api/download/links', { file_ids: [file.id] });
       expect(response.status).toBe(201);
-      expect(response.body.full_url).toBe(`https://files.example.com/download/${response.body.link_token}`);
+      expect(response.body.full_url).toBe(`${other.env.PUBLIC_URL}/download/${response.body.link_token}`);
     } finally {
       await other.close();
     }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkExpiredError, LinkNotFoundError, LinkPasswordRequiredError, LinkWithoutPasswordError } from '../../server/download-links/errors.ts';
+import { HostNotAllowedError, LinkExpiredError, LinkNotFoundError, LinkPasswordRequiredError, LinkWithoutPasswordError } from '../../server/download-links/errors.ts';
 import {
   API_ERRORS,
   ApiError,
@@ -19,13 +19,13 @@ import {
 import { ExportBlobMissingError, ExportFilesNotFoundError } from '../../server/export/errors.ts';
 import { RangeNotSatisfiableError } from '../../server/files/ciphertext-response.ts';
 import { FileNotFoundError, UploadNotFoundError } from '../../server/files/errors.ts';
-import { FolderQuotaExceededError, StorageFullError } from '../../server/storage/storage-errors.ts';
+import { DiskFullError, FolderQuotaExceededError, StorageFullError } from '../../server/storage/storage-errors.ts';
 import { FolderNotFoundError } from '../../server/folders/errors.ts';
 import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
 import { FileTooLargeError, UPLOAD_ERRORS, UploadError, type UploadErrorCode } from '../../server/upload/errors.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { WebhookNotFoundError } from '../../server/webhooks/errors.ts';
+import { WebhookNeedsPublicUrlError, WebhookNotFoundError, WebhookUrlRefusedError } from '../../server/webhooks/errors.ts';
 
 const SCREAMING_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -44,6 +44,7 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   new FileNotFoundError(),
   new UploadNotFoundError(),
   new StorageFullError(),
+  new DiskFullError(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })),
   new FolderQuotaExceededError(),
   new RangeNotSatisfiableError(),
   new ExportFilesNotFoundError([12, 13]),
@@ -52,6 +53,9 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   new KeyNotFoundError('ENCRYPTED_KEY_NOT_FOUND'),
   new BenchBodyTooLargeError(),
   new WebhookNotFoundError(),
+  new WebhookNeedsPublicUrlError(),
+  new WebhookUrlRefusedError(),
+  new HostNotAllowedError('https://files.example.com'),
   new RequestValidationError([{ loc: ['body', 'title'], msg: 'Field required' }]),
 ];
 

@@ -1,7 +1,9 @@
 // Starts the real server for a test file: the real Fastify app on a random port over real HTTP,
 // with a fresh temporary DATA_DIR and SQLite database, or, when DATABASE_URL is set, a fresh
-// PostgreSQL schema that is dropped at close. Time comes from a manual clock the test can move.
+// PostgreSQL schema that is dropped at close (with the shared keys PostgreSQL needs, made per
+// server). Time comes from a manual clock the test can move.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +15,7 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import type { LogDestination } from '../../server/logging.ts';
 import type { User } from '../../server/db/repositories/index.ts';
 import { TestClient } from './http-client.ts';
+import type { HostResolver } from '../../server/webhooks/transport.ts';
 import { buildOpenApiDocument } from '../../server/openapi/document.ts';
 import { OpenApiAnswerChecker } from './openapi-answers.ts';
 
@@ -63,6 +66,22 @@ export interface StartOptions {
    * on the same data); that server drops it when it closes, this one does not.
    */
   sameDatabaseAs?: TestServer;
+  /**
+   * Set PUBLIC_URL to the server's own address (http://127.0.0.1:<port>, the port picked before
+   * start), for tests that need PUBLIC_URL (mail, webhooks) and still create links through baseUrl.
+   */
+  ownPublicUrl?: boolean;
+  /** How the server resolves webhook receivers' names (default: the system resolver). */
+  resolveHost?: HostResolver;
+}
+
+/** A port nothing listens on right now (the OS picks it; released before the caller binds it). */
+async function freeLoopbackPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {
@@ -83,19 +102,25 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     LOG_LEVEL: 'silent',
     ...options.env,
   };
+  const listenPort = options.ownPublicUrl ? await freeLoopbackPort() : 0;
+  if (options.ownPublicUrl) env.PUBLIC_URL = `http://127.0.0.1:${listenPort}`;
   const databaseUrl = process.env.DATABASE_URL;
   const sharedSchema = options.sameDatabaseAs?.env.DATABASE_SCHEMA;
   const schema = databaseUrl ? (sharedSchema ?? `test_${process.pid}_${randomBytes(4).toString('hex')}`) : undefined;
   if (databaseUrl && schema) {
     env.DATABASE_URL = databaseUrl;
     env.DATABASE_SCHEMA = schema;
+    // PostgreSQL needs the per-install keys set (server/config.ts); a server on the same data keeps them.
+    const same = options.sameDatabaseAs?.env;
+    env.WEBHOOK_SIGNING_KEY ??= same?.WEBHOOK_SIGNING_KEY ?? randomBytes(32).toString('base64url');
+    env.ACTIVITY_CHAIN_KEY ??= same?.ACTIVITY_CHAIN_KEY ?? randomBytes(32).toString('base64url');
   }
   const config = loadConfig(env);
   const clock = new ManualClock();
-  const app = await buildApp(config, { clock: clock.now, logStream: options.logStream });
+  const app = await buildApp(config, { clock: clock.now, logStream: options.logStream, resolveHost: options.resolveHost });
   await options.setup?.(app);
   const openResponses = trackOpenResponses(app);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: listenPort, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -80,8 +80,9 @@ describe.skipIf(usingPostgres)('data written before zero-knowledge sign-in', () 
     const upgraded = await client.upgradeLogin(fixture.password);
     expect(upgraded.status).toBe(200);
 
-    // From now on: the derived secret signs in, the password does not.
-    expect((await server.client().loginWithPassword(fixture.username, fixture.password)).status).toBe(401);
+    // From now on: the derived secret signs in, the password does not; it was the last account of
+    // the old scheme, so the server takes no password at sign-in any more.
+    expect((await server.client().loginWithPassword(fixture.username, fixture.password)).body.code).toBe('OLD_SCHEME_SIGN_IN_CLOSED');
     const signedIn = server.client();
     expect((await signedIn.login(fixture.username, fixture.password)).status).toBe(200);
     const keyData = (await signedIn.get('/api/auth/users/me/encrypted-key')).body as { encryptedPrivateKey: string; kdfSalt: string };

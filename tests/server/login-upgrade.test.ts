@@ -62,9 +62,10 @@ describe('an account of the old scheme', () => {
     // The pre-login answer is now the account's block; the secret signs in, the password does not.
     expect(await server.client().prelogin(account.user.username)).toBe(user.kdfParams);
     expect((await server.client().login(account.user.username, account.password)).status).toBe(200);
+    // It was the last account of the old scheme here: the password sign-in is closed from now on.
     const byPassword = await server.client().loginWithPassword(account.user.username, account.password);
-    expect(byPassword.status).toBe(401);
-    expect(byPassword.body.code).toBe('INCORRECT_CREDENTIALS');
+    expect(byPassword.status).toBe(403);
+    expect(byPassword.body.code).toBe('OLD_SCHEME_SIGN_IN_CLOSED');
     // A second upgrade is refused.
     expect((await client.upgradeLogin(account.password)).body.code).toBe('LOGIN_ALREADY_UPGRADED');
   });

@@ -59,11 +59,11 @@ describe('POST /api/auth/token', () => {
     expect(response.status).toBe(200);
   });
 
-  it('refuses the password itself for an account on the current scheme, with the same 401 as a wrong secret', async () => {
+  it('refuses the password itself: a server with no account of the old scheme takes no password at sign-in', async () => {
     const client = server.client();
     const response = await client.loginWithPassword('Alice', 'correct horse');
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual({ detail: 'Incorrect username or password', code: 'INCORRECT_CREDENTIALS' });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ detail: 'This server no longer accepts passwords at sign-in', code: 'OLD_SCHEME_SIGN_IN_CLOSED' });
     expect(client.sessionToken).toBeUndefined();
   });
 

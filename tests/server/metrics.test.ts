@@ -233,7 +233,7 @@ describe('the series move when their events happen', () => {
     const receiver: { status: number; server: Server } = { status: 200, server: createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(receiver.status).end())) };
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
-    server = await startServer({ env: { METRICS_TOKEN: TOKEN, SMTP_URL: smtpUrl, WEBHOOK_CHECK_SECONDS: '0' } });
+    server = await startServer({ env: { METRICS_TOKEN: TOKEN, SMTP_URL: smtpUrl, PUBLIC_URL: 'https://sealdrop.test', WEBHOOK_CHECK_SECONDS: '0', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });
     const metricsUrl = `${server.baseUrl}/metrics`;
 
     const folder = await createUploadFolder(server, { requireEmail: true });

@@ -25,6 +25,7 @@ beforeAll(async () => {
   server = await startServer({
     env: {
       SMTP_URL: smtpUrl,
+      PUBLIC_URL: 'https://sealdrop.test',
       TRUST_PROXY: 'true',
       RATE_LIMIT_ACCOUNT_FAILURES: '6',
       RATE_LIMIT_IP_FAILURES: '12',

@@ -66,7 +66,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   const smtpUrl = await inbox.start();
-  server = await startServer({ env: { SMTP_URL: smtpUrl, NOTIFY_CHECK_SECONDS: '0', NOTIFY_QUIET_SECONDS: String(QUIET_MS / 1000) } });
+  server = await startServer({ env: { SMTP_URL: smtpUrl, PUBLIC_URL: 'https://sealdrop.test', NOTIFY_CHECK_SECONDS: '0', NOTIFY_QUIET_SECONDS: String(QUIET_MS / 1000) } });
 });
 afterAll(async () => {
   await server?.close();

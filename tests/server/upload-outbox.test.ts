@@ -36,7 +36,7 @@ it('writes the code mail to the outbox, and that code verifies', async () => {
 });
 
 it('answers 500 (and sends nothing) when the mail server cannot be reached', async () => {
-  const broken = await startServer({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+  const broken = await startServer({ env: { SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://sealdrop.test' } });
   try {
     const folder = await createUploadFolder(broken, { requireEmail: true });
     const client = broken.client();

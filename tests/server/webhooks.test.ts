@@ -1,9 +1,14 @@
 // Signed webhooks over real HTTP with a local receiver: setting the endpoint, the events an admin's
 // actions cause (upload.completed, link.created, link.downloaded, files.deleted, webhook.test),
 // signatures checked independently with node:crypto, retries with backoff after 500s, and an upload
-// that never waits for a receiver that hangs.
+// that never waits for a receiver that hangs, and the address policy: internal addresses refused
+// when saved and when sent (names resolved by a stand-in, so no test connects to a private range),
+// a refused delivery reading like any failed one. The receiver is on loopback, which the server
+// reaches only because WEBHOOK_ALLOWED_NETWORKS lists it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HostResolver } from '../../server/webhooks/transport.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, signedInClient, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
@@ -62,13 +67,29 @@ function verify(secret: string, received: Received, toleranceSeconds = 300): boo
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** The resolver stand-in: names the tests map, and nothing else (no test query leaves the machine). */
+const names = new Map<string, string[]>([
+  ['localhost', ['127.0.0.1']],
+  // A public address that is never connected to: only saved, removed before any event.
+  ['hooks.example.com', ['93.184.216.34']],
+]);
+const resolveHost: HostResolver = async (hostname) => {
+  const addresses = names.get(hostname);
+  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+
 const receiver = new Receiver();
 let server: TestServer;
 let admin: TestClient;
 
 beforeAll(async () => {
   await receiver.start();
-  server = await startServer({ env: { WEBHOOK_CHECK_SECONDS: '0', WEBHOOK_TIMEOUT_SECONDS: '2' } });
+  server = await startServer({
+    env: { WEBHOOK_CHECK_SECONDS: '0', WEBHOOK_TIMEOUT_SECONDS: '2', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32,::1/128' },
+    ownPublicUrl: true,
+    resolveHost,
+  });
   admin = (await signedInClient(server, 'hooked')).client;
 });
 afterAll(async () => {
@@ -88,25 +109,79 @@ describe('the endpoint', () => {
     expect((await fresh.get('/api/auth/webhook')).body).toEqual({ endpoint: null, deliveries: [] });
     expect((await fresh.post('/api/auth/webhook/test')).status).toBe(404);
     expect((await fresh.request('DELETE', '/api/auth/webhook')).status).toBe(404);
-    for (const url of ['ftp://example.com/x', 'example.com/hook', 'https://user:pw@example.com/', '', 'javascript:alert(1)', 'http://example.com/hook', 'http://10.0.0.8/hook']) {
+    for (const url of ['ftp://example.com/x', 'example.com/hook', 'https://user:pw@example.com/', '', 'javascript:alert(1)', 'http://10.0.0.8/hook']) {
       const response = await fresh.request('PUT', '/api/auth/webhook', { json: { url } });
       expect(response.status, url).toBe(422);
     }
     for (const url of ['http://localhost:9/hook', 'http://127.0.0.1:9/hook', 'https://hooks.example.com/sealdrop']) {
       expect((await fresh.request('PUT', '/api/auth/webhook', { json: { url } })).status, url).toBe(200);
     }
+    expect((await fresh.request('DELETE', '/api/auth/webhook')).status).toBe(204);
+  });
+});
+
+describe('the address policy', () => {
+  it('refuses to save a URL whose address is loopback outside the allowed networks, private, CGNAT, unique-local, link-local, unspecified or IPv4-mapped', async () => {
+    names.set('intranet.example', ['10.0.0.1']);
+    names.set('router.example', ['192.168.1.1']);
+    names.set('ula.example', ['fd00::1']);
+    names.set('mapped.example', ['::ffff:10.0.0.1']);
+    names.set('half.example', ['93.184.216.34', '172.16.0.1']);
+    const prober = (await signedInClient(server, 'prober')).client;
+    const urls = [
+      'https://10.0.0.1/', 'https://172.16.0.1/', 'https://192.168.1.1:8443/admin', 'https://100.64.0.1/', 'https://[fd00::1]/', 'https://[fe80::1]/',
+      'https://169.254.169.254/latest/meta-data/iam', 'https://0.0.0.0/', 'https://[::]/', 'https://[::ffff:10.0.0.1]/', 'https://[::ffff:c0a8:101]/',
+      'https://127.0.0.2/', 'http://127.0.0.2:9/', 'https://0x7f.2/', 'http://hooks.example.com/',
+      'https://intranet.example/', 'https://router.example/', 'https://ula.example/', 'https://mapped.example/', 'https://half.example/',
+    ];
+    for (const url of urls) {
+      const response = await prober.request('PUT', '/api/auth/webhook', { json: { url } });
+      expect(response.status, url).toBe(422);
+      expect(response.body, url).toEqual({
+        code: 'WEBHOOK_URL_REFUSED',
+        detail: 'This webhook address is not allowed: it must be reachable on the public internet (or on a network the operator allowed with WEBHOOK_ALLOWED_NETWORKS).',
+      });
+    }
+    expect((await prober.get('/api/auth/webhook')).body.endpoint).toBeNull();
   });
 
-  it('never delivers to a link-local address (cloud metadata): the delivery shows why', async () => {
-    const prober = (await signedInClient(server, 'prober')).client;
-    await setEndpoint(prober, 'https://169.254.169.254/latest/meta-data/iam');
-    const sent = await prober.post('/api/auth/webhook/test');
-    expect(sent.status).toBe(202);
-    await server.settled();
-    const delivery = (await prober.get('/api/auth/webhook')).body.deliveries[0];
-    expect(delivery).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'Refused address 169.254.169.254 (link-local, unspecified or multicast)' });
-    // Removed again, so its pending retries stay out of the later tests' delivery passes.
-    expect((await prober.request('DELETE', '/api/auth/webhook')).status).toBe(204);
+  it('checks again as it connects: a name that turns internal after saving gets no connection, and reads like a closed port', async () => {
+    // A listener on 127.0.0.2 (loopback, but outside WEBHOOK_ALLOWED_NETWORKS): it counts connections.
+    let connections = 0;
+    const inside = createServer((_request, response) => response.writeHead(200).end());
+    inside.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => inside.listen(0, '127.0.0.2', resolve));
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    try {
+      const port = (inside.address() as AddressInfo).port;
+      names.set('rebind.example', ['93.184.216.34']);
+      const rebinder = (await signedInClient(server, 'rebinder')).client;
+      await setEndpoint(rebinder, `https://rebind.example:${port}/hook`);
+      names.set('rebind.example', ['127.0.0.2']);
+      expect((await rebinder.post('/api/auth/webhook/test')).status).toBe(202);
+      await server.settled();
+      expect(connections).toBe(0);
+      const refused = (await rebinder.get('/api/auth/webhook')).body.deliveries[0];
+
+      // An allowed address where nothing listens: a plain connection failure.
+      const unlucky = (await signedInClient(server, 'unlucky')).client;
+      await setEndpoint(unlucky, `http://127.0.0.1:${closedPort}/hook`);
+      expect((await unlucky.post('/api/auth/webhook/test')).status).toBe(202);
+      await server.settled();
+      const failed = (await unlucky.get('/api/auth/webhook')).body.deliveries[0];
+
+      const seen = (delivery: Record<string, unknown>) => ({ status: delivery.status, attempts: delivery.attempts, last_status_code: delivery.last_status_code, last_error: delivery.last_error });
+      expect(seen(refused)).toEqual({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'Delivery failed' });
+      expect(seen(failed)).toEqual(seen(refused));
+      // Removed again, so their pending retries stay out of the later tests' delivery passes.
+      expect((await rebinder.request('DELETE', '/api/auth/webhook')).status).toBe(204);
+      expect((await unlucky.request('DELETE', '/api/auth/webhook')).status).toBe(204);
+    } finally {
+      inside.close();
+    }
   });
 
   it('keeps the secret when the URL changes, makes a new one when asked, and is removed by DELETE', async () => {
@@ -273,9 +348,42 @@ describe('delivery faults', () => {
       expect(whileHanging.filter((d) => d.event_type === 'upload.completed')[0]).toMatchObject({ status: 'pending', last_error: null, last_status_code: null });
       await server.settled();
       const deliveries = (await admin.get('/api/auth/webhook')).body.deliveries as Array<Record<string, unknown>>;
-      expect(deliveries.filter((d) => d.event_type === 'upload.completed')[0]).toMatchObject({ status: 'pending', last_error: 'Timed out' });
+      expect(deliveries.filter((d) => d.event_type === 'upload.completed')[0]).toMatchObject({ status: 'pending', last_error: 'Delivery failed', last_status_code: null });
     } finally {
       receiver.hang = false;
+    }
+  });
+});
+
+describe('why a delivery failed', () => {
+  it('is in the server log (the refused address and its kind, never the URL or the secret), not in the delivery list', async () => {
+    const lines: string[] = [];
+    // Public when saved, private when sent: refused as it connects, so no connection is opened.
+    let address = '93.184.216.34';
+    const logged = await startServer({
+      env: { WEBHOOK_CHECK_SECONDS: '0', LOG_LEVEL: 'warn' },
+      ownPublicUrl: true,
+      resolveHost: async () => [{ address, family: 4 }],
+      logStream: { write: (line: string) => lines.push(line) },
+    });
+    try {
+      const client = (await signedInClient(logged, 'logged')).client;
+      const saved = await client.request('PUT', '/api/auth/webhook', { json: { url: 'https://logged.example/hooks/path-token-4f1c' } });
+      expect(saved.status).toBe(200);
+      const secret = saved.body.endpoint.secret as string;
+      address = '10.0.0.1';
+      expect((await client.post('/api/auth/webhook/test')).status).toBe(202);
+      await logged.settled();
+      const delivery = (await client.get('/api/auth/webhook')).body.deliveries[0];
+      expect(delivery).toMatchObject({ last_status_code: null, last_error: 'Delivery failed' });
+      const failures = lines.filter((line) => line.includes('webhook delivery failed'));
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toContain('Refused address 10.0.0.1 (private)');
+      const all = lines.join('\n');
+      expect(all).not.toContain('path-token-4f1c');
+      expect(all).not.toContain(secret);
+    } finally {
+      await logged.close();
     }
   });
 });

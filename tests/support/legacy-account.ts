@@ -30,6 +30,9 @@ export async function createLegacyAccount(
     kdfParams: null,
     now: input.now,
   });
+  // Such accounts existed before the server closed the password sign-in (a fresh database starts
+  // closed): a database that holds one is one where it is still open.
+  await repos.oldSchemeSignIn.reopen();
   if (!input.withKeyPair) return { user, password: input.password, keyPair: null, keyData: null };
   const keyPair = generateRsaKeyPair();
   const keyData = wrapPrivateKey(keyPair.privateKey, input.password);

@@ -1,6 +1,6 @@
 /**
  * Every way a streaming download can fail, as one error class with a fixed `code` (callers branch
- * on the code, never on the text) and the facts the page needs to word it (src/lib/downloadFailure.ts).
+ * on the code, never on the text) and the facts the page needs to word it (contract/download-failure.ts).
  * Workers hold no user texts: the message is for logs only, and the page shows
  * downloadErrorText(error) from src/lib/userTexts.ts.
  */
@@ -10,7 +10,7 @@ import {
   type DownloadErrorCode,
   type DownloadFailureCase,
   type DownloadFailureFacts,
-} from '../../src/lib/downloadFailure.ts';
+} from '../../contract/download-failure.ts';
 
 export { DOWNLOAD_ERROR_CODES, isDownloadErrorCode, type DownloadErrorCode, type DownloadFailureCase, type DownloadFailureFacts };
 

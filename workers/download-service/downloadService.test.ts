@@ -9,7 +9,7 @@ import { DOWNLOAD_MESSAGES } from '../../src/lib/userTexts.ts';
 import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from './protocol.ts';
 import { readZip } from '../../tests/support/zip.ts';
 import { DownloadService } from './downloadService.ts';
-import { worded } from './testing/wordedStatus.ts';
+import { worded } from '../../tests/support/wordedStatus.ts';
 import { loopbackServer } from './testing/loopbackServer.ts';
 
 interface Served {

@@ -16,6 +16,9 @@ import { folderExpiryEvents } from './0014-folder-expiry-events.ts';
 import { uploadBatches } from './0015-upload-batches.ts';
 import { loginKeyDerivation } from './0016-login-key-derivation.ts';
 import { folderStorage } from './0017-folder-storage.ts';
+import { diskSpaceClaims } from './0018-disk-space-claims.ts';
+import { downloadReceipts } from './0019-download-receipts.ts';
+import { oldSchemeSignInClosing } from './0020-old-scheme-sign-in-closing.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -32,4 +35,7 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0015-upload-batches', uploadBatches],
   ['0016-login-key-derivation', loginKeyDerivation],
   ['0017-folder-storage', folderStorage],
+  ['0018-disk-space-claims', diskSpaceClaims],
+  ['0019-download-receipts', downloadReceipts],
+  ['0020-old-scheme-sign-in-closing', oldSchemeSignInClosing],
 ];

@@ -34,7 +34,7 @@ export interface LinkedFile {
   lastDownloadAt: number | null;
 }
 
-/** What counting one fetch decided: a new recipient counted, one counted before, or over the limit. */
+/** What counting one download decided: counted now, counted before, or over the limit. */
 export type FetchClaim = 'counted' | 'repeat' | 'exhausted';
 
 export interface DownloadLinkWithFiles extends DownloadLink {
@@ -169,26 +169,102 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
         .select('file_id')
         .where('link_id', '=', linkId)
         .where('recipient_hash', '=', recipientHash)
+        .where('counted_at', 'is not', null)
         .execute();
       return new Set(rows.map((row) => row.file_id));
     },
 
+    /** What this recipient has had of the file: counted already, or the ranges sent so far (JSON). */
+    async receiptOf(linkId: number, fileId: number, recipientHash: string): Promise<{ counted: boolean; servedRanges: string | null }> {
+      const row = await db
+        .selectFrom('download_link_fetches')
+        .select(['served_ranges', 'counted_at'])
+        .where('link_id', '=', linkId)
+        .where('file_id', '=', fileId)
+        .where('recipient_hash', '=', recipientHash)
+        .executeTakeFirst();
+      return { counted: row?.counted_at != null, servedRanges: row?.served_ranges ?? null };
+    },
+
     /**
-     * Counts one fetch of a file by a recipient, atomically across processes: the recipient's row
-     * is inserted (a repeat conflicts and costs nothing), then the file's counter is raised only
-     * while it is below the limit; when it is not, the transaction rolls the row back. On
-     * PostgreSQL the conditional UPDATE re-reads the row after waiting for a concurrent claim, so
-     * N parallel first fetches of a 1-download link count exactly one.
+     * Stores the ranges sent to a recipient not yet counted for the file: `merge` gets what is
+     * stored and returns the new value, in one transaction. A recipient counted meanwhile is left
+     * alone. The link's stale uncounted rows go first, so they do not pile up over a link's life.
+     */
+    async recordServed(input: {
+      linkId: number;
+      fileId: number;
+      recipientHash: string;
+      now: number;
+      /** Rows of recipients never counted whose first bytes went out before this are forgotten (their cookie has lapsed). */
+      forgetBefore: number;
+      merge: (stored: string | null) => string;
+    }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('download_link_fetches')
+          .where('link_id', '=', input.linkId)
+          .where('counted_at', 'is', null)
+          .where('fetched_at', '<', input.forgetBefore)
+          .execute();
+        const row = await trx
+          .selectFrom('download_link_fetches')
+          .select(['served_ranges', 'counted_at'])
+          .where('link_id', '=', input.linkId)
+          .where('file_id', '=', input.fileId)
+          .where('recipient_hash', '=', input.recipientHash)
+          .executeTakeFirst();
+        if (row?.counted_at != null) return;
+        const servedRanges = input.merge(row?.served_ranges ?? null);
+        await trx
+          .insertInto('download_link_fetches')
+          .values({
+            link_id: input.linkId,
+            file_id: input.fileId,
+            recipient_hash: input.recipientHash,
+            fetched_at: input.now,
+            served_ranges: servedRanges,
+            counted_at: null,
+          })
+          .onConflict((conflict) =>
+            conflict
+              .columns(['link_id', 'file_id', 'recipient_hash'])
+              .doUpdateSet({ served_ranges: servedRanges })
+              .where('download_link_fetches.counted_at', 'is', null),
+          )
+          .execute();
+      });
+    },
+
+    /**
+     * Counts a recipient's download of a file, atomically across processes: the recipient's row
+     * is marked counted (inserted, or updated while not yet counted; a recipient counted before
+     * costs nothing), then the file's counter is raised only while it is below the limit; when it
+     * is not, the transaction rolls the mark back. On PostgreSQL the conditional UPDATE re-reads
+     * the row after waiting for a concurrent claim, so N parallel downloads of a 1-download link
+     * count exactly one.
      */
     async claimFetch(input: { linkId: number; fileId: number; recipientHash: string; maxDownloads: number | null; now: number }): Promise<FetchClaim> {
       try {
         return await db.transaction().execute(async (trx): Promise<FetchClaim> => {
-          const inserted = await trx
+          const marked = await trx
             .insertInto('download_link_fetches')
-            .values({ link_id: input.linkId, file_id: input.fileId, recipient_hash: input.recipientHash, fetched_at: input.now })
-            .onConflict((conflict) => conflict.columns(['link_id', 'file_id', 'recipient_hash']).doNothing())
+            .values({
+              link_id: input.linkId,
+              file_id: input.fileId,
+              recipient_hash: input.recipientHash,
+              fetched_at: input.now,
+              served_ranges: null,
+              counted_at: input.now,
+            })
+            .onConflict((conflict) =>
+              conflict
+                .columns(['link_id', 'file_id', 'recipient_hash'])
+                .doUpdateSet({ counted_at: input.now, served_ranges: null })
+                .where('download_link_fetches.counted_at', 'is', null),
+            )
             .executeTakeFirst();
-          if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return 'repeat';
+          if (Number(marked.numInsertedOrUpdatedRows ?? 0n) === 0) return 'repeat';
           let update = trx
             .updateTable('download_link_files')
             .set((eb) => ({ download_count: eb('download_count', '+', 1), last_download_at: input.now }))

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import { createActivityLogRepository } from './activity-log.ts';
+import { createDiskSpaceClaimsRepository } from './disk-space-claims.ts';
 import { createDownloadLinkGrantsRepository, createDownloadLinksRepository } from './download-links.ts';
 import { createFailureCountersRepository } from './failure-counters.ts';
 import { createFilesRepository } from './files.ts';
@@ -10,6 +11,7 @@ import { createFoldersRepository } from './folders.ts';
 import { createHealthRepository } from './health.ts';
 import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createServerSecretsRepository } from './server-secrets.ts';
+import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
 import { createSessionsRepository } from './sessions.ts';
 import { createTaskLeasesRepository } from './task-leases.ts';
 import { createTotpStepsRepository } from './totp-steps.ts';
@@ -25,6 +27,7 @@ export function createRepositories(db: Kysely<Database>) {
   return {
     users: createUsersRepository(db),
     serverSecrets: createServerSecretsRepository(db),
+    oldSchemeSignIn: createOldSchemeSignInRepository(db),
     sessions: createSessionsRepository(db),
     totpSteps: createTotpStepsRepository(db),
     failureCounters: createFailureCountersRepository(db),
@@ -32,6 +35,7 @@ export function createRepositories(db: Kysely<Database>) {
     folders: createFoldersRepository(db),
     files: createFilesRepository(db),
     folderUsage: createFolderUsageRepository(db),
+    diskSpaceClaims: createDiskSpaceClaimsRepository(db),
     downloadLinks: createDownloadLinksRepository(db),
     downloadLinkGrants: createDownloadLinkGrantsRepository(db),
     uploadGrants: createUploadGrantsRepository(db),

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
-export type ServerSecretName = 'prelogin';
+export type ServerSecretName = 'prelogin' | 'link-recipient';
 
 export class MissingServerSecretError extends Error {
   readonly code = 'SERVER_SECRET_MISSING';

@@ -21,7 +21,6 @@ export interface UploadEvent {
   fileCount: number;
   totalBytes: number;
   uploaderEmail: string | null;
-  origin: string;
   attempts: number;
 }
 
@@ -59,7 +58,7 @@ export function createUploadNotificationsRepository(db: Kysely<Database>) {
     },
 
     /** Records the files of one upload request (their sizes read from the stored records). */
-    async recordUpload(input: { folderId: number; fileIds: readonly number[]; uploaderEmail: string | null; origin: string; now: number }): Promise<void> {
+    async recordUpload(input: { folderId: number; fileIds: readonly number[]; uploaderEmail: string | null; now: number }): Promise<void> {
       if (input.fileIds.length === 0) return;
       let totalBytes = 0;
       let fileCount = 0;
@@ -83,7 +82,8 @@ export function createUploadNotificationsRepository(db: Kysely<Database>) {
           file_count: fileCount,
           total_bytes: totalBytes,
           uploader_email: input.uploaderEmail,
-          origin: input.origin,
+          // The column is kept for older rows; a request's origin is no longer stored for a message.
+          origin: '',
           notified_at: null,
         })
         .execute();
@@ -119,7 +119,6 @@ export function createUploadNotificationsRepository(db: Kysely<Database>) {
         fileCount: row.file_count,
         totalBytes: Number(row.total_bytes),
         uploaderEmail: row.uploader_email,
-        origin: row.origin,
         attempts: row.attempts,
       }));
     },

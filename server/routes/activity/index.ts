@@ -1,6 +1,8 @@
 // The signed-in admin's activity log, mounted at /api/activity: a page of entries (newest first,
 // filtered by folder, kinds and time, paged by seq), the whole filtered log as CSV or JSON, and a
-// check of the account's hash chain.
+// check of the account's hash chain. Every export carries the signed checkpoint of the account's
+// newest entry (whatever the filter), so a saved export later shows entries removed after it
+// (`npm run admin -- verify-activity <user> --checkpoints <export>`).
 import type { FastifyInstance } from 'fastify';
 import type { StoredEntry } from '../../activity/chain.ts';
 import { signedIn } from '../../plugins/sessions.ts';
@@ -50,12 +52,13 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       if (batch.length < EXPORT_BATCH) break;
       beforeSeq = batch[batch.length - 1]!.seq;
     }
+    const checkpoint = await app.activity.checkpoint(user.id);
     const stamp = new Date(app.now()).toISOString().slice(0, 10);
     reply.header('cache-control', 'no-store');
     reply.header('content-disposition', `attachment; filename="sealdrop-activity-${stamp}.${format}"`);
     if (format === 'json') {
       reply.type('application/json; charset=utf-8');
-      return JSON.stringify(all.map(toView), null, 2);
+      return JSON.stringify({ checkpoint, entries: all.map(toView) }, null, 2);
     }
     const header = ['seq', 'at', 'kind', 'folder_id', 'details', 'ip_hash', 'prev_hash', 'hash'];
     const lines = all.map((entry) =>
@@ -63,8 +66,10 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
         .map(csvField)
         .join(','),
     );
+    // A last line of its own after the entries, which a reader of the entries can tell apart.
+    const trailer = checkpoint === null ? [] : [`# checkpoint ${checkpoint}`];
     reply.type('text/csv; charset=utf-8');
-    return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+    return `${[header.join(','), ...lines, ...trailer].join('\r\n')}\r\n`;
   });
 
   routes.get('/verify', { schema: { response: { 200: activityVerification } } }, async (request) => {

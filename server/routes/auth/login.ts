@@ -1,13 +1,15 @@
 // Sign-in (pre-login, the secret step, then the authenticator-code step for users with 2FA) and
 // sign-out. The secret step takes the authentication secret the client derived from the password
 // under the pre-login answer's parameters (server/auth/login-secret.ts); the password itself only
-// from an account not yet upgraded, which answers SIGN_IN_UPGRADE_REQUIRED to a secret.
+// from an account not yet upgraded, which answers SIGN_IN_UPGRADE_REQUIRED to a secret, and only
+// while this server still takes passwords (server/auth/old-scheme-sign-in.ts).
 //
 // The code step is accepted only from the browser that passed the password step in the last five
 // minutes (identified by the hash of its csrftoken cookie), so knowing a username and racing a
 // victim's password step gains nothing.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authSecretMatches, usesAuthSecret } from '../../auth/login-secret.ts';
+import { oldSchemeSignInOpen } from '../../auth/old-scheme-sign-in.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import { preloginParams } from '../../auth/prelogin.ts';
 import { sha256Hex } from '../../auth/tokens.ts';
@@ -27,6 +29,19 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
   const { repos } = app;
   const { limiter, rules } = app.attempts;
 
+  /**
+   * A failed attempt's activity entry, written once the refusal has gone out (app.background);
+   * started any sooner, its first query would still run ahead of the answer.
+   */
+  function recordAfterAnswer(reply: FastifyReply, userId: number, kind: 'sign_in.failed' | 'sign_in.second_factor_failed', ip: string): void {
+    reply.raw.once('close', () =>
+      app.background.run(
+        () => app.activity.record(userId, kind, { ip }),
+        (error) => app.log.error({ err: error }, 'recording a failed sign-in failed'),
+      ),
+    );
+  }
+
   routes.post(
     '/prelogin',
     { config: { public: true }, schema: { body: preloginBody, response: { 200: preloginResponse } } },
@@ -43,16 +58,24 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponse } } },
     async (request, reply) => {
       const { username, auth_secret, password } = request.body;
+      // Asked on every sign-in, whatever the name, so that asking costs every answer the same.
+      const oldSchemeOpen = await oldSchemeSignInOpen(app);
+      if (password !== undefined && !oldSchemeOpen) throw new ApiError('OLD_SCHEME_SIGN_IN_CLOSED');
       const attempt = await limiter.reserve(rules.account('login', username, request.ip));
       const user = await repos.users.findByUsername(username);
+      const oldScheme = oldSchemeOpen && user !== undefined && !usesAuthSecret(user);
       // The attempt stays counted: this answer tells that the name exists, so it is bounded like a guess.
-      if (auth_secret !== undefined && user && !usesAuthSecret(user)) throw new ApiError('SIGN_IN_UPGRADE_REQUIRED');
+      if (auth_secret !== undefined && oldScheme) throw new ApiError('SIGN_IN_UPGRADE_REQUIRED');
       const passwordMatches =
         auth_secret !== undefined
           ? await authSecretMatches(user, auth_secret)
-          : await verifyPassword(user && !usesAuthSecret(user) ? user.passwordHash : undefined, password ?? '');
-      if (user && !passwordMatches) await app.activity.record(user.id, 'sign_in.failed', { ip: request.ip });
-      if (!user || !passwordMatches) throw new ApiError('INCORRECT_CREDENTIALS');
+          : await verifyPassword(oldScheme ? user.passwordHash : undefined, password ?? '');
+      if (!user || !passwordMatches) {
+        // Recorded after the answer: written before it, it made a known name's refusal slower than
+        // an unknown one's, which told which names exist.
+        if (user) recordAfterAnswer(reply, user.id, 'sign_in.failed', request.ip);
+        throw new ApiError('INCORRECT_CREDENTIALS');
+      }
       await attempt.succeeded();
 
       if (user.is2faEnabled) {
@@ -80,8 +103,10 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const pending = user !== undefined && secret !== null && (await repos.pendingLogins.isPending(user.id, browserHash, now));
       const step = pending && secret !== null ? matchTotpStep(secret, code, now) : null;
       const accepted = user !== undefined && step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
-      if (user && !accepted) await app.activity.record(user.id, 'sign_in.second_factor_failed', { ip: request.ip });
-      if (!user || !accepted) throw new ApiError('INVALID_TOTP_CODE');
+      if (!user || !accepted) {
+        if (user) recordAfterAnswer(reply, user.id, 'sign_in.second_factor_failed', request.ip);
+        throw new ApiError('INVALID_TOTP_CODE');
+      }
       await attempt.succeeded();
       await repos.pendingLogins.remove(user.id, browserHash);
       await repos.totpSteps.deleteUsedBefore(now - USED_STEP_RETENTION_MS);

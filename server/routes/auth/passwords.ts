@@ -74,6 +74,8 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       if (outcome === 'already-upgraded') throw new ApiError('LOGIN_ALREADY_UPGRADED');
       if (outcome === 'key-pair-changed') throw new ApiError('KEY_PAIR_CHANGED');
       if (keyData) await app.activity.record(user.id, 'private_key.stored', { ip: request.ip });
+      // The last account of the old scheme closes the password sign-in for good.
+      await repos.oldSchemeSignIn.closeWhenNoneLeft(app.now());
       const upgraded = await repos.users.findById(user.id);
       if (!upgraded) throw new ApiError('SESSION_EXPIRED');
       return { user: toUserResponse(upgraded) };

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebhookDelivery } from '../../db/repositories/index.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { WebhookNotFoundError } from '../../webhooks/errors.ts';
+import { WebhookNeedsPublicUrlError, WebhookNotFoundError } from '../../webhooks/errors.ts';
 import { newSecretNonce } from '../../webhooks/signing-secret.ts';
 import { webhookBody, webhookResponse, webhookTestResponse } from '../../../contract/webhooks.ts';
 
@@ -44,6 +44,8 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put('/webhook', { schema: { body: webhookBody, response: { 200: webhookResponse } } }, async (request) => {
     const { user } = signedIn(request);
+    if (app.config.publicUrl === null) throw new WebhookNeedsPublicUrlError();
+    await app.webhooks.checkUrl(request.body.url);
     const existing = await repos.webhooks.endpointOf(user.id);
     await repos.webhooks.saveEndpoint({
       userId: user.id,

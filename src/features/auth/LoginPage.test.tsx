@@ -6,6 +6,7 @@ import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../ap
 import { renderAppAt, signedOutState, testUser } from '../../app/testing/renderWithProviders.tsx';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
 import { makeKeyData } from '../keys/testing/keyData.ts';
+import { hasSignedInWithNewScheme } from './newSignInMemory.ts';
 import { authSecretOf, preloginHandler, TEST_ACCOUNT_KDF_PARAMS } from './testing/prelogin.ts';
 
 const pool = inProcessCryptoPool();
@@ -15,6 +16,7 @@ let restore = () => {};
 afterEach(() => {
   cleanup();
   restore();
+  localStorage.clear();
 });
 
 /** The app's API with the pre-login answered (every sign-in starts with it). */
@@ -190,12 +192,60 @@ describe('first sign-in of an account made before zero-knowledge sign-in (issue 
   // The upgrade derives under a fresh block at the default cost (64 MiB argon2id, in this process).
   const UPGRADE_WAIT = { timeout: 30_000 };
 
+  /** Signs in; the page then asks before the password itself is sent, and this confirms. */
   async function signIn(password = LEGACY_PASSWORD) {
     await openLogin();
     typeInto('Username', 'alice');
     typeInto('Password', password);
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send my password once' }));
   }
+
+  it('asks before the password itself is sent, and sends nothing when cancelled', async () => {
+    const api = legacyServer({});
+    await openLogin();
+    typeInto('Username', 'alice');
+    typeInto('Password', LEGACY_PASSWORD);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    const question = await screen.findByRole('alertdialog', { name: 'Send your password?' });
+    expect(question).toHaveTextContent('This account still uses the old sign-in.');
+    expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD))).toEqual([]);
+    fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD))).toEqual([]);
+    expect(tokenRequests(api.requests).map(formOf)).toEqual([{ username: 'alice', auth_secret: await authSecretOf(LEGACY_PASSWORD) }]);
+  });
+
+  it('an account that signed in with its secret on this device is never asked for its password again: the answer is refused, nothing sent', async () => {
+    // One normal sign-in on this device, then the server (or a proxy) claims the account is of the old scheme.
+    let hostile = false;
+    const api = withApi({
+      'POST /api/auth/token': (request) => {
+        const form = formOf(request);
+        if (hostile) return { status: 401, body: { detail: 'This account signs in with its password once more', code: 'SIGN_IN_UPGRADE_REQUIRED' } };
+        if (form.auth_secret) return { status: 200, body: { user: testUser } };
+        return { status: 200, body: { user: testUser } };
+      },
+      'POST /api/auth/logout': () => ({ status: 200, body: { detail: 'Logged out' } }),
+    });
+    await openLogin();
+    typeInto('Username', 'Alice');
+    typeInto('Password', LEGACY_PASSWORD);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    cleanup();
+
+    hostile = true;
+    await openLogin();
+    typeInto('Username', 'alice');
+    typeInto('Password', LEGACY_PASSWORD);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await findInlineAlert()).textContent).toContain('this account already uses the new sign-in on this device. Nothing was sent.');
+    expect(screen.queryByRole('button', { name: 'Send my password once' })).toBeNull();
+    expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD))).toEqual([]);
+    expect(tokenRequests(api.requests).every((r) => !('password' in formOf(r)))).toBe(true);
+  });
 
   it('sends the password once, then moves the account in one call (new block, its secret, the key re-wrapped) before the dashboard', async () => {
     const { keyData, publicKeySpki } = await makeKeyData(LEGACY_PASSWORD);
@@ -215,6 +265,8 @@ describe('first sign-in of an account made before zero-knowledge sign-in (issue 
     await expect(unwrapPrivateKey(upgrade.private_key, LEGACY_PASSWORD)).resolves.toMatchObject({ type: 'private' });
     // The password went in exactly those two requests, and nowhere else.
     expect(api.requests.filter((r) => r.body.includes(LEGACY_PASSWORD)).map((r) => r.path)).toEqual(['/api/auth/token', '/api/auth/upgrade-login']);
+    // Upgraded: this device never sends this account's password again.
+    expect(hasSignedInWithNewScheme('Alice')).toBe(true);
   });
 
   it('with 2FA the code step comes first; the upgrade follows it', async () => {
@@ -245,6 +297,7 @@ describe('first sign-in of an account made before zero-knowledge sign-in (issue 
     typeInto('Username', 'alice');
     typeInto('Password', LEGACY_PASSWORD);
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send my password once' }));
     return rendered;
   }
 });

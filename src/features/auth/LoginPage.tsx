@@ -13,7 +13,8 @@ import { selectAuthNotice, selectAuthStatus } from './authSlice.ts';
 import { LoginCodeStep } from './LoginCodeStep.tsx';
 import { LoginPasswordStep } from './LoginPasswordStep.tsx';
 import { SIX_DIGITS } from './loginResponse.ts';
-import { submitCodeStep, submitPasswordStep, upgradeSignIn } from './signIn.ts';
+import { OldSchemeConfirmation } from './OldSchemeConfirmation.tsx';
+import { submitCodeStep, submitOldSchemePassword, submitPasswordStep, upgradeSignIn, type PasswordStepOutcome } from './signIn.ts';
 import { SIGN_IN_TEXTS } from '../../lib/userTexts.ts';
 import type { User } from '../../api/types.ts';
 
@@ -35,6 +36,8 @@ export function LoginPage() {
   const [busy, setBusy] = useState<Busy>(null);
   // The code step of an account of the old scheme: the upgrade follows it, with the typed password.
   const [upgradeFollows, setUpgradeFollows] = useState(false);
+  // The server asked for the password itself: nothing is sent until the person confirms it.
+  const [confirmingOldScheme, setConfirmingOldScheme] = useState(false);
 
   const [step, setStep] = useState<Step>('password');
   const [username, setUsername] = useState('');
@@ -73,19 +76,40 @@ export function LoginPage() {
     }
     setBusy('checking');
     try {
-      const outcome = await submitPasswordStep(deps(), username.trim(), password);
-      if (outcome.kind === 'code-required') {
-        setCodeUsername(outcome.username);
-        setUpgradeFollows(outcome.upgradeFollows);
-        setCode('');
-        setStep('code');
-      }
-      if (outcome.kind === 'upgrade-required') await upgrade(outcome.user);
+      await follow(await submitPasswordStep(deps(), username.trim(), password));
     } catch (cause) {
       fail(cause);
     } finally {
       setBusy(null);
     }
+  }
+
+  async function follow(outcome: PasswordStepOutcome) {
+    if (outcome.kind === 'old-scheme-confirmation') setConfirmingOldScheme(true);
+    if (outcome.kind === 'code-required') {
+      setCodeUsername(outcome.username);
+      setUpgradeFollows(outcome.upgradeFollows);
+      setCode('');
+      setStep('code');
+    }
+    if (outcome.kind === 'upgrade-required') await upgrade(outcome.user);
+  }
+
+  async function sendOldSchemePassword() {
+    setConfirmingOldScheme(false);
+    setBusy('checking');
+    try {
+      await follow(await submitOldSchemePassword(deps(), username.trim(), password));
+    } catch (cause) {
+      fail(cause);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function cancelOldScheme() {
+    setConfirmingOldScheme(false);
+    setPassword('');
   }
 
   async function submitCode() {
@@ -141,13 +165,20 @@ export function LoginPage() {
             {SIGN_IN_TEXTS.upgrading}
           </Alert>
         )}
+        {confirmingOldScheme && step === 'password' && <OldSchemeConfirmation onSend={sendOldSchemePassword} onCancel={cancelOldScheme} />}
         {step === 'password' ? (
           <LoginPasswordStep
             username={username}
             password={password}
-            busy={busy === 'checking' || busy === 'upgrading'}
-            onUsernameChange={setUsername}
-            onPasswordChange={setPassword}
+            busy={busy === 'checking' || busy === 'upgrading' || confirmingOldScheme}
+            onUsernameChange={(value) => {
+              setConfirmingOldScheme(false);
+              setUsername(value);
+            }}
+            onPasswordChange={(value) => {
+              setConfirmingOldScheme(false);
+              setPassword(value);
+            }}
             onSubmit={submitPassword}
             errorInputProps={errorLink.inputProps}
           />

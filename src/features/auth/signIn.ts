@@ -2,8 +2,10 @@
 // the password step sending the derived authentication secret):
 //
 //   password step: pre-login, derive the secret in a worker, POST /auth/token with it;
-//   an account made before the change answers SIGN_IN_UPGRADE_REQUIRED: then, once, the password
-//   itself (the old check), the code step if the account has 2FA, and at once the upgrade: a fresh
+//   an account made before the change answers SIGN_IN_UPGRADE_REQUIRED: then, only for a username
+//   that never signed in with its secret on this device (newSignInMemory.ts; otherwise the answer
+//   is refused, nothing sent) and only after the person confirms it (submitOldSchemePassword),
+//   once, the password itself (the old check), the code step if the account has 2FA, and at once the upgrade: a fresh
 //   parameter block, the secret under it, the stored private key re-wrapped under it, all in one
 //   call (POST /auth/upgrade-login, atomic on the server). Only then is the session confirmed; if
 //   the upgrade fails, this browser signs out and the account stays as it was (old password, old
@@ -21,6 +23,7 @@ import { deriveAccountSecret } from '../../app/accountSecrets.ts';
 import { sessionConfirmed } from './authSlice.ts';
 import { logout } from './authThunks.ts';
 import { interpretCodeStep, interpretPasswordStep } from './loginResponse.ts';
+import { hasSignedInWithNewScheme, rememberNewSignIn } from './newSignInMemory.ts';
 
 export interface SignInDependencies {
   readonly dispatch: AppDispatch;
@@ -33,19 +36,36 @@ export type PasswordStepOutcome =
   /** The authenticator code is next; `upgradeFollows`: the account moves to the new scheme after it. */
   | { readonly kind: 'code-required'; readonly username: string; readonly upgradeFollows: boolean }
   /** An account of the old scheme passed the password check: upgradeSignIn is next. */
-  | { readonly kind: 'upgrade-required'; readonly user: User };
+  | { readonly kind: 'upgrade-required'; readonly user: User }
+  /** The server asks for the password itself (old scheme): only submitOldSchemePassword sends it, after the person confirms. */
+  | { readonly kind: 'old-scheme-confirmation'; readonly username: string };
 
-export type SignInErrorCode = 'sign-in-upgrade-failed';
+export type SignInErrorCode = 'sign-in-upgrade-failed' | 'sign-in-upgrade-refused';
+
+function refuseOldScheme(): never {
+  throw new UserFacingError<SignInErrorCode>('sign-in-upgrade-refused', SIGN_IN_TEXTS.upgradeRefused);
+}
 
 export async function submitPasswordStep({ dispatch, pool }: SignInDependencies, username: string, password: string): Promise<PasswordStepOutcome> {
   const { authSecret } = await deriveAccountSecret(dispatch, pool, username, password);
   try {
     const outcome = interpretPasswordStep(await dispatch(authApi.endpoints.login.initiate({ username, auth_secret: authSecret })).unwrap(), username);
+    // The secret was accepted (a session, or the code step after it): this account is past the old scheme.
+    rememberNewSignIn(username);
     return outcome.kind === 'signed-in' ? outcome : { ...outcome, upgradeFollows: false };
   } catch (error) {
     if (!answeredWith(describeApiError(error), 'SIGN_IN_UPGRADE_REQUIRED')) throw error;
   }
-  // The last time this account's password is sent: the upgrade below ends the old scheme.
+  if (hasSignedInWithNewScheme(username)) refuseOldScheme();
+  return { kind: 'old-scheme-confirmation', username };
+}
+
+/**
+ * The old scheme's sign-in, once the person has confirmed sending the password itself: the last
+ * time this account's password is sent, as the upgrade that follows ends the old scheme.
+ */
+export async function submitOldSchemePassword({ dispatch }: Pick<SignInDependencies, 'dispatch'>, username: string, password: string): Promise<PasswordStepOutcome> {
+  if (hasSignedInWithNewScheme(username)) refuseOldScheme();
   const outcome = interpretPasswordStep(await dispatch(authApi.endpoints.loginWithPassword.initiate({ username, password })).unwrap(), username);
   return outcome.kind === 'signed-in' ? { kind: 'upgrade-required', user: outcome.user } : { ...outcome, upgradeFollows: true };
 }
@@ -88,6 +108,7 @@ export async function upgradeSignIn(deps: SignInDependencies, user: User, passwo
     const { user: upgraded } = await dispatch(
       authApi.endpoints.upgradeLogin.initiate({ password, auth_secret: authSecret, kdf_params: kdfParams, ...(privateKey ? { private_key: privateKey } : {}) }),
     ).unwrap();
+    rememberNewSignIn(upgraded.username);
     dispatch(sessionConfirmed(upgraded));
     return upgraded;
   } catch (error) {

@@ -10,7 +10,7 @@
 // runs out of time is an error the dialog shows: a password that could not be checked is refused,
 // never accepted silently. The server and the CLI cannot make this check (the server never sees
 // the password; the CLI takes the admin's word), docs/security.md.
-import { settleWithin } from '../../lib/deadline.ts';
+import { settleWithin } from '../../../workers/index.ts';
 import { SUGGESTED_LINK_PASSWORD_SPACE } from './linkPassword.ts';
 
 /** Fewer estimated guesses than this and a typed password is weaker than a suggested one. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeApiError } from '../../api/errors.ts';
 import { DownloadError } from '../../../workers/index.ts';
-import { DOWNLOAD_ERROR_CODES } from '../downloadFailure.ts';
+import { DOWNLOAD_ERROR_CODES } from '../../../contract/download-failure.ts';
 import { downloadErrorText } from '../userTexts.ts';
 
 // Workers send a failure's code and facts; these are the texts the page makes of them (spec

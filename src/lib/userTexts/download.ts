@@ -1,6 +1,6 @@
 // The texts of download failures (spec section 8, "Crypto and download", where it has one), and
-// the one mapping from a failure's code and facts (src/lib/downloadFailure.ts) to its text.
-import type { DownloadErrorCode, DownloadFailure, DownloadFailureFacts } from '../downloadFailure.ts';
+// the one mapping from a failure's code and facts (contract/download-failure.ts) to its text.
+import type { DownloadErrorCode, DownloadFailure, DownloadFailureFacts } from '../../../contract/download-failure.ts';
 
 export const DOWNLOAD_MESSAGES = {
   integrity: 'Decryption failed: Incorrect password or corrupted data.',

@@ -7,4 +7,14 @@ export const SIGN_IN_TEXTS = {
   upgradeFailed: (detail: string) => `Sign-in could not finish securing your account (${detail}). Nothing was changed: please sign in again.`,
   /** A session of an account not yet moved (it signed in before the move) re-enters its password. */
   upgradeRequired: 'Please sign out and sign in again: your account moves to the new sign-in when you do.',
+  /** Asked before the password itself is sent (an account of the old scheme); nothing is sent until confirmed. */
+  oldSchemeConfirm:
+    'This account still uses the old sign-in. To move it to the new one, your password itself must be sent to the server once. ' +
+    'If you have signed in to this account with the new sign-in before, do not continue: the server may be trying to collect your password.',
+  oldSchemeSend: 'Send my password once',
+  oldSchemeCancel: 'Cancel',
+  /** A server asked for the password itself for an account that already signed in with its secret on this device. */
+  upgradeRefused:
+    'The server asked for your password itself, but this account already uses the new sign-in on this device. Nothing was sent. ' +
+    'Your server or a proxy in front of it may be trying to collect your password; tell your administrator.',
 } as const;

@@ -11,7 +11,7 @@ import { DIRECT_PLAN_MESSAGE, isDirectPlan, type DirectPlan, type DirectTarget }
 import { blockGatherer } from './diskWriter.ts';
 import { serveDirectDownload } from './directDownload.ts';
 import { asFileHandle, MemoryDirectory, type MemoryFile } from './testing/memoryFileSystem.ts';
-import { worded } from '../testing/wordedStatus.ts';
+import { worded } from '../../../tests/support/wordedStatus.ts';
 import { loopbackServer } from '../testing/loopbackServer.ts';
 
 interface Served {

@@ -1,7 +1,7 @@
 // Getting files ready to encrypt: the content check, opening a file in the crypto pool (with a
 // time limit) and closing it again, and a group of small files encrypted whole (same time limit).
 
-import { settleWithin } from '../../../lib/deadline.ts';
+import { settleWithin } from '../../../../workers/index.ts';
 import { checkFileSignature } from '../contentSignature.ts';
 import type { EncryptionSessionLike, EncryptorPool, SmallFileEncryption, UploadFile } from './enginePorts.ts';
 import { contentMismatch, encryptionFailed, hashingFailed, WorkerUnresponsiveError } from './processingFailure.ts';

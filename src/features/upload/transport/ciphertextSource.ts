@@ -10,7 +10,7 @@
 // per file in memory (the one being sent and the one read ahead) until the garbage collector
 // frees them.
 
-import { settleWithin } from '../../../lib/deadline.ts';
+import { settleWithin } from '../../../../workers/index.ts';
 
 /**
  * A chunk's body takes a few seconds at most to produce (64 MiB at tens of MB/s even on a loaded

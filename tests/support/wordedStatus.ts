@@ -1,9 +1,9 @@
 // A status message as the page reads it: workers send a failure's code and facts, the page words
 // them with the catalogue (src/lib/userTexts.ts), so tests of the workers check the text the user
 // would read through the same mapping.
-import { downloadErrorText } from '../../../src/lib/userTexts.ts';
-import { fromWireError, type WireDownloadError } from '../../wire-errors.ts';
-import type { StatusMessage } from '../protocol.ts';
+import { downloadErrorText } from '../../src/lib/userTexts.ts';
+import { fromWireError, type WireDownloadError } from '../../workers/wire-errors.ts';
+import type { StatusMessage } from '../../workers/download-service/protocol.ts';
 
 export type WordedStatus =
   | Exclude<StatusMessage, { type: 'error' | 'file-failed' }>
