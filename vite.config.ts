@@ -2,6 +2,9 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { buildDigestsPlugin } from './scripts/build-digests/build-digests.ts';
+import { swCodeKeyPlugin } from './scripts/build-digests/sw-code-key.ts';
+import packageJson from './package.json' with { type: 'json' };
 
 // The app, the service worker (workers/sw.ts, Workbox precache via injectManifest) and the
 // Vitest settings live here. The API runs on the same origin in production (npm start);
@@ -41,9 +44,12 @@ export default defineConfig({
         // Store screenshots for the install dialog, not needed offline.
         globIgnores: ['screenshots/**'],
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        buildPlugins: { vite: [swCodeKeyPlugin()] },
       },
       devOptions: { enabled: false },
     }),
+    // Last: lists every file of dist/, sw.js included (docs/security.md, "The code the server serves").
+    buildDigestsPlugin(packageJson.version),
   ],
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true, target: 'es2022' },

@@ -1,17 +1,27 @@
 // The installed app (issue 13): its notifications fit the window (every toast of a finished batch
 // lies inside the viewport at 1280x720 and at a 375x812 phone, screenshots for review), Chromium
 // finds nothing missing to install it (CDP Page.getInstallabilityErrors returns none), and a new
-// version's service worker waits for "Reload to update" instead of taking over silently.
+// version's service worker waits for "Reload to update" instead of taking over silently, showing
+// its build digest; the About page shows the digest of dist/build-digests.json, and `npm run
+// verify-site` finds the server serving exactly that build.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { AdminClient } from './support/api-client.ts';
+import { expectAccessible } from './support/axe.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL, E2E_DATA_DIR } from './support/environment.mjs';
 
 const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** The build digest the build wrote for the served dist/. */
+function builtDigest(): string {
+  return (JSON.parse(fs.readFileSync(path.join(DIST, 'build-digests.json'), 'utf8')) as { buildDigest: string }).buildDigest;
+}
 
 async function uploadLink(): Promise<string> {
   const { admin } = await AdminClient.create(E2E_BASE_URL, E2E_DATA_DIR, 'installed');
@@ -119,6 +129,8 @@ test('a new service worker waits: the page offers "Reload to update", hides it w
     await page.reload();
     const prompt = page.getByTestId('update-prompt');
     await expect(prompt).toContainText('A new version of Sealdrop is ready.', { timeout: 30_000 });
+    // The waiting version's digest, from the list it stored at install (unchanged here: only sw.js's bytes changed, not the list).
+    await expect(prompt.getByTestId('build-digest')).toHaveText(builtDigest());
     // Not taken over silently: the new worker waits, the old one still controls the page.
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
 
@@ -142,4 +154,38 @@ test('a new service worker waits: the page offers "Reload to update", hides it w
     fs.writeFileSync(swFile, original);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the About page shows the build digest of dist/build-digests.json, and verify-site finds the server serving that build', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto(`${E2E_BASE_URL}/login`);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  // The installed copy: a page the service worker controls (it claims open pages on first install).
+  await page.goto(`${E2E_BASE_URL}/about`);
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await expect(page.getByRole('heading', { name: 'About Sealdrop' })).toBeVisible();
+  await expect(page.getByTestId('build-digest')).toHaveText(builtDigest(), { timeout: 30_000 });
+  await expect(page.getByText(/^Version: \d+\.\d+\.\d+/)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // The worker really hashed its cached files (index.html, the scripts, the icons) against the list.
+  const checked = await page.getByText(/^Checked just now: /).innerText();
+  const [, matching, cached] = /(\d+) of the (\d+) cached files match/.exec(checked)!;
+  expect(Number(cached)).toBeGreaterThan(10);
+  expect(matching).toBe(cached);
+  await expectAccessible(page, 'about');
+
+  // The footer's link leads there from any screen.
+  await page.goto(`${E2E_BASE_URL}/login`);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'About Sealdrop and the code you are running' }).click();
+  await expect(page).toHaveURL(`${E2E_BASE_URL}/about`);
+
+  const verify = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../cli/verify-site.ts', import.meta.url)), '--dist', DIST, E2E_BASE_URL], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(verify.stdout).toContain(`files identical`);
+  expect(verify.stdout).toContain(builtDigest());
+  expect(verify.status).toBe(0);
 });

@@ -466,6 +466,13 @@ test('an admin creates a password link and a keys-in-fragment link on the files 
   await dialog.getByLabel('Link password', { exact: true }).fill(`${password}x`);
   await dialog.getByRole('button', { name: 'Create Link' }).click();
   await expect(dialog.getByText('Passwords do not match.')).toBeVisible();
+  // A typed password of 8+ characters weaker than a suggestion (zxcvbn, loaded on demand) is refused.
+  await dialog.getByLabel('Link password', { exact: true }).fill('Summer2026!');
+  await dialog.getByLabel('Confirm link password').fill('Summer2026!');
+  await dialog.getByRole('button', { name: 'Create Link' }).click();
+  await expect(dialog.getByText('This password is easier to guess than a suggested one.', { exact: false })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Use a suggested password' })).toBeVisible();
+  await dialog.getByLabel('Confirm link password').fill(password);
   await dialog.getByLabel('Link password', { exact: true }).fill(password);
   await dialog.getByLabel('Expiration date').fill('2001-01-01T10:00');
   await dialog.getByRole('button', { name: 'Create Link' }).click();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const buildInputs = ['src', 'workers', 'crypto', 'contract', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const buildInputs = ['src', 'workers', 'crypto', 'contract', 'public', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json', 'scripts/build-digests'];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;

@@ -32,4 +32,5 @@ export { isCryptoError } from '../crypto/index.ts';
 export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
 export { sanitizeName, uniqueEntryPaths } from './download-service/treePaths.ts';
 export { createDirectDownloadWorker } from './download-service/direct/createDirectDownloadWorker.ts';
+export { BUILD_IDENTITY_MESSAGE, isBuildIdentityReply, type BuildIdentity, type BuildIdentityReply, type BuildIdentityRequest } from './build-identity/protocol.ts';
 export { settleWithin } from './deadline.ts';

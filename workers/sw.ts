@@ -7,8 +7,10 @@
 // registers a download plan by message, the crypto worker sends the file keys over a port, and the
 // browser's download manager fetches /downloads/{id}/{name}, answered with the decrypted file or
 // ZIP as it is fetched. Its listeners come first, so Workbox never sees those requests.
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { BUILD_DIGESTS_URL, buildDigestsCacheName, describeBuild, fetchBuildDigestsText, isBuildDigestsCache } from './build-identity/describeBuild.ts';
+import { isBuildIdentityRequest, type BuildIdentityReply } from './build-identity/protocol.ts';
 import { DownloadService } from './download-service/downloadService.ts';
 import { isDownloadPlan, KEEPALIVE_MESSAGE } from './download-service/protocol.ts';
 
@@ -37,8 +39,45 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
-precacheAndRoute(self.__WB_MANIFEST);
+// Workbox replaces the one occurrence of self.__WB_MANIFEST with the build's precache list.
+const PRECACHE_MANIFEST = self.__WB_MANIFEST;
+precacheAndRoute(PRECACHE_MANIFEST);
 cleanupOutdatedCaches();
+
+// The build's list of file digests, kept from install on (build-identity/describeBuild.ts): the
+// update prompt and the About page show the digest of the build this worker runs. A list that is
+// missing or does not match itself fails the install, so no update is offered without one. Its
+// cache is named after this worker's code (the build writes a key of it over this placeholder,
+// scripts/build-digests/sw-code-key.ts) and its precache manifest: two builds never share one.
+const SW_CODE_KEY = 'sealdrop-sw-code-key-placeholder';
+const BUILD_DIGESTS_CACHE = buildDigestsCacheName(SW_CODE_KEY, PRECACHE_MANIFEST);
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    fetchBuildDigestsText((input, init) => fetch(input, init)).then(async (text) => {
+      const cache = await caches.open(BUILD_DIGESTS_CACHE);
+      await cache.put(BUILD_DIGESTS_URL, new Response(text, { headers: { 'content-type': 'application/json' } }));
+    }),
+  );
+});
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches.keys().then((names) => Promise.all(names.filter((name) => isBuildDigestsCache(name) && name !== BUILD_DIGESTS_CACHE).map((name) => caches.delete(name)))),
+  );
+});
+async function buildIdentityReply(): Promise<BuildIdentityReply> {
+  try {
+    const stored = await (await caches.open(BUILD_DIGESTS_CACHE)).match(BUILD_DIGESTS_URL);
+    if (!stored) return { ok: false, code: 'NO_BUILD_DIGESTS' };
+    return { ok: true, identity: await describeBuild(await stored.text(), (path) => matchPrecache(path)) };
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'UNAVAILABLE';
+    return { ok: false, code };
+  }
+}
+self.addEventListener('message', (event) => {
+  const [port] = event.ports;
+  if (isBuildIdentityRequest(event.data) && port) event.waitUntil(buildIdentityReply().then((reply) => port.postMessage(reply)));
+});
 
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api(\/|$)/, /^\/downloads\//] }));
 

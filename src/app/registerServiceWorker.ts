@@ -11,12 +11,12 @@ import { updateWaiting } from './serviceWorkerUpdate.ts';
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   const workbox = new Workbox('/sw.js', { scope: '/' });
-  workbox.addEventListener('waiting', () => {
+  workbox.addEventListener('waiting', (event) => {
     updateWaiting(() => {
       // Reload once the new worker controls the page, so page and worker are the same version.
       workbox.addEventListener('controlling', () => window.location.reload());
       workbox.messageSkipWaiting();
-    });
+    }, event.sw ?? null);
   });
   workbox.register().catch((error: unknown) => {
     // The app works without offline support; say why it is missing without bothering the user.

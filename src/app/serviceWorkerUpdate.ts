@@ -4,11 +4,19 @@
 type Listener = () => void;
 
 let apply: (() => void) | null = null;
+let waiting: ServiceWorker | null = null;
 const listeners = new Set<Listener>();
 
-export function updateWaiting(applyUpdate: () => void): void {
+/** `worker` is the waiting service worker, asked for its build digest (buildIdentity.ts). */
+export function updateWaiting(applyUpdate: () => void, worker: ServiceWorker | null = null): void {
   apply = applyUpdate;
+  waiting = worker;
   for (const listener of listeners) listener();
+}
+
+/** The waiting service worker, when the browser named it. */
+export function waitingWorker(): ServiceWorker | null {
+  return waiting;
 }
 
 /** The function that activates the waiting worker and reloads, or null when there is none. */

@@ -3,6 +3,7 @@ import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { NotFoundPage } from '../app/layout/NotFoundPage.tsx';
 import type { AppStore } from '../app/store.ts';
 import { Route as rootRoute } from './__root.tsx';
+import { Route as aboutRoute } from './about.tsx';
 import { Route as activityRoute } from './activity.tsx';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
 import { Route as dashboardRoute } from './dashboard.tsx';
@@ -20,6 +21,7 @@ export const routeTree = rootRoute.addChildren([
   loginRoute,
   uploadRoute,
   downloadRoute,
+  aboutRoute,
   authenticatedRoute.addChildren([dashboardRoute, profileRoute, activityRoute, newFolderRoute, editFolderRoute, viewFolderRoute]),
 ]);
 

@@ -6,6 +6,7 @@ import Toolbar from '@mui/material/Toolbar';
 import { Link, Outlet } from '@tanstack/react-router';
 import { ShieldIcon } from '../icons.tsx';
 import { DocumentTitle } from './DocumentTitle.tsx';
+import { TextLink } from './links.tsx';
 import { OfflineNotice } from './OfflineNotice.tsx';
 import { SealdropLogo } from './SealdropLogo.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
@@ -49,6 +50,14 @@ export function AppLayout() {
       <Box component="main" sx={{ flexGrow: 1, py: { xs: 3, sm: 5 } }}>
         <Container maxWidth="lg">
           <Outlet />
+        </Container>
+      </Box>
+      <Box component="footer" sx={{ py: 1 }}>
+        <Container maxWidth="lg">
+          {/* A block 44 px high: a target a finger can hit on a phone (WCAG 2.5.8 asks at least 24 px). */}
+          <TextLink to="/about" variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', minHeight: 44 }}>
+            About Sealdrop and the code you are running
+          </TextLink>
         </Container>
       </Box>
     </Box>

@@ -3,15 +3,21 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import { useSyncExternalStore } from 'react';
 import { isTransferRunning, subscribeTransfers } from '../../lib/transferActivity.ts';
-import { subscribeUpdate, waitingUpdate } from '../serviceWorkerUpdate.ts';
+import { useBuildIdentity } from '../buildIdentity.ts';
+import { subscribeUpdate, waitingUpdate, waitingWorker } from '../serviceWorkerUpdate.ts';
+import { BuildDigest } from './BuildDigest.tsx';
 
 /**
  * "Reload to update" when a new version's service worker is waiting (registerServiceWorker.ts).
- * Not offered while an upload or download runs: reloading would interrupt it.
+ * Not offered while an upload or download runs: reloading would interrupt it. It shows the new
+ * build's digest, so a person can compare it (with a published digest, or with `npm run
+ * verify-site`) before the new code runs (docs/security.md, "The code the server serves").
  */
 export function UpdatePrompt() {
   const apply = useSyncExternalStore(subscribeUpdate, waitingUpdate, () => null);
+  const worker = useSyncExternalStore(subscribeUpdate, waitingWorker, () => null);
   const busy = useSyncExternalStore(subscribeTransfers, isTransferRunning, () => false);
+  const identity = useBuildIdentity(apply === null ? null : worker);
   if (apply === null || busy) return null;
   return (
     <Container maxWidth="lg" sx={{ pt: 2 }}>
@@ -26,6 +32,7 @@ export function UpdatePrompt() {
         }
       >
         A new version of Sealdrop is ready.
+        <BuildDigest state={identity} />
       </Alert>
     </Container>
   );

@@ -21,6 +21,8 @@ import {
   type CreateLinkFormValues,
 } from './createLinkForm.ts';
 import { generateLinkPassword } from './linkPassword.ts';
+import { LinkPasswordStrengthError, linkPasswordStrength, type StrengthChecker } from './linkPasswordStrength.ts';
+import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 
 interface CreateDownloadLinkDialogProps {
   open: boolean;
@@ -29,15 +31,17 @@ interface CreateDownloadLinkDialogProps {
   busy: boolean;
   onCancel(): void;
   onSubmit(choices: CreateLinkChoices): void;
+  /** Judges typed passwords; the app's lazily loaded zxcvbn checker unless a test gives another. */
+  strengthChecker?: StrengthChecker;
 }
 
 /** The create-link dialog (spec section 5). Mounted fresh on every open, so defaults are new each time. */
-export function CreateDownloadLinkDialog({ open, fileNames, busy, onCancel, onSubmit }: CreateDownloadLinkDialogProps) {
+export function CreateDownloadLinkDialog({ open, fileNames, busy, onCancel, onSubmit, strengthChecker = linkPasswordStrength }: CreateDownloadLinkDialogProps) {
   const titleId = useId();
   return (
     <Dialog open={open} onClose={busy ? undefined : onCancel} aria-labelledby={titleId} maxWidth="sm">
       <DialogTitle id={titleId}>Create Download Link</DialogTitle>
-      {open && <CreateLinkForm fileNames={fileNames} busy={busy} onCancel={onCancel} onSubmit={onSubmit} />}
+      {open && <CreateLinkForm fileNames={fileNames} busy={busy} onCancel={onCancel} onSubmit={onSubmit} strengthChecker={strengthChecker} />}
     </Dialog>
   );
 }
@@ -49,9 +53,16 @@ function summary(fileNames: readonly string[]): string {
   return `The link will share ${fileNames.length} files: ${shown}${more}.`;
 }
 
-function CreateLinkForm({ fileNames, busy, onCancel, onSubmit }: Omit<CreateDownloadLinkDialogProps, 'open'>) {
+function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, strengthChecker }: Omit<CreateDownloadLinkDialogProps, 'open'> & { strengthChecker: StrengthChecker }) {
   const [values, setValues] = useState<CreateLinkFormValues>(() => initialCreateLinkForm());
   const [errors, setErrors] = useState<CreateLinkFormErrors>({});
+  // The last password the dialog suggested: it is accepted as it is; anything else was typed and
+  // must pass the strength check.
+  const [suggested, setSuggested] = useState(values.password);
+  const [checking, setChecking] = useState(false);
+  const busy = submitting || checking;
+  const typed = values.usePassword && values.password !== suggested;
+  const offerSuggestion = errors.password === CREATE_LINK_MESSAGES.passwordTooWeak || errors.password === CREATE_LINK_MESSAGES.passwordCheckUnavailable;
 
   function change(changes: Partial<CreateLinkFormValues>) {
     setValues((current) => ({ ...current, ...changes }));
@@ -67,20 +78,48 @@ function CreateLinkForm({ fileNames, busy, onCancel, onSubmit }: Omit<CreateDown
     });
   }
 
-  function handleSubmit(event: FormEvent) {
+  async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     const found = validateCreateLinkForm(values);
     setErrors(found);
-    if (Object.keys(found).length === 0) onSubmit(createLinkChoices(values));
+    if (Object.keys(found).length > 0) return;
+    if (typed) {
+      const message = await strengthProblem(values.password);
+      if (message) {
+        setErrors({ password: message });
+        return;
+      }
+    }
+    onSubmit(createLinkChoices(values));
+  }
+
+  /** Null when the typed password is strong enough, else the message saying why it is refused. */
+  async function strengthProblem(password: string): Promise<string | null> {
+    setChecking(true);
+    try {
+      return (await strengthChecker.isStrongEnough(password)) ? null : CREATE_LINK_MESSAGES.passwordTooWeak;
+    } catch (error) {
+      if (error instanceof LinkPasswordStrengthError) return CREATE_LINK_MESSAGES.passwordCheckUnavailable;
+      throw error;
+    } finally {
+      setChecking(false);
+    }
   }
 
   function newPassword() {
     const password = generateLinkPassword();
+    setSuggested(password);
     change({ password, confirmPassword: password });
   }
 
+  function typePassword(password: string) {
+    // The estimator's dictionaries load while the admin types, not when they press Create Link.
+    if (password !== suggested) strengthChecker.preload();
+    change({ password });
+  }
+
   return (
-    <Stack component="form" noValidate onSubmit={handleSubmit} aria-label="Create download link">
+    <Stack component="form" noValidate onSubmit={(event: FormEvent) => void handleSubmit(event)} aria-label="Create download link">
       <DialogContent sx={{ pt: 0 }}>
         <DialogContentText sx={{ mb: 2.5 }}>{summary(fileNames)}</DialogContentText>
         <Stack spacing={1.5}>
@@ -107,13 +146,18 @@ function CreateLinkForm({ fileNames, busy, onCancel, onSubmit }: Omit<CreateDown
                   disabled={busy}
                   error={Boolean(errors.password)}
                   helperText={errors.password ?? 'Suggested for you; you may type your own.'}
-                  onChange={(event) => change({ password: event.target.value })}
+                  onChange={(event) => typePassword(event.target.value)}
                   slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } } }}
                 />
                 <Button variant="outlined" onClick={newPassword} disabled={busy} sx={{ whiteSpace: 'nowrap', mt: { sm: 1 }, flexShrink: 0 }}>
                   New password
                 </Button>
               </Stack>
+              {offerSuggestion && (
+                <Button variant="text" size="small" onClick={newPassword} disabled={busy} sx={{ alignSelf: 'flex-start', mt: -1 }}>
+                  {CREATE_LINK_MESSAGES.useSuggestedPassword}
+                </Button>
+              )}
               <TextField
                 label="Confirm link password"
                 name="confirm_link_password"
@@ -190,7 +234,7 @@ function CreateLinkForm({ fileNames, busy, onCancel, onSubmit }: Omit<CreateDown
           Cancel
         </Button>
         <Button type="submit" variant="contained" disabled={busy}>
-          {busy ? 'Creating...' : 'Create Link'}
+          {checking ? CREATE_LINK_MESSAGES.checkingPassword : submitting ? 'Creating...' : 'Create Link'}
         </Button>
       </DialogActions>
     </Stack>

@@ -35,6 +35,14 @@ export function generateLinkPassword({ now = new Date(), random = (array) => cry
   return `${LINK_PASSWORD_NOUNS[firstIndex]}${LINK_PASSWORD_NOUNS[secondIndex]}${year}-${number}`;
 }
 
+/**
+ * How many different suggestions generateLinkPassword can make: ordered pairs of two different
+ * nouns times the 900 numbers (the year is known to an attacker and adds nothing). 2^32.08 today;
+ * linkPassword.test.ts pins it. A typed password must cost at least this many guesses
+ * (linkPasswordStrength.ts), so typing one never makes a link weaker than accepting the suggestion.
+ */
+export const SUGGESTED_LINK_PASSWORD_SPACE = LINK_PASSWORD_NOUNS.length * (LINK_PASSWORD_NOUNS.length - 1) * 900;
+
 /** The shape of a generated password (for tests and for telling generated from typed ones). */
 export const GENERATED_LINK_PASSWORD = /^[A-Z][a-z]+[A-Z][a-z]+\d{2}-[1-9]\d{2}$/;
 

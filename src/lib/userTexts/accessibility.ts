@@ -26,6 +26,7 @@ export const PAGE_TITLES: Readonly<Record<string, string>> = {
   '/profile': 'My Profile & Settings',
   '/upload/$linkToken': 'Secure File Upload',
   '/download/$linkToken': 'Secure File Download',
+  '/about': 'About Sealdrop',
 };
 export const NOT_FOUND_TITLE = '404 Not Found';
 export const PRODUCT_NAME = 'Sealdrop';
