@@ -108,7 +108,7 @@ export const folderPayload = z.object({
     .max(MAX_PASSWORD_LENGTH, `Link password must be at most ${MAX_PASSWORD_LENGTH} characters`)
     .optional(),
   is_active: flag('Active').optional(),
-  /** Beyond the spec (issue 28): the plaintext bytes its files and unfinished uploads may hold. */
+  /** Beyond the spec: the plaintext bytes its files and unfinished uploads may hold. */
   storage_limit_bytes: limit('Storage limit', MAX_STORAGE_LIMIT_BYTES),
   /** Files and unfinished uploads it may hold. */
   file_limit: limit('File limit', MAX_FILE_LIMIT),

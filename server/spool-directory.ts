@@ -1,4 +1,4 @@
-// Each server process spools upload chunks in a temporary directory of its own (issue 26): the S3
+// Each server process spools upload chunks in a temporary directory of its own: the S3
 // tus store writes every part-sized chunk of a PATCH to a file under os.tmpdir() before sending
 // it, and a process killed mid-PATCH (SIGKILL, OOM) left up to four 8 MiB files there, under
 // random names nothing could tell apart from other programs' files. Here os.tmpdir() becomes

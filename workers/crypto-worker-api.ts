@@ -167,7 +167,7 @@ export function createCryptoWorkerApi() {
     async unwrapFileKey(privateKeyId: string, wrapped: string): Promise<string> {
       return keys.add('file', await unwrapFileKey(wrapped, keys.get(privateKeyId, 'private')));
     },
-    // Resuming after a reload (issue 13): the file key leaves the worker only wrapped under the
+    // Resuming after a reload: the file key leaves the worker only wrapped under the
     // origin's non-extractable storage key (crypto/stored-file-key.ts).
     generateStorageKey(): Promise<CryptoKey> {
       return generateStorageKey();

@@ -1,6 +1,6 @@
 /**
  * A time limit on a promise that might never settle: a browser storage call whose answer is lost
- * (the incident that showed it: docs/upload.md, "Every OPFS call of the spool has a time limit"). The caller gets `timedOut()` as a
+ * (docs/upload.md, "Every OPFS call of the spool has a time limit"). The caller gets `timedOut()` as a
  * rejection once `ms` have passed; if the work settles after that, `late` receives its value so a
  * resource it holds (a file handle with an exclusive lock) can still be released.
  */

@@ -1,4 +1,4 @@
-// Resuming a file's SHA-256 from a saved state (issue 13): the sinks' snapshots, loading them on
+// Resuming a file's SHA-256 from a saved state: the sinks' snapshots, loading them on
 // either sink, a state that does not load, and the encryption job reading only what follows the
 // checkpoint when a resumed upload continues.
 import { createHash } from 'node:crypto';

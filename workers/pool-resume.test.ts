@@ -1,4 +1,4 @@
-// The pool's side of resuming after a reload (issue 13): a file key goes out only wrapped under the
+// The pool's side of resuming after a reload: a file key goes out only wrapped under the
 // storage key, comes back into a worker, and a session reopened with it and the stored IV produces
 // ciphertext byte-identical to the first session's, from any offset.
 import { createHash } from 'node:crypto';

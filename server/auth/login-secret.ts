@@ -1,4 +1,4 @@
-// The login secret as the server keeps it (issue 27, docs/security.md). Browsers never send the
+// The login secret as the server keeps it (docs/security.md). Browsers never send the
 // login password: they derive an authentication secret from it under the account's KDF parameter
 // block (argon2id, docs/format.md "Login key derivation") and the server stores argon2id of that
 // secret. An account made before keeps argon2id of the password itself until its first sign-in

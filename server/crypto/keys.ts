@@ -64,7 +64,7 @@ export interface StoredKeyData {
 }
 
 /**
- * The old scheme (1): PBKDF2-SHA256 straight to the AES key. What the app wrote before issue 27;
+ * The old scheme (1): PBKDF2-SHA256 straight to the AES key. What the app wrote before zero-knowledge sign-in;
  * kept to make fixtures of old data and to test that it still opens.
  */
 export function wrapPrivateKey(privateKey: KeyObject, password: string, iterations = PRIVATE_KEY_ITERATIONS): StoredKeyData {

@@ -69,7 +69,7 @@ export function keysForFiles(storedJson: string, fileIds: readonly number[]): Li
 
 /**
  * The link's KDF parameter block (scheme, cost and salt; base64), read from the start of its
- * stored wrapped key: 21 bytes for scheme 1 (PBKDF2, links made before issue 27), 26 for scheme 2
+ * stored wrapped key: 21 bytes for scheme 1 (PBKDF2, links made before zero-knowledge sign-in), 26 for scheme 2
  * (argon2id), as its first byte says (docs/format.md). Not secret: the recipient's browser needs it
  * to derive the password verifier before verify-password releases the keys. null when the stored
  * keys carry no block this server knows.

@@ -1,4 +1,4 @@
-// Retention (issue 28): a folder with `retention_days` set has each file deleted that many days
+// Retention: a folder with `retention_days` set has each file deleted that many days
 // after its upload, by the upload sweep (one process at a time, under the sweep's lease). Each batch
 // is deleted with RETURNING, which hands every row to exactly one caller even if two sweeps ran at
 // once, so each file is deleted, logged and announced once: the row and the folder's usage in one

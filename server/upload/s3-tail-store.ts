@@ -1,4 +1,4 @@
-// @tus/s3-store with its short tail kept safe and its part listings counted (issue 26, found
+// @tus/s3-store with its short tail kept safe and its part listings counted (found
 // under load).
 //
 // The tail: a PATCH whose last bytes do not fill an S3 part (5 MiB) leaves them in the object

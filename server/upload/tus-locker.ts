@@ -1,4 +1,4 @@
-// One request at a time per tus upload, across every server process (issue 26, defect 6). Two
+// One request at a time per tus upload, across every server process (defect 6). Two
 // PATCHes for one upload on two processes (a client's retry while its first PATCH is still in
 // flight, two tabs, a round-robin proxy) used to write concurrently: on S3 the stored bytes could
 // end up out of order with both answered 204. @tus/server serialises requests only within a

@@ -239,7 +239,7 @@ class PrefixedS3Store extends TailSafeS3Store {
   /**
    * Completes an upload whose every byte is stored as parts but whose multipart upload was never
    * completed: the process serving its last PATCH died between storing the last part and the
-   * completion (issue 26, found under load). HEAD then reports the full length, so the client
+   * completion (found under load). HEAD then reports the full length, so the client
    * sends nothing more; without this, no request could ever finish it. True when the object is
    * now whole (also when it already was).
    */

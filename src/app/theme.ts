@@ -11,7 +11,7 @@ export const brandColors = {
 } as const;
 
 // Colours that carry text (WCAG 1.4.3, 4.5:1): MUI's and notistack's defaults for warning, info and
-// success, and the brand teal on the selected-row grey, fall short (3.1–4.1:1, issue 29). These are
+// success, and the brand teal on the selected-row grey, fall short (3.1–4.1:1). These are
 // the same hues, darkened just enough; docs/accessibility.md has the measured ratios.
 const accessible = {
   teal: '#256f6a',

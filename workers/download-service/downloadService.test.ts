@@ -268,7 +268,7 @@ describe('DownloadService: one file', () => {
   });
 });
 
-describe('DownloadService: liveness while the browser does not read (issue 26)', () => {
+describe('DownloadService: liveness while the browser does not read', () => {
   it('keeps telling the page it is alive while the download manager reads nothing (paused by the user), so the page never takes a paused download for a dead worker', async () => {
     const served = addFile('/api/folders/download/paused', randomBytes(6 * 1024 * 1024));
     const e = entry('/api/folders/download/paused', 'paused.bin', served);

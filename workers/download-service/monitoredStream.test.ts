@@ -1,4 +1,4 @@
-// Who is waiting in a download's stream (issue 26): the browser that reads nothing (a paused
+// Who is waiting in a download's stream: the browser that reads nothing (a paused
 // download, the worker is fine) or the source that sends nothing (the worker must not claim to be
 // alive for it, so the page's watchdog can end it).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Idempotency keys of multipart upload requests (issue 26): per link's folder, the key a client
+// Idempotency keys of multipart upload requests: per link's folder, the key a client
 // sent with a batch and the answer the batch got, so that a repeat of a batch whose answer was
 // lost is answered the same instead of storing its files again. Rows expire in the upload sweep.
 import type { SchemaMigration } from './dialect-helpers.ts';

@@ -1,4 +1,4 @@
-// Zero-knowledge sign-in (issue 27, docs/security.md). Browsers now derive the login's
+// Zero-knowledge sign-in (docs/security.md). Browsers now derive the login's
 // authentication secret from the password with argon2id under the account's parameter block
 // (`users.kdf_params`, scheme 2 of docs/format.md) and the server stores argon2id of that secret in
 // `password_hash`. Accounts made before have no block (NULL): their hash is still of the password

@@ -1,4 +1,4 @@
-// Per-folder storage limits and retention (issue 28), and the ledger that enforces the limits:
+// Per-folder storage limits and retention, and the ledger that enforces the limits:
 // - folders.retention_days (null: files are kept until deleted);
 // - folder_quotas: per folder, its limits (max_bytes, max_files; null: no limit) and what it holds
 //   against them: the plaintext bytes and the count of its files plus its unfinished uploads plus

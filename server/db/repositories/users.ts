@@ -9,7 +9,7 @@ export interface User {
   email: string | null;
   /** argon2id of the authentication secret; of the password itself while `kdfParams` is null. */
   passwordHash: string;
-  /** The account's scheme-2 KDF parameter block (base64); null: an account not yet upgraded (issue 27). */
+  /** The account's scheme-2 KDF parameter block (base64); null: an account not yet upgraded. */
   kdfParams: string | null;
   /** Pending (is2faEnabled false) or active TOTP secret; null when 2FA was never set up. */
   totpSecret: string | null;
@@ -108,7 +108,7 @@ export function createUsersRepository(db: Kysely<Database>) {
     /**
      * Throws UsernameTakenError when the name exists in any letter case. `kdfParams` null makes an
      * account of the old scheme (a hash of the password itself), as accounts were made before
-     * issue 27; only tests of the upgrade make such accounts now.
+     * zero-knowledge sign-in; only tests of the upgrade make such accounts now.
      */
     async create(input: { username: string; email: string | null; passwordHash: string; kdfParams: string | null; now: number }): Promise<User> {
       try {

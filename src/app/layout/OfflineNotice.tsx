@@ -17,7 +17,7 @@ export function useOnline(): boolean {
 }
 
 /**
- * Shown on every page while the browser is offline (issue 13). The shell itself opens offline
+ * Shown on every page while the browser is offline. The shell itself opens offline
  * (workers/sw.ts); anything that needs the server waits, and a running upload pauses and continues
  * by itself when the network is back (docs/upload.md, "Laptop realities").
  */

@@ -181,7 +181,7 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
   });
 });
 
-describe('first sign-in of an account made before zero-knowledge sign-in (issue 27)', () => {
+describe('first sign-in of an account made before zero-knowledge sign-in', () => {
   const LEGACY_PASSWORD = 'old-horse-battery';
 
   /** The server of such an account: the secret is refused, the password accepted once, then the upgrade. */

@@ -1,4 +1,4 @@
-// The sign-in's steps under zero-knowledge sign-in (issue 27; the spec's two steps, section 4, with
+// The sign-in's steps under zero-knowledge sign-in (the spec's two steps, section 4, with
 // the password step sending the derived authentication secret):
 //
 //   password step: pre-login, derive the secret in a worker, POST /auth/token with it;

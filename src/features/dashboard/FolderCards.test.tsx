@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The dashboard on a narrow screen (issue 29): every folder is a card with what the table's row
+// The dashboard on a narrow screen: every folder is a card with what the table's row
 // shows and its actions, and the sort headers become one select.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The dashboard's folders on a narrow screen (issue 29): one card per folder with everything the
+// The dashboard's folders on a narrow screen: one card per folder with everything the
 // table's row shows (title, description, status, security, dates) and its actions, so nothing
 // sits off-screen behind a sideways scroll. The table's sortable headers become one sort select.
 import Box from '@mui/material/Box';

@@ -6,7 +6,7 @@ import { FolderTable } from './FolderTable.tsx';
 
 /**
  * Below this width the table's eight columns do not fit (it would scroll sideways inside its box,
- * with the actions off-screen: issue 29), so each folder becomes a card. docs/accessibility.md.
+ * with the actions off-screen), so each folder becomes a card. docs/accessibility.md.
  */
 export const FOLDER_CARDS_BELOW = 'lg';
 

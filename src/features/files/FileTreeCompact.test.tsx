@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The files tree on a narrow screen (issue 29): no date columns (the dates go under each name),
+// The files tree on a narrow screen: no date columns (the dates go under each name),
 // Download as an icon with the same name, and the sort headers' choices in one select.
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -28,7 +28,7 @@ export interface FolderFormValues {
    * seconds, so an untouched date is sent back as the exact stored instant.
    */
   storedExpiration: { input: string; iso: string } | null;
-  /** Storage limits and retention (issue 28); null: not known (a new folder takes the server's). */
+  /** Storage limits and retention; null: not known (a new folder takes the server's). */
   limits: LimitsFormValues | null;
 }
 

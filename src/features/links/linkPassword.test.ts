@@ -47,7 +47,7 @@ describe('generateLinkPassword', () => {
   });
 });
 
-describe('the space of suggested link passwords (issue 27: at least 2^31)', () => {
+describe('the space of suggested link passwords (at least 2^31)', () => {
   it('the nouns are distinct, plain ASCII (folded), a capital and 2 to 11 lower-case letters', () => {
     expect(new Set(LINK_PASSWORD_NOUNS).size).toBe(LINK_PASSWORD_NOUNS.length);
     for (const word of LINK_PASSWORD_NOUNS) expect(word).toMatch(/^[A-Z][a-z]{2,11}$/);

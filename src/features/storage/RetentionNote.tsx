@@ -1,4 +1,4 @@
-// The files screen's retention (issue 28): the folder's rule under the title, and each file's
+// The files screen's retention: the folder's rule under the title, and each file's
 // "deleted on ..." beside its upload time (FileDeletionDate).
 import Typography from '@mui/material/Typography';
 import { formatDateTime } from '../../lib/folderDisplay.ts';

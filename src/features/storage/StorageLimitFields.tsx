@@ -1,4 +1,4 @@
-// The folder form's storage part (issue 28, beyond the spec's fields): a storage limit, a file limit
+// The folder form's storage part (beyond the spec's fields): a storage limit, a file limit
 // and retention, each a checkbox with its field. Without values (the server's defaults could not
 // be loaded for a new folder) it says that the server's limits apply.
 import Checkbox from '@mui/material/Checkbox';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The storage parts of the admin screens (issue 28) in the real app shell against a fake API: the
+// The storage parts of the admin screens in the real app shell against a fake API: the
 // dashboard's storage panel and per-folder usage (in words, not colour alone), the folder form's
 // limits (defaults on create, only what changed on edit), the files screen's unfinished uploads
 // with Cancel, and retention's "deleted on".

@@ -1,4 +1,4 @@
-// The files screen's unfinished uploads (issue 28): resumable uploads of this folder that started
+// The files screen's unfinished uploads: resumable uploads of this folder that started
 // and did not complete, with the bytes each holds and its last activity, and Cancel, which deletes
 // their bytes at once and gives the folder's room back (DELETE /api/folders/{id}/uploads/{id}).
 import Button from '@mui/material/Button';

@@ -1,4 +1,4 @@
-// The storage feature's door (issue 28): the dashboard's storage panel and per-folder usage, the
+// The storage feature's door: the dashboard's storage panel and per-folder usage, the
 // folder form's limits, the files screen's unfinished uploads and retention dates.
 export { StorageSummary } from './StorageSummary.tsx';
 export { FolderStorageUsage } from './FolderStorageUsage.tsx';

@@ -1,4 +1,4 @@
-// The folder form's storage part (issue 28, beyond the spec's fields): a storage limit in MB, a
+// The folder form's storage part (beyond the spec's fields): a storage limit in MB, a
 // file limit and retention in days, each with its own "no limit" choice. Pure, so each rule is a
 // unit test. The form starts from the folder (edit) or the server's defaults (create); a change
 // sends only what the admin changed, so a limit set through the API in odd bytes survives an edit

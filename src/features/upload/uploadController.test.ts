@@ -1,6 +1,6 @@
 // UploadController.startUpload when the run itself throws (not a file's failure, which the engine
 // reports per file): the page must leave "sending" with an error, the files must not stay in
-// progress, and nothing may escape as an unhandled rejection (issue 26).
+// progress, and nothing may escape as an unhandled rejection.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store.ts';
 import { UploadController, type UploadControllerDeps } from './uploadController.ts';

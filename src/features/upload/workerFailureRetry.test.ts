@@ -1,4 +1,4 @@
-// Issue 26 at the user's level: a crypto worker that dies (or stops answering) in the middle of a
+// At the user's level: a crypto worker that dies (or stops answering) in the middle of a
 // large file must not leave the file hanging. The page's own controller runs against the real crypto
 // pool (in-process workers that can die: workers/testing/dyingWorker.ts), the real upload journal
 // over IndexedDB (fake-indexeddb) and an upload server in memory; the recipient's key pair is

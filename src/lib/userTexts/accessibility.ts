@@ -1,4 +1,4 @@
-// Texts only screen readers hear (polite live regions, issue 29) and the phone layouts' own labels.
+// Texts only screen readers hear (polite live regions) and the phone layouts' own labels.
 // Progress is announced in steps (transferAnnouncement.ts), so these read as short sentences.
 
 export const ANNOUNCEMENTS = {

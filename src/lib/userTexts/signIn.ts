@@ -1,4 +1,4 @@
-// Texts of the sign-in and of re-entered passwords under zero-knowledge sign-in (issue 27): the
+// Texts of the sign-in and of re-entered passwords under zero-knowledge sign-in: the
 // one-time move of an account made before it, and what a session of such an account is told.
 export const SIGN_IN_TEXTS = {
   /** Shown under the Sign In button while an account of the old scheme moves to the new one. */

@@ -1,4 +1,4 @@
-// Storage texts of the admin screens (issue 28, beyond the spec): the folder form's limits and
+// Storage texts of the admin screens (beyond the spec): the folder form's limits and
 // retention, the dashboard's storage display, the files screen's unfinished uploads and retention.
 import { formatBytes } from '../formatBytes.ts';
 

@@ -169,7 +169,7 @@ describe('direct to disk: one file', () => {
   });
 });
 
-describe('direct to disk: no file under its real name before it is complete (issue 26)', () => {
+describe('direct to disk: no file under its real name before it is complete', () => {
   it('the picked file is written as "<name>.part" and takes its name back only once complete', async () => {
     const folder = new MemoryDirectory('Downloads');
     // What the save dialog does: the chosen file exists, empty, before the download starts.

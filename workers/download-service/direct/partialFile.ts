@@ -1,5 +1,5 @@
 /**
- * A file of a direct download carries its real name only once it is complete (issue 26): it is
+ * A file of a direct download carries its real name only once it is complete: it is
  * written under `<name>.part` and renamed when its writable has committed. Whatever ends the
  * download before that (a failure, an abort, the tab closed, the page terminating this worker)
  * leaves no file under the real name that looks saved but is empty or short: at most a `.part`

@@ -13,7 +13,7 @@ export function testAccountKdfParams(): string {
 
 /**
  * Key data wrapped under `password`, with its public key: under `kdfParams` (an account's scheme-2
- * block) or, without it, under the old scheme 1 as key data made before issue 27.
+ * block) or, without it, under the old scheme 1 as key data made before zero-knowledge sign-in.
  */
 export async function makeKeyData(password: string, kdfParams: string = encodeKdfParams(newKdfParams(TEST_ITERATIONS))) {
   const pair = await generateKeyPair();

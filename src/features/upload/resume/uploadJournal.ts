@@ -1,4 +1,4 @@
-// The persisted upload queue's logic (issue 13): what the resumable lane writes at each step of a
+// The persisted upload queue's logic: what the resumable lane writes at each step of a
 // large file, what a later page reads back to continue it, and when entries go away.
 //
 // Written: before the first byte the file key, wrapped in a worker under the origin's
