@@ -1,4 +1,4 @@
-// Issue 28 on a real small file system: a tmpfs the test mounts holds DATA_DIR, the default layout
+// Storage limits on a real small file system: a tmpfs the test mounts holds DATA_DIR, the default layout
 // (SQLite and blobs on the same disk). Proven here:
 // - refusals come before bytes are accepted, with {detail, code}: 413 FOLDER_QUOTA_EXCEEDED at a
 //   folder's limit, 507 STORAGE_FULL at the free-space reserve, on tus creation, PATCH (keeping the
@@ -12,10 +12,8 @@
 //   uploads that each fit at creation write no more than the room together;
 // - a real ENOSPC met part-way through a PATCH (another program filled the disk meanwhile) is a
 //   507 too, keeps the bytes written, and is logged once with its cause.
-// The figures of the scenario are printed (`full-disk figures: {...}`) for the issue's closing note.
-import { execFileSync } from 'node:child_process';
+// The figures of the scenario are printed (`full-disk figures: {...}`) for docs/operations.md.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -34,32 +32,22 @@ import {
   tusPatch,
   uploadPath,
 } from '../server/upload-helpers.ts';
+import { fillDisk, MiB, mountSmallDisk, type SmallDisk } from './small-disk.ts';
 
-const MiB = 1024 * 1024;
 const FS_SIZE_MB = 64;
 const RESERVE_MB = 8;
 const OWNER = 'owner';
 const OWNER_PASSWORD = 'owner password';
 
-let mountPoint = '';
-let mountRefused: string | null = null;
 let server: TestServer;
 const logLines: string[] = [];
 
 // The tmpfs needs root (CI runs as root and sets REQUIRE_FULL_DISK_TEST=1, so there a refused
 // mount fails the suite instead of skipping it). Tried once, at load time.
-if (usingPostgres) {
-  mountRefused = 'the database is PostgreSQL, not SQLite on the same disk';
-} else {
-  mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-fulldisk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${FS_SIZE_MB}m`, 'tmpfs', mountPoint], { stdio: 'pipe' });
-  } catch (error) {
-    mountRefused = `mounting a tmpfs was refused: ${(error as Error).message.split('\n')[0]}`;
-    fs.rmSync(mountPoint, { recursive: true, force: true });
-    if (process.env.REQUIRE_FULL_DISK_TEST === '1') throw new Error(`REQUIRE_FULL_DISK_TEST=1 but ${mountRefused}`);
-  }
-}
+const disk: SmallDisk | null = usingPostgres ? null : mountSmallDisk(FS_SIZE_MB, 'sealdrop-fulldisk-');
+const mountRefused = disk === null ? 'the database is PostgreSQL, not SQLite on the same disk' : disk.refused;
+const mountPoint = disk?.mountPoint ?? '';
+const freeBytes = (): number => disk!.freeBytes();
 
 const serverEnv = () => ({
   DATA_DIR: mountPoint,
@@ -75,32 +63,7 @@ async function start(): Promise<TestServer> {
   return startServer({ env: serverEnv(), logStream: { write: (line: string) => logLines.push(line) } });
 }
 
-function freeBytes(): number {
-  const info = fs.statfsSync(mountPoint);
-  return info.bavail * info.bsize;
-}
-
 const mib = (bytes: number) => Math.round((bytes / MiB) * 100) / 100;
-
-/** Fills the file system to its last byte from outside the server (a log file, another program). */
-function fillDisk(file: string): void {
-  const fd = fs.openSync(file, 'a');
-  const block = Buffer.alloc(MiB);
-  try {
-    for (let size = MiB; size >= 1; size = Math.floor(size / 2)) {
-      for (;;) {
-        try {
-          fs.writeSync(fd, block, 0, size);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw error;
-        }
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 function bodyOf(response: TestResponse): { detail: string; code: string } {
   return typeof response.body === 'string' ? JSON.parse(response.body) : response.body;
@@ -169,11 +132,7 @@ describe.skipIf(mountRefused !== null)('a full disk (tmpfs holding DATA_DIR)', (
 
   afterAll(async () => {
     await server?.close();
-    if (mountPoint && mountRefused === null) {
-      // Lazy: the test process may still hold a descriptor the server closes asynchronously.
-      execFileSync('umount', ['-l', mountPoint]);
-      fs.rmSync(mountPoint, { recursive: true, force: true });
-    }
+    disk?.unmount();
   });
 
   it('refuses uploads at the reserve with 507 STORAGE_FULL (creation, PATCH, multipart) and resumes the refused one', async () => {

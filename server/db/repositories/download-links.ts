@@ -2,7 +2,7 @@
 // unguessable token, optionally behind a password (stored only as a hash of the browser-derived
 // verifier) and an expiry. Deleting a folder or a file removes it from links by cascade.
 // Grants record a passed password check for one browser (the cookie token is stored hashed).
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, DownloadLinkRow } from '../schema.ts';
 
 export interface DownloadLink {
@@ -80,6 +80,27 @@ class LimitReached extends Error {}
 
 // Rows per INSERT of link files: well below SQLite's and PostgreSQL's bound-parameter limits.
 const INSERT_BATCH = 500;
+
+/**
+ * Writes a recipient's fetch row of a file, inserted or updated, but never once the download was
+ * counted: a counted row is final, whatever a later range or a second claim would write.
+ */
+function upsertWhileUncounted(
+  trx: Transaction<Database>,
+  key: { linkId: number; fileId: number; recipientHash: string; now: number },
+  set: { served_ranges: string | null; counted_at: number | null },
+) {
+  return trx
+    .insertInto('download_link_fetches')
+    .values({ link_id: key.linkId, file_id: key.fileId, recipient_hash: key.recipientHash, fetched_at: key.now, ...set })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['link_id', 'file_id', 'recipient_hash'])
+        .doUpdateSet(set)
+        .where('download_link_fetches.counted_at', 'is', null),
+    )
+    .executeTakeFirst();
+}
 
 export function createDownloadLinksRepository(db: Kysely<Database>) {
   function linkedFiles(linkIds: readonly number[]) {
@@ -215,24 +236,7 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
           .where('recipient_hash', '=', input.recipientHash)
           .executeTakeFirst();
         if (row?.counted_at != null) return;
-        const servedRanges = input.merge(row?.served_ranges ?? null);
-        await trx
-          .insertInto('download_link_fetches')
-          .values({
-            link_id: input.linkId,
-            file_id: input.fileId,
-            recipient_hash: input.recipientHash,
-            fetched_at: input.now,
-            served_ranges: servedRanges,
-            counted_at: null,
-          })
-          .onConflict((conflict) =>
-            conflict
-              .columns(['link_id', 'file_id', 'recipient_hash'])
-              .doUpdateSet({ served_ranges: servedRanges })
-              .where('download_link_fetches.counted_at', 'is', null),
-          )
-          .execute();
+        await upsertWhileUncounted(trx, input, { served_ranges: input.merge(row?.served_ranges ?? null), counted_at: null });
       });
     },
 
@@ -247,23 +251,7 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
     async claimFetch(input: { linkId: number; fileId: number; recipientHash: string; maxDownloads: number | null; now: number }): Promise<FetchClaim> {
       try {
         return await db.transaction().execute(async (trx): Promise<FetchClaim> => {
-          const marked = await trx
-            .insertInto('download_link_fetches')
-            .values({
-              link_id: input.linkId,
-              file_id: input.fileId,
-              recipient_hash: input.recipientHash,
-              fetched_at: input.now,
-              served_ranges: null,
-              counted_at: input.now,
-            })
-            .onConflict((conflict) =>
-              conflict
-                .columns(['link_id', 'file_id', 'recipient_hash'])
-                .doUpdateSet({ counted_at: input.now, served_ranges: null })
-                .where('download_link_fetches.counted_at', 'is', null),
-            )
-            .executeTakeFirst();
+          const marked = await upsertWhileUncounted(trx, input, { served_ranges: null, counted_at: input.now });
           if (Number(marked.numInsertedOrUpdatedRows ?? 0n) === 0) return 'repeat';
           let update = trx
             .updateTable('download_link_files')
