@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { keysForFiles, linkKdfParams, parseLinkKeys } from './link-keys.ts';
 
-const KEY = 'q83vEjRWeJA=:AAECAwQFBgcICQoLDA0ODw==';
+// A scheme-2 (argon2id) block, then the IV and the wrapped key, as the admin's browser sends them.
+const SCHEME2_BLOCK = Buffer.concat([Buffer.from([2, 0, 1, 0, 0, 0, 0, 0, 3, 1]), Buffer.alloc(16, 5)]);
+const SCHEME1_BLOCK = Buffer.concat([Buffer.from([1, 0, 2, 0x49, 0xf0]), Buffer.alloc(16, 6)]);
+const keyWith = (block: Buffer) => `${Buffer.concat([block, Buffer.alloc(12 + 48, 9)]).toString('base64')}:${Buffer.alloc(60, 7).toString('base64')}`;
+const KEY = keyWith(SCHEME2_BLOCK);
 
 describe('parseLinkKeys', () => {
   it('accepts exactly one well-formed key per file', () => {
@@ -15,6 +19,11 @@ describe('parseLinkKeys', () => {
       expect(parseLinkKeys(JSON.stringify({ 1: value }), [1]), String(value)).toMatchObject({ ok: false });
     }
     for (const json of ['not json', '[]', 'null', '"x"']) expect(parseLinkKeys(json, [1])).toMatchObject({ ok: false });
+  });
+
+  it('refuses a key without a scheme-2 block: scheme 1 (PBKDF2) and a key too short to hold a block', () => {
+    expect(parseLinkKeys(JSON.stringify({ 1: keyWith(SCHEME1_BLOCK) }), [1])).toMatchObject({ ok: false });
+    expect(parseLinkKeys(JSON.stringify({ 1: 'q83vEjRWeJA=:AAECAwQFBgcICQoLDA0ODw==' }), [1])).toMatchObject({ ok: false });
   });
 });
 
