@@ -9,6 +9,7 @@
 // code: cd dist && find . -type f ! -name build-digests.json | sed 's|^\./||' | LC_ALL=C sort |
 // xargs sha256sum | sha256sum. Paths are ASCII (Vite's names), where C collation and JavaScript's
 // code-unit order agree. The list leaves itself out: it cannot hold its own digest.
+import { CodedError } from './coded-error.ts';
 
 export const BUILD_DIGESTS_FILE = 'build-digests.json';
 export const BUILD_DIGESTS_FORMAT = 1;
@@ -32,15 +33,7 @@ export interface BuildDigests {
 
 export type BuildDigestsErrorCode = 'MALFORMED_BUILD_DIGESTS' | 'BUILD_DIGEST_MISMATCH';
 
-export class BuildDigestsError extends Error {
-  override readonly name = 'BuildDigestsError';
-  constructor(
-    readonly code: BuildDigestsErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class BuildDigestsError extends CodedError<BuildDigestsErrorCode> {}
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const PATH_SEGMENT = /^[\x21-\x7e]+$/;

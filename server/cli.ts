@@ -21,6 +21,7 @@ import { planExport } from './export/export-plan.ts';
 import { migrateBlobs } from './storage/migrate-blobs.ts';
 import { openBlobStore, openDiskBlobStore, openS3BlobStore } from './storage/open-blob-store.ts';
 import { parseCommandLine } from './cli-args.ts';
+import { codedError } from '../contract/coded-error.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -136,9 +137,7 @@ async function exportFolder(invocation: ExportInvocation, repos: Repositories, c
   return `Exported folder ${folder.id} "${folder.title}" to ${invocation.directory}: ${files}, ${summary.bytes} bytes.`;
 }
 
-class MigrationError extends Error {
-  readonly code = 'MIGRATION_INCOMPLETE';
-}
+class MigrationError extends codedError('MIGRATION_INCOMPLETE') {}
 
 async function migrate(repos: Repositories, config: Config): Promise<string> {
   if (config.blobStore.kind !== 's3') {

@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { codedError } from '../contract/coded-error.ts';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -145,11 +146,9 @@ export interface Config {
   benchDiscardRoute: boolean;
 }
 
-export class ConfigError extends Error {
-  readonly code = 'CONFIG_INVALID';
+export class ConfigError extends codedError('CONFIG_INVALID') {
   constructor(readonly variable: string, reason: string) {
     super(`Invalid configuration: ${variable} ${reason}`);
-    this.name = 'ConfigError';
   }
 }
 

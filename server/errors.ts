@@ -1,8 +1,16 @@
-// Errors that become HTTP answers. Each has a fixed `code`; the status and the client-visible
-// detail come from this table (the texts are the contract of docs/api.md and the spec's
-// section 8), so handlers throw by code and nothing matches on message text. Every error answer
-// carries both: {detail, code} (errorBody below), the client branching on the code.
-import type { ErrorResponse, ValidationIssue } from '../contract/errors.ts';
+// Errors that become HTTP answers. Each has a fixed `code` from the contract's one list
+// (contract/errors.ts, API_ERROR_CODES), a status and the client-visible detail (the texts are the
+// contract of docs/api.md and the spec's section 8), so handlers throw by code and nothing matches
+// on message text. Every error answer carries both: {detail, code} (errorBody below), the client
+// branching on the code. A concern declares its errors with defineHttpError or httpErrorTable.
+import { CodedError } from '../contract/coded-error.ts';
+import type { ErrorResponse, ServerErrorCode, ValidationIssue } from '../contract/errors.ts';
+
+/** The status and detail of one code, as the tables below give them. */
+export interface HttpErrorEntry {
+  readonly status: number;
+  readonly detail: string;
+}
 
 export const API_ERRORS = {
   NOT_AUTHENTICATED: { status: 401, detail: 'Not authenticated' },
@@ -20,7 +28,7 @@ export const API_ERRORS = {
   TWO_FACTOR_ALREADY_ENABLED: { status: 400, detail: 'Two-factor authentication is already enabled' },
   TWO_FACTOR_NOT_STARTED: { status: 400, detail: 'Two-factor setup has not been started' },
   INTERNAL: { status: 500, detail: 'Internal Server Error' },
-} as const satisfies Record<string, { status: number; detail: string }>;
+} as const satisfies { [Code in ServerErrorCode]?: HttpErrorEntry };
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
@@ -45,15 +53,15 @@ export const PROTOCOL_ERROR_CODES = {
   416: 'RANGE_NOT_SATISFIABLE',
   417: 'EXPECTATION_FAILED',
   431: 'HEADERS_TOO_LARGE',
-} as const satisfies Record<number, string>;
+} as const satisfies Record<number, ServerErrorCode>;
 
 /** Any other 4xx status a framework error may carry (none is known to occur). */
-export const OTHER_CLIENT_ERROR_CODE = 'CLIENT_ERROR';
+export const OTHER_CLIENT_ERROR_CODE = 'CLIENT_ERROR' satisfies ServerErrorCode;
 
 /** The code of a framework refusal with this status: 5xx are INTERNAL (their detail is hidden too). */
-export function protocolErrorCode(status: number): string {
+export function protocolErrorCode(status: number): ServerErrorCode {
   if (status >= 500) return 'INTERNAL';
-  return (PROTOCOL_ERROR_CODES as Record<number, string>)[status] ?? OTHER_CLIENT_ERROR_CODE;
+  return (PROTOCOL_ERROR_CODES as Record<number, ServerErrorCode>)[status] ?? OTHER_CLIENT_ERROR_CODE;
 }
 
 /** The JSON body of every error answer: the detail the client shows and the code it branches on. */
@@ -65,24 +73,52 @@ export function errorBody(code: string, detail: string | ValidationIssue[]): Err
 
 /**
  * An error that becomes an HTTP answer: a fixed code to branch on, the status, and the detail the
- * client reads (the error handler sends {detail, code}). Each concern's errors extend this.
+ * client reads (the error handler sends {detail, code}). Each concern's errors extend this, mostly
+ * through defineHttpError or httpErrorTable.
  */
-export class HttpError<Code extends string = string> extends Error {
+export class HttpError<Code extends ServerErrorCode = ServerErrorCode> extends CodedError<Code> {
   constructor(
-    readonly code: Code,
+    code: Code,
     readonly statusCode: number,
     readonly detail: string,
   ) {
-    super(detail);
-    this.name = new.target.name;
+    super(code, detail);
   }
 }
 
-export class ApiError extends HttpError<ApiErrorCode> {
-  constructor(code: ApiErrorCode) {
-    super(code, API_ERRORS[code].status, API_ERRORS[code].detail);
-  }
+/** The constructor defineHttpError returns: the detail's arguments, if it has any. */
+export type HttpErrorClass<Code extends ServerErrorCode, Args extends unknown[]> = new (...args: Args) => HttpError<Code>;
+
+/**
+ * The base of an error with one code, status and detail:
+ * `class FileNotFoundError extends defineHttpError('FILE_NOT_FOUND', 404, 'File not found') {}`.
+ * A detail that names a value is a function, whose parameters become the constructor's:
+ * `defineHttpError('FILE_TOO_LARGE', 413, (maxBytes: number) => ...)`, thrown as `new X(maxBytes)`.
+ */
+export function defineHttpError<const Code extends ServerErrorCode, Args extends unknown[] = []>(
+  code: Code,
+  status: number,
+  detail: string | ((...args: Args) => string),
+): HttpErrorClass<Code, Args> {
+  return class extends HttpError<Code> {
+    constructor(...args: Args) {
+      super(code, status, typeof detail === 'string' ? detail : detail(...args));
+    }
+  };
 }
+
+/** The base of the errors of a table of codes, thrown by code: `new ApiError('NOT_AUTHENTICATED')`. */
+export function httpErrorTable<const Code extends ServerErrorCode>(
+  table: Readonly<Record<Code, HttpErrorEntry>>,
+): new (code: Code) => HttpError<Code> {
+  return class extends HttpError<Code> {
+    constructor(code: Code) {
+      super(code, table[code].status, table[code].detail);
+    }
+  };
+}
+
+export class ApiError extends httpErrorTable(API_ERRORS) {}
 
 /** 429: too many failures of one kind; `retryAfterSeconds` goes into the retry-after header. */
 export class RateLimitedError extends HttpError<'RATE_LIMITED'> {
@@ -98,11 +134,9 @@ export class RateLimitedError extends HttpError<'RATE_LIMITED'> {
 export type { ValidationIssue };
 
 /** 422 with the list the client turns into "field: message" pairs. */
-export class RequestValidationError extends Error {
-  readonly code = 'VALIDATION_FAILED';
+export class RequestValidationError extends CodedError<'VALIDATION_FAILED'> {
   readonly statusCode = 422;
   constructor(readonly issues: ValidationIssue[]) {
-    super('Request validation failed');
-    this.name = 'RequestValidationError';
+    super('VALIDATION_FAILED', 'Request validation failed');
   }
 }

@@ -1,6 +1,7 @@
 // Errors of the command-line clients, each with a fixed code, and the exit status each ends a run
 // with (docs/operations.md, "Command-line upload and fetch"). Code branches on `code`, never on
 // the message; the message is the line a person reads.
+import { CodedError, codedError } from '../../contract/coded-error.ts';
 import { CliUsageError } from '../../server/cli-errors.ts';
 
 export { CliUsageError };
@@ -18,64 +19,34 @@ export const EXIT = {
 } as const;
 
 /** The server answered with an error body `{detail, code}` (or a status without one). */
-export class ApiRequestError extends Error {
-  override readonly name = 'ApiRequestError';
+export class ApiRequestError extends CodedError {
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     readonly detail: string,
     readonly retryAfterSeconds: number | null = null,
   ) {
-    super(`${detail} (HTTP ${status}, ${code})`);
+    super(code, `${detail} (HTTP ${status}, ${code})`);
   }
 }
 
 /** No answer at all: refused connection, reset, DNS, a time limit. */
-export class NetworkError extends Error {
-  override readonly name = 'NetworkError';
-  readonly code = 'NETWORK';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+export class NetworkError extends codedError('NETWORK') {}
 
 export type LinkUnusableCode = 'LINK_INVALID' | 'LINK_NOT_FOUND' | 'LINK_EXPIRED' | 'PUBLIC_KEY_MISSING' | 'UNEXPECTED_ANSWER' | 'KEYS_MALFORMED' | 'KDF_REFUSED';
 
 /** The link cannot be used at all (exit status 2). */
-export class LinkUnusableError extends Error {
-  override readonly name = 'LinkUnusableError';
-  constructor(
-    readonly code: LinkUnusableCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export class LinkUnusableError extends CodedError<LinkUnusableCode> {}
 
 /** A gate said no (exit status 3): `code` is the server's (INCORRECT_LINK_PASSWORD, INVALID_CODE, ...) or WRONG_PASSWORD. */
-export class GateRefusedError extends Error {
-  override readonly name = 'GateRefusedError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class GateRefusedError extends CodedError {}
 
 /**
  * The link is a plain http:// address of another machine (exit status 2): its password, codes and
  * keys would cross the network readable and changeable by anyone on the way. Given only with
  * --insecure-http.
  */
-export class InsecureHttpError extends Error {
-  override readonly name = 'InsecureHttpError';
-  readonly code = 'INSECURE_HTTP';
-}
+export class InsecureHttpError extends codedError('INSECURE_HTTP') {}
 
 /** Another run is uploading to the same link from the same state directory. */
-export class StateLockedError extends Error {
-  override readonly name = 'StateLockedError';
-  readonly code = 'STATE_LOCKED';
-}
+export class StateLockedError extends codedError('STATE_LOCKED') {}

@@ -13,6 +13,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { cipherLength, DEFAULT_RECORD_BYTES, header, HEADER_BYTES, sealRecordAt, TAG_BYTES } from '../../server/crypto/index.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
 export const RECORDS_PER_SEGMENT = 64;
 export const SEGMENT_BYTES = RECORDS_PER_SEGMENT * DEFAULT_RECORD_BYTES;
@@ -22,15 +23,10 @@ const CACHED_SEGMENTS = 6;
 export type SourceChangeKind = 'content' | 'length';
 
 /** A file of the upload cannot be opened or read. */
-export class SourceUnreadableError extends Error {
-  override readonly name = 'SourceUnreadableError';
-  readonly code = 'SOURCE_UNREADABLE';
-}
+export class SourceUnreadableError extends codedError('SOURCE_UNREADABLE') {}
 
 /** The file is not what it was when its encryption started: it must start over with a new key. */
-export class SourceChangedError extends Error {
-  override readonly name = 'SourceChangedError';
-  readonly code = 'SOURCE_CHANGED';
+export class SourceChangedError extends codedError('SOURCE_CHANGED') {
   constructor(readonly kind: SourceChangeKind, message: string) {
     super(message);
   }

@@ -13,10 +13,9 @@ import { attestedHeads, type BadCheckpointLine, type CheckpointSource } from './
 import { activityKeys, legacyChainKey, type BrokenReason } from './chain.ts';
 import { loadActivityChainKey } from './chain-key.ts';
 import { loadWebhookSigningKey } from '../webhooks/signing-secret.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
-export class ActivityChainBrokenError extends Error {
-  readonly code = 'ACTIVITY_CHAIN_BROKEN';
-}
+export class ActivityChainBrokenError extends codedError('ACTIVITY_CHAIN_BROKEN') {}
 
 const BROKEN_REASONS: Record<Exclude<BrokenReason, 'truncated'>, string> = {
   'hash-mismatch': 'its content does not match its hash (edited)',

@@ -9,6 +9,7 @@ import type { NodeArgon2Params } from '../crypto/index.ts';
 import { loginSecretForPassword } from './login-secret.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 import { usernameProblem } from './usernames.ts';
+import { CodedError } from '../../contract/coded-error.ts';
 
 export type UserAdminErrorCode =
   | 'INVALID_USERNAME'
@@ -18,15 +19,7 @@ export type UserAdminErrorCode =
   | 'PASSWORD_TOO_LONG'
   | 'UNKNOWN_USER';
 
-export class UserAdminError extends Error {
-  constructor(
-    readonly code: UserAdminErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'UserAdminError';
-  }
-}
+export class UserAdminError extends CodedError<UserAdminErrorCode> {}
 
 function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {

@@ -3,20 +3,12 @@
  * an independent implementation of the same format and must not share code with it); the codes
  * are the same strings so callers and tests can compare behaviour.
  */
+import { CodedError } from '../../contract/coded-error.ts';
 import { checkCanonicalBase64 } from '../base64.ts';
 
 export type OfflineCryptoErrorCode = 'INTEGRITY' | 'WRONG_PASSWORD' | 'WRONG_KEY' | 'MALFORMED' | 'UNSUPPORTED_VERSION';
 
-export class OfflineCryptoError extends Error {
-  override readonly name = 'OfflineCryptoError';
-  constructor(
-    readonly code: OfflineCryptoErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export class OfflineCryptoError extends CodedError<OfflineCryptoErrorCode> {}
 
 /** Strict, canonical, padded base64 (server/base64.ts), or a MALFORMED error naming `what`. */
 export function strictBase64(text: string, what: string): Buffer {

@@ -3,12 +3,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { SqlDialect } from './migrations/dialect-helpers.ts';
 import { schemaMigrations } from './migrations/index.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
-export class MigrationFailedError extends Error {
-  readonly code = 'MIGRATION_FAILED';
+export class MigrationFailedError extends codedError('MIGRATION_FAILED') {
   constructor(migrationName: string, options: { cause: unknown }) {
     super(`Database migration "${migrationName}" failed`, options);
-    this.name = 'MigrationFailedError';
   }
 }
 

@@ -9,6 +9,7 @@
 // destroys the blob stream being read, so no file stays open.
 import type { Readable } from 'node:stream';
 import { ZipFile, type EndOptions } from 'yazl';
+import { codedError } from '../../contract/coded-error.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { ExportPlan } from './export-plan.ts';
 import { MANIFEST_NAME, serialiseManifest } from './manifest.ts';
@@ -19,11 +20,9 @@ export interface ExportZip {
   size: number;
 }
 
-class OutputClosedError extends Error {
-  readonly code = 'EXPORT_OUTPUT_CLOSED';
+class OutputClosedError extends codedError('EXPORT_OUTPUT_CLOSED') {
   constructor() {
     super('The export output closed before the ZIP was complete');
-    this.name = 'OutputClosedError';
   }
 }
 

@@ -12,7 +12,7 @@
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../auth/tokens.ts';
-import { HttpError } from '../errors.ts';
+import { defineHttpError } from '../errors.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import { resolveRange } from './byte-range.ts';
 import { attachmentDisposition } from '../../contract/content-disposition.ts';
@@ -34,11 +34,7 @@ export interface ResponseMeter {
   open(range: { start: number; end: number; size: number }): Transform;
 }
 
-export class RangeNotSatisfiableError extends HttpError<'RANGE_NOT_SATISFIABLE'> {
-  constructor() {
-    super('RANGE_NOT_SATISFIABLE', 416, 'Requested range not satisfiable');
-  }
-}
+export class RangeNotSatisfiableError extends defineHttpError('RANGE_NOT_SATISFIABLE', 416, 'Requested range not satisfiable') {}
 
 /** A range from an offset to the end, as a client resuming a download asks for it. */
 const RESUME_RANGE = /^bytes=\d+-$/;

@@ -1,17 +1,9 @@
 // The one answer for a file the caller may not see: 404 "File not found", the same for a file that
 // does not exist, one in another admin's folder and one outside a download link, so ids reveal
 // nothing. The error handler answers it as {detail, code}.
-import { HttpError } from '../errors.ts';
+import { defineHttpError } from '../errors.ts';
 
-export class FileNotFoundError extends HttpError<'FILE_NOT_FOUND'> {
-  constructor() {
-    super('FILE_NOT_FOUND', 404, 'File not found');
-  }
-}
+export class FileNotFoundError extends defineHttpError('FILE_NOT_FOUND', 404, 'File not found') {}
 
 /** An unfinished upload that is not in the admin's folder (or no longer exists: completed, swept). */
-export class UploadNotFoundError extends HttpError<'UPLOAD_NOT_FOUND'> {
-  constructor() {
-    super('UPLOAD_NOT_FOUND', 404, 'Upload not found');
-  }
-}
+export class UploadNotFoundError extends defineHttpError('UPLOAD_NOT_FOUND', 404, 'Upload not found') {}

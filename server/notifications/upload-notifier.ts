@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { codedError } from '../../contract/coded-error.ts';
 import type { Repositories } from '../db/repositories/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { uploadMessage } from './upload-message.ts';
@@ -139,8 +140,7 @@ function errorCode(error: unknown): string {
   return error instanceof Error ? error.name : 'unknown';
 }
 
-class MailDeadlineError extends Error {
-  readonly code = 'MAIL_DEADLINE';
+class MailDeadlineError extends codedError('MAIL_DEADLINE') {
   constructor(ms: number) {
     super(`The SMTP server did not accept the message within ${ms} ms`);
   }

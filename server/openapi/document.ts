@@ -7,15 +7,14 @@ import { errorResponse, VALIDATION_FAILED } from '../../contract/errors.ts';
 import type { CataloguedOperation } from './route-catalogue.ts';
 import { OPERATION_NOTES } from './operations.ts';
 import type { HeaderNote, OpenApiOperationNotes } from './types.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
 type JsonObject = Record<string, unknown>;
 
 /** An operation of the router that ./operations.ts does not describe (the drift test names it). */
-export class UndocumentedOperationError extends Error {
-  readonly code = 'UNDOCUMENTED_OPERATION';
+export class UndocumentedOperationError extends codedError('UNDOCUMENTED_OPERATION') {
   constructor(readonly operation: string) {
     super(`${operation} has no entry in server/openapi/operations.ts`);
-    this.name = 'UndocumentedOperationError';
   }
 }
 

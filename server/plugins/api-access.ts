@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { SESSION_COOKIE } from './sessions.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,11 +26,9 @@ declare module 'fastify' {
 }
 
 /** An /api route registered outside the guarded scope: it would answer without the checks. */
-export class UnguardedApiRouteError extends Error {
-  readonly code = 'UNGUARDED_API_ROUTE';
+export class UnguardedApiRouteError extends codedError('UNGUARDED_API_ROUTE') {
   constructor(readonly route: string) {
     super(`${route} is an /api route registered outside the API scope; register it in server/routes/`);
-    this.name = 'UnguardedApiRouteError';
   }
 }
 

@@ -5,22 +5,15 @@
 // are still recovered (exit status 1 at the end). Crypto failures arrive as OfflineCryptoError from
 // server/crypto and are reported per file the same way (reasons.ts maps every code to its line).
 
+import { CodedError } from '../../contract/coded-error.ts';
+
 export type ExportErrorCode =
   | 'BACKUP_UNREADABLE'
   | 'EXPORT_UNREADABLE'
   | 'EXPORT_UNSUPPORTED_VERSION'
   | 'OUTPUT_DIR_UNUSABLE';
 
-export class ExportError extends Error {
-  override readonly name = 'ExportError';
-  constructor(
-    readonly code: ExportErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export class ExportError extends CodedError<ExportErrorCode> {}
 
 export type FileRecoveryErrorCode =
   | 'ENTRY_INVALID'
@@ -35,16 +28,7 @@ export type FileRecoveryErrorCode =
   | 'SIZE_MISMATCH'
   | 'HASH_MISMATCH';
 
-export class FileRecoveryError extends Error {
-  override readonly name = 'FileRecoveryError';
-  constructor(
-    readonly code: FileRecoveryErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export class FileRecoveryError extends CodedError<FileRecoveryErrorCode> {}
 
 /** The errno code of a failed file-system call (ENOENT, EACCES, ...), if it is one. */
 export function errnoCode(error: unknown): string | undefined {

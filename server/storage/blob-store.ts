@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { CodedError } from '../../contract/coded-error.ts';
 
 /**
  * Where ciphertext lives. Narrow on purpose (style rule 9): the disk store is the embedded
@@ -63,12 +64,4 @@ export interface ByteRange {
 
 export type BlobStoreErrorCode = 'BLOB_NOT_FOUND' | 'BLOB_TOO_LARGE' | 'BLOB_BAD_KEY' | 'BLOB_BAD_RANGE';
 
-export class BlobStoreError extends Error {
-  override readonly name = 'BlobStoreError';
-  constructor(
-    readonly code: BlobStoreErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class BlobStoreError extends CodedError<BlobStoreErrorCode> {}

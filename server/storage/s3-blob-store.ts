@@ -28,6 +28,7 @@ import {
   type StoredEntry,
 } from './blob-store.ts';
 import { isS3NotFound } from './s3-client.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
 /** 8 MiB parts: a 5 GiB file is 640 parts, well within S3's 10,000. */
 export const PART_BYTES = 8 * 1024 * 1024;
@@ -35,9 +36,7 @@ const QUEUE_PARTS = 2;
 
 export type BucketProblem = 'missing' | 'forbidden' | 'unreachable';
 
-export class S3BucketError extends Error {
-  override readonly name = 'S3BucketError';
-  readonly code = 'S3_BUCKET_UNAVAILABLE';
+export class S3BucketError extends codedError('S3_BUCKET_UNAVAILABLE') {
   constructor(
     readonly problem: BucketProblem,
     message: string,

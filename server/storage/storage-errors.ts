@@ -1,15 +1,11 @@
 // Refusals for want of room. STORAGE_FULL: the server's disk (the free-space reserve reached, or the
 // file system itself full); FOLDER_QUOTA_EXCEEDED: the folder's own limits. The upload page tells
 // the uploader what happened and what to do by these codes.
-import { HttpError } from '../errors.ts';
+import { defineHttpError } from '../errors.ts';
 
 export const STORAGE_FULL_DETAIL = 'The server has no room for this upload right now.';
 
-export class StorageFullError extends HttpError<'STORAGE_FULL'> {
-  constructor() {
-    super('STORAGE_FULL', 507, STORAGE_FULL_DETAIL);
-  }
-}
+export class StorageFullError extends defineHttpError('STORAGE_FULL', 507, STORAGE_FULL_DETAIL) {}
 
 /**
  * The codes of a write that found no room: the file system's (ENOSPC, EDQUOT), SQLite's on it
@@ -32,9 +28,9 @@ export const DISK_FULL_DETAIL = "The server's disk is full, so this could not be
  * before it may have been); the answer is 507 with this text, never a 500, so the admin knows
  * what to free.
  */
-export class DiskFullError extends HttpError<'DISK_FULL'> {
+export class DiskFullError extends defineHttpError('DISK_FULL', 507, DISK_FULL_DETAIL) {
   constructor(override readonly cause: unknown) {
-    super('DISK_FULL', 507, DISK_FULL_DETAIL);
+    super();
   }
 }
 
@@ -52,8 +48,4 @@ export const FOLDER_QUOTA_DETAIL = "This upload would pass the folder's storage 
  * unfinished uploads and streaming requests together). Not the disk's state: only the admin can make
  * room (delete files, raise the limit), so clients do not retry it on their own.
  */
-export class FolderQuotaExceededError extends HttpError<'FOLDER_QUOTA_EXCEEDED'> {
-  constructor() {
-    super('FOLDER_QUOTA_EXCEEDED', 413, FOLDER_QUOTA_DETAIL);
-  }
-}
+export class FolderQuotaExceededError extends defineHttpError('FOLDER_QUOTA_EXCEEDED', 413, FOLDER_QUOTA_DETAIL) {}

@@ -1,7 +1,8 @@
 // Errors of the anonymous upload routes. Each has a fixed `code`; the status and the detail the
 // client sees come from this table (the texts are the contract in docs/api.md; some are the
 // spec's exact strings). The app's error handler answers each as {detail, code}.
-import { HttpError } from '../errors.ts';
+import type { ServerErrorCode } from '../../contract/errors.ts';
+import { defineHttpError, httpErrorTable, type HttpErrorEntry } from '../errors.ts';
 
 export const UPLOAD_ERRORS = {
   /** Unknown, inactive or expired link: the same answer on every route, so a token reveals nothing. */
@@ -18,22 +19,14 @@ export const UPLOAD_ERRORS = {
   MALFORMED_MULTIPART: { status: 400, detail: 'Malformed multipart request.' },
   NO_FILES: { status: 400, detail: 'No files were provided.' },
   TOO_MANY_PARTS: { status: 413, detail: 'Too many files or fields in one request.' },
-} as const satisfies Record<string, { status: number; detail: string }>;
+} as const satisfies { [Code in ServerErrorCode]?: HttpErrorEntry };
 
 export type UploadErrorCode = keyof typeof UPLOAD_ERRORS;
 
-export class UploadError extends HttpError<UploadErrorCode> {
-  constructor(code: UploadErrorCode) {
-    super(code, UPLOAD_ERRORS[code].status, UPLOAD_ERRORS[code].detail);
-  }
-}
+export class UploadError extends httpErrorTable(UPLOAD_ERRORS) {}
 
 /** 413: a file is larger than the limit. The detail names the limit the way the page does. */
-export class FileTooLargeError extends HttpError<'FILE_TOO_LARGE'> {
-  constructor(maxFileBytes: number) {
-    super('FILE_TOO_LARGE', 413, fileTooLargeDetail(maxFileBytes));
-  }
-}
+export class FileTooLargeError extends defineHttpError('FILE_TOO_LARGE', 413, fileTooLargeDetail) {}
 
 export function fileTooLargeDetail(maxFileBytes: number): string {
   return `File too large (max ${Math.floor(maxFileBytes / (1024 * 1024))} MB)`;

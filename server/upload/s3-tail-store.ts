@@ -20,6 +20,7 @@
 import type { Readable } from 'node:stream';
 import { S3Store } from '@tus/s3-store';
 import { ERRORS, Upload } from '@tus/server';
+import { codedError } from '../../contract/coded-error.ts';
 
 /** S3 metadata key of a tail: the number of the last part it follows. */
 const FOLLOWS_PART = 'follows-part';
@@ -46,11 +47,9 @@ interface WriteInProgress {
 }
 
 /** A part of this PATCH was not stored, so the tail after it is not put either. */
-export class PartUploadFailedError extends Error {
-  readonly code = 'PART_UPLOAD_FAILED';
+export class PartUploadFailedError extends codedError('PART_UPLOAD_FAILED') {
   constructor(readonly uploadId: string) {
     super(`a part of upload ${uploadId} was not stored; its tail is not put`);
-    this.name = 'PartUploadFailedError';
   }
 }
 

@@ -1,26 +1,18 @@
 // Errors of the webhook routes; the error handler answers each as {detail, code}.
-import { HttpError } from '../errors.ts';
+import { defineHttpError } from '../errors.ts';
 
-export class WebhookNotFoundError extends HttpError<'WEBHOOK_NOT_FOUND'> {
-  constructor() {
-    super('WEBHOOK_NOT_FOUND', 404, 'No webhook is set up.');
-  }
-}
+export class WebhookNotFoundError extends defineHttpError('WEBHOOK_NOT_FOUND', 404, 'No webhook is set up.') {}
 
 /** 422: the URL points at a loopback, private, link-local or other internal address, or is http:// outside WEBHOOK_ALLOWED_NETWORKS. */
-export class WebhookUrlRefusedError extends HttpError<'WEBHOOK_URL_REFUSED'> {
-  constructor() {
-    super(
-      'WEBHOOK_URL_REFUSED',
-      422,
-      'This webhook address is not allowed: it must be reachable on the public internet (or on a network the operator allowed with WEBHOOK_ALLOWED_NETWORKS).',
-    );
-  }
-}
+export class WebhookUrlRefusedError extends defineHttpError(
+  'WEBHOOK_URL_REFUSED',
+  422,
+  'This webhook address is not allowed: it must be reachable on the public internet (or on a network the operator allowed with WEBHOOK_ALLOWED_NETWORKS).',
+) {}
 
 /** Without PUBLIC_URL no webhook is saved: its events are read far from any request, so no address may come from one. */
-export class WebhookNeedsPublicUrlError extends HttpError<'WEBHOOK_NEEDS_PUBLIC_URL'> {
-  constructor() {
-    super('WEBHOOK_NEEDS_PUBLIC_URL', 409, 'Webhooks need the server setting PUBLIC_URL (the address people open). Ask the operator to set it.');
-  }
-}
+export class WebhookNeedsPublicUrlError extends defineHttpError(
+  'WEBHOOK_NEEDS_PUBLIC_URL',
+  409,
+  'Webhooks need the server setting PUBLIC_URL (the address people open). Ask the operator to set it.',
+) {}

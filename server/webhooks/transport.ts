@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AddressPolicy } from './address-policy.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -22,14 +23,12 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export const systemResolver: HostResolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 
-export class WebhookAddressRefusedError extends Error {
-  readonly code = 'ADDRESS_REFUSED';
+export class WebhookAddressRefusedError extends codedError('ADDRESS_REFUSED') {
   constructor(
     readonly address: string,
     readonly why: string,
   ) {
     super(`Refused address ${address} (${why})`);
-    this.name = 'WebhookAddressRefusedError';
   }
 }
 

@@ -293,6 +293,12 @@ describe('answeredWith', () => {
   });
 });
 
+  it("takes only codes of the contract's list (contract/errors.ts), so a misspelt code fails to compile", () => {
+    const keyMissing = describeApiError({ status: 404, data: { detail: 'Recipient public key is missing or not configured.', code: 'PUBLIC_KEY_MISSING' } });
+    // @ts-expect-error PUBLIC_KEY_MISSNG is no code of the contract
+    expect(answeredWith(keyMissing, 'PUBLIC_KEY_MISSNG', 404)).toBe(false);
+  });
+
 describe('saysCodeInvalidOrExpired (spec section 5, upload page)', () => {
   it('by code: a wrong or used-up code and a gone link say so; nothing else does', () => {
     const says = (status: number, code: string, detail: string) => saysCodeInvalidOrExpired(describeApiError({ status, data: { detail, code } }));

@@ -7,6 +7,7 @@
 // gateway) is mapped by its status alone. The server's detail is shown where the spec says so.
 
 import { OTP_REQUIRED_MESSAGE } from '../../contract/auth.ts';
+import type { ServerErrorCode } from '../../contract/errors.ts';
 import { isDownloadFailure } from '../../contract/download-failure.ts';
 import { isUserFacingError } from '../lib/userFacingError.ts';
 import { downloadErrorText, SIGN_IN_TEXTS, STORAGE_REFUSAL_MESSAGES } from '../lib/userTexts.ts';
@@ -86,7 +87,7 @@ const ROW_OF_SERVER_CODE: Readonly<Record<string, HttpRow>> = {
   INCORRECT_PASSWORD: 'wrong-password',
   INCORRECT_LINK_PASSWORD: 'wrong-password',
   SIGN_IN_UPGRADE_REQUIRED: 'sign-in-upgrade',
-};
+} satisfies { [Code in ServerErrorCode]?: HttpRow };
 
 function rowOfStatus(status: number): HttpRow {
   switch (status) {
@@ -110,7 +111,7 @@ function serverCodeOf(data: unknown): string | null {
 }
 
 /** Server codes worded by the app itself rather than by the server's detail (the uploader's refusals for want of room). */
-const TEXT_OF_SERVER_CODE: Readonly<Record<string, string>> = STORAGE_REFUSAL_MESSAGES;
+const TEXT_OF_SERVER_CODE: Readonly<Record<string, string>> = STORAGE_REFUSAL_MESSAGES satisfies { [Code in ServerErrorCode]?: string };
 
 function describeHttp(status: number, data: unknown, statusText: string): ApiErrorInfo {
   const detail = stringDetail(data);
@@ -174,16 +175,17 @@ export function describeApiError(error: unknown): ApiErrorInfo {
 }
 
 /**
- * Whether the server answered with `code`. An answer without a code (an older server, a proxy)
- * counts when its status is `statusWithoutCode` (the status the server gives that code).
+ * Whether the server answered with `code` (one of contract/errors.ts's list). An answer without a
+ * code (an older server, a proxy) counts when its status is `statusWithoutCode` (the status the
+ * server gives that code).
  */
-export function answeredWith(described: ApiErrorInfo, code: string, statusWithoutCode?: number): boolean {
+export function answeredWith(described: ApiErrorInfo, code: ServerErrorCode, statusWithoutCode?: number): boolean {
   if (described.serverCode !== null) return described.serverCode === code;
   return statusWithoutCode !== undefined && described.status === statusWithoutCode;
 }
 
 /** Server codes whose message says the verification code (or the link) is invalid or expired. */
-const INVALID_OR_EXPIRED_CODES: ReadonlySet<string> = new Set(['INVALID_CODE', 'LINK_INVALID']);
+const INVALID_OR_EXPIRED_CODES: ReadonlySet<string> = new Set<ServerErrorCode>(['INVALID_CODE', 'LINK_INVALID']);
 
 /**
  * Spec section 5, upload page: a failed code verification whose server message says 'invalid' or

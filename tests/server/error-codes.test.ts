@@ -5,11 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ERROR_CODES } from '../../contract/errors.ts';
 import { HostNotAllowedError, LinkExpiredError, LinkNotFoundError, LinkPasswordRequiredError, LinkWithoutPasswordError } from '../../server/download-links/errors.ts';
 import {
   API_ERRORS,
   ApiError,
-  type HttpError,
+  defineHttpError,
+  HttpError,
   OTHER_CLIENT_ERROR_CODE,
   PROTOCOL_ERROR_CODES,
   RateLimitedError,
@@ -98,7 +100,7 @@ afterAll(() => server.close());
 describe('error codes', () => {
   it('covers every HttpError class the server defines', () => {
     const declared = sourceFiles(path.join(REPO, 'server')).flatMap((file) =>
-      [...fs.readFileSync(file, 'utf8').matchAll(/class (\w+) extends HttpError\b/g)].map((match) => match[1]!),
+      [...fs.readFileSync(file, 'utf8').matchAll(/class (\w+) extends (?:HttpError|defineHttpError|httpErrorTable)\b/g)].map((match) => match[1]!),
     );
     expect(declared.length).toBeGreaterThan(5);
     const covered = new Set(TYPED_ERRORS.map((error) => error.constructor.name));
@@ -184,15 +186,43 @@ describe('error codes', () => {
     expect(unsupported.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
-  it('lists every code in docs/api.md', () => {
+  it("lists every code of the contract's list in docs/api.md", () => {
     const docs = fs.readFileSync(path.join(REPO, 'docs/api.md'), 'utf8');
-    const codes = new Set([
+    const missing = API_ERROR_CODES.filter((code) => !docs.includes(`| \`${code}\` |`));
+    expect(missing).toEqual([]);
+  });
+
+  it("has the contract's list hold exactly the codes the server answers with", () => {
+    const answered = new Set<string>([
       ...TYPED_ERRORS.map((error) => error.code),
       ...Object.values(PROTOCOL_ERROR_CODES),
       OTHER_CLIENT_ERROR_CODE,
       'INTERNAL',
     ]);
-    const missing = [...codes].filter((code) => !docs.includes(`| \`${code}\` |`));
-    expect(missing).toEqual([]);
+    expect([...answered].sort()).toEqual([...API_ERROR_CODES].sort());
+    expect(new Set(API_ERROR_CODES).size).toBe(API_ERROR_CODES.length);
+  });
+
+  it('keeps the class of a declared error: its name, instanceof and a detail built from the arguments', () => {
+    class ProbeError extends defineHttpError('HOST_NOT_ALLOWED', 421, (where: string) => `at ${where} only`) {}
+    const error = new ProbeError('https://a.example');
+    expect(error).toBeInstanceOf(ProbeError);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('ProbeError');
+    expect({ code: error.code, status: error.statusCode, detail: error.detail, message: error.message }).toEqual({
+      code: 'HOST_NOT_ALLOWED',
+      status: 421,
+      detail: 'at https://a.example only',
+      message: 'at https://a.example only',
+    });
+    expect(new ApiError('NOT_FOUND').name).toBe('ApiError');
+  });
+
+  it("refuses at compile time a code that is not in the contract's list", () => {
+    // @ts-expect-error NOT_IN_THE_CONTRACT is no code of contract/errors.ts
+    expect(new (defineHttpError('NOT_IN_THE_CONTRACT', 400, 'x'))().code).toBe('NOT_IN_THE_CONTRACT');
+    // @ts-expect-error FILE_NOT_FOUND is a code of the contract but not of ApiError's table
+    expect(() => new ApiError('FILE_NOT_FOUND')).toThrow(TypeError);
   });
 });

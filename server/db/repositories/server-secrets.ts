@@ -2,14 +2,13 @@
 // a deployment reads the same value).
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { codedError } from '../../../contract/coded-error.ts';
 
 export type ServerSecretName = 'prelogin' | 'link-recipient';
 
-export class MissingServerSecretError extends Error {
-  readonly code = 'SERVER_SECRET_MISSING';
+export class MissingServerSecretError extends codedError('SERVER_SECRET_MISSING') {
   constructor(name: ServerSecretName) {
     super(`the server secret "${name}" is missing from the database (its migration did not run)`);
-    this.name = 'MissingServerSecretError';
   }
 }
 

@@ -5,16 +5,16 @@
 // it accepts anonymous bodies, so it is for benchmark and staging servers only.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { HttpError } from '../../errors.ts';
+import { defineHttpError } from '../../errors.ts';
 
 /** Bodies larger than this are refused: the benchmark sends 16 MiB pieces; no reason to take more. */
 export const BENCH_DISCARD_MAX_BYTES = 256 * 1024 * 1024;
 
-export class BenchBodyTooLargeError extends HttpError<'PAYLOAD_TOO_LARGE'> {
-  constructor() {
-    super('PAYLOAD_TOO_LARGE', 413, 'The body must declare a Content-Length of at most 256 MiB.');
-  }
-}
+export class BenchBodyTooLargeError extends defineHttpError(
+  'PAYLOAD_TOO_LARGE',
+  413,
+  'The body must declare a Content-Length of at most 256 MiB.',
+) {}
 
 export const benchDiscardResponse = z.object({ bytes: z.number().int().nonnegative() });
 

@@ -1,17 +1,13 @@
 // 404s of the key routes: the signed-in user has not stored that part of a key pair yet. The client
 // maps the encrypted-key one to 'Encrypted key data not found on server. Please generate or
 // restore keys in your profile.' (spec section 8). The error handler answers {detail, code}.
-import { HttpError } from '../../errors.ts';
+import { httpErrorTable } from '../../errors.ts';
 
-export type KeyNotFoundCode = 'PUBLIC_KEY_NOT_FOUND' | 'ENCRYPTED_KEY_NOT_FOUND';
+const KEY_ERRORS = {
+  PUBLIC_KEY_NOT_FOUND: { status: 404, detail: 'Public key not found' },
+  ENCRYPTED_KEY_NOT_FOUND: { status: 404, detail: 'Encrypted key data not found' },
+} as const;
 
-const DETAILS: Record<KeyNotFoundCode, string> = {
-  PUBLIC_KEY_NOT_FOUND: 'Public key not found',
-  ENCRYPTED_KEY_NOT_FOUND: 'Encrypted key data not found',
-};
+export type KeyNotFoundCode = keyof typeof KEY_ERRORS;
 
-export class KeyNotFoundError extends HttpError<KeyNotFoundCode> {
-  constructor(code: KeyNotFoundCode) {
-    super(code, 404, DETAILS[code]);
-  }
-}
+export class KeyNotFoundError extends httpErrorTable(KEY_ERRORS) {}
