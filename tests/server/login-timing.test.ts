@@ -94,25 +94,36 @@ async function timeBoth(known: () => Promise<number>, unknown: () => Promise<num
   return { z: mannWhitneyZ(times.known, times.unknown), medianDifferenceMs: median(times.known) - median(times.unknown) };
 }
 
-function expectOneDistribution(result: Awaited<ReturnType<typeof timeBoth>>, floorMs: number) {
-  const seen = `z=${result.z.toFixed(2)}, median known - median unknown ${result.medianDifferenceMs.toFixed(3)} ms`;
-  // Both must hold for a failure: a real difference (|z| > 3.5) of a size that matters (the floor).
-  expect(Math.abs(result.z) > 3.5 && Math.abs(result.medianDifferenceMs) > floorMs, seen).toBe(false);
+function showsDifference(result: Awaited<ReturnType<typeof timeBoth>>, floorMs: number): boolean {
+  // Both must hold: a real difference (|z| > 3.5) of a size that matters (the floor).
+  return Math.abs(result.z) > 3.5 && Math.abs(result.medianDifferenceMs) > floorMs;
 }
 
-describe('sign-in timing', { timeout: 60_000 }, () => {
+/**
+ * One distribution, or a failure. A difference in the code shows in every measurement; a burst of
+ * load from other test files on the same two cores shows in one now and then. So a measurement that
+ * shows a difference is taken once more, and the test fails when the second shows it too.
+ */
+async function expectOneDistribution(measure: () => ReturnType<typeof timeBoth>, floorMs: number) {
+  const seen = (result: Awaited<ReturnType<typeof timeBoth>>) =>
+    `z=${result.z.toFixed(2)}, median known - median unknown ${result.medianDifferenceMs.toFixed(3)} ms`;
+  const first = await measure();
+  if (!showsDifference(first, floorMs)) return;
+  const second = await measure();
+  expect(showsDifference(second, floorMs), `first ${seen(first)}; again ${seen(second)}`).toBe(false);
+}
+
+describe('sign-in timing', { timeout: 120_000 }, () => {
   it('a wrong secret for a known name and any secret for an unknown name take the same time', async () => {
     const wrongSecret = randomBytes(32).toString('base64');
     const attempt = (username: string) => async () =>
       (await client.request('POST', '/api/auth/token', { form: { username, auth_secret: wrongSecret } })).status;
     // One unknown name, tried again and again, as an attacker probing a name would.
-    const result = await timeBoth(attempt('known-user'), attempt('no-such-user'));
-    expectOneDistribution(result, 0.1);
+    await expectOneDistribution(() => timeBoth(attempt('known-user'), attempt('no-such-user')), 0.1);
   });
 
   it('the pre-login answer takes the same time for a known and an unknown name', async () => {
     const prelogin = (username: string) => async () => (await client.post('/api/auth/prelogin', { username })).status;
-    const result = await timeBoth(prelogin('known-user'), prelogin('no-such-user'));
-    expectOneDistribution(result, 0.02);
+    await expectOneDistribution(() => timeBoth(prelogin('known-user'), prelogin('no-such-user')), 0.02);
   });
 });
