@@ -8,7 +8,7 @@
 import { useCallback } from 'react';
 import { isBoundAccountKdfParams, isCryptoError, type CryptoPool } from '../../workers/index.ts';
 import { authApi } from '../api/authApi.ts';
-import { hasSeenBoundBlock, selectCurrentUser } from '../features/auth/index.ts';
+import { hasSeenBoundBlock, rememberBoundBlock, selectCurrentUser } from '../features/auth/index.ts';
 import { UserFacingError } from '../lib/userFacingError.ts';
 import { SIGN_IN_TEXTS } from '../lib/userTexts.ts';
 import { useCryptoPool } from './cryptoPool.ts';
@@ -41,9 +41,13 @@ export async function accountKdfParams(dispatch: AppDispatch, username: string):
  */
 export async function deriveAccountSecret(dispatch: AppDispatch, pool: AuthSecretPool, username: string, password: string): Promise<AccountSecret> {
   const kdfParams = await accountKdfParams(dispatch, username);
-  if (!isBoundAccountKdfParams(kdfParams) && hasSeenBoundBlock(username)) throw new UserFacingError('kdf-name-refused', SIGN_IN_TEXTS.kdfNameRefused);
+  const bound = isBoundAccountKdfParams(kdfParams);
+  if (!bound && hasSeenBoundBlock(username)) throw new UserFacingError('kdf-name-refused', SIGN_IN_TEXTS.kdfNameRefused);
   try {
-    return { authSecret: await pool.deriveAuthSecret(password, kdfParams, username), kdfParams };
+    const authSecret = await pool.deriveAuthSecret(password, kdfParams, username);
+    // A name once answered bound (and matching) never has a reason to be answered unbound again.
+    if (bound) rememberBoundBlock(username);
+    return { authSecret, kdfParams };
   } catch (error) {
     if (isCryptoError(error, 'KDF_REFUSED')) throw new UserFacingError('kdf-refused', SIGN_IN_TEXTS.kdfRefused);
     if (isCryptoError(error, 'KDF_NAME_MISMATCH')) throw new UserFacingError('kdf-name-refused', SIGN_IN_TEXTS.kdfNameRefused);

@@ -6,8 +6,9 @@
 // signing out, only by clearing the site's data.
 //
 // The second list: usernames whose pre-login block this device has seen bound to the name (scheme
-// 3, docs/format.md). Such an account never goes back to an unbound block, so a later unbound
-// answer for it (a server trying to hand several accounts one salt) is refused before derivation.
+// 3, docs/format.md), whether or not the sign-in then succeeded. A name answered bound (accounts
+// and the stand-ins for unknown names alike) never goes back to an unbound block, so a later
+// unbound answer for it (a server handing several names one salt) is refused before derivation.
 const STORAGE_KEY = 'sealdrop.newSignIn.usernames';
 const BOUND_STORAGE_KEY = 'sealdrop.boundSalt.usernames';
 
@@ -58,7 +59,7 @@ export function hasSignedInWithNewScheme(username: string): boolean {
   return remembered(STORAGE_KEY, username);
 }
 
-/** After a sign-in accepted under a block bound to `username`, or the move to one. */
+/** After a block bound to `username` was derived with, or the move to one. */
 export function rememberBoundBlock(username: string): void {
   remember(BOUND_STORAGE_KEY, username);
 }
