@@ -367,6 +367,26 @@ describe('Login screen: the account salt bound to the username', () => {
     await waitFor(() => expect(hasSeenBoundBlock('alice')).toBe(true));
   });
 
+  it('with 2FA the move to a bound block follows the code step, with the secret accepted before it', async () => {
+    const password = 'correct-horse-1';
+    const api = withApi({
+      'POST /api/auth/prelogin': preloginHandler(TEST_UNBOUND_KDF_PARAMS),
+      'POST /api/auth/token': () => ({ status: 200, body: { message: 'OTP code required', username: 'alice' } }),
+      'POST /api/auth/token/2fa': () => ({ status: 200, body: { user: { ...testUser, is_2fa_enabled: true } } }),
+      'POST /api/auth/bind-login': () => ({ status: 200, body: { user: { ...testUser, is_2fa_enabled: true } } }),
+    });
+    await signInAs('alice', password);
+    expect(await screen.findByLabelText('Authentication Code')).toBeVisible();
+    expect(api.requests.some((r) => r.path === '/api/auth/bind-login')).toBe(false);
+    typeInto('Authentication Code', '123456');
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
+    await waitFor(() => expect(api.requests.some((r) => r.path === '/api/auth/bind-login')).toBe(true), { timeout: 20_000 });
+    const bind = JSON.parse(api.requests.find((r) => r.path === '/api/auth/bind-login')!.body);
+    expect(bind.auth_secret).toBe(await authSecretOf(password, TEST_UNBOUND_KDF_PARAMS));
+    expect(parseAccountKdfParams(bind.new_kdf_params, 'alice')).toMatchObject({ scheme: 3, name: 'alice' });
+    expect(api.requests.filter((r) => r.body.includes(password))).toEqual([]);
+  });
+
   it('a sign-in under a bound block sends no move and remembers the name as bound', async () => {
     const api = withApi({ 'POST /api/auth/token': () => ({ status: 200, body: { user: testUser } }) });
     await signInAs('Alice', 'correct-horse-1');
