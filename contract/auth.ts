@@ -53,12 +53,17 @@ const authSecret = (field: string) =>
   z.string({ error: `${field} must be text` }).regex(AUTH_SECRET_PATTERN, `${field} must be 32 bytes of base64 (the derived authentication secret, not the password)`);
 
 /**
- * An account's KDF parameter block (docs/format.md, "KDF scheme 2"): 26 bytes as canonical padded
- * base64, 36 characters. The server also checks the scheme and the bounds of its cost.
+ * An account's KDF parameter block (docs/format.md, "KDF parameter block"): scheme 3, 27 to 538
+ * bytes (the bound name's length varies), or scheme 2, 26 bytes, as padded base64. The server also
+ * checks the scheme, the bound name and the bounds of its cost.
  */
-export const KDF_PARAMS_PATTERN = /^[A-Za-z0-9+/]{34}[AEIMQUYcgkosw048]=$/;
+export const KDF_PARAMS_PATTERN = /^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const KDF_PARAMS_MAX_LENGTH = 720;
 export const kdfParamsText = (field: string) =>
-  z.string({ error: `${field} must be text` }).regex(KDF_PARAMS_PATTERN, `${field} must be a KDF parameter block of 26 bytes in base64`);
+  z
+    .string({ error: `${field} must be text` })
+    .max(KDF_PARAMS_MAX_LENGTH, `${field} must be a KDF parameter block in base64`)
+    .regex(KDF_PARAMS_PATTERN, `${field} must be a KDF parameter block in base64`);
 
 /** POST /auth/prelogin: the account whose KDF parameters the client derives its secrets with. */
 export const preloginBody = z.object({ username: loginName });
@@ -95,11 +100,29 @@ export const loginCodeBody = z.object({
 });
 export type LoginCodeBody = z.input<typeof loginCodeBody>;
 
-/** PUT /auth/users/me: `email: null` (or "") removes the address; absent fields keep theirs. */
+/**
+ * The private key re-wrapped under the account's new parameter block (kdfSalt must equal it), for
+ * the key pair whose public key is named: the server stores it only if that is still the pair it has.
+ */
+export const rewrappedPrivateKey = z.object({
+  public_key_spki: z.string({ error: 'Public key must be text' }).min(1).max(4096),
+  encryptedPrivateKey: z.string({ error: 'Encrypted private key must be text' }).min(1).max(8192),
+  kdfSalt: kdfParamsText('Key derivation salt'),
+});
+
+/**
+ * PUT /auth/users/me: `email: null` (or "") removes the address; absent fields keep theirs. A new
+ * username (other than in letter case) comes with the login re-keyed to a block bound to it: the
+ * secret under it and the private key re-wrapped under it (rewrappedPrivateKey, above), stored
+ * with the name in one transaction.
+ */
 export const profileUpdateBody = z.object({
   current_auth_secret: authSecret('Current authentication secret'),
   username: usernameSchema.optional(),
   email: emailOrNull.optional(),
+  new_auth_secret: authSecret('New authentication secret').optional(),
+  new_kdf_params: kdfParamsText('New KDF parameters').optional(),
+  private_key: rewrappedPrivateKey.optional(),
 });
 export type ProfileUpdateBody = z.input<typeof profileUpdateBody>;
 
@@ -129,15 +152,6 @@ export const changePasswordBody = z
   });
 export type ChangePasswordBody = z.input<typeof changePasswordBody>;
 
-/**
- * The private key re-wrapped under the account's new parameter block (kdfSalt must equal it), for
- * the key pair whose public key is named: the server stores it only if that is still the pair it has.
- */
-export const rewrappedPrivateKey = z.object({
-  public_key_spki: z.string({ error: 'Public key must be text' }).min(1).max(4096),
-  encryptedPrivateKey: z.string({ error: 'Encrypted private key must be text' }).min(1).max(8192),
-  kdfSalt: kdfParamsText('Key derivation salt'),
-});
 
 /**
  * POST /auth/upgrade-login: an account of the old scheme (its password reached the server) moves
@@ -156,6 +170,24 @@ export const upgradeLoginBody = z
     message: 'The private key must be wrapped under the new KDF parameters',
   });
 export type UpgradeLoginBody = z.input<typeof upgradeLoginBody>;
+
+/**
+ * POST /auth/bind-login: a signed-in account whose block is not yet bound to its name (scheme 2)
+ * moves to one that is, in one call: the current secret, the new secret under the new block, and
+ * the private key re-wrapped under it when there is one.
+ */
+export const bindLoginBody = z
+  .object({
+    auth_secret: authSecret('Authentication secret'),
+    new_auth_secret: authSecret('New authentication secret'),
+    new_kdf_params: kdfParamsText('New KDF parameters'),
+    private_key: rewrappedPrivateKey.optional(),
+  })
+  .refine((body) => body.private_key === undefined || body.private_key.kdfSalt === body.new_kdf_params, {
+    path: ['private_key', 'kdfSalt'],
+    message: 'The private key must be wrapped under the new KDF parameters',
+  });
+export type BindLoginBody = z.input<typeof bindLoginBody>;
 
 /** The User value. Only these fields ever leave the server. */
 export const userResponse = z.object({

@@ -1,7 +1,8 @@
 /**
  * Zero-knowledge sign-in (docs/format.md, "Login key derivation"): the login password never leaves
- * the browser. From it and the account's scheme-2 parameter block:
- *   master        = argon2id(UTF-8 password, salt, m, t, p) -> 32 bytes
+ * the browser. From it and the account's parameter block (scheme 3, bound to the account name;
+ * scheme 2 for accounts not yet moved, until their next sign-in):
+ *   master        = argon2id(UTF-8 password, salt (scheme 3: SHA-256(label, name, salt)), m, t, p) -> 32 bytes
  *   authSecret    = HKDF-SHA256(master, salt = empty, info "sealdrop/auth/v1") -> 32 bytes, sent as base64
  *   wrappingKey   = HKDF-SHA256(master, salt = empty, info "sealdrop/private-key-wrap/v1") -> AES-256-GCM
  * The two HKDF outputs are independent, so the authentication secret (which the server sees)
@@ -16,8 +17,10 @@ import {
   encodeKdfParams,
   HKDF_INFO,
   hkdfParams,
-  KDF_SCHEME_ARGON2ID,
-  newArgon2Params,
+  KDF_SCHEME_ARGON2ID_BOUND,
+  KDF_SCHEME_PBKDF2_SHA256,
+  newBoundArgon2Params,
+  normaliseAccountName,
   parseKdfParams,
   wrappingKeyFromMaster,
   type Argon2Params,
@@ -32,27 +35,48 @@ export interface AccountSecrets {
   readonly wrappingKey: CryptoKey;
 }
 
-/** A fresh scheme-2 parameter block (random salt, the default cost) for a new or re-keyed account. */
-export function newAccountKdfParams(): AccountKdfParams {
-  return encodeKdfParams(newArgon2Params()) as string as AccountKdfParams;
+/**
+ * A fresh scheme-3 parameter block (random salt, the default cost, bound to `username`) for a new,
+ * re-keyed, renamed or moved account.
+ */
+export function newAccountKdfParams(username: string): AccountKdfParams {
+  return encodeKdfParams(newBoundArgon2Params(username)) as string as AccountKdfParams;
+}
+
+/** Whether a parameter block is bound to an account name (scheme 3); false for anything else or damage. */
+export function isBoundAccountKdfParams(text: string): boolean {
+  try {
+    return parseKdfParams(text, undefined, 'account KDF parameters').scheme === KDF_SCHEME_ARGON2ID_BOUND;
+  } catch {
+    return false;
+  }
 }
 
 /**
- * Reads an account's parameter block: only scheme 2 is accepted for logins (MALFORMED otherwise),
- * and only at the default cost or above (KDF_REFUSED): the block comes from the server's pre-login.
+ * Reads an account's parameter block: argon2id only, scheme 3 (bound) or 2 (accounts not yet
+ * moved), MALFORMED otherwise; only at the default cost or above (KDF_REFUSED): the block comes
+ * from the server's pre-login. With `username` (the name being signed in with), a block bound to
+ * another name is KDF_NAME_MISMATCH: a server handing out one salt for many names would otherwise
+ * get one table of guesses for all of them.
  */
-export function parseAccountKdfParams(text: string): Argon2Params {
+export function parseAccountKdfParams(text: string, username?: string): Argon2Params {
   const params = parseKdfParams(text, undefined, 'account KDF parameters');
-  if (params.scheme !== KDF_SCHEME_ARGON2ID) {
-    throw new CryptoError('MALFORMED', 'account KDF parameters must be scheme 2 (argon2id)');
+  if (params.scheme === KDF_SCHEME_PBKDF2_SHA256) {
+    throw new CryptoError('MALFORMED', 'account KDF parameters must be argon2id (scheme 3 or 2)');
   }
   assertDefaultCost(params, 'account KDF parameters');
+  if (username !== undefined && params.scheme === KDF_SCHEME_ARGON2ID_BOUND && params.name !== normaliseAccountName(username)) {
+    throw new CryptoError('KDF_NAME_MISMATCH', 'account KDF parameters are bound to another account name');
+  }
   return params;
 }
 
-/** One argon2id run, then both purpose values. */
-export async function deriveAccountSecrets(password: string, kdfParams: string): Promise<AccountSecrets> {
-  const master = await deriveMasterKey(password, parseAccountKdfParams(kdfParams));
+/**
+ * One argon2id run, then both purpose values. `username` is the name signed in with (checked
+ * against a bound block); undefined only where no name is typed (a key backup's own block).
+ */
+export async function deriveAccountSecrets(password: string, kdfParams: string, username: string | undefined): Promise<AccountSecrets> {
+  const master = await deriveMasterKey(password, parseAccountKdfParams(kdfParams, username));
   const [authBits, wrappingKey] = await Promise.all([
     crypto.subtle.deriveBits(hkdfParams(HKDF_INFO.auth), master, AUTH_SECRET_LENGTH * 8),
     wrappingKeyFromMaster(master, ['encrypt', 'decrypt']),

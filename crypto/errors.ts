@@ -20,6 +20,8 @@ export const CRYPTO_ERROR_CODES = [
    * the link's fragment pins: nothing is derived with it and nothing is sent.
    */
   'KDF_REFUSED',
+  /** An account's parameter block (from the server) bound to a name other than the one signed in with. */
+  'KDF_NAME_MISMATCH',
   /** A key handle that the worker does not hold (never created, or already released). */
   'UNKNOWN_KEY',
   /** The source file changed (size or modification time) while its ciphertext was being produced. */

@@ -4,6 +4,9 @@
  *
  * Scheme 1 (21 bytes): 1 || iterations u32 BE || salt (16)                     PBKDF2-HMAC-SHA256
  * Scheme 2 (26 bytes): 2 || memory KiB u32 BE || passes u32 BE || lanes u8 || salt (16)   argon2id
+ * Scheme 3 (27+ bytes): scheme 2's fields with first byte 3, then the account name it is bound to
+ *   (UTF-8, lower-cased); argon2id's salt is SHA-256 of a label, that name and the salt, so a
+ *   server that hands every account the same salt still gets a different derivation per name.
  * A bare 16-byte salt (the spec's original kdfSalt) is also read, as scheme 1 with the default
  * iteration count of the purpose it protects. Everything new is written as scheme 2.
  */
@@ -15,6 +18,12 @@ import { CryptoError } from './errors.ts';
 
 export const KDF_SCHEME_PBKDF2_SHA256 = 1;
 export const KDF_SCHEME_ARGON2ID = 2;
+/** argon2id with the salt bound to the account name carried in the block: accounts only. */
+export const KDF_SCHEME_ARGON2ID_BOUND = 3;
+/** The longest bound name in bytes: a sign-in name is at most 128 characters of UTF-8. */
+export const KDF_BOUND_NAME_MAX_BYTES = 512;
+/** Label of the bound salt: SHA-256(label || 0x00 || name || 0x00 || salt). */
+export const ACCOUNT_SALT_LABEL = 'sealdrop/account-salt/v1';
 export const KDF_SALT_LENGTH = 16;
 /** Length of a scheme-1 block. */
 export const KDF_PARAMS_LENGTH = 1 + 4 + KDF_SALT_LENGTH;
@@ -46,7 +55,7 @@ export const ARGON2_LIMITS = { minMemoryKiB: 19_456, maxMemoryKiB: 262_144, minP
  */
 export function assertDefaultCost(params: KdfParams, what: string): void {
   const weak =
-    params.scheme === KDF_SCHEME_ARGON2ID
+    params.scheme !== KDF_SCHEME_PBKDF2_SHA256
       ? params.memoryKiB < ARGON2_DEFAULT_COST.memoryKiB || params.passes < ARGON2_DEFAULT_COST.passes
       : params.iterations < LINK_KDF_ITERATIONS;
   if (weak) throw new CryptoError('KDF_REFUSED', `${what} are cheaper than the default cost`);
@@ -61,7 +70,7 @@ export interface Pbkdf2Params {
   readonly salt: Bytes;
 }
 
-export interface Argon2Params {
+export interface UnboundArgon2Params {
   readonly scheme: typeof KDF_SCHEME_ARGON2ID;
   readonly memoryKiB: number;
   readonly passes: number;
@@ -69,7 +78,21 @@ export interface Argon2Params {
   readonly salt: Bytes;
 }
 
+/** Scheme 3: `salt` is the block's own; argon2id runs on boundArgon2Salt(name, salt). */
+export interface BoundArgon2Params extends Omit<UnboundArgon2Params, 'scheme'> {
+  readonly scheme: typeof KDF_SCHEME_ARGON2ID_BOUND;
+  /** The lower-cased account name (normaliseAccountName). Not secret. */
+  readonly name: string;
+}
+
+export type Argon2Params = UnboundArgon2Params | BoundArgon2Params;
+
 export type KdfParams = Pbkdf2Params | Argon2Params;
+
+/** Account names are matched case-insensitively by the server (lower-cased), so they are bound so. */
+export function normaliseAccountName(name: string): string {
+  return name.toLowerCase();
+}
 
 /** Scheme-1 parameters with a fresh salt (tests and fixtures of the old format only). */
 export function newKdfParams(iterations: number): Pbkdf2Params {
@@ -78,10 +101,24 @@ export function newKdfParams(iterations: number): Pbkdf2Params {
 }
 
 /** Scheme-2 parameters with a fresh salt: what everything new is protected with. */
-export function newArgon2Params(cost: { memoryKiB: number; passes: number; lanes: number } = ARGON2_DEFAULT_COST): Argon2Params {
-  const params: Argon2Params = { scheme: KDF_SCHEME_ARGON2ID, ...cost, salt: randomBytes(KDF_SALT_LENGTH) };
+export function newArgon2Params(cost: { memoryKiB: number; passes: number; lanes: number } = ARGON2_DEFAULT_COST): UnboundArgon2Params {
+  const params: UnboundArgon2Params = { scheme: KDF_SCHEME_ARGON2ID, ...cost, salt: randomBytes(KDF_SALT_LENGTH) };
   assertArgon2(params);
   return params;
+}
+
+/** Scheme-3 parameters with a fresh salt, bound to `name`: what accounts are protected with. */
+export function newBoundArgon2Params(name: string, cost: { memoryKiB: number; passes: number; lanes: number } = ARGON2_DEFAULT_COST): BoundArgon2Params {
+  const params: BoundArgon2Params = { ...newArgon2Params(cost), scheme: KDF_SCHEME_ARGON2ID_BOUND, name: normaliseAccountName(name) };
+  assertBoundName(params.name);
+  return params;
+}
+
+function assertBoundName(name: string): void {
+  const bytes = utf8(name).length;
+  if (bytes === 0 || bytes > KDF_BOUND_NAME_MAX_BYTES || name.includes('\0') || name !== normaliseAccountName(name)) {
+    throw new CryptoError('MALFORMED', 'the account name of a bound KDF block must be 1..512 bytes, lower-case, without NUL');
+  }
 }
 
 function assertIterations(iterations: number): void {
@@ -90,7 +127,7 @@ function assertIterations(iterations: number): void {
   }
 }
 
-function assertArgon2({ memoryKiB, passes, lanes }: Omit<Argon2Params, 'salt' | 'scheme'>): void {
+function assertArgon2({ memoryKiB, passes, lanes }: Pick<Argon2Params, 'memoryKiB' | 'passes' | 'lanes'>): void {
   const within = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
   if (
     !within(memoryKiB, ARGON2_LIMITS.minMemoryKiB, ARGON2_LIMITS.maxMemoryKiB) ||
@@ -109,6 +146,12 @@ export function kdfParamsLength(scheme: number | undefined): number | undefined 
   return undefined;
 }
 
+/** Whether `length` bytes can be a block of `scheme` (scheme 3 has a name of variable length). */
+function fitsScheme(scheme: number | undefined, length: number): boolean {
+  if (scheme === KDF_SCHEME_ARGON2ID_BOUND) return length > ARGON2_PARAMS_LENGTH && length <= ARGON2_PARAMS_LENGTH + KDF_BOUND_NAME_MAX_BYTES;
+  return length === kdfParamsLength(scheme);
+}
+
 export function encodeKdfParamsBytes(params: KdfParams): Bytes {
   if (params.scheme === KDF_SCHEME_PBKDF2_SHA256) {
     const out = new Uint8Array(KDF_PARAMS_LENGTH);
@@ -117,13 +160,15 @@ export function encodeKdfParamsBytes(params: KdfParams): Bytes {
     out.set(params.salt, 5);
     return out;
   }
-  const out = new Uint8Array(ARGON2_PARAMS_LENGTH);
+  const name = params.scheme === KDF_SCHEME_ARGON2ID_BOUND ? utf8(params.name) : new Uint8Array(0);
+  const out = new Uint8Array(ARGON2_PARAMS_LENGTH + name.length);
   const view = new DataView(out.buffer);
   out[0] = params.scheme;
   view.setUint32(1, params.memoryKiB, false);
   view.setUint32(5, params.passes, false);
   out[9] = params.lanes;
   out.set(params.salt, 10);
+  out.set(name, ARGON2_PARAMS_LENGTH);
   return out;
 }
 
@@ -135,13 +180,13 @@ export function parseKdfParamsBytes(bytes: Uint8Array, legacyIterations: number 
   if (bytes.length === KDF_SALT_LENGTH && legacyIterations !== undefined) {
     return { scheme: KDF_SCHEME_PBKDF2_SHA256, iterations: legacyIterations, salt: new Uint8Array(bytes) };
   }
-  const expected = kdfParamsLength(bytes[0]);
-  if (bytes.length !== expected) {
+  const known = bytes[0] === KDF_SCHEME_ARGON2ID_BOUND || kdfParamsLength(bytes[0]) !== undefined;
+  if (!fitsScheme(bytes[0], bytes.length)) {
     // A block of a known length with an unknown first byte is a newer scheme; anything else is damage.
-    if (expected === undefined && (bytes.length === KDF_PARAMS_LENGTH || bytes.length === ARGON2_PARAMS_LENGTH)) {
+    if (!known && (bytes.length === KDF_PARAMS_LENGTH || bytes.length === ARGON2_PARAMS_LENGTH)) {
       throw new CryptoError('UNSUPPORTED_VERSION', `${what} uses unknown KDF scheme ${bytes[0]}`);
     }
-    throw new CryptoError('MALFORMED', `${what} must be ${expected ?? KDF_PARAMS_LENGTH} bytes, got ${bytes.length}`);
+    throw new CryptoError('MALFORMED', `${what} has the wrong length for its scheme (${bytes.length} bytes)`);
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes[0] === KDF_SCHEME_PBKDF2_SHA256) {
@@ -149,15 +194,23 @@ export function parseKdfParamsBytes(bytes: Uint8Array, legacyIterations: number 
     assertIterations(iterations);
     return { scheme: KDF_SCHEME_PBKDF2_SHA256, iterations, salt: new Uint8Array(bytes.subarray(5)) };
   }
-  const params: Argon2Params = {
+  const params: UnboundArgon2Params = {
     scheme: KDF_SCHEME_ARGON2ID,
     memoryKiB: view.getUint32(1, false),
     passes: view.getUint32(5, false),
     lanes: bytes[9]!,
-    salt: new Uint8Array(bytes.subarray(10)),
+    salt: new Uint8Array(bytes.subarray(10, ARGON2_PARAMS_LENGTH)),
   };
   assertArgon2(params);
-  return params;
+  if (bytes[0] !== KDF_SCHEME_ARGON2ID_BOUND) return params;
+  let name: string;
+  try {
+    name = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(ARGON2_PARAMS_LENGTH));
+  } catch {
+    throw new CryptoError('MALFORMED', `${what} binds a name that is not UTF-8`);
+  }
+  assertBoundName(name);
+  return { ...params, scheme: KDF_SCHEME_ARGON2ID_BOUND, name };
 }
 
 /** Parses a base64 parameter block; `legacyIterations` enables the bare-salt form. */
@@ -180,13 +233,24 @@ export async function deriveArgon2Master(password: string, params: Argon2Params)
   assertArgon2(params);
   return (await argon2id({
     password: utf8(password),
-    salt: params.salt,
+    salt: params.scheme === KDF_SCHEME_ARGON2ID_BOUND ? await boundArgon2Salt(params.name, params.salt) : params.salt,
     memorySize: params.memoryKiB,
     iterations: params.passes,
     parallelism: params.lanes,
     hashLength: MASTER_SECRET_LENGTH,
     outputType: 'binary',
   })) as Bytes;
+}
+
+/** Scheme 3's argon2id salt: SHA-256("sealdrop/account-salt/v1" || 0x00 || name || 0x00 || salt), 32 bytes. */
+export async function boundArgon2Salt(name: string, salt: Bytes): Promise<Bytes> {
+  const label = utf8(ACCOUNT_SALT_LABEL);
+  const nameBytes = utf8(name);
+  const input = new Uint8Array(label.length + 1 + nameBytes.length + 1 + salt.length);
+  input.set(label, 0);
+  input.set(nameBytes, label.length + 1);
+  input.set(salt, label.length + 1 + nameBytes.length + 1);
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', input)) as Bytes;
 }
 
 async function importPassword(password: string): Promise<CryptoKey> {
@@ -208,7 +272,7 @@ export const HKDF_INFO = {
  * key; scheme 2 is HKDF-SHA256(argon2id master, info "sealdrop/private-key-wrap/v1").
  */
 export async function deriveAesKey(password: string, params: KdfParams, usages: KeyUsage[]): Promise<CryptoKey> {
-  if (params.scheme === KDF_SCHEME_ARGON2ID) {
+  if (params.scheme !== KDF_SCHEME_PBKDF2_SHA256) {
     return wrappingKeyFromMaster(await deriveMasterKey(password, params), usages);
   }
   return crypto.subtle.deriveKey(
@@ -231,7 +295,7 @@ export function wrappingKeyFromMaster(master: CryptoKey, usages: KeyUsage[]): Pr
  */
 export async function deriveMasterKey(password: string, params: KdfParams): Promise<CryptoKey> {
   let bits: Bytes;
-  if (params.scheme === KDF_SCHEME_ARGON2ID) {
+  if (params.scheme !== KDF_SCHEME_PBKDF2_SHA256) {
     bits = await deriveArgon2Master(password, params);
   } else {
     bits = new Uint8Array(

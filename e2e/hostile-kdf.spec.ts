@@ -4,12 +4,14 @@
  * (19 MiB, 2 passes: a third of the default cost) and a password link's block (a weaker argon2id
  * one, a scheme-1 PBKDF2 one). Every request Chromium sends through the proxy is recorded: the
  * browser derives nothing with the weak block, sends no authentication secret and no verifier, and
- * says why in the exact words of src/lib/userTexts.
+ * says why in the exact words of src/lib/userTexts. Then one salt handed to several names: blocks
+ * bound to each name yield different secrets for the same password, a block bound to another name
+ * is refused, as is an unbound block for a name this browser has seen bound.
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Request } from '@playwright/test';
-import { argon2Block, kdfBlock, SCHEME_PBKDF2 } from '../server/crypto/index.ts';
+import { argon2Block, kdfBlock, newArgon2Block, newBoundArgon2Block, SCHEME_PBKDF2 } from '../server/crypto/index.ts';
 import { SIGN_IN_TEXTS } from '../src/lib/userTexts/signIn.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from '../src/lib/userTexts/recipient.ts';
 import { createAdmin } from './support/admin.ts';
@@ -23,11 +25,14 @@ const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
 const WEAK_ARGON2 = argon2Block({ memoryKiB: 19_456, passes: 2, lanes: 1, salt: Buffer.alloc(16, 0x42) }).toString('base64');
 const SCHEME1 = kdfBlock({ scheme: SCHEME_PBKDF2, iterations: 150_000, salt: Buffer.alloc(16, 0x42) }).toString('base64');
 
-/** What the stand-in puts in place of the real answers (null: pass the answer through). */
-const swap: { prelogin: string | null; linkStatus: string | null } = { prelogin: null, linkStatus: null };
+/** What the stand-in puts in place of the real answers (null: pass the answer through); a function gets the typed name. */
+const swap: { prelogin: string | ((username: string) => string) | null; linkStatus: string | null } = { prelogin: null, linkStatus: null };
 
-function rewrite(path: string, body: Buffer): Buffer {
-  if (swap.prelogin !== null && path === '/api/auth/prelogin') return Buffer.from(JSON.stringify({ kdf_params: swap.prelogin }));
+function rewrite(path: string, body: Buffer, requestBody: Buffer): Buffer {
+  if (swap.prelogin !== null && path === '/api/auth/prelogin') {
+    const { username } = JSON.parse(requestBody.toString('utf8')) as { username: string };
+    return Buffer.from(JSON.stringify({ kdf_params: typeof swap.prelogin === 'string' ? swap.prelogin : swap.prelogin(username) }));
+  }
   if (swap.linkStatus !== null && /^\/api\/download\/[^/]+\/status$/.test(path)) {
     return Buffer.from(JSON.stringify({ ...(JSON.parse(body.toString('utf8')) as object), kdf_params: swap.linkStatus }));
   }
@@ -47,7 +52,7 @@ test.beforeAll(async () => {
         const parts: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => parts.push(chunk));
         answer.on('end', () => {
-          const body = answer.statusCode === 200 ? rewrite(new URL(incoming.url!, PROXY_URL).pathname, Buffer.concat(parts)) : Buffer.concat(parts);
+          const body = answer.statusCode === 200 ? rewrite(new URL(incoming.url!, PROXY_URL).pathname, Buffer.concat(parts), Buffer.concat(chunks)) : Buffer.concat(parts);
           const answerHeaders = { ...answer.headers, 'content-length': String(body.length) };
           delete answerHeaders['transfer-encoding'];
           delete answerHeaders.etag;
@@ -139,5 +144,54 @@ test('a password link made before pins (no fragment) still opens, with the older
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Unlock Files' }).click();
   await expect(page.getByText(DOWNLOAD_PAGE_MESSAGES.filesReady)).toBeVisible();
+  await context.close();
+});
+
+test('a salt shared across names: bound blocks give each name its own secret; a block bound to another name, or unbound after a bound one, is refused', async ({ browser }) => {
+  const sharedSalt = Buffer.alloc(16, 0x5a);
+  const password = `shared-${randomBytes(6).toString('hex')}`;
+  const names = [`alice-${randomBytes(3).toString('hex')}`, `bob-${randomBytes(3).toString('hex')}`];
+  const context = await browser.newContext({ baseURL: PROXY_URL });
+  const requests: Request[] = [];
+  context.on('request', (request) => requests.push(request));
+  const page = await context.newPage();
+
+  async function attempt(username: string) {
+    await page.goto('/login');
+    await page.getByLabel('Username', { exact: true }).fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+  }
+  const tokenForms = () =>
+    requests
+      .filter((request) => new URL(request.url()).pathname === '/api/auth/token')
+      .map((request) => Object.fromEntries(new URLSearchParams(request.postData() ?? '')));
+
+  // The proxy hands both names the same server salt, each in a block bound to the name: the
+  // secrets the browser sends differ, so one table of guesses does not serve both accounts.
+  swap.prelogin = (username) => newBoundArgon2Block(username, sharedSalt);
+  for (const name of names) {
+    await attempt(name);
+    await expect.poll(() => tokenForms().filter((form) => form.username === name).length, { timeout: 60_000 }).toBe(1);
+    await expect(page.getByText('Incorrect username or password.').first()).toBeVisible();
+  }
+  const secrets = tokenForms().map((form) => form.auth_secret);
+  expect(secrets).toHaveLength(2);
+  expect(secrets[0]).not.toBe(secrets[1]);
+
+  // A block bound to the first name handed to the second: refused before any derivation.
+  const sent = requests.length;
+  swap.prelogin = () => newBoundArgon2Block(names[0]!, sharedSalt);
+  await attempt(names[1]!);
+  await expect(page.getByText(SIGN_IN_TEXTS.kdfNameRefused).first()).toBeVisible();
+  expect(apiPosts(requests.slice(sent)).map((request) => new URL(request.url()).pathname)).toEqual(['/api/auth/prelogin']);
+
+  // An unbound block (the same salt for any name) for a name this browser saw bound: refused too.
+  const sentBefore = requests.length;
+  swap.prelogin = newArgon2Block(sharedSalt);
+  await attempt(names[0]!);
+  await expect(page.getByText(SIGN_IN_TEXTS.kdfNameRefused).first()).toBeVisible();
+  expect(apiPosts(requests.slice(sentBefore)).map((request) => new URL(request.url()).pathname)).toEqual(['/api/auth/prelogin']);
+  for (const request of requests) expect(request.postData() ?? '').not.toContain(password);
   await context.close();
 });

@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { newArgon2Block } from '../server/crypto/index.ts';
+import { newBoundArgon2Block } from '../server/crypto/index.ts';
 import { createAdmin } from './support/admin.ts';
 import { E2E_BASE_URL, E2E_PORT } from './support/environment.mjs';
 
@@ -48,8 +48,9 @@ const proxy = http.createServer(async (request, response) => {
   const body = await readBody(request);
   atProxy.push({ method: request.method ?? '', url: request.url ?? '', body: body.toString('utf8') });
   if (hostile && request.method === 'POST' && request.url === '/api/auth/prelogin') {
-    // A believable block of the default cost, not the account's: the secret derived under it is worthless.
-    return answerJson(response, 200, { kdf_params: newArgon2Block() });
+    // A believable block of the default cost, bound to the typed name, not the account's: the secret derived under it is worthless.
+    const { username } = JSON.parse(body.toString('utf8')) as { username: string };
+    return answerJson(response, 200, { kdf_params: newBoundArgon2Block(username) });
   }
   if (hostile && request.method === 'POST' && request.url === '/api/auth/token') {
     return answerJson(response, 401, { detail: 'This account signs in with its password once more, to move to the new sign-in', code: 'SIGN_IN_UPGRADE_REQUIRED' });

@@ -183,7 +183,7 @@ test('the login and link passwords never reach the server, in any request of a w
   const backup = JSON.parse(
     (await savedBytes(page, () => modal.getByRole('button', { name: 'Download Backup (.json)' }).click())).toString('utf8'),
   ) as { kdfSalt: string };
-  expect(Buffer.from(backup.kdfSalt, 'base64')[0]).toBe(2);
+  expect(Buffer.from(backup.kdfSalt, 'base64')[0]).toBe(3);
   await modal.getByRole('button', { name: 'Done (Close)' }).click();
 
   // --- Password change (the key is re-wrapped under the new one).

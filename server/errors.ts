@@ -20,6 +20,8 @@ export const API_ERRORS = {
   SIGN_IN_UPGRADE_REQUIRED: { status: 401, detail: 'This account signs in with its password once more, to move to the new sign-in' },
   OLD_SCHEME_SIGN_IN_CLOSED: { status: 403, detail: 'This server no longer accepts passwords at sign-in' },
   LOGIN_ALREADY_UPGRADED: { status: 409, detail: 'This account already uses the new sign-in' },
+  LOGIN_CHANGED: { status: 409, detail: 'The sign-in of this account changed meanwhile; nothing was stored' },
+  KDF_PARAMS_NOT_BOUND: { status: 422, detail: "The new KDF parameters must be bound to the account's username" },
   KEY_PAIR_CHANGED: { status: 409, detail: 'The key pair on the server changed meanwhile; nothing was stored' },
   INVALID_TOTP_CODE: { status: 401, detail: 'Invalid authentication code' },
   CSRF_FAILED: { status: 403, detail: 'CSRF validation failed' },

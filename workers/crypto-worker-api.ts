@@ -178,9 +178,12 @@ export function createCryptoWorkerApi() {
     async unwrapStoredFileKey(stored: StoredFileKey, storageKey: CryptoKey, context: string): Promise<string> {
       return keys.add('file', await unwrapStoredFileKey(stored, storageKey, context));
     },
-    /** Zero-knowledge sign-in: argon2id + HKDF here, off the main thread; only the auth secret leaves. */
-    async deriveAuthSecret(password: string, kdfParams: string): Promise<AuthSecret> {
-      return (await deriveAccountSecrets(password, kdfParams)).authSecret;
+    /**
+     * Zero-knowledge sign-in: argon2id + HKDF here, off the main thread; only the auth secret
+     * leaves. `username` is the name signed in with: a block bound to another is KDF_NAME_MISMATCH.
+     */
+    async deriveAuthSecret(password: string, kdfParams: string, username: string): Promise<AuthSecret> {
+      return (await deriveAccountSecrets(password, kdfParams, username)).authSecret;
     },
     /** The private key comes back wrapped under scheme 2 with the account's parameter block only. */
     async generateWrappedKeyPair(password: string, accountKdfParams: string): Promise<GeneratedKeyPair> {

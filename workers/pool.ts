@@ -275,8 +275,8 @@ export class CryptoPool {
    * The authentication secret the server receives instead of the login password (docs/format.md,
    * "Login key derivation"); argon2id runs in a worker, never on the page's thread.
    */
-  deriveAuthSecret(password: string, kdfParams: string): Promise<AuthSecret> {
-    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) => w.api.deriveAuthSecret(password, kdfParams));
+  deriveAuthSecret(password: string, kdfParams: string, username: string): Promise<AuthSecret> {
+    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) => w.api.deriveAuthSecret(password, kdfParams, username));
   }
 
   /**

@@ -88,7 +88,7 @@ export async function runVectors(pool: CryptoPool, input: NodeVectors): Promise<
   const scheme1Private = await pool.unlockPrivateKey(input.privateKeyScheme1, input.privateKey.password);
   const unwrappedWithScheme1 = (await rawKeys(pool, new Map([['f', await pool.unwrapFileKey(scheme1Private, input.privateKey.wrappedFileKey)]])))['f']!;
   const wrongPasswordError = await caught(() => pool.unlockPrivateKey(input.privateKey, `${input.privateKey.password}!`));
-  const authSecret = await pool.deriveAuthSecret(input.account.password, input.account.kdfParams);
+  const authSecret = await pool.deriveAuthSecret(input.account.password, input.account.kdfParams, 'alice');
   const generated = await pool.generateWrappedKeyPair(input.newKeyPairPassword, input.newKeyPairKdfParams);
   const otherPrivate = await pool.unlockPrivateKey(generated, input.newKeyPairPassword);
   const wrongKeyError = await caught(() => pool.unwrapFileKey(otherPrivate, input.privateKey.wrappedFileKey));

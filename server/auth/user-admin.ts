@@ -54,7 +54,7 @@ export async function checkExistingUser(repos: Repositories, username: string): 
 }
 
 /** The argon2id cost of a new account's parameter block: the default unless a test asks for less. */
-export type KdfCost = Omit<NodeArgon2Params, 'salt'>;
+export type KdfCost = Omit<NodeArgon2Params, 'salt' | 'boundName'>;
 
 export async function createUser(
   repos: Repositories,
@@ -67,7 +67,7 @@ export async function createUser(
     return await repos.users.create({
       username: input.username,
       email,
-      ...(await loginSecretForPassword(input.password, input.kdfCost)),
+      ...(await loginSecretForPassword(input.password, input.username, input.kdfCost)),
       now: input.now,
     });
   } catch (error) {
@@ -86,7 +86,7 @@ export async function createUser(
 export async function resetPassword(repos: Repositories, username: string, password: string, kdfCost?: KdfCost): Promise<User> {
   const user = await existingUser(repos, username);
   checkPassword(password);
-  await repos.users.setLoginSecret(user.id, await loginSecretForPassword(password, kdfCost));
+  await repos.users.setLoginSecret(user.id, await loginSecretForPassword(password, user.username, kdfCost));
   await repos.sessions.deleteForUser(user.id);
   return user;
 }

@@ -74,12 +74,12 @@ export function wrapPrivateKey(privateKey: KeyObject, password: string, iteratio
 }
 
 /**
- * Scheme 2, what the app writes now: the key under HKDF(argon2id(password, the account's
+ * Scheme 3 (or 2), what the app writes now: the key under HKDF(argon2id(password, the account's
  * parameter block), "sealdrop/private-key-wrap/v1"); `kdfSalt` is that block.
  */
 export function wrapPrivateKeyScheme2(privateKey: KeyObject, password: string, accountKdfParams: string): StoredKeyData {
   const params = readKdfBlock(strictBase64(accountKdfParams, 'account KDF parameters'));
-  if (params.scheme !== SCHEME_ARGON2ID) throw new OfflineCryptoError('MALFORMED', 'account KDF parameters must be scheme 2');
+  if (params.scheme === SCHEME_PBKDF2) throw new OfflineCryptoError('MALFORMED', 'account KDF parameters must be argon2id (scheme 3 or 2)');
   const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' });
   return { encryptedPrivateKey: gcmSeal(privateKeyWrappingKey(password, params), pkcs8).toString('base64'), kdfSalt: accountKdfParams };
 }

@@ -53,8 +53,13 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   'GET /api/auth/users/me': { tag: 'auth', summary: 'The signed-in user' },
   'PUT /api/auth/users/me': {
     tag: 'auth',
-    summary: 'Change username or e-mail (needs the current password\'s authentication secret)',
-    errors: { 401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'], 409: ['USERNAME_TAKEN'], 429: ['RATE_LIMITED'] },
+    summary: 'Change username or e-mail (needs the current password\'s authentication secret; a new username re-keys the login to it)',
+    errors: {
+      401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'],
+      409: ['USERNAME_TAKEN', 'LOGIN_CHANGED', 'KEY_PAIR_CHANGED'],
+      422: ['KDF_PARAMS_NOT_BOUND'],
+      429: ['RATE_LIMITED'],
+    },
   },
   'POST /api/auth/2fa/setup': { tag: 'auth', summary: 'Start two-factor setup: a pending secret', errors: { 400: ['TWO_FACTOR_ALREADY_ENABLED'] } },
   'POST /api/auth/2fa/enable': {
@@ -75,12 +80,22 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   'POST /api/auth/change-password': {
     tag: 'auth',
     summary: 'Change the login password (ends the other sessions)',
-    errors: { 401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'], 429: ['RATE_LIMITED'] },
+    errors: { 401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'], 422: ['KDF_PARAMS_NOT_BOUND'], 429: ['RATE_LIMITED'] },
   },
   'POST /api/auth/upgrade-login': {
     tag: 'auth',
     summary: 'Move an account of the old sign-in to the new one: new secret and re-wrapped key in one step',
-    errors: { 401: ['INCORRECT_PASSWORD'], 409: ['LOGIN_ALREADY_UPGRADED', 'KEY_PAIR_CHANGED'], 429: ['RATE_LIMITED'] },
+    errors: { 401: ['INCORRECT_PASSWORD'], 409: ['LOGIN_ALREADY_UPGRADED', 'KEY_PAIR_CHANGED'], 422: ['KDF_PARAMS_NOT_BOUND'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/bind-login': {
+    tag: 'auth',
+    summary: "Move an account's parameter block to one bound to its username: new secret and re-wrapped key in one step",
+    errors: {
+      401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED'],
+      409: ['LOGIN_ALREADY_UPGRADED', 'LOGIN_CHANGED', 'KEY_PAIR_CHANGED'],
+      422: ['KDF_PARAMS_NOT_BOUND'],
+      429: ['RATE_LIMITED'],
+    },
   },
   'PUT /api/auth/public-key': { tag: 'keys', summary: 'Store the RSA-2048 public key (SPKI)' },
   'GET /api/auth/public-key': { tag: 'keys', summary: 'The stored public key', errors: { 404: ['PUBLIC_KEY_NOT_FOUND'] } },

@@ -4,6 +4,7 @@
 
 import type {
   AuthSecretBody,
+  BindLoginBody,
   ChangePasswordBody,
   CodeBody,
   LoginCodeBody,
@@ -51,6 +52,9 @@ export const authApi = baseApi.injectEndpoints({
     }),
     upgradeLogin: build.mutation<SignedInResponse, UpgradeLoginBody>({
       query: (body) => ({ url: '/auth/upgrade-login', method: 'POST', body }),
+    }),
+    bindLogin: build.mutation<SignedInResponse, BindLoginBody>({
+      query: (body) => ({ url: '/auth/bind-login', method: 'POST', body }),
     }),
     logout: build.mutation<DetailResponse, void>({
       query: () => ({ url: '/auth/logout', method: 'POST' }),

@@ -6,9 +6,9 @@
 // derivation inside the worker and never leaves it. In the app shell because the sign-in (auth),
 // the keys and the profile all need it.
 import { useCallback } from 'react';
-import { isCryptoError, type CryptoPool } from '../../workers/index.ts';
+import { isBoundAccountKdfParams, isCryptoError, type CryptoPool } from '../../workers/index.ts';
 import { authApi } from '../api/authApi.ts';
-import { selectCurrentUser } from '../features/auth/index.ts';
+import { hasSeenBoundBlock, rememberBoundBlock, selectCurrentUser } from '../features/auth/index.ts';
 import { UserFacingError } from '../lib/userFacingError.ts';
 import { SIGN_IN_TEXTS } from '../lib/userTexts.ts';
 import { useCryptoPool } from './cryptoPool.ts';
@@ -35,15 +35,22 @@ export async function accountKdfParams(dispatch: AppDispatch, username: string):
 
 /**
  * The authentication secret of `password` for `username`: pre-login, then argon2id in a worker.
- * A block below the default cost is refused in the worker before any derivation (KDF_REFUSED):
- * that refusal is told as itself, never retried with another block.
+ * A block below the default cost is refused in the worker before any derivation (KDF_REFUSED), as
+ * is one bound to another name (KDF_NAME_MISMATCH); an unbound block for a name this device has
+ * seen bound is refused here. Each refusal is told as itself, never retried with another block.
  */
 export async function deriveAccountSecret(dispatch: AppDispatch, pool: AuthSecretPool, username: string, password: string): Promise<AccountSecret> {
   const kdfParams = await accountKdfParams(dispatch, username);
+  const bound = isBoundAccountKdfParams(kdfParams);
+  if (!bound && hasSeenBoundBlock(username)) throw new UserFacingError('kdf-name-refused', SIGN_IN_TEXTS.kdfNameRefused);
   try {
-    return { authSecret: await pool.deriveAuthSecret(password, kdfParams), kdfParams };
+    const authSecret = await pool.deriveAuthSecret(password, kdfParams, username);
+    // A name once answered bound (and matching) never has a reason to be answered unbound again.
+    if (bound) rememberBoundBlock(username);
+    return { authSecret, kdfParams };
   } catch (error) {
     if (isCryptoError(error, 'KDF_REFUSED')) throw new UserFacingError('kdf-refused', SIGN_IN_TEXTS.kdfRefused);
+    if (isCryptoError(error, 'KDF_NAME_MISMATCH')) throw new UserFacingError('kdf-name-refused', SIGN_IN_TEXTS.kdfNameRefused);
     throw error;
   }
 }

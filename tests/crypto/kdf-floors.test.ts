@@ -38,7 +38,7 @@ function refused(run: () => unknown): void {
 describe('KDF floors (browser)', () => {
   it.each(Object.entries(WEAK_BLOCKS))('an account block of %s is refused before any derivation', async (_name, block) => {
     refused(() => parseAccountKdfParams(block));
-    await expectCryptoError(deriveAccountSecrets('Sonnenblume 2026!', block), 'KDF_REFUSED');
+    await expectCryptoError(deriveAccountSecrets('Sonnenblume 2026!', block, undefined), 'KDF_REFUSED');
   });
 
   it('an account block at the default cost is read', () => {

@@ -112,7 +112,7 @@ describe('private key wrapped by the login password', () => {
   it('scheme 2: the wrapping key is HKDF(master, "sealdrop/private-key-wrap/v1"), the one the sign-in derivation yields', async () => {
     const kdfParams = accountParams();
     const data = node.wrapPrivateKeyScheme2(nodePair.privateKey, PASSWORD, kdfParams);
-    const { wrappingKey } = await deriveAccountSecrets(PASSWORD, kdfParams);
+    const { wrappingKey } = await deriveAccountSecrets(PASSWORD, kdfParams, undefined);
     const sealed = decodeBase64(data.encryptedPrivateKey);
     const pkcs8 = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12) }, wrappingKey, sealed.subarray(12));
     expect(Buffer.from(pkcs8).equals(nodePair.privateKey.export({ type: 'pkcs8', format: 'der' }))).toBe(true);
@@ -161,7 +161,7 @@ describe('private key wrapped by the login password', () => {
     await expectCryptoError(unwrapPrivateKey({ ...data, encryptedPrivateKey: 'a$b=' }, PASSWORD), 'MALFORMED');
     await expectCryptoError(unwrapPrivateKey({ ...data, kdfSalt: encodeBase64(new Uint8Array(15)) }, PASSWORD), 'MALFORMED');
     const block = decodeBase64(data.kdfSalt);
-    block[0] = 3; // 1 and 2 are known schemes (kdf.ts)
+    block[0] = 9; // 1, 2 and 3 are known schemes (kdf.ts)
     await expectCryptoError(unwrapPrivateKey({ ...data, kdfSalt: encodeBase64(block) }, PASSWORD), 'UNSUPPORTED_VERSION');
     block[0] = 2; // scheme 2 blocks are 26 bytes
     await expectCryptoError(unwrapPrivateKey({ ...data, kdfSalt: encodeBase64(block) }, PASSWORD), 'MALFORMED');

@@ -106,8 +106,8 @@ describe('CryptoPool', () => {
   it('derives the login authentication secret in a worker, equal to the node reference (scheme 2)', async () => {
     pool = CryptoPool.create({ size: 1, createWorker: inProcessWorker });
     const kdfParams = argon2Block({ memoryKiB: 65_536, passes: 3, lanes: 1, salt: deterministicBytes(16, 27) }).toString('base64');
-    await expect(pool.deriveAuthSecret('login password', kdfParams)).resolves.toBe(deriveAccountSecrets('login password', kdfParams).authSecret);
-    await expectCryptoError(pool.deriveAuthSecret('login password', 'AQ=='), 'MALFORMED');
+    await expect(pool.deriveAuthSecret('login password', kdfParams, 'alice')).resolves.toBe(deriveAccountSecrets('login password', kdfParams).authSecret);
+    await expectCryptoError(pool.deriveAuthSecret('login password', 'AQ==', 'alice'), 'MALFORMED');
   });
 
   it('unlocks the private key in one worker; keys made on two workers meet on one before they go to a download', async () => {

@@ -15,6 +15,7 @@ import {
   encryptBuffer,
   generateRsaKeyPair,
   newArgon2Block,
+  newBoundArgon2Block,
   wrapFileKey,
   wrapPrivateKey,
   wrapPrivateKeyScheme2,
@@ -31,11 +32,15 @@ export function newKeyOwner(): KeyOwner {
 
 /**
  * The JSON the app downloads (src/features/keys/backupFile.ts), for this key under this password:
- * wrapped under scheme 2 (argon2id, an account block) as the app writes it now, or under scheme 1
- * (PBKDF2) as backups made before issue 27 are.
+ * wrapped under scheme 3 (argon2id, an account block bound to the username) as the app writes it
+ * now, under scheme 2 (unbound) as accounts not yet moved have it, or under scheme 1 (PBKDF2) as
+ * backups made before issue 27 are.
  */
-export function backupFileText(owner: KeyOwner, password: string, username = 'admin', scheme: 1 | 2 = 2): string {
-  const keyData = scheme === 2 ? wrapPrivateKeyScheme2(owner.privateKey, password, newArgon2Block()) : wrapPrivateKey(owner.privateKey, password);
+export function backupFileText(owner: KeyOwner, password: string, username = 'admin', scheme: 1 | 2 | 3 = 3): string {
+  const keyData =
+    scheme === 1
+      ? wrapPrivateKey(owner.privateKey, password)
+      : wrapPrivateKeyScheme2(owner.privateKey, password, scheme === 3 ? newBoundArgon2Block(username) : newArgon2Block());
   return `${JSON.stringify(
     {
       description: 'Sealdrop private key backup (test).',

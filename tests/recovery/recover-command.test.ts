@@ -108,11 +108,11 @@ describe.each(['directory', 'zip'] as const)('recover from a %s export', (form) 
 });
 
 describe('backups of both KDF schemes', () => {
-  it('a backup of scheme 1 (made before issue 27, PBKDF2) opens as one of scheme 2 does; a wrong password is exit 3 for either', async () => {
+  it('a backup of scheme 1 (made before issue 27, PBKDF2) opens as one of scheme 3 (bound to the username, no name typed) does; a wrong password is exit 3 for either', async () => {
     const files = sampleFiles().slice(0, 2);
     const exportPath = await writeDirectoryExport(path.join(work, 'schemes'), await buildExport(owner, files));
     const scheme2 = JSON.parse(await readFile(backup, 'utf8')) as { kdfSalt: string };
-    expect(Buffer.from(scheme2.kdfSalt, 'base64')[0]).toBe(2);
+    expect(Buffer.from(scheme2.kdfSalt, 'base64')[0]).toBe(3);
     const oldBackup = path.join(work, 'private-key-backup-scheme1.json');
     await writeFile(oldBackup, backupFileText(owner, PASSWORD, 'admin', 1));
     expect(Buffer.from((JSON.parse(await readFile(oldBackup, 'utf8')) as { kdfSalt: string }).kdfSalt, 'base64')[0]).toBe(1);

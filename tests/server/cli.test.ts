@@ -53,12 +53,12 @@ describe('npm run admin', () => {
     expect(login.body.user).toMatchObject({ username: 'Admin', email: 'admin@example.com' });
   });
 
-  it('create-user derives exactly as the browser does: a scheme-2 block at the default cost, and the hash of the secret the browser derives', async () => {
+  it('create-user derives exactly as the browser does: a block bound to the name (scheme 3) at the default cost, and the hash of the secret the browser derives', async () => {
     const user = (await server.app.repos.users.findByUsername('admin'))!;
     const params = parseAccountKdfParams(user.kdfParams!);
-    expect(params).toMatchObject(ARGON2_DEFAULT_COST);
+    expect(params).toMatchObject({ ...ARGON2_DEFAULT_COST, scheme: 3, name: 'admin' });
     // The browser's implementation (hash-wasm + WebCrypto), not the node one the CLI used.
-    const { authSecret } = await deriveAccountSecrets('first password', user.kdfParams!);
+    const { authSecret } = await deriveAccountSecrets('first password', user.kdfParams!, 'Admin');
     expect(await verify(user.passwordHash, authSecret)).toBe(true);
     expect(await verify(user.passwordHash, 'first password')).toBe(false);
   });

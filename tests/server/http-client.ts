@@ -2,7 +2,7 @@
 // CSRF header copied from the csrftoken cookie on mutating requests (as the browser app does).
 // Passwords are turned into authentication secrets as the browser does: pre-login for the
 // account's parameters, then the node implementation of the derivation (server/crypto).
-import { deriveAccountSecrets, newArgon2Block, unwrapPrivateKey, wrapPrivateKeyScheme2 } from '../../server/crypto/index.ts';
+import { deriveAccountSecrets, newBoundArgon2Block, unwrapPrivateKey, wrapPrivateKeyScheme2 } from '../../server/crypto/index.ts';
 export interface TestResponse<T = any> {
   status: number;
   body: T;
@@ -111,7 +111,7 @@ export class TestClient {
 
   /** POST /api/auth/change-password as the app sends it: both secrets, the new one under a fresh block. */
   async changePassword(username: string, oldPassword: string, newPassword: string): Promise<TestResponse> {
-    const newKdfParams = newArgon2Block();
+    const newKdfParams = newBoundArgon2Block(username);
     return this.post('/api/auth/change-password', {
       old_auth_secret: await this.authSecret(username, oldPassword),
       new_auth_secret: deriveAccountSecrets(newPassword, newKdfParams).authSecret,
@@ -125,15 +125,36 @@ export class TestClient {
    * opened with the password and wrapped again under the block. `tamper` edits the body first.
    */
   async upgradeLogin(password: string, tamper: (body: Record<string, unknown>) => void = () => {}): Promise<TestResponse> {
-    const kdfParams = newArgon2Block();
+    const me = (await this.get<{ username: string; public_key_spki: string }>('/api/auth/users/me')).body;
+    const kdfParams = newBoundArgon2Block(me.username);
     const body: Record<string, unknown> = { password, auth_secret: deriveAccountSecrets(password, kdfParams).authSecret, kdf_params: kdfParams };
     const stored = await this.get<{ encryptedPrivateKey: string; kdfSalt: string }>('/api/auth/users/me/encrypted-key');
     if (stored.status === 200) {
-      const publicKey = (await this.get<{ public_key_spki: string }>('/api/auth/users/me')).body.public_key_spki;
-      body.private_key = { public_key_spki: publicKey, ...wrapPrivateKeyScheme2(unwrapPrivateKey(stored.body, password), password, kdfParams) };
+      body.private_key = { public_key_spki: me.public_key_spki, ...wrapPrivateKeyScheme2(unwrapPrivateKey(stored.body, password), password, kdfParams) };
     }
     tamper(body);
     return this.post('/api/auth/upgrade-login', body);
+  }
+
+  /**
+   * POST /api/auth/bind-login as the app sends it after signing in with an unbound (scheme-2)
+   * block: the current secret, a fresh block bound to the username, the secret under it and the
+   * private key (if any) re-wrapped under it. `tamper` edits the body first.
+   */
+  async bindLogin(password: string, tamper: (body: Record<string, unknown>) => void = () => {}): Promise<TestResponse> {
+    const me = (await this.get<{ username: string; public_key_spki: string }>('/api/auth/users/me')).body;
+    const kdfParams = newBoundArgon2Block(me.username);
+    const body: Record<string, unknown> = {
+      auth_secret: await this.authSecret(me.username, password),
+      new_auth_secret: deriveAccountSecrets(password, kdfParams).authSecret,
+      new_kdf_params: kdfParams,
+    };
+    const stored = await this.get<{ encryptedPrivateKey: string; kdfSalt: string }>('/api/auth/users/me/encrypted-key');
+    if (stored.status === 200) {
+      body.private_key = { public_key_spki: me.public_key_spki, ...wrapPrivateKeyScheme2(unwrapPrivateKey(stored.body, password), password, kdfParams) };
+    }
+    tamper(body);
+    return this.post('/api/auth/bind-login', body);
   }
 
   /** The password step as an account of the old scheme signs in once: the password itself. */

@@ -86,7 +86,7 @@ describe.skipIf(usingPostgres)('data written before zero-knowledge sign-in', () 
     const signedIn = server.client();
     expect((await signedIn.login(fixture.username, fixture.password)).status).toBe(200);
     const keyData = (await signedIn.get('/api/auth/users/me/encrypted-key')).body as { encryptedPrivateKey: string; kdfSalt: string };
-    expect(Buffer.from(keyData.kdfSalt, 'base64')[0]).toBe(2);
+    expect(Buffer.from(keyData.kdfSalt, 'base64')[0]).toBe(3);
     const privateKey = unwrapPrivateKey(keyData, fixture.password);
 
     const after = await filesOf(signedIn);

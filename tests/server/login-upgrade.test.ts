@@ -56,7 +56,7 @@ describe('an account of the old scheme', () => {
     expect(user.kdfParams).not.toBeNull();
     const keyData = await storedKeyData(account);
     expect(keyData.kdfSalt).toBe(user.kdfParams);
-    expect(Buffer.from(keyData.kdfSalt, 'base64')[0]).toBe(2);
+    expect(Buffer.from(keyData.kdfSalt, 'base64')[0]).toBe(3);
     expect(pkcs8(unwrapPrivateKey(keyData, account.password)).equals(pkcs8(account.keyPair!.privateKey))).toBe(true);
 
     // The pre-login answer is now the account's block; the secret signs in, the password does not.

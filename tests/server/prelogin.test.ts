@@ -47,17 +47,19 @@ async function answer(client: TestClient, username: string) {
 }
 
 describe('POST /api/auth/prelogin', () => {
-  it('answers names with an account, without one, and not yet upgraded alike: same fields, same length, scheme 2 at the default cost', async () => {
+  it('answers names with an account, without one, and not yet upgraded alike: same fields, a block bound to the lower-cased name (scheme 3) at the default cost, a length given by the name alone', async () => {
     const client = clientAt();
     await client.primeCsrf();
     const names = ['Known', 'other.known', 'not-yet-upgraded', 'nobody', 'nobody.else', 'x'.repeat(128)];
     const answers = await Promise.all(names.map((name) => answer(client, name)));
     for (const [index, response] of answers.entries()) {
       expect(Object.keys(response.body), names[index]).toEqual(['kdf_params']);
-      expect(response.body.kdf_params, names[index]).toMatch(/^[A-Za-z0-9+/]{35}=$/);
-      expect(parseAccountKdfParams(response.body.kdf_params), names[index]).toMatchObject(ARGON2_DEFAULT_COST);
-      expect(response.headers.get('content-type'), names[index]).toBe(answers[0]!.headers.get('content-type'));
-      expect(response.headers.get('content-length'), names[index]).toBe(answers[0]!.headers.get('content-length'));
+      const name = names[index]!;
+      expect(parseAccountKdfParams(response.body.kdf_params, name), name).toMatchObject({ ...ARGON2_DEFAULT_COST, scheme: 3, name: name.toLowerCase() });
+      expect(response.body.kdf_params, name).toBe(Buffer.from(response.body.kdf_params, 'base64').toString('base64'));
+      expect(response.headers.get('content-type'), name).toBe(answers[0]!.headers.get('content-type'));
+      const lengthBeyondName = (at: number) => Number(answers[at]!.headers.get('content-length')) - Math.ceil((26 + names[at]!.length) / 3) * 4;
+      expect(lengthBeyondName(index), name).toBe(lengthBeyondName(0));
     }
     // Every name has its own salt.
     expect(new Set(answers.map((response) => response.body.kdf_params)).size).toBe(names.length);

@@ -1,7 +1,7 @@
 // PUT /api/auth/users/me, POST /api/auth/verify-password, POST /api/auth/change-password: each
 // takes the re-entered password as its authentication secret, never the password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveAccountSecrets, newArgon2Block } from '../../server/crypto/index.ts';
+import { deriveAccountSecrets, newArgon2Block, newBoundArgon2Block, readArgon2Block } from '../../server/crypto/index.ts';
 import { startServer, signedInClient, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -13,19 +13,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('PUT /api/auth/users/me', () => {
-  it('changes username and e-mail with the current password; email null removes it', async () => {
+  it('changes username (the login re-keyed to a block bound to the new name) and e-mail with the current password; email null removes it', async () => {
     const { client, password } = await signedInClient(server, 'erin');
     const secret = await client.authSecret('erin', password);
+    const block = newBoundArgon2Block('erin.b');
     const renamed = await client.put('/api/auth/users/me', {
       current_auth_secret: secret,
       username: 'erin.b',
       email: 'erin@example.com',
+      new_auth_secret: deriveAccountSecrets(password, block).authSecret,
+      new_kdf_params: block,
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ username: 'erin.b', email: 'erin@example.com' });
     expect(Object.keys(renamed.body).sort()).toEqual(['email', 'id', 'is_2fa_enabled', 'public_key_spki', 'username']);
 
-    const removed = await client.put('/api/auth/users/me', { current_auth_secret: secret, email: null });
+    expect(await server.client().prelogin('erin.b')).toBe(block);
+    const removed = await client.put('/api/auth/users/me', { current_auth_secret: await client.authSecret('erin.b', password), email: null });
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ username: 'erin.b', email: null });
     expect((await client.get('/api/auth/users/me')).body.email).toBeNull();
@@ -33,10 +37,36 @@ describe('PUT /api/auth/users/me', () => {
     expect((await server.client().login('erin.b', password)).status).toBe(200);
   });
 
+  it('refuses a new username without the login re-keyed to a block bound to it, and changes nothing', async () => {
+    const { client, password } = await signedInClient(server, 'ivan');
+    const secret = await client.authSecret('ivan', password);
+    const bare = await client.put('/api/auth/users/me', { current_auth_secret: secret, username: 'ivan2' });
+    expect(bare.status).toBe(422);
+    expect(bare.body.code).toBe('KDF_PARAMS_NOT_BOUND');
+    const oldBlock = newBoundArgon2Block('ivan');
+    const toOldName = await client.put('/api/auth/users/me', {
+      current_auth_secret: secret,
+      username: 'ivan2',
+      new_auth_secret: deriveAccountSecrets(password, oldBlock).authSecret,
+      new_kdf_params: oldBlock,
+    });
+    expect(toOldName.status).toBe(422);
+    expect(toOldName.body.code).toBe('KDF_PARAMS_NOT_BOUND');
+    expect((await client.get('/api/auth/users/me')).body.username).toBe('ivan');
+    expect(readArgon2Block(Buffer.from(await server.client().prelogin('ivan'), 'base64')).boundName).toBe('ivan');
+    expect((await server.client().login('ivan', password)).status).toBe(200);
+  });
+
   it('answers 409 "Username already taken", in any letter case', async () => {
     const { client, password } = await signedInClient(server, 'frank');
     const secret = await client.authSecret('frank', password);
-    const response = await client.put('/api/auth/users/me', { current_auth_secret: secret, username: 'TAKEN' });
+    const block = newBoundArgon2Block('TAKEN');
+    const response = await client.put('/api/auth/users/me', {
+      current_auth_secret: secret,
+      username: 'TAKEN',
+      new_auth_secret: deriveAccountSecrets(password, block).authSecret,
+      new_kdf_params: block,
+    });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ detail: 'Username already taken', code: 'USERNAME_TAKEN' });
     // Changing only the letter case of one's own name is allowed.

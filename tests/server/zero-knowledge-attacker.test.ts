@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deriveAccountSecrets,
   generateRsaKeyPair,
-  newArgon2Block,
+  newBoundArgon2Block,
   OfflineCryptoError,
   protectLinkKeys,
   unwrapPrivateKey,
@@ -60,7 +60,7 @@ async function journey(): Promise<StoredKeyData> {
   expect((await admin.post('/api/auth/verify-password', { auth_secret: await admin.authSecret(USERNAME, PASSWORD) })).status).toBe(200);
 
   // Password change: the new secret under a fresh block, then the key re-wrapped under it.
-  const newKdfParams = newArgon2Block();
+  const newKdfParams = newBoundArgon2Block(USERNAME);
   const changed = await admin.post('/api/auth/change-password', {
     old_auth_secret: await admin.authSecret(USERNAME, PASSWORD),
     new_auth_secret: deriveAccountSecrets(NEW_PASSWORD, newKdfParams).authSecret,

@@ -149,13 +149,16 @@ export function createUsersRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Moves an account of the old scheme to the new one in one transaction: the key data re-wrapped
-     * under the new scheme (when the browser sends it) and the new login secret, or neither. Two
-     * writes, key data first; a failure of either (or of the process) rolls both back, so the old
-     * password still signs in and still opens the old key data. Both are conditional: the account
-     * must still be on the old scheme, and the key data may only replace that of the same key pair.
+     * Moves an account to a new login secret in one transaction: the key data re-wrapped under the
+     * new block (when the browser sends it) and the new login secret, or neither. Two writes, key
+     * data first; a failure of either (or of the process) rolls both back, so the old password
+     * still signs in and still opens the old key data. Both are conditional: the account must still
+     * have the block `from` (null: the old scheme, its upgrade; its unbound scheme-2 block: the move
+     * to a block bound to its name), and the key data may only replace that of the same key pair.
+     * `rename`: a new username written with the secret (its block is bound to the new name).
      */
-    async upgradeLogin(id: number, secret: LoginSecret, keyData: RewrappedKeyData | null): Promise<LoginUpgradeOutcome> {
+    async upgradeLogin(id: number, secret: LoginSecret, keyData: RewrappedKeyData | null, from: string | null = null, rename?: string): Promise<LoginUpgradeOutcome> {
+      const fromOperator = from === null ? 'is' : '=';
       try {
         await db.transaction().execute(async (trx) => {
           if (keyData) {
@@ -163,25 +166,26 @@ export function createUsersRepository(db: Kysely<Database>) {
               .updateTable('users')
               .set({ encrypted_private_key: keyData.encryptedPrivateKey, kdf_salt: keyData.kdfSalt })
               .where('id', '=', id)
-              .where('kdf_params', 'is', null)
+              .where('kdf_params', fromOperator, from)
               .where('public_key_spki', '=', keyData.publicKeySpki)
               .executeTakeFirst();
             if (Number(rewrapped.numUpdatedRows) !== 1) throw new UpgradeRefused();
           }
           const upgraded = await trx
             .updateTable('users')
-            .set({ password_hash: secret.passwordHash, kdf_params: secret.kdfParams })
+            .set({ password_hash: secret.passwordHash, kdf_params: secret.kdfParams, ...(rename === undefined ? {} : { username: rename }) })
             .where('id', '=', id)
-            .where('kdf_params', 'is', null)
+            .where('kdf_params', fromOperator, from)
             .executeTakeFirst();
           if (Number(upgraded.numUpdatedRows) !== 1) throw new UpgradeRefused();
         });
         return 'upgraded';
       } catch (error) {
+        if (isUniqueViolation(error)) throw new UsernameTakenError();
         if (!(error instanceof UpgradeRefused)) throw error;
         // Rolled back; say why from what the row holds now.
         const row = await db.selectFrom('users').select('kdf_params').where('id', '=', id).executeTakeFirst();
-        return !row || row.kdf_params !== null ? 'already-upgraded' : 'key-pair-changed';
+        return !row || row.kdf_params !== from ? 'already-upgraded' : 'key-pair-changed';
       }
     },
 

@@ -3,17 +3,22 @@
 // secret derived from it (server/auth/login-secret.ts); the one exception is upgrade-login, the
 // last call that carries an old account's password.
 import type { FastifyInstance } from 'fastify';
-import { authSecretMatches, hashAuthSecret, usesAuthSecret } from '../../auth/login-secret.ts';
+import { authSecretMatches, hasBoundKdfParams, hashAuthSecret, isNewAccountKdfParams, usesAuthSecret } from '../../auth/login-secret.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import type { User } from '../../db/repositories/index.ts';
 import { ApiError } from '../../errors.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { accountLimitKey } from './limit-keys.ts';
-import { changePasswordBody, upgradeLoginBody } from './schemas.ts';
+import { bindLoginBody, changePasswordBody, upgradeLoginBody } from './schemas.ts';
 import { authSecretBody, signedInResponse } from '../../../contract/auth.ts';
 import { detailResponse, verifiedResponse } from '../../../contract/common.ts';
 import { toUserResponse } from './user-response.ts';
+
+/** A new block must be bound to this account's name, or it would not sign in as it. */
+export function requireBoundTo(user: Pick<User, 'username'>, kdfParams: string): void {
+  if (!isNewAccountKdfParams(kdfParams, user.username)) throw new ApiError('KDF_PARAMS_NOT_BOUND');
+}
 
 /**
  * Checks a re-entered password's authentication secret, charged to the account's and the address's
@@ -49,6 +54,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       const { user, session } = signedIn(request);
       const { old_auth_secret, new_auth_secret, new_kdf_params } = request.body;
       await requireAuthSecret(app, user, old_auth_secret, request.ip);
+      requireBoundTo(user, new_kdf_params);
       await repos.users.setLoginSecret(user.id, { passwordHash: await hashAuthSecret(new_auth_secret), kdfParams: new_kdf_params });
       // Whoever else knew the old password is signed out everywhere; this browser stays in.
       await repos.sessions.deleteForUser(user.id, session.id);
@@ -64,6 +70,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       const { user } = signedIn(request);
       if (usesAuthSecret(user)) throw new ApiError('LOGIN_ALREADY_UPGRADED');
       const { password, auth_secret, kdf_params, private_key } = request.body;
+      requireBoundTo(user, kdf_params);
       const attempt = await limiter.reserve(rules.account('password', accountLimitKey(user), request.ip));
       if (!(await verifyPassword(user.passwordHash, password))) throw new ApiError('INCORRECT_PASSWORD');
       await attempt.succeeded();
@@ -79,6 +86,30 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       const upgraded = await repos.users.findById(user.id);
       if (!upgraded) throw new ApiError('SESSION_EXPIRED');
       return { user: toUserResponse(upgraded) };
+    },
+  );
+
+  // The move of an account whose block is not bound to its name (scheme 2) to one that is, right
+  // after a sign-in with the old block: the same conditional transaction as the upgrade above.
+  routes.post(
+    '/bind-login',
+    { schema: { body: bindLoginBody, response: { 200: signedInResponse } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      if (hasBoundKdfParams(user)) throw new ApiError('LOGIN_ALREADY_UPGRADED');
+      const { auth_secret, new_auth_secret, new_kdf_params, private_key } = request.body;
+      await requireAuthSecret(app, user, auth_secret, request.ip);
+      requireBoundTo(user, new_kdf_params);
+      const keyData = private_key
+        ? { publicKeySpki: private_key.public_key_spki, encryptedPrivateKey: private_key.encryptedPrivateKey, kdfSalt: private_key.kdfSalt }
+        : null;
+      const outcome = await repos.users.upgradeLogin(user.id, { passwordHash: await hashAuthSecret(new_auth_secret), kdfParams: new_kdf_params }, keyData, user.kdfParams);
+      if (outcome === 'already-upgraded') throw new ApiError('LOGIN_CHANGED');
+      if (outcome === 'key-pair-changed') throw new ApiError('KEY_PAIR_CHANGED');
+      if (keyData) await app.activity.record(user.id, 'private_key.stored', { ip: request.ip });
+      const moved = await repos.users.findById(user.id);
+      if (!moved) throw new ApiError('SESSION_EXPIRED');
+      return { user: toUserResponse(moved) };
     },
   );
 }

@@ -1,5 +1,7 @@
 // The signed-in user's own record: read it, change username and e-mail (the current password's
-// authentication secret needed).
+// authentication secret needed). The account's parameter block is bound to its name (scheme 3),
+// so a new name (other than in letter case) comes with the login re-keyed to a block bound to it,
+// stored with the name in one transaction; without it the rename is refused.
 import type { FastifyInstance } from 'fastify';
 import { UsernameTakenError } from '../../db/repositories/index.ts';
 import { ApiError } from '../../errors.ts';
@@ -7,7 +9,8 @@ import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { profileUpdateBody, userResponse } from '../../../contract/auth.ts';
 import { toUserResponse } from './user-response.ts';
-import { requireAuthSecret } from './passwords.ts';
+import { requireAuthSecret, requireBoundTo } from './passwords.ts';
+import { hashAuthSecret } from '../../auth/login-secret.ts';
 
 export async function profileRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -24,11 +27,25 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: profileUpdateBody, response: { 200: userResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const { current_auth_secret, username, email } = request.body;
+      const { current_auth_secret, username, email, new_auth_secret, new_kdf_params, private_key } = request.body;
       await requireAuthSecret(app, user, current_auth_secret, request.ip);
+      const renamed = username !== undefined && username.toLowerCase() !== user.username.toLowerCase();
       try {
+        if (renamed) {
+          if (new_auth_secret === undefined || new_kdf_params === undefined) throw new ApiError('KDF_PARAMS_NOT_BOUND');
+          requireBoundTo({ username }, new_kdf_params);
+          if (private_key !== undefined && private_key.kdfSalt !== new_kdf_params) throw new ApiError('KDF_PARAMS_NOT_BOUND');
+          const keyData = private_key
+            ? { publicKeySpki: private_key.public_key_spki, encryptedPrivateKey: private_key.encryptedPrivateKey, kdfSalt: private_key.kdfSalt }
+            : null;
+          const secret = { passwordHash: await hashAuthSecret(new_auth_secret), kdfParams: new_kdf_params };
+          const outcome = await repos.users.upgradeLogin(user.id, secret, keyData, user.kdfParams, username);
+          if (outcome === 'already-upgraded') throw new ApiError('LOGIN_CHANGED');
+          if (outcome === 'key-pair-changed') throw new ApiError('KEY_PAIR_CHANGED');
+          if (keyData) await app.activity.record(user.id, 'private_key.stored', { ip: request.ip });
+        }
         await repos.users.updateProfile(user.id, {
-          ...(username !== undefined ? { username } : {}),
+          ...(username !== undefined && !renamed ? { username } : {}),
           ...(email !== undefined ? { email } : {}),
         });
       } catch (error) {

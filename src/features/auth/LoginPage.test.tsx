@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { unwrapPrivateKey , encodeKdfParams, KDF_SCHEME_ARGON2ID } from '../../../crypto/index.ts';
+import { unwrapPrivateKey , encodeKdfParams, KDF_SCHEME_ARGON2ID, newAccountKdfParams, parseAccountKdfParams } from '../../../crypto/index.ts';
 import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedOutState, testUser } from '../../app/testing/renderWithProviders.tsx';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
 import { makeKeyData } from '../keys/testing/keyData.ts';
-import { hasSignedInWithNewScheme } from './newSignInMemory.ts';
-import { authSecretOf, preloginHandler, TEST_ACCOUNT_KDF_PARAMS } from './testing/prelogin.ts';
+import { hasSeenBoundBlock, hasSignedInWithNewScheme, rememberBoundBlock } from './newSignInMemory.ts';
+import { authSecretOf, preloginHandler, TEST_ACCOUNT_KDF_PARAMS, TEST_UNBOUND_KDF_PARAMS } from './testing/prelogin.ts';
 
 const pool = inProcessCryptoPool();
 afterAll(() => pool.terminate());
@@ -313,4 +313,85 @@ describe('first sign-in of an account made before zero-knowledge sign-in', () =>
     fireEvent.click(await screen.findByRole('button', { name: 'Send my password once' }));
     return rendered;
   }
+});
+
+describe('Login screen: the account salt bound to the username', () => {
+  const NAME_REFUSED =
+    'The server answered password protection that is not tied to this username, so your password was not used and nothing was sent. ' +
+    'Your server or a proxy in front of it may be trying to attack your password; tell your administrator.';
+
+  async function signInAs(username: string, password: string) {
+    await openLogin();
+    typeInto('Username', username);
+    typeInto('Password', password);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+  }
+
+  it('a pre-login block bound to another name is refused with the exact text; nothing is sent after the pre-login', async () => {
+    const api = withApi({ 'POST /api/auth/prelogin': preloginHandler(newAccountKdfParams('mallory')), 'POST /api/auth/token': () => ({ status: 200, body: { user: testUser } }) });
+    await signInAs('alice', 'correct-horse-1');
+    expect((await findInlineAlert()).textContent).toContain(NAME_REFUSED);
+    expect(api.requests.map((r) => r.path)).toEqual(['/api/auth/prelogin']);
+  });
+
+  it('an unbound block for a name this device has seen bound is refused with the same text; nothing is sent after the pre-login', async () => {
+    rememberBoundBlock('Alice');
+    const api = withApi({ 'POST /api/auth/prelogin': preloginHandler(TEST_UNBOUND_KDF_PARAMS), 'POST /api/auth/token': () => ({ status: 200, body: { user: testUser } }) });
+    await signInAs('alice', 'correct-horse-1');
+    expect((await findInlineAlert()).textContent).toContain(NAME_REFUSED);
+    expect(api.requests.map((r) => r.path)).toEqual(['/api/auth/prelogin']);
+  });
+
+  it('a sign-in under an unbound block moves the account to a block bound to its name in one call (both secrets, the key re-wrapped); the device remembers it', async () => {
+    const password = 'correct-horse-1';
+    const { keyData, publicKeySpki } = await makeKeyData(password, TEST_UNBOUND_KDF_PARAMS);
+    const user = { ...testUser, public_key_spki: publicKeySpki };
+    const api = withApi({
+      'POST /api/auth/prelogin': preloginHandler(TEST_UNBOUND_KDF_PARAMS),
+      'POST /api/auth/token': () => ({ status: 200, body: { user } }),
+      'GET /api/auth/users/me/encrypted-key': () => ({ status: 200, body: keyData }),
+      'POST /api/auth/bind-login': () => ({ status: 200, body: { user } }),
+    });
+    await signInAs('alice', password);
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    await waitFor(() => expect(api.requests.some((r) => r.path === '/api/auth/bind-login')).toBe(true), { timeout: 20_000 });
+
+    const bind = JSON.parse(api.requests.find((r) => r.path === '/api/auth/bind-login')!.body);
+    expect(Object.keys(bind).sort()).toEqual(['auth_secret', 'new_auth_secret', 'new_kdf_params', 'private_key']);
+    expect(bind.auth_secret).toBe(await authSecretOf(password, TEST_UNBOUND_KDF_PARAMS));
+    expect(parseAccountKdfParams(bind.new_kdf_params, 'alice')).toMatchObject({ scheme: 3, name: 'alice' });
+    expect(bind.new_auth_secret).toBe(await authSecretOf(password, bind.new_kdf_params));
+    expect(bind.private_key).toMatchObject({ public_key_spki: publicKeySpki, kdfSalt: bind.new_kdf_params });
+    await expect(unwrapPrivateKey(bind.private_key, password)).resolves.toMatchObject({ type: 'private' });
+    expect(api.requests.filter((r) => r.body.includes(password))).toEqual([]);
+    await waitFor(() => expect(hasSeenBoundBlock('alice')).toBe(true));
+  });
+
+  it('with 2FA the move to a bound block follows the code step, with the secret accepted before it', async () => {
+    const password = 'correct-horse-1';
+    const api = withApi({
+      'POST /api/auth/prelogin': preloginHandler(TEST_UNBOUND_KDF_PARAMS),
+      'POST /api/auth/token': () => ({ status: 200, body: { message: 'OTP code required', username: 'alice' } }),
+      'POST /api/auth/token/2fa': () => ({ status: 200, body: { user: { ...testUser, is_2fa_enabled: true } } }),
+      'POST /api/auth/bind-login': () => ({ status: 200, body: { user: { ...testUser, is_2fa_enabled: true } } }),
+    });
+    await signInAs('alice', password);
+    expect(await screen.findByLabelText('Authentication Code')).toBeVisible();
+    expect(api.requests.some((r) => r.path === '/api/auth/bind-login')).toBe(false);
+    typeInto('Authentication Code', '123456');
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Code' }));
+    await waitFor(() => expect(api.requests.some((r) => r.path === '/api/auth/bind-login')).toBe(true), { timeout: 20_000 });
+    const bind = JSON.parse(api.requests.find((r) => r.path === '/api/auth/bind-login')!.body);
+    expect(bind.auth_secret).toBe(await authSecretOf(password, TEST_UNBOUND_KDF_PARAMS));
+    expect(parseAccountKdfParams(bind.new_kdf_params, 'alice')).toMatchObject({ scheme: 3, name: 'alice' });
+    expect(api.requests.filter((r) => r.body.includes(password))).toEqual([]);
+  });
+
+  it('a sign-in under a bound block sends no move and remembers the name as bound', async () => {
+    const api = withApi({ 'POST /api/auth/token': () => ({ status: 200, body: { user: testUser } }) });
+    await signInAs('Alice', 'correct-horse-1');
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    expect(hasSeenBoundBlock('alice')).toBe(true);
+    expect(api.requests.some((r) => r.path === '/api/auth/bind-login')).toBe(false);
+  });
 });

@@ -14,7 +14,8 @@ import { LoginCodeStep } from './LoginCodeStep.tsx';
 import { LoginPasswordStep } from './LoginPasswordStep.tsx';
 import { SIX_DIGITS } from './loginResponse.ts';
 import { OldSchemeConfirmation } from './OldSchemeConfirmation.tsx';
-import { submitCodeStep, submitOldSchemePassword, submitPasswordStep, upgradeSignIn, type PasswordStepOutcome } from './signIn.ts';
+import { bindSignIn, submitCodeStep, submitOldSchemePassword, submitPasswordStep, upgradeSignIn, type PasswordStepOutcome } from './signIn.ts';
+import type { AccountSecret } from '../../app/accountSecrets.ts';
 import { SIGN_IN_TEXTS } from '../../lib/userTexts.ts';
 import type { User } from '../../api/types.ts';
 
@@ -36,6 +37,8 @@ export function LoginPage() {
   const [busy, setBusy] = useState<Busy>(null);
   // The code step of an account of the old scheme: the upgrade follows it, with the typed password.
   const [upgradeFollows, setUpgradeFollows] = useState(false);
+  // The code step of an account whose block is not bound to its name: the move follows it.
+  const [unboundSecret, setUnboundSecret] = useState<AccountSecret | null>(null);
   // The server asked for the password itself: nothing is sent until the person confirms it.
   const [confirmingOldScheme, setConfirmingOldScheme] = useState(false);
 
@@ -89,6 +92,7 @@ export function LoginPage() {
     if (outcome.kind === 'code-required') {
       setCodeUsername(outcome.username);
       setUpgradeFollows(outcome.upgradeFollows);
+      setUnboundSecret(outcome.unboundSecret ?? null);
       setCode('');
       setStep('code');
     }
@@ -122,6 +126,7 @@ export function LoginPage() {
     try {
       const user = await submitCodeStep(deps(), codeUsername, code, upgradeFollows);
       if (upgradeFollows) await upgrade(user);
+      else if (unboundSecret) await bindSignIn(deps(), user, password, unboundSecret);
     } catch (cause) {
       setCode('');
       fail(cause);
@@ -135,6 +140,7 @@ export function LoginPage() {
     setPassword('');
     setCode('');
     setUpgradeFollows(false);
+    setUnboundSecret(null);
     setError(null);
   }
 

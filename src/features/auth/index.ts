@@ -4,3 +4,4 @@
 export { authSlice, selectAuthStatus, selectCurrentUser, sessionConfirmed } from './authSlice.ts';
 export { logout } from './authThunks.ts';
 export { sanitizeCodeInput, SIX_DIGITS } from './loginResponse.ts';
+export { hasSeenBoundBlock, rememberBoundBlock } from './newSignInMemory.ts';

@@ -10,20 +10,20 @@
 //   call (POST /auth/upgrade-login, atomic on the server). Only then is the session confirmed; if
 //   the upgrade fails, this browser signs out and the account stays as it was (old password, old
 //   key data), to be upgraded at the next sign-in.
-import { isCryptoError, newAccountKdfParams } from '../../../crypto/index.ts';
+import { isBoundAccountKdfParams, newAccountKdfParams } from '../../../crypto/index.ts';
 import type { CryptoPool } from '../../../workers/index.ts';
 import { authApi } from '../../api/authApi.ts';
 import { answeredWith, describeApiError } from '../../api/errors.ts';
-import { keysApi } from '../../api/keysApi.ts';
 import type { User } from '../../api/types.ts';
 import type { AppDispatch } from '../../app/store.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { SIGN_IN_TEXTS } from '../../lib/userTexts.ts';
-import { deriveAccountSecret } from '../../app/accountSecrets.ts';
+import { deriveAccountSecret, type AccountSecret } from '../../app/accountSecrets.ts';
+import { loginBoundTo, rewrappedPrivateKey } from '../../app/accountRekey.ts';
 import { sessionConfirmed } from './authSlice.ts';
 import { logout } from './authThunks.ts';
 import { interpretCodeStep, interpretPasswordStep } from './loginResponse.ts';
-import { hasSignedInWithNewScheme, rememberNewSignIn } from './newSignInMemory.ts';
+import { hasSignedInWithNewScheme, rememberBoundBlock, rememberNewSignIn } from './newSignInMemory.ts';
 
 export interface SignInDependencies {
   readonly dispatch: AppDispatch;
@@ -33,8 +33,11 @@ export interface SignInDependencies {
 export type PasswordStepOutcome =
   /** Signed in (the auth slice has the user). */
   | { readonly kind: 'signed-in'; readonly user: User }
-  /** The authenticator code is next; `upgradeFollows`: the account moves to the new scheme after it. */
-  | { readonly kind: 'code-required'; readonly username: string; readonly upgradeFollows: boolean }
+  /**
+   * The authenticator code is next; `upgradeFollows`: the account moves to the new scheme after
+   * it; `unboundSecret`: the account's block is not bound to its name, bindSignIn follows it.
+   */
+  | { readonly kind: 'code-required'; readonly username: string; readonly upgradeFollows: boolean; readonly unboundSecret?: AccountSecret }
   /** An account of the old scheme passed the password check: upgradeSignIn is next. */
   | { readonly kind: 'upgrade-required'; readonly user: User }
   /** The server asks for the password itself (old scheme): only submitOldSchemePassword sends it, after the person confirms. */
@@ -46,13 +49,18 @@ function refuseOldScheme(): never {
   throw new UserFacingError<SignInErrorCode>('sign-in-upgrade-refused', SIGN_IN_TEXTS.upgradeRefused);
 }
 
-export async function submitPasswordStep({ dispatch, pool }: SignInDependencies, username: string, password: string): Promise<PasswordStepOutcome> {
-  const { authSecret } = await deriveAccountSecret(dispatch, pool, username, password);
+export async function submitPasswordStep(deps: SignInDependencies, username: string, password: string): Promise<PasswordStepOutcome> {
+  const { dispatch, pool } = deps;
+  const secret = await deriveAccountSecret(dispatch, pool, username, password);
   try {
-    const outcome = interpretPasswordStep(await dispatch(authApi.endpoints.login.initiate({ username, auth_secret: authSecret })).unwrap(), username);
+    const outcome = interpretPasswordStep(await dispatch(authApi.endpoints.login.initiate({ username, auth_secret: secret.authSecret })).unwrap(), username);
     // The secret was accepted (a session, or the code step after it): this account is past the old scheme.
     rememberNewSignIn(username);
-    return outcome.kind === 'signed-in' ? outcome : { ...outcome, upgradeFollows: false };
+    const bound = isBoundAccountKdfParams(secret.kdfParams);
+    if (bound) rememberBoundBlock(username);
+    if (outcome.kind !== 'signed-in') return { ...outcome, upgradeFollows: false, ...(bound ? {} : { unboundSecret: secret }) };
+    if (!bound) await bindSignIn(deps, outcome.user, password, secret);
+    return outcome;
   } catch (error) {
     if (!answeredWith(describeApiError(error), 'SIGN_IN_UPGRADE_REQUIRED')) throw error;
   }
@@ -75,22 +83,20 @@ export async function submitCodeStep({ dispatch }: Pick<SignInDependencies, 'dis
   return interpretCodeStep(await dispatch(authApi.endpoints.loginWithCode.initiate({ username, code, upgradeFollows })).unwrap());
 }
 
-/** The private key re-wrapped under the new block, or null when there is none or it does not open with this password. */
-async function rewrappedPrivateKey({ dispatch, pool }: SignInDependencies, user: User, password: string, kdfParams: string) {
-  if (!user.public_key_spki) return null;
-  const stored = await dispatch(keysApi.endpoints.getEncryptedKey.initiate(undefined, { forceRefetch: true, subscribe: false }));
-  if (!stored.data) {
-    if (answeredWith(describeApiError(stored.error), 'ENCRYPTED_KEY_NOT_FOUND', 404)) return null;
-    throw stored.error;
-  }
+
+
+/**
+ * Moves a signed-in account whose block is not bound to its name to a fresh block bound to it:
+ * one extra derivation, once per account. Best effort: a failure leaves the account as it was
+ * (the server stores all or nothing) and the next sign-in tries again; the session stays.
+ */
+export async function bindSignIn(deps: SignInDependencies, user: User, password: string, current: AccountSecret): Promise<void> {
   try {
-    const { encryptedPrivateKey, kdfSalt } = await pool.rewrapPrivateKey(stored.data, password, password, kdfParams);
-    return { public_key_spki: user.public_key_spki, encryptedPrivateKey, kdfSalt };
-  } catch (error) {
-    // Key data wrapped under an older password (a re-wrap that failed long ago) stays as it is:
-    // it opens with that password, as before.
-    if (isCryptoError(error, 'WRONG_PASSWORD')) return null;
-    throw error;
+    const rekeyed = await loginBoundTo(deps, user, password, user.username);
+    await deps.dispatch(authApi.endpoints.bindLogin.initiate({ auth_secret: current.authSecret, ...rekeyed })).unwrap();
+    rememberBoundBlock(user.username);
+  } catch {
+    // Stays on its unbound block until the next sign-in; nothing to tell the person.
   }
 }
 
@@ -102,13 +108,14 @@ async function rewrappedPrivateKey({ dispatch, pool }: SignInDependencies, user:
 export async function upgradeSignIn(deps: SignInDependencies, user: User, password: string): Promise<User> {
   const { dispatch, pool } = deps;
   try {
-    const kdfParams = newAccountKdfParams();
-    const authSecret = await pool.deriveAuthSecret(password, kdfParams);
+    const kdfParams = newAccountKdfParams(user.username);
+    const authSecret = await pool.deriveAuthSecret(password, kdfParams, user.username);
     const privateKey = await rewrappedPrivateKey(deps, user, password, kdfParams);
     const { user: upgraded } = await dispatch(
       authApi.endpoints.upgradeLogin.initiate({ password, auth_secret: authSecret, kdf_params: kdfParams, ...(privateKey ? { private_key: privateKey } : {}) }),
     ).unwrap();
     rememberNewSignIn(upgraded.username);
+    rememberBoundBlock(upgraded.username);
     dispatch(sessionConfirmed(upgraded));
     return upgraded;
   } catch (error) {

@@ -5,7 +5,8 @@ import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useChangePasswordMutation } from '../../api/authApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
-import { useAppDispatch } from '../../app/hooks.ts';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { selectCurrentUser } from '../auth/index.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { isKeyError, usePersistentWarning } from '../keys/index.ts';
 import { useAccountSecret } from '../../app/accountSecrets.ts';
@@ -23,6 +24,7 @@ export function ChangePasswordSection() {
   const warnPersistently = usePersistentWarning();
   const [changePassword] = useChangePasswordMutation();
   const accountSecret = useAccountSecret();
+  const username = useAppSelector(selectCurrentUser)?.username ?? '';
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
@@ -44,10 +46,10 @@ export function ChangePasswordSection() {
     setBusy(true);
     try {
       // Neither password is sent: the old one's authentication secret proves it, the new one's
-      // secret under a fresh parameter block replaces it (workers derive both).
+      // secret under a fresh parameter block bound to the username replaces it (workers derive both).
       const old = await accountSecret(oldPassword);
-      const newKdfParams = newAccountKdfParams();
-      const newAuthSecret = await cryptoPool().deriveAuthSecret(newPassword, newKdfParams);
+      const newKdfParams = newAccountKdfParams(username);
+      const newAuthSecret = await cryptoPool().deriveAuthSecret(newPassword, newKdfParams, username);
       await changePassword({ old_auth_secret: old.authSecret, new_auth_secret: newAuthSecret, new_kdf_params: newKdfParams }).unwrap();
       await runAfterPasswordChanged(afterPasswordChangedSteps, { oldPassword, newPassword, newKdfParams, dispatch, cryptoPool });
       setOldPassword('');

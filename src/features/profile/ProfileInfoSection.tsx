@@ -4,9 +4,11 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useUpdateProfileMutation } from '../../api/authApi.ts';
-import { useAppSelector } from '../../app/hooks.ts';
+import { useCryptoPool } from '../../app/cryptoPool.ts';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
-import { selectCurrentUser } from '../auth/index.ts';
+import { rememberBoundBlock, selectCurrentUser } from '../auth/index.ts';
+import { loginBoundTo } from '../../app/accountRekey.ts';
 import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
@@ -15,6 +17,8 @@ import { planProfileUpdate, type ProfileField } from './profileValidation.ts';
 
 export function ProfileInfoSection() {
   const user = useAppSelector(selectCurrentUser);
+  const dispatch = useAppDispatch();
+  const cryptoPool = useCryptoPool();
   const notify = useNotifier();
   const [updateProfile] = useUpdateProfileMutation();
   const accountSecret = useAccountSecret();
@@ -44,7 +48,12 @@ export function ProfileInfoSection() {
     setSaving(true);
     try {
       const { authSecret } = await accountSecret(plan.request.currentPassword);
-      const updated = await updateProfile({ current_auth_secret: authSecret, ...plan.request.changes }).unwrap();
+      // The login's block is bound to the name: a new name (not just its letter case) re-keys it.
+      const newName = plan.request.changes.username;
+      const renamed = newName !== undefined && newName.toLowerCase() !== user.username.toLowerCase();
+      const rekeyed = renamed ? await loginBoundTo({ dispatch, pool: cryptoPool() }, user, plan.request.currentPassword, newName) : {};
+      const updated = await updateProfile({ current_auth_secret: authSecret, ...plan.request.changes, ...rekeyed }).unwrap();
+      if (renamed) rememberBoundBlock(updated.username);
       setUsername(updated.username);
       setEmail(updated.email ?? '');
       setCurrentPassword('');

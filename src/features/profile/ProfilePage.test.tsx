@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedInState, testUser } from '../../app/testing/renderWithProviders.tsx';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
+import { parseAccountKdfParams } from '../../../crypto/index.ts';
 import { authSecretOf, preloginHandler } from '../auth/testing/prelogin.ts';
 
 const pool = inProcessCryptoPool();
@@ -95,6 +96,31 @@ describe('Profile Information', () => {
     expect(api.carrying('correct-horse-1')).toEqual([]);
     expect((section.getByLabelText('Current Password') as HTMLInputElement).value).toBe('');
   });
+
+  it('a new username re-keys the login to a block bound to it in the same request', async () => {
+    const api = withApi({ 'PUT /api/auth/users/me': (request) => ({ status: 200, body: { ...testUser, username: JSON.parse(request.body).username } }) });
+    const section = await openSection('Profile Information');
+    type(section, 'Username', 'alice.new');
+    type(section, 'Current Password', 'correct-horse-1');
+    fireEvent.click(section.getByRole('button', { name: 'Save Changes' }));
+    expect(await section.findByText('Profile updated successfully.', {}, DERIVING)).toBeVisible();
+    const sent = JSON.parse(api.requests[0]!.body);
+    expect(Object.keys(sent).sort()).toEqual(['current_auth_secret', 'new_auth_secret', 'new_kdf_params', 'username']);
+    expect(sent.current_auth_secret).toBe(await authSecretOf('correct-horse-1'));
+    expect(parseAccountKdfParams(sent.new_kdf_params, 'alice.new')).toMatchObject({ scheme: 3, name: 'alice.new' });
+    expect(sent.new_auth_secret).toBe(await authSecretOf('correct-horse-1', sent.new_kdf_params));
+    expect(api.carrying('correct-horse-1')).toEqual([]);
+  }, 120_000);
+
+  it('a change of the username\'s letter case only keeps the block (no re-key sent)', async () => {
+    const recase = withApi({ 'PUT /api/auth/users/me': () => ({ status: 200, body: { ...testUser, username: 'Alice' } }) });
+    const again = await openSection('Profile Information');
+    type(again, 'Username', 'Alice');
+    type(again, 'Current Password', 'correct-horse-1');
+    fireEvent.click(again.getByRole('button', { name: 'Save Changes' }));
+    expect(await again.findByText('Profile updated successfully.')).toBeVisible();
+    expect(Object.keys(JSON.parse(recase.requests[0]!.body)).sort()).toEqual(['current_auth_secret', 'username']);
+  }, 60_000);
 
   it("a wrong current password reads 'Incorrect password provided.'", async () => {
     withApi({ 'PUT /api/auth/users/me': () => ({ status: 401, body: { detail: 'Incorrect password', code: 'INCORRECT_PASSWORD' } }) });

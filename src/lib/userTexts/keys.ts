@@ -42,6 +42,7 @@ export const CRYPTO_ERROR_TEXTS: Record<CryptoErrorCode, string> = {
   MALFORMED: 'The key data is damaged or has the wrong format.',
   UNSUPPORTED_VERSION: 'The key data uses a format this app does not know.',
   KDF_REFUSED: 'The server asked for weaker password protection than this app allows, so the password was not used.',
+  KDF_NAME_MISMATCH: 'The server answered password protection made for another account, so the password was not used.',
   UNKNOWN_KEY: KEY_MESSAGES.keyNotLoaded,
   SOURCE_CHANGED: 'The data changed while it was being processed.',
   WORKER_FAILED: 'The encryption worker stopped unexpectedly. Reload the page and try again.',

@@ -19,4 +19,11 @@ export const SIGN_IN_TEXTS = {
     'Your server or a proxy in front of it may be trying to collect your password; tell your administrator.',
   /** The pre-login answer asked for weaker password protection than this app uses: nothing was derived or sent. */
   kdfRefused: 'The server asked for weaker password protection than this app allows, so your password was not used and nothing was sent. Please contact your administrator.',
+  /**
+   * The pre-login answer was bound to another name than the one typed, or was not bound to any
+   * name for an account this device has seen bound: nothing was derived or sent.
+   */
+  kdfNameRefused:
+    'The server answered password protection that is not tied to this username, so your password was not used and nothing was sent. ' +
+    'Your server or a proxy in front of it may be trying to attack your password; tell your administrator.',
 } as const;
