@@ -184,9 +184,14 @@ describe('account security', () => {
     expect((await again.changePassword(name, 'correct horse', 'battery staple')).status).toBe(200);
     const renamed = `${name}_x`;
     const secret = await again.authSecret(name, 'battery staple');
-    expect((await again.request('PUT', '/api/auth/users/me', { json: { current_auth_secret: secret, username: renamed, email: 'someone@example.com' } })).status).toBe(200);
+    // A new name re-keys the login to a block bound to it, in the same request.
+    const { deriveAccountSecrets, newBoundArgon2Block } = await import('../../server/crypto/index.ts');
+    const boundBlock = newBoundArgon2Block(renamed);
+    const renamedSecret = deriveAccountSecrets('battery staple', boundBlock).authSecret;
+    const rename = { current_auth_secret: secret, username: renamed, email: 'someone@example.com', new_auth_secret: renamedSecret, new_kdf_params: boundBlock };
+    expect((await again.request('PUT', '/api/auth/users/me', { json: rename })).status).toBe(200);
     // Saving the same values again changes nothing and records nothing.
-    expect((await again.request('PUT', '/api/auth/users/me', { json: { current_auth_secret: secret, username: renamed } })).status).toBe(200);
+    expect((await again.request('PUT', '/api/auth/users/me', { json: { current_auth_secret: renamedSecret, username: renamed } })).status).toBe(200);
 
     const entries = (await again.get('/api/activity?limit=200')).body.entries as Array<{ kind: string; details: Record<string, unknown> }>;
     expect(entries.map((entry) => entry.kind)).toEqual([
