@@ -19,6 +19,7 @@ import { folderStorage } from './0017-folder-storage.ts';
 import { diskSpaceClaims } from './0018-disk-space-claims.ts';
 import { downloadReceipts } from './0019-download-receipts.ts';
 import { oldSchemeSignInClosing } from './0020-old-scheme-sign-in-closing.ts';
+import { boundKdfParams } from './0021-bound-kdf-params.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -38,4 +39,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0018-disk-space-claims', diskSpaceClaims],
   ['0019-download-receipts', downloadReceipts],
   ['0020-old-scheme-sign-in-closing', oldSchemeSignInClosing],
+  ['0021-bound-kdf-params', boundKdfParams],
 ];
