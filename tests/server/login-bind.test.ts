@@ -4,7 +4,6 @@
 // fault between the two writes leaves the old block signing in and the old key data opening. The
 // pre-login's stand-in for an unknown name is a bound block for that name. On SQLite and, under
 // `npm run test:pg`, on PostgreSQL.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashAuthSecret } from '../../server/auth/login-secret.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -13,6 +12,7 @@ import { openDatabase, type OpenDatabase } from '../../server/db/connection.ts';
 import type { User } from '../../server/db/repositories/index.ts';
 import { startServer, TEST_KDF_COST, usingPostgres, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
+import { failLoginSecretUpdates } from './login-secret-fault.ts';
 
 let server: TestServer;
 let count = 0;
@@ -135,20 +135,7 @@ describe('a fault between the two writes of the move', () => {
   afterAll(() => intruder.close());
 
   /** Makes the second write (the login secret) fail, after the first (the key data) ran in the same transaction. */
-  async function failTheSecondWrite(): Promise<() => Promise<void>> {
-    if (usingPostgres) {
-      await sql`create function fail_login_bind() returns trigger as $$ begin raise exception 'injected fault between the two writes'; end $$ language plpgsql`.execute(intruder.db);
-      await sql`create trigger fail_login_bind before update of password_hash on users for each row execute function fail_login_bind()`.execute(intruder.db);
-      return async () => {
-        await sql`drop trigger fail_login_bind on users`.execute(intruder.db);
-        await sql`drop function fail_login_bind()`.execute(intruder.db);
-      };
-    }
-    await sql`create trigger fail_login_bind before update of password_hash on users begin select raise(abort, 'injected fault between the two writes'); end`.execute(intruder.db);
-    return async () => {
-      await sql`drop trigger fail_login_bind`.execute(intruder.db);
-    };
-  }
+  const failTheSecondWrite = () => failLoginSecretUpdates(intruder.db, 'fail_login_bind', usingPostgres);
 
   it('leaves the old block signing in and the old key data opening; the move then succeeds', async () => {
     const account = await unboundAccount();

@@ -4,7 +4,6 @@
 // A fault between the two writes (a trigger that fails the second, so the first has already run
 // inside the transaction) leaves the old password signing in and the old key data opening. On
 // SQLite and, under `npm run test:pg`, on PostgreSQL.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stableStandInParams } from '../../server/auth/prelogin.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -13,6 +12,7 @@ import { openDatabase, type OpenDatabase } from '../../server/db/connection.ts';
 import { createLegacyAccount, type LegacyAccount } from '../support/legacy-account.ts';
 import { startServer, usingPostgres, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
+import { failLoginSecretUpdates } from './login-secret-fault.ts';
 
 let server: TestServer;
 let count = 0;
@@ -157,20 +157,7 @@ describe('a fault between the two writes of the upgrade', () => {
   afterAll(() => intruder.close());
 
   /** Makes the second write (the login secret) fail, after the first (the key data) ran in the same transaction. */
-  async function failTheSecondWrite(): Promise<() => Promise<void>> {
-    if (usingPostgres) {
-      await sql`create function fail_login_upgrade() returns trigger as $$ begin raise exception 'injected fault between the two writes'; end $$ language plpgsql`.execute(intruder.db);
-      await sql`create trigger fail_login_upgrade before update of password_hash on users for each row execute function fail_login_upgrade()`.execute(intruder.db);
-      return async () => {
-        await sql`drop trigger fail_login_upgrade on users`.execute(intruder.db);
-        await sql`drop function fail_login_upgrade()`.execute(intruder.db);
-      };
-    }
-    await sql`create trigger fail_login_upgrade before update of password_hash on users begin select raise(abort, 'injected fault between the two writes'); end`.execute(intruder.db);
-    return async () => {
-      await sql`drop trigger fail_login_upgrade`.execute(intruder.db);
-    };
-  }
+  const failTheSecondWrite = () => failLoginSecretUpdates(intruder.db, 'fail_login_upgrade', usingPostgres);
 
   it('leaves the old password signing in and the old key data opening with it; the upgrade then succeeds', async () => {
     const account = await legacy();
