@@ -41,3 +41,4 @@ export * from './private-key-wrap.ts';
 export * from './link-keys.ts';
 export * from './sha256.ts';
 export * from './stored-file-key.ts';
+export * from './key-fingerprint.ts';
