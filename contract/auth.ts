@@ -49,7 +49,7 @@ const loginName = withoutNul(requiredText('Username', LOGIN_NAME_MAX_LENGTH), 'U
  * key derivation"): 32 bytes as canonical padded base64, 44 characters. SECRET: never log it.
  */
 export const AUTH_SECRET_PATTERN = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
-const authSecret = (field: string) =>
+export const authSecret = (field: string) =>
   z.string({ error: `${field} must be text` }).regex(AUTH_SECRET_PATTERN, `${field} must be 32 bytes of base64 (the derived authentication secret, not the password)`);
 
 /**
@@ -196,6 +196,8 @@ export const userResponse = z.object({
   email: z.string().nullable(),
   is_2fa_enabled: z.boolean(),
   public_key_spki: z.string().nullable(),
+  /** The account's organisation role (contract/organisation.ts): `admin` sees the members page. */
+  org_role: z.enum(['admin', 'member']),
 });
 export type User = z.infer<typeof userResponse>;
 

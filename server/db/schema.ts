@@ -22,6 +22,31 @@ export interface UsersTable {
   created_at: number;
   /** base64 of the account's scheme-2 KDF parameter block (docs/format.md); NULL: not yet upgraded. */
   kdf_params: string | null;
+  /** 'admin' or 'member' (contract/organisation.ts, OrgRole). */
+  org_role: Generated<string>;
+  /** When an organisation admin disabled the account; NULL: active. */
+  disabled_at: number | null;
+  display_name: string | null;
+  /** When the invitation the account was made from was sent; NULL: made by the CLI. */
+  invited_at: number | null;
+}
+
+/** An invitation by e-mail to make an account (server/accounts/invitations.ts). */
+export interface InvitationsTable {
+  id: Generated<number>;
+  email: string;
+  display_name: string | null;
+  org_role: string;
+  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
+  token_hash: string;
+  invited_by: number | null;
+  created_at: number;
+  /** When the newest mail (and token) went out. */
+  sent_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_user_id: number | null;
+  revoked_at: number | null;
 }
 
 /** Secrets the server derives answers from, made by a migration (one row per name). */
@@ -338,6 +363,7 @@ export interface UploadBatchesTable {
 
 export interface Database {
   users: UsersTable;
+  invitations: InvitationsTable;
   server_secrets: ServerSecretsTable;
   server_flags: ServerFlagsTable;
   sessions: SessionsTable;
@@ -368,6 +394,7 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;

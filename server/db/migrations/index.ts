@@ -20,6 +20,7 @@ import { diskSpaceClaims } from './0018-disk-space-claims.ts';
 import { downloadReceipts } from './0019-download-receipts.ts';
 import { oldSchemeSignInClosing } from './0020-old-scheme-sign-in-closing.ts';
 import { boundKdfParams } from './0021-bound-kdf-params.ts';
+import { organisationAccounts } from './0022-organisation-accounts.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -40,4 +41,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0019-download-receipts', downloadReceipts],
   ['0020-old-scheme-sign-in-closing', oldSchemeSignInClosing],
   ['0021-bound-kdf-params', boundKdfParams],
+  ['0022-organisation-accounts', organisationAccounts],
 ];

@@ -1,5 +1,6 @@
 // Users. Usernames are matched case-insensitively (backed by a unique index on lower(username)).
 import { sql, type Kysely } from 'kysely';
+import type { OrgRole } from '../../../contract/organisation.ts';
 import type { Database, UserRow } from '../schema.ts';
 import { isUniqueViolation } from '../unique-violation.ts';
 
@@ -16,6 +17,29 @@ export interface User {
   is2faEnabled: boolean;
   publicKeySpki: string | null;
   createdAt: number;
+  orgRole: OrgRole;
+  /** When an organisation admin disabled the account; null while it is active. */
+  disabledAt: number | null;
+  displayName: string | null;
+  /** When the invitation it was made from was sent; null for accounts the CLI made. */
+  invitedAt: number | null;
+}
+
+/** A new account's fields besides its login secret. */
+export interface NewUser {
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  kdfParams: string | null;
+  now: number;
+  orgRole?: OrgRole;
+  displayName?: string | null;
+  invitedAt?: number | null;
+}
+
+/** A row of the organisation admins' members list. */
+export interface AccountListing extends User {
+  folderCount: number;
 }
 
 /** The login's new secret: argon2id of the authentication secret, and the block it was derived under. */
@@ -41,6 +65,11 @@ export type LoginUpgradeOutcome = 'upgraded' | 'already-upgraded' | 'key-pair-ch
 /** Rolls back an upgrade whose conditions no longer hold (inside upgradeLogin only). */
 class UpgradeRefused extends Error {
   readonly code = 'UPGRADE_REFUSED';
+}
+
+/** Rolls back a disable that would leave no active organisation admin (inside disable only). */
+class LastAdminRefused extends Error {
+  readonly code = 'LAST_ADMIN_REFUSED';
 }
 
 export class UsernameTakenError extends Error {
@@ -73,8 +102,29 @@ function toUser(row: UserRow): User {
     is2faEnabled: row.is_2fa_enabled === 1,
     publicKeySpki: row.public_key_spki,
     createdAt: row.created_at,
+    orgRole: row.org_role === 'admin' ? 'admin' : 'member',
+    disabledAt: row.disabled_at,
+    displayName: row.display_name,
+    invitedAt: row.invited_at,
   };
 }
+
+/** The insert of a new account (also used inside the invitation's acceptance transaction). */
+export function newUserValues(input: NewUser) {
+  return {
+    username: input.username,
+    email: input.email,
+    password_hash: input.passwordHash,
+    kdf_params: input.kdfParams,
+    is_2fa_enabled: 0,
+    created_at: input.now,
+    org_role: input.orgRole ?? 'member',
+    display_name: input.displayName ?? null,
+    invited_at: input.invitedAt ?? null,
+  };
+}
+
+export { toUser as userFromRow };
 
 function rethrowUnique(error: unknown): never {
   if (isUniqueViolation(error)) throw new UsernameTakenError();
@@ -110,18 +160,11 @@ export function createUsersRepository(db: Kysely<Database>) {
      * account of the old scheme (a hash of the password itself), as accounts were made before
      * zero-knowledge sign-in; only tests of the upgrade make such accounts now.
      */
-    async create(input: { username: string; email: string | null; passwordHash: string; kdfParams: string | null; now: number }): Promise<User> {
+    async create(input: NewUser): Promise<User> {
       try {
         const row = await db
           .insertInto('users')
-          .values({
-            username: input.username,
-            email: input.email,
-            password_hash: input.passwordHash,
-            kdf_params: input.kdfParams,
-            is_2fa_enabled: 0,
-            created_at: input.now,
-          })
+          .values(newUserValues(input))
           .returningAll()
           .executeTakeFirstOrThrow();
         return toUser(row);
@@ -221,6 +264,63 @@ export function createUsersRepository(db: Kysely<Database>) {
         .set({ encrypted_private_key: data.encryptedPrivateKey, kdf_salt: data.kdfSalt })
         .where('id', '=', id)
         .execute();
+    },
+
+    /** Every account with the number of folders it owns, oldest first (the members page). */
+    async listWithFolderCounts(): Promise<AccountListing[]> {
+      const rows = await db
+        .selectFrom('users')
+        .selectAll('users')
+        .select((eb) => eb.selectFrom('folders').whereRef('folders.owner_id', '=', 'users.id').select((inner) => inner.fn.countAll<number | string>().as('n')).as('folder_count'))
+        .orderBy('users.id')
+        .execute();
+      return rows.map((row) => ({ ...toUser(row), folderCount: Number(row.folder_count ?? 0) }));
+    },
+
+    /** Active accounts, oldest first: the directory folder owners pick members from. */
+    async listActive(): Promise<User[]> {
+      const rows = await db.selectFrom('users').selectAll().where('disabled_at', 'is', null).orderBy('id').execute();
+      return rows.map(toUser);
+    },
+
+    /**
+     * Disables an account and ends its sessions in one transaction. Refused (nothing changed) when
+     * it would leave no active organisation admin: the count is taken inside the transaction after
+     * the write, with the admins' rows locked first, so two admins disabling each other at once
+     * cannot both succeed.
+     */
+    async disable(id: number, now: number): Promise<'disabled' | 'already-disabled' | 'last-admin' | 'not-found'> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          // A no-op write to every active admin's row locks them (PostgreSQL row locks; SQLite's
+          // write lock), so a concurrent disable waits here and then counts what this one left.
+          await trx.updateTable('users').set({ org_role: sql<string>`org_role` }).where('org_role', '=', 'admin').where('disabled_at', 'is', null).execute();
+          const changed = await trx.updateTable('users').set({ disabled_at: now }).where('id', '=', id).where('disabled_at', 'is', null).executeTakeFirst();
+          if (Number(changed.numUpdatedRows) !== 1) {
+            const row = await trx.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+            return row ? 'already-disabled' : 'not-found';
+          }
+          const admins = await trx
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .where('org_role', '=', 'admin')
+            .where('disabled_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          if (Number(admins.n) === 0) throw new LastAdminRefused();
+          await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+          await trx.deleteFrom('pending_logins').where('user_id', '=', id).execute();
+          return 'disabled' as const;
+        });
+      } catch (error) {
+        if (error instanceof LastAdminRefused) return 'last-admin';
+        throw error;
+      }
+    },
+
+    /** Enables a disabled account; false when there is no such account. */
+    async enable(id: number): Promise<boolean> {
+      const changed = await db.updateTable('users').set({ disabled_at: null }).where('id', '=', id).executeTakeFirst();
+      return Number(changed.numUpdatedRows) === 1;
     },
 
     /** Stores a pending secret (enabled false), activates it (true), or clears 2FA (null, false). */

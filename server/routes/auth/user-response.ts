@@ -9,5 +9,6 @@ export function toUserResponse(user: User): UserResponse {
     email: user.email,
     is_2fa_enabled: user.is2faEnabled,
     public_key_spki: user.publicKeySpki,
+    org_role: user.orgRole,
   };
 }
