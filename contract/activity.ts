@@ -24,6 +24,10 @@ export const ACTIVITY_KINDS = [
   'link.deleted',
   'link.downloaded',
   'activity.pruned',
+  'account.joined',
+  'member.invited',
+  'member.disabled',
+  'member.enabled',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

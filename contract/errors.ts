@@ -41,6 +41,7 @@ export const API_ERROR_CODES = [
   'INVITATION_USED',
   'INVITATION_REVOKED',
   'INVITATION_PENDING',
+  'INVITATION_MAIL_FAILED',
   // folders, files, storage
   'FOLDER_NOT_FOUND',
   'FILE_NOT_FOUND',

@@ -22,13 +22,17 @@ import { migrateBlobs } from './storage/migrate-blobs.ts';
 import { openBlobStore, openDiskBlobStore, openS3BlobStore } from './storage/open-blob-store.ts';
 import { parseCommandLine } from './cli-args.ts';
 import { codedError } from '../contract/coded-error.ts';
+import { ORG_ROLES, type OrgRole } from '../contract/organisation.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-user <username> [--email <address>] [--password-stdin]
+  create-user <username> [--email <address>] [--role admin|member] [--password-stdin]
       Create a user. Prompts for the password twice, or reads one line from
-      standard input with --password-stdin.
+      standard input with --password-stdin. --role sets the organisation role:
+      the first account is always an organisation admin; later ones are members
+      unless --role admin is given (admins invite, disable and enable accounts
+      in the web app).
   reset-password <username> [--password-stdin]
       Set a new password and sign the user out everywhere. The private key stays
       encrypted under the old password: the user restores it from the backup
@@ -54,6 +58,7 @@ interface UserInvocation {
   command: 'create-user' | 'reset-password' | 'disable-2fa';
   username: string;
   email: string | undefined;
+  role: OrgRole | undefined;
   passwordStdin: boolean;
 }
 
@@ -96,6 +101,7 @@ function parseInvocation(argv: string[]): Invocation {
     'password-stdin': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
     checkpoints: { type: 'string', multiple: true },
+    role: { type: 'string' },
   });
   const [command, username, ...extra] = parsed.positionals;
   if (parsed.values.help || command === 'help') throw new CliUsageError('');
@@ -119,10 +125,14 @@ function parseInvocation(argv: string[]): Invocation {
   if (parsed.values.email !== undefined && command !== 'create-user') {
     throw new CliUsageError('--email only applies to create-user.');
   }
+  const role = parsed.values.role;
+  if (role !== undefined && command !== 'create-user') throw new CliUsageError('--role only applies to create-user.');
+  if (role !== undefined && !(ORG_ROLES as readonly string[]).includes(role)) throw new CliUsageError(`Invalid role "${role}": use admin or member.`);
   return {
     command,
     username,
     email: parsed.values.email,
+    role: role as OrgRole | undefined,
     passwordStdin: parsed.values['password-stdin'] === true,
   };
 }
@@ -167,8 +177,9 @@ async function run(invocation: Invocation, repos: Repositories, config: Config):
     case 'create-user': {
       await checkNewUser(repos, username, invocation.email ?? null);
       const password = await readNewPassword(invocation.passwordStdin);
-      const user = await createUser(repos, { username, password, email: invocation.email ?? null, now: Date.now() });
-      return `Created user "${user.username}". Sign in at /login with this username and password.`;
+      const user = await createUser(repos, { username, password, email: invocation.email ?? null, now: Date.now(), orgRole: invocation.role });
+      const role = user.orgRole === 'admin' ? 'organisation admin' : 'member';
+      return `Created user "${user.username}" (${role}). Sign in at /login with this username and password.`;
     }
     case 'reset-password': {
       await checkExistingUser(repos, username);

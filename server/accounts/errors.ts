@@ -12,6 +12,7 @@ export const ACCOUNT_ERRORS = {
   INVITATION_USED: { status: 410, detail: 'This invitation has already been used' },
   INVITATION_REVOKED: { status: 410, detail: 'This invitation was withdrawn' },
   INVITATION_PENDING: { status: 409, detail: 'An open invitation to this address exists: resend it instead' },
+  INVITATION_MAIL_FAILED: { status: 502, detail: 'The invitation was saved but its e-mail could not be sent. Try Resend later.' },
 } as const;
 
 export type AccountErrorCode = keyof typeof ACCOUNT_ERRORS;

@@ -10,6 +10,7 @@ import { loginSecretForPassword } from './login-secret.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 import { usernameProblem } from './usernames.ts';
 import { CodedError } from '../../contract/coded-error.ts';
+import type { OrgRole } from '../../contract/organisation.ts';
 
 export type UserAdminErrorCode =
   | 'INVALID_USERNAME'
@@ -58,15 +59,19 @@ export type KdfCost = Omit<NodeArgon2Params, 'salt' | 'boundName'>;
 
 export async function createUser(
   repos: Repositories,
-  input: { username: string; password: string; email?: string | null; now: number; kdfCost?: KdfCost },
+  input: { username: string; password: string; email?: string | null; now: number; kdfCost?: KdfCost; orgRole?: OrgRole },
 ): Promise<User> {
   const email = input.email ?? null;
   await checkNewUser(repos, input.username, email);
   checkPassword(input.password);
   try {
+    // The first account runs the organisation (whatever was asked: someone must be able to invite);
+    // later ones are members unless asked otherwise.
+    const orgRole = (await repos.users.count()) === 0 ? 'admin' : (input.orgRole ?? 'member');
     return await repos.users.create({
       username: input.username,
       email,
+      orgRole,
       ...(await loginSecretForPassword(input.password, input.username, input.kdfCost)),
       now: input.now,
     });

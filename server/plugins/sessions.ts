@@ -96,6 +96,12 @@ export const sessionsPlugin = globalPlugin('sessions', async (app) => {
     }
     const user = await repos.users.findById(session.userId);
     if (!user) return { state: 'expired' };
+    // Disabling ends an account's sessions in the same transaction; a session started in the
+    // moment before is refused here all the same.
+    if (user.disabledAt !== null) {
+      await repos.sessions.deleteForUser(user.id);
+      return { state: 'expired' };
+    }
     return { state: 'signed-in', session, user };
   }
 

@@ -9,7 +9,9 @@ import { downloadLinkRoutes } from './download-links/index.ts';
 import { exportRoutes } from './files/export.ts';
 import { fileRoutes } from './files/index.ts';
 import { folderRoutes } from './folders/index.ts';
+import { invitationRoutes } from './invitations/index.ts';
 import { notificationRoutes } from './folders/notification-routes.ts';
+import { orgRoutes } from './org/index.ts';
 import { metaRoutes } from './meta/index.ts';
 import { storageRoutes } from './storage/index.ts';
 import { uploadRoutes } from './upload/index.ts';
@@ -25,6 +27,9 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(downloadLinkRoutes, { prefix: '/download' });
   await app.register(activityRoutes, { prefix: '/activity' });
   await app.register(storageRoutes, { prefix: '/storage' });
+  await app.register(orgRoutes, { prefix: '/org' });
+  // The invitation's token is the capability: the invitee has no account yet.
+  await app.register(publicRoutes(invitationRoutes), { prefix: '/invitations' });
   // The upload link is the capability: no account (spec: "Upload (anonymous)").
   await app.register(publicRoutes(uploadRoutes), { prefix: '/upload' });
   await app.register(metaRoutes);

@@ -27,6 +27,7 @@ import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
 import { FileTooLargeError, UPLOAD_ERRORS, UploadError, type UploadErrorCode } from '../../server/upload/errors.ts';
 import { startServer, type TestServer } from './harness.ts';
+import { ACCOUNT_ERRORS, AccountError, type AccountErrorCode } from '../../server/accounts/errors.ts';
 import { WebhookNeedsPublicUrlError, WebhookNotFoundError, WebhookUrlRefusedError } from '../../server/webhooks/errors.ts';
 
 const SCREAMING_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
@@ -36,6 +37,7 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   ...(Object.keys(API_ERRORS) as ApiErrorCode[]).map((code) => new ApiError(code)),
   ...(Object.keys(UPLOAD_ERRORS) as UploadErrorCode[]).map((code) => new UploadError(code)),
+  ...(Object.keys(ACCOUNT_ERRORS) as AccountErrorCode[]).map((code) => new AccountError(code)),
   new FileTooLargeError(5 * 1024 * 1024 * 1024),
   new RateLimitedError('failed login attempts', 900),
   new LinkNotFoundError(),

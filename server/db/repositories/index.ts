@@ -9,6 +9,7 @@ import { createFilesRepository } from './files.ts';
 import { createFolderUsageRepository } from './folder-usage.ts';
 import { createFoldersRepository } from './folders.ts';
 import { createHealthRepository } from './health.ts';
+import { createInvitationsRepository } from './invitations.ts';
 import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createServerSecretsRepository } from './server-secrets.ts';
 import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
@@ -26,6 +27,7 @@ import { createWebhooksRepository } from './webhooks.ts';
 export function createRepositories(db: Kysely<Database>) {
   return {
     users: createUsersRepository(db),
+    invitations: createInvitationsRepository(db),
     serverSecrets: createServerSecretsRepository(db),
     oldSchemeSignIn: createOldSchemeSignInRepository(db),
     sessions: createSessionsRepository(db),
@@ -51,7 +53,9 @@ export function createRepositories(db: Kysely<Database>) {
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
-export type { LoginSecret, LoginUpgradeOutcome, RewrappedKeyData, User } from './users.ts';
+export type { AccountListing, LoginSecret, LoginUpgradeOutcome, RewrappedKeyData, User } from './users.ts';
+export type { AcceptOutcome, Invitation, InvitationRefusal } from './invitations.ts';
+export { invitationRefusal } from './invitations.ts';
 export type { Session } from './sessions.ts';
 export { UsernameTakenError } from './users.ts';
 export type { Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';

@@ -8,6 +8,8 @@
 // minutes (identified by the hash of its csrftoken cookie), so knowing a username and racing a
 // victim's password step gains nothing.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isActiveAccount } from '../../accounts/account-standing.ts';
+import { AccountError } from '../../accounts/errors.ts';
 import { authSecretMatches, usesAuthSecret } from '../../auth/login-secret.ts';
 import { oldSchemeSignInOpen } from '../../auth/old-scheme-sign-in.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
@@ -77,6 +79,9 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         throw new ApiError('INCORRECT_CREDENTIALS');
       }
       await attempt.succeeded();
+      // Told only to someone who knows the password: to anyone else a disabled account's name
+      // answers like any other.
+      if (!isActiveAccount(user)) throw new AccountError('ACCOUNT_DISABLED');
 
       if (user.is2faEnabled) {
         const now = app.now();
@@ -109,6 +114,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       }
       await attempt.succeeded();
       await repos.pendingLogins.remove(user.id, browserHash);
+      if (!isActiveAccount(user)) throw new AccountError('ACCOUNT_DISABLED');
       await repos.totpSteps.deleteUsedBefore(now - USED_STEP_RETENTION_MS);
       await app.startSession(request, reply, user);
       await app.activity.record(user.id, 'sign_in.succeeded', { ip: request.ip, details: { second_factor: true } });

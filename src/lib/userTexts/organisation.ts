@@ -23,6 +23,10 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   'link.deleted': 'Download link deleted',
   'link.downloaded': 'File downloaded through a link',
   'activity.pruned': 'Older entries removed (retention)',
+  'account.joined': 'Account created from an invitation',
+  'member.invited': 'Person invited to the organisation',
+  'member.disabled': 'Account disabled',
+  'member.enabled': 'Account enabled again',
 };
 
 export const ACTIVITY_TEXTS = {
