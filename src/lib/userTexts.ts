@@ -7,6 +7,7 @@ export * from './userTexts/files.ts';
 export * from './userTexts/folders.ts';
 export * from './userTexts/keys.ts';
 export * from './userTexts/links.ts';
+export * from './userTexts/members.ts';
 export * from './userTexts/organisation.ts';
 export * from './userTexts/recipient.ts';
 export * from './userTexts/signIn.ts';

@@ -12,9 +12,12 @@ import { Route as editFolderRoute } from './folders.edit.$folderId.tsx';
 import { Route as newFolderRoute } from './folders.new.tsx';
 import { Route as viewFolderRoute } from './folders.view.$folderId.tsx';
 import { Route as indexRoute } from './index.tsx';
+import { Route as inviteRoute } from './invite.$token.tsx';
 import { Route as loginRoute } from './login.tsx';
+import { Route as membersRoute } from './members.tsx';
 import { Route as profileRoute } from './profile.tsx';
 import { Route as uploadRoute } from './upload.$linkToken.tsx';
+import { Route as welcomeRoute } from './welcome.tsx';
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,
@@ -22,7 +25,8 @@ export const routeTree = rootRoute.addChildren([
   uploadRoute,
   downloadRoute,
   aboutRoute,
-  authenticatedRoute.addChildren([dashboardRoute, profileRoute, activityRoute, newFolderRoute, editFolderRoute, viewFolderRoute]),
+  inviteRoute,
+  authenticatedRoute.addChildren([dashboardRoute, profileRoute, activityRoute, membersRoute, welcomeRoute, newFolderRoute, editFolderRoute, viewFolderRoute]),
 ]);
 
 export function createAppRouter(store: AppStore, history?: RouterHistory) {

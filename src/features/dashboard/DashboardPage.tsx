@@ -10,6 +10,7 @@ import { selectCurrentUser, logout } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { StorageSummary } from '../storage/index.ts';
 import { FolderListSection } from './FolderListSection.tsx';
+import { MEMBERS_TEXTS } from '../../lib/userTexts.ts';
 
 export function DashboardPage() {
   const user = useAppSelector(selectCurrentUser);
@@ -46,6 +47,11 @@ export function DashboardPage() {
             <ButtonLink to="/activity" variant="outlined">
               Activity
             </ButtonLink>
+            {user.org_role === 'admin' && (
+              <ButtonLink to="/members" variant="outlined">
+                {MEMBERS_TEXTS.dashboardButton}
+              </ButtonLink>
+            )}
             <ButtonLink to="/folders/new" variant="contained">
               + Create New Folder
             </ButtonLink>

@@ -1,0 +1,85 @@
+// The accounts of the organisation, with the disable confirmation and the note on what a disabled
+// account's folders and links do.
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import { useId, useState } from 'react';
+import type { OrgAccount } from '../../../contract/organisation.ts';
+import { useDisableAccountMutation, useEnableAccountMutation, useListAccountsQuery } from '../../api/orgApi.ts';
+import { useAppSelector } from '../../app/hooks.ts';
+import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
+import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
+import { useNotifier } from '../../app/notifier.ts';
+import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
+import { selectCurrentUser } from '../auth/index.ts';
+import { AccountCard } from './AccountCard.tsx';
+
+export function AccountsSection() {
+  const me = useAppSelector(selectCurrentUser);
+  const notify = useNotifier();
+  const accounts = useListAccountsQuery();
+  const [disable, disabling] = useDisableAccountMutation();
+  const [enable, enabling] = useEnableAccountMutation();
+  const [confirming, setConfirming] = useState<OrgAccount | null>(null);
+  const titleId = useId();
+  const textId = useId();
+  const busy = disabling.isLoading || enabling.isLoading;
+
+  async function confirmDisable() {
+    if (!confirming) return;
+    try {
+      const account = await disable(confirming.id).unwrap();
+      notify.success(T.disabledNotice(account.username));
+      setConfirming(null);
+    } catch (cause) {
+      notify.error(cause);
+      setConfirming(null);
+    }
+  }
+
+  async function handleEnable(account: OrgAccount) {
+    try {
+      await enable(account.id).unwrap();
+      notify.success(T.enabledNotice(account.username));
+    } catch (cause) {
+      notify.error(cause);
+    }
+  }
+
+  return (
+    <SettingsSection title={T.accountsTitle} description={T.disabledLinksNote}>
+      {accounts.isLoading && <LoadingMessage text="Loading accounts..." />}
+      {accounts.isError && (
+        <Alert severity="error" action={<Button color="inherit" onClick={() => void accounts.refetch()}>Retry</Button>}>
+          {T.loadFailed}
+        </Alert>
+      )}
+      {accounts.data && (
+        <Stack component="ul" spacing={1.5} sx={{ p: 0, m: 0 }}>
+          {accounts.data.accounts.map((account) => (
+            <AccountCard key={account.id} account={account} isSelf={account.id === me?.id} busy={busy} onDisable={setConfirming} onEnable={(target) => void handleEnable(target)} />
+          ))}
+        </Stack>
+      )}
+      <Dialog open={confirming !== null} onClose={busy ? undefined : () => setConfirming(null)} aria-labelledby={titleId} aria-describedby={textId} maxWidth="sm">
+        <DialogTitle id={titleId}>{confirming ? T.disableTitle(confirming.username) : ''}</DialogTitle>
+        <DialogContent>
+          <DialogContentText id={textId}>{T.disableBody}</DialogContentText>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2.5 }}>
+          <Button onClick={() => setConfirming(null)} disabled={busy} color="inherit">
+            {T.cancel}
+          </Button>
+          <Button onClick={() => void confirmDisable()} disabled={busy} variant="contained" color="error">
+            {T.disable}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </SettingsSection>
+  );
+}

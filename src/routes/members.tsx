@@ -1,0 +1,11 @@
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { Route as authenticatedRoute } from './_authenticated.tsx';
+
+/** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
+const MembersPage = lazyRouteComponent(() => import('../features/organisation/MembersPage.tsx'), 'MembersPage');
+
+export const Route = createRoute({
+  getParentRoute: () => authenticatedRoute,
+  path: 'members',
+  component: MembersPage,
+});

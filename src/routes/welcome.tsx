@@ -1,0 +1,11 @@
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { Route as authenticatedRoute } from './_authenticated.tsx';
+
+/** The first page of an account made from an invitation: two-factor setup and key pair. */
+const AccountSetupPage = lazyRouteComponent(() => import('../features/organisation/AccountSetupPage.tsx'), 'AccountSetupPage');
+
+export const Route = createRoute({
+  getParentRoute: () => authenticatedRoute,
+  path: 'welcome',
+  component: AccountSetupPage,
+});
