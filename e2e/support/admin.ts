@@ -10,11 +10,15 @@ export interface AdminAccount {
   password: string;
 }
 
-/** A fresh admin with a unique name, created by the admin CLI (`npm run admin -- create-user --password-stdin`, without npm's start-up). */
-export function createAdmin(prefix = 'admin', email?: string): AdminAccount {
+/**
+ * A fresh admin with a unique name, created by the admin CLI (`npm run admin -- create-user --password-stdin`, without npm's start-up).
+ * `orgRole`: the organisation role (`--role`); unset, the CLI's default (member, unless it is the first account).
+ */
+export function createAdmin(prefix = 'admin', email?: string, orgRole?: 'admin' | 'member'): AdminAccount {
   const account = { username: `${prefix}-${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(9).toString('base64url')}` };
   const args = ['--import', 'tsx', 'server/cli.ts', 'create-user', account.username, '--password-stdin'];
   if (email) args.push('--email', email);
+  if (orgRole) args.push('--role', orgRole);
   execFileSync(process.execPath, args, {
     input: `${account.password}\n`,
     env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
