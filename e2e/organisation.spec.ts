@@ -190,12 +190,32 @@ test('the members page, the invitation page and a used invitation fit a 390 px p
   await expectNoSidewaysScrolling(visitor, 'invitation at 390 px');
   await shot(visitor, 'invitation');
 
-  // Revoked from the members page: the link now says so.
-  await page.getByRole('button', { name: `Revoke ${email}` }).click();
-  await expect(page.getByRole('region', { name: 'Invitations' }).getByRole('listitem', { name: email })).toContainText('Revoked');
-  await visitor.reload();
+  // Accepted on the phone: the setup page fits too.
+  const password = `pw-${randomBytes(9).toString('base64url')}`;
+  await visitor.getByLabel('Username', { exact: true }).fill(`phone-${randomBytes(3).toString('hex')}`);
+  await visitor.getByLabel('Password', { exact: true }).fill(password);
+  await visitor.getByLabel('Confirm password', { exact: true }).fill(password);
+  await visitor.getByRole('button', { name: 'Create Account' }).click();
+  await expect(visitor.getByRole('heading', { name: 'Finish setting up your account' })).toBeVisible({ timeout: 30_000 });
+  await expect(visitor.getByRole('region', { name: 'End-to-End Encryption Key' }).getByText('Not stored')).toBeVisible();
+  await expectAccessible(visitor, 'setup-phone');
+  await expectNoSidewaysScrolling(visitor, 'setup at 390 px');
+  await shot(visitor, 'setup');
+
+  // A second invitation, revoked from the members page: its link now says so, with no Retry.
+  const revokedEmail = `revoked-${randomBytes(4).toString('hex')}@example.com`;
+  await invite.getByLabel('E-mail address').fill(revokedEmail);
+  await invite.getByRole('button', { name: 'Send Invitation' }).click();
+  const revokedLink = await invitationLinkFromOutbox(revokedEmail);
+  await page.getByRole('button', { name: `Revoke ${revokedEmail}` }).click();
+  await expect(page.getByRole('region', { name: 'Invitations' }).getByRole('listitem', { name: revokedEmail })).toContainText('Revoked');
+  await visitor.goto(revokedLink);
   await expect(visitor.getByRole('alert')).toContainText('This invitation was withdrawn');
+  await expect(visitor.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await expectAccessible(visitor, 'invitation-revoked-phone');
   await shot(visitor, 'invitation-revoked');
+  // The accepted one cannot be used twice.
+  await visitor.goto(link);
+  await expect(visitor.getByRole('alert')).toContainText('This invitation has already been used');
   await context.close();
 });

@@ -22,9 +22,10 @@ import { ButtonLink } from '../../app/layout/links.tsx';
 import { SealdropMark } from '../../app/layout/SealdropLogo.tsx';
 import { INVITATION_TEXTS as T } from '../../lib/userTexts.ts';
 import { sessionConfirmed } from '../auth/index.ts';
-import { acceptanceBody } from './invitationAcceptance.ts';
+import { acceptanceBody, isInvitationRefusal } from './invitationAcceptance.ts';
 
-type PageState = { kind: 'checking' } | { kind: 'open'; invitation: OpenInvitation } | { kind: 'refused'; message: string };
+/** `final`: the invitation itself refuses (used, revoked, expired, unknown); trying again cannot help. */
+type PageState = { kind: 'checking' } | { kind: 'open'; invitation: OpenInvitation } | { kind: 'refused'; message: string; final: boolean };
 
 export function InvitationPage({ token }: { token: string | null }) {
   const dispatch = useAppDispatch();
@@ -42,7 +43,7 @@ export function InvitationPage({ token }: { token: string | null }) {
 
   useEffect(() => {
     if (token === null) {
-      setState({ kind: 'refused', message: T.missingToken });
+      setState({ kind: 'refused', message: T.missingToken, final: true });
       return;
     }
     let current = true;
@@ -51,7 +52,11 @@ export function InvitationPage({ token }: { token: string | null }) {
       .unwrap()
       .then(
         (invitation) => current && setState({ kind: 'open', invitation }),
-        (cause: unknown) => current && setState({ kind: 'refused', message: describeApiError(cause).message }),
+        (cause: unknown) => {
+          if (!current) return;
+          const described = describeApiError(cause);
+          setState({ kind: 'refused', message: described.message, final: isInvitationRefusal(described.serverCode) });
+        },
       );
     return () => {
       current = false;
@@ -89,7 +94,11 @@ export function InvitationPage({ token }: { token: string | null }) {
         {state.kind === 'checking' && <LoadingMessage text={T.checking} />}
         {state.kind === 'refused' && (
           <Stack spacing={2}>
-            <Alert severity="error" role="alert" action={<Button color="inherit" onClick={() => setAttempt((count) => count + 1)}>Retry</Button>}>
+            <Alert
+              severity="error"
+              role="alert"
+              action={state.final ? undefined : <Button color="inherit" onClick={() => setAttempt((count) => count + 1)}>Retry</Button>}
+            >
               <AlertTitle>{T.invalidTitle}</AlertTitle>
               {state.message}
             </Alert>

@@ -14,6 +14,20 @@ import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
 const STATUS_COLOR = { pending: 'info', expired: 'warning', accepted: 'success', revoked: 'default' } as const;
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
+function invitationMeta(invitation: Invitation): string {
+  const role = invitation.org_role === 'admin' ? T.roleAdmin : T.roleMember;
+  switch (invitation.status) {
+    case 'accepted':
+      return T.invitationAcceptedMeta(role, day(invitation.accepted_at ?? invitation.sent_at));
+    case 'revoked':
+      return T.invitationRevokedMeta(role, day(invitation.revoked_at ?? invitation.sent_at));
+    case 'expired':
+      return T.invitationExpiredMeta(role, day(invitation.sent_at), day(invitation.expires_at));
+    case 'pending':
+      return T.invitationOpenMeta(role, day(invitation.sent_at), day(invitation.expires_at));
+  }
+}
+
 export function InvitationsSection() {
   const notify = useNotifier();
   const invitations = useListInvitationsQuery();
@@ -49,7 +63,7 @@ export function InvitationsSection() {
                     <Chip size="small" label={T.invitationStatus[invitation.status]} color={STATUS_COLOR[invitation.status]} variant="outlined" />
                   </Stack>
                   <Typography variant="body2" color="text.secondary">
-                    {T.invitationMeta(invitation.org_role === 'admin' ? T.roleAdmin : T.roleMember, day(invitation.sent_at), day(invitation.expires_at))}
+                    {invitationMeta(invitation)}
                   </Typography>
                 </Stack>
                 {open && (

@@ -11,5 +11,9 @@ export async function acceptanceBody(pool: Pick<CryptoPool, 'deriveAuthSecret'>,
   return { token, username, kdf_params: kdfParams, auth_secret: authSecret };
 }
 
-/** The invitation refusals the page words itself; anything else shows the server's detail. */
-export const INVITATION_REFUSALS = ['INVITATION_NOT_FOUND', 'INVITATION_EXPIRED', 'INVITATION_USED', 'INVITATION_REVOKED'] as const;
+const INVITATION_REFUSALS: ReadonlySet<string> = new Set(['INVITATION_NOT_FOUND', 'INVITATION_EXPIRED', 'INVITATION_USED', 'INVITATION_REVOKED']);
+
+/** Whether the server refused the invitation itself (no retry helps), rather than failing to answer. */
+export function isInvitationRefusal(serverCode: string | null): boolean {
+  return serverCode !== null && INVITATION_REFUSALS.has(serverCode);
+}

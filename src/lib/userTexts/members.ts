@@ -49,7 +49,10 @@ export const MEMBERS_TEXTS = {
     accepted: 'Accepted',
     revoked: 'Revoked',
   },
-  invitationMeta: (role: string, sent: string, expires: string) => `${role} · sent ${sent} · link valid until ${expires}`,
+  invitationOpenMeta: (role: string, sent: string, expires: string) => `${role} · sent ${sent} · link valid until ${expires}`,
+  invitationExpiredMeta: (role: string, sent: string, expired: string) => `${role} · sent ${sent} · link expired ${expired}: Resend sends a new one`,
+  invitationAcceptedMeta: (role: string, accepted: string) => `${role} · accepted ${accepted}`,
+  invitationRevokedMeta: (role: string, revoked: string) => `${role} · withdrawn ${revoked}`,
   loadFailed: 'The members list could not be loaded.',
   adminOnly: 'Only an organisation admin can see this page.',
 } as const;
