@@ -129,6 +129,18 @@ describe('npm run admin', () => {
     expect((await server.client().login('admin', 'second password')).body.user.is_2fa_enabled).toBe(false);
   });
 
+  it('create-user makes the first account an organisation admin, later ones members unless --role admin, and refuses an unknown role', async () => {
+    expect((await server.app.repos.users.findByUsername('admin'))?.orgRole).toBe('admin');
+    const promoted = await runCli(['create-user', 'second-admin', '--role', 'admin', '--password-stdin'], 'second password\n');
+    expect(promoted.code).toBe(0);
+    expect(promoted.stdout).toContain('(organisation admin)');
+    expect((await server.app.repos.users.findByUsername('second-admin'))?.orgRole).toBe('admin');
+    const unknownRole = await runCli(['create-user', 'third', '--role', 'owner', '--password-stdin'], 'third password\n');
+    expect(unknownRole.code).toBe(2);
+    expect(unknownRole.stderr).toContain('Invalid role "owner"');
+    expect(await server.app.repos.users.findByUsername('third')).toBeUndefined();
+  });
+
   it('prints usage for an unknown command', async () => {
     const result = await runCli(['frobnicate', 'x']);
     expect(result.code).toBe(2);

@@ -3,6 +3,7 @@
 // as the browser derives it (the password never sent); single use, expiry, resend and revoke
 // answer typed errors; one token accepted in parallel makes exactly one account; members cannot
 // call admin routes; a disabled account's session is refused at once and its sign-in refused.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveAccountSecrets, newBoundArgon2Block } from '../../server/crypto/index.ts';
 import { INVITATION_TTL_MS } from '../../server/accounts/invitations.ts';
@@ -236,6 +237,48 @@ describe('invitations', () => {
     const accepted = await client.post('/api/invitations/accept', acceptBody(token, 'judy'));
     expect(accepted.body.user.org_role).toBe('admin');
     expect((await client.get('/api/org/accounts')).status).toBe(200);
+  });
+});
+
+/** POST `path` through the admin's session with the Host header written by hand (fetch always sends the URL's own). */
+function postWithHost(path: string, host: string, json: unknown): Promise<{ status: number; body: any }> {
+  const target = new URL(admin.baseUrl + path);
+  const body = Buffer.from(JSON.stringify(json));
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          host,
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          cookie: [...admin.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+          'x-csrftoken': admin.csrfToken ?? '',
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('the invitation link', () => {
+  it('is built from PUBLIC_URL: an invitation asked for through another Host is refused and nothing is mailed', async () => {
+    const before = inbox.messages.length;
+    const forged = await postWithHost('/api/org/invitations', 'evil.example', { email: 'forged-host@example.com' });
+    expect(forged.status).toBe(421);
+    expect(forged.body.code).toBe('HOST_NOT_ALLOWED');
+    await server.settled();
+    expect(inbox.messages.length).toBe(before);
+    expect((await admin.get('/api/org/invitations')).body.invitations.map((entry: { email: string }) => entry.email)).not.toContain('forged-host@example.com');
   });
 });
 

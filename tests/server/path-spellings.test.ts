@@ -138,6 +138,8 @@ function appRoutes(): Route[] {
 /** The spec's anonymous routes (docs/api.md; product spec section 7): everything else needs a session. */
 function isPublic(route: Route): boolean {
   if (route.method === 'POST' && ['/api/auth/prelogin', '/api/auth/token', '/api/auth/token/2fa', '/api/auth/logout'].includes(route.url)) return true;
+  // An invitee has no account yet: the invitation's token is the capability.
+  if (route.method === 'POST' && ['/api/invitations/open', '/api/invitations/accept'].includes(route.url)) return true;
   if ((route.method === 'GET' || route.method === 'HEAD') && ['/api/openapi.json', '/api/docs', '/api/docs/:asset'].includes(route.url)) return true;
   return route.url.startsWith('/api/upload/:link_token') || route.url.startsWith('/api/download/:link_token');
 }
@@ -196,6 +198,10 @@ function paramValue(url: string, name: string, fixtures: Fixtures): string {
       return 'a'.repeat(32);
     case 'asset':
       return 'start.js';
+    case 'accountId':
+      return String(fixtures.folder.ownerId);
+    case 'invitationId':
+      return '1';
     default:
       throw new Error(`no value for :${name} in ${url}`);
   }
