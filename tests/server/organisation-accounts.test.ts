@@ -10,7 +10,8 @@ import { INVITATION_TTL_MS } from '../../server/accounts/invitations.ts';
 import { startServer, TEST_KDF_COST, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
 import { totpAt } from './totp-reference.ts';
-import { MailCatcher } from './upload-helpers.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { createFolderOf, MailCatcher, MultipartBody, postMultipart, uploadPath } from './upload-helpers.ts';
 import { observeDatabase } from './table-rows.ts';
 
 const inbox = new MailCatcher();
@@ -343,6 +344,22 @@ describe('disabling', () => {
     expect((await server.client().login('mike', 'mike password')).status).toBe(200);
   });
 
+  it('keeps a disabled account\'s upload link working, and shows the folders it owns', async () => {
+    const { id } = await member('owen', 'owen password');
+    const spki = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    await server.app.repos.users.setPublicKey(id, spki);
+    const folder = await createFolderOf(server, id, { title: 'Client uploads', performMimeCheck: false });
+    const disabled = await admin.post(`/api/org/accounts/${id}/disable`);
+    expect(disabled.body).toMatchObject({ status: 'disabled', folder_count: 1 });
+
+    const uploader = server.client();
+    const body = new MultipartBody().files([{ name: 'tax-return.pdf', data: Buffer.alloc(server.app.uploads.sizes.encryptedLength(1000), 1) }]);
+    const uploaded = await postMultipart(uploader, uploadPath(folder), body);
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    expect(await server.app.repos.files.listForFolder(folder.id)).toHaveLength(1);
+    expect((await admin.post(`/api/org/accounts/${id}/enable`)).status).toBe(200);
+  });
+
   it('refuses a disabled 2FA account at the code step too', async () => {
     const { client, id } = await member('nora', 'nora password');
     const setup = await client.post('/api/auth/2fa/setup');
@@ -395,5 +412,31 @@ describe('disabling', () => {
     const disabledId = first.status === 200 ? olgaId : adminId;
     expect((await survivor.post(`/api/org/accounts/${disabledId}/enable`)).status).toBe(200);
     for (const other of others) expect((await survivor.post(`/api/org/accounts/${other.id}/enable`)).status).toBe(200);
+  });
+});
+
+describe('an SMTP server that refuses the invitation', () => {
+  it('answers INVITATION_MAIL_FAILED on invite and on resend, and keeps the invitation listed to resend later', async () => {
+    const refusing = new MailCatcher();
+    const smtpUrl = await refusing.start();
+    await refusing.stop();
+    // Nothing listens there now: every send is refused at once.
+    const broken = await startServer({ env: { SMTP_URL: smtpUrl }, ownPublicUrl: true });
+    try {
+      await broken.createUser('solo', 'solo password');
+      const client = broken.client();
+      expect((await client.login('solo', 'solo password')).status).toBe(200);
+      const failed = await client.post('/api/org/invitations', { email: 'unlucky@example.com' });
+      expect(failed.status).toBe(502);
+      expect(failed.body.code).toBe('INVITATION_MAIL_FAILED');
+      const listed = (await client.get('/api/org/invitations')).body.invitations;
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ email: 'unlucky@example.com', status: 'pending' });
+      const again = await client.post(`/api/org/invitations/${listed[0].id}/resend`);
+      expect(again.status).toBe(502);
+      expect(again.body.code).toBe('INVITATION_MAIL_FAILED');
+    } finally {
+      await broken.close();
+    }
   });
 });
