@@ -20,6 +20,7 @@ import { diskSpaceClaims } from './0018-disk-space-claims.ts';
 import { downloadReceipts } from './0019-download-receipts.ts';
 import { oldSchemeSignInClosing } from './0020-old-scheme-sign-in-closing.ts';
 import { boundKdfParams } from './0021-bound-kdf-params.ts';
+import { passkeys } from './0024-passkeys.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -40,4 +41,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0019-download-receipts', downloadReceipts],
   ['0020-old-scheme-sign-in-closing', oldSchemeSignInClosing],
   ['0021-bound-kdf-params', boundKdfParams],
+  ['0024-passkeys', passkeys],
 ];

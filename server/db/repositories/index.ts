@@ -9,6 +9,8 @@ import { createFilesRepository } from './files.ts';
 import { createFolderUsageRepository } from './folder-usage.ts';
 import { createFoldersRepository } from './folders.ts';
 import { createHealthRepository } from './health.ts';
+import { createPasskeyChallengesRepository } from './passkey-challenges.ts';
+import { createPasskeysRepository } from './passkeys.ts';
 import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createServerSecretsRepository } from './server-secrets.ts';
 import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
@@ -32,6 +34,8 @@ export function createRepositories(db: Kysely<Database>) {
     totpSteps: createTotpStepsRepository(db),
     failureCounters: createFailureCountersRepository(db),
     pendingLogins: createPendingLoginsRepository(db),
+    passkeys: createPasskeysRepository(db),
+    passkeyChallenges: createPasskeyChallengesRepository(db),
     folders: createFoldersRepository(db),
     files: createFilesRepository(db),
     folderUsage: createFolderUsageRepository(db),
@@ -53,6 +57,8 @@ export function createRepositories(db: Kysely<Database>) {
 export type Repositories = ReturnType<typeof createRepositories>;
 export type { LoginSecret, LoginUpgradeOutcome, RewrappedKeyData, User } from './users.ts';
 export type { Session } from './sessions.ts';
+export type { StoredPasskey } from './passkeys.ts';
+export type { PasskeyChallengePurpose } from './passkey-challenges.ts';
 export { UsernameTakenError } from './users.ts';
 export type { Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';
 export { FOLDER_SORT_KEYS } from './folders.ts';
