@@ -1,9 +1,8 @@
 // Passkeys (WebAuthn credentials) of accounts. The counter moves only forwards: a sign-in's update
 // names the counter it verified against, so two requests racing with one assertion cannot both
 // pass.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, PasskeysTable } from '../schema.ts';
-import type { Selectable } from 'kysely';
 import { isUniqueViolation } from '../unique-violation.ts';
 
 export interface StoredPasskey {
