@@ -1,6 +1,7 @@
 // Texts of passkeys: the sign-in button, the profile section and its dialogs.
 export const PASSKEY_TEXTS = {
-  signIn: 'Sign in with a passkey',
+  // Not "Sign in ...": the password form's button is "Sign In", and one name must not contain the other.
+  signIn: 'Use a passkey',
   signingIn: 'Waiting for your passkey...',
   or: 'or',
   sectionTitle: 'Passkeys',
