@@ -11,6 +11,7 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
+  WebAuthnError,
 } from '@simplewebauthn/browser';
 import { PASSKEY_PRF_SALT } from '../../../workers/index.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
@@ -59,6 +60,12 @@ function takePrf<Response extends { clientExtensionResults: object }>(response: 
 
 function ceremonyFailed(error: unknown): never {
   if (error instanceof UserFacingError) throw error;
+  if (error instanceof WebAuthnError && error.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
+    throw new UserFacingError('passkey-already-on-authenticator', PASSKEY_TEXTS.alreadyOnAuthenticator);
+  }
+  if (error instanceof WebAuthnError && error.code === 'ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT') {
+    throw new UserFacingError('passkey-not-discoverable', PASSKEY_TEXTS.notDiscoverable);
+  }
   // The person closed the prompt, it timed out, or the authenticator refused: nothing was sent.
   throw new UserFacingError('passkey-ceremony-failed', PASSKEY_TEXTS.cancelled);
 }

@@ -39,6 +39,8 @@ export const PASSKEY_TEXTS = {
   confirming: 'Checking...',
   cancelled: 'The passkey prompt was closed or timed out. Nothing was changed.',
   unsupported: 'This browser cannot use passkeys.',
+  alreadyOnAuthenticator: 'This authenticator already holds a passkey for your account. Use another device or security key.',
+  notDiscoverable: 'This authenticator cannot store a passkey that signs in without a username. Use another device or security key.',
   unlockedWithPasskey: 'Signed in with your passkey; your encryption keys are unlocked.',
   signInOnlyNotice:
     'Signed in with your passkey. It cannot unlock your encryption keys (its authenticator has no PRF support, or it was added before your current key pair), so opening files will ask for your password.',
