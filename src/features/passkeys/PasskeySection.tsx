@@ -34,13 +34,14 @@ export function PasskeySection() {
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
   const notify = useNotifier();
-  const { data } = useListPasskeysQuery();
+  const supported = passkeysSupported();
+  const { data } = useListPasskeysQuery(undefined, { skip: !supported || !user });
   const [rename] = useRenamePasskeyMutation();
   const [remove] = useRemovePasskeyMutation();
   const [editing, setEditing] = useState<Editing>(null);
   const [name, setName] = useState('');
 
-  if (!user || !passkeysSupported()) return null;
+  if (!user || !supported) return null;
   const passkeys = data?.passkeys ?? [];
   const full = passkeys.length >= MAX_PASSKEYS_PER_ACCOUNT;
 
