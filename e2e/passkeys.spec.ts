@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
@@ -88,16 +89,16 @@ async function csrfHeaders(page: Page): Promise<Record<string, string>> {
   return { 'x-csrftoken': csrf };
 }
 
-async function signInWithPassword(page: Page, account: Account): Promise<void> {
-  await page.goto('/login');
+async function signInWithPassword(page: Page, account: Account, base = BASE): Promise<void> {
+  await page.goto(`${base}/login`);
   await page.getByLabel('Username', { exact: true }).fill(account.username);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-async function signOut(page: Page): Promise<void> {
-  await page.goto('/dashboard');
+async function signOut(page: Page, base = BASE): Promise<void> {
+  await page.goto(`${base}/dashboard`);
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login/);
 }
@@ -130,10 +131,10 @@ async function seedFile(page: Page, account: Account): Promise<{ folderId: numbe
   return { folderId: folder.id, name, content };
 }
 
-async function addPasskey(page: Page, account: Account, name: string): Promise<void> {
-  await page.goto('/profile');
+async function addPasskey(page: Page, account: Account, name: string, base = BASE): Promise<void> {
+  await page.goto(`${base}/profile`);
   const section = page.getByRole('region', { name: 'Passkeys' });
-  await expect(section.getByText('No passkeys yet.')).toBeVisible();
+  await expect(section.getByRole('button', { name: 'Add a Passkey' })).toBeVisible();
   await section.getByRole('button', { name: 'Add a Passkey' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add a Passkey' });
   await dialog.getByLabel('Passkey name').fill(name);
@@ -142,8 +143,8 @@ async function addPasskey(page: Page, account: Account, name: string): Promise<v
   await expect(dialog).toBeHidden({ timeout: 30_000 });
 }
 
-async function signInWithPasskey(page: Page): Promise<void> {
-  await page.goto('/login');
+async function signInWithPasskey(page: Page, base = BASE): Promise<void> {
+  await page.goto(`${base}/login`);
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
@@ -297,4 +298,81 @@ test('where the browser has no WebAuthn, the passkey options are hidden and the 
   await page.goto('/profile');
   await expect(page.getByRole('heading', { name: 'Two-Factor Authentication' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Passkeys' })).toHaveCount(0);
+});
+
+// A hostile server: a loopback proxy in front of the real one (it passes the Host on, so the relying
+// party is the proxy's origin) that keeps the copies it sees at registration and, once hostile,
+// answers a passkey sign-in with another of the account's passkeys' copies. The browser opens a
+// copy only with the credential id it used itself: it refuses, says why, and the download asks for
+// the password. Every request body is recorded: none carries a PRF output.
+test('a server that answers another passkey\'s copy of the key is refused by the browser; no PRF output is ever sent', async ({ page }) => {
+  const proxyPort = PORT + 1;
+  const proxyBase = `http://localhost:${proxyPort}`;
+  const copies = new Map<string, string>();
+  const bodies: string[] = [];
+  let hostile = false;
+  const proxy = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      bodies.push(body.toString('utf8'));
+      if (request.method === 'POST' && request.url === '/api/auth/passkeys' && body.length > 0) {
+        const sent = JSON.parse(body.toString('utf8')) as { name: string; wrapped_private_key?: { encryptedPrivateKey: string } };
+        if (sent.wrapped_private_key) copies.set(sent.name, sent.wrapped_private_key.encryptedPrivateKey);
+      }
+      const swap = hostile && request.method === 'POST' && request.url === '/api/auth/passkeys/sign-in';
+      const headers = { ...request.headers };
+      delete headers['accept-encoding'];
+      const upstream = http.request({ host: '127.0.0.1', port: PORT, method: request.method, path: request.url, headers }, (answer) => {
+        if (!swap) {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+          return;
+        }
+        const answered: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => answered.push(chunk));
+        answer.on('end', () => {
+          const signedIn = JSON.parse(Buffer.concat(answered).toString('utf8')) as { wrapped_private_key: { encryptedPrivateKey: string } | null };
+          if (signedIn.wrapped_private_key) signedIn.wrapped_private_key.encryptedPrivateKey = copies.get('Spare key')!;
+          const text = JSON.stringify(signedIn);
+          const { 'content-length': _length, ...rest } = answer.headers;
+          response.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': Buffer.byteLength(text) });
+          response.end(text);
+        });
+      });
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve));
+  try {
+    await withoutFileSystemAccess(page);
+    const account = createAdmin();
+    await signInWithPassword(page, account, proxyBase);
+    const file = await seedFile(page, account);
+    // "Spare key" on one authenticator, "Daily key" on another (one authenticator holds one passkey per account).
+    const spare = await virtualAuthenticator(page, true);
+    await addPasskey(page, account, 'Spare key', proxyBase);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Spare key' })).toContainText('Unlocks keys');
+    await spare.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: spare.id });
+    await virtualAuthenticator(page, true);
+    await addPasskey(page, account, 'Daily key', proxyBase);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Daily key' })).toContainText('Unlocks keys');
+    expect([...copies.keys()].sort()).toEqual(['Daily key', 'Spare key']);
+
+    await signOut(page, proxyBase);
+    hostile = true;
+    await signInWithPasskey(page, proxyBase);
+    await expect(page.getByText(/could not be unlocked with it: The server answered a key copy that does not belong to this passkey/).first()).toBeVisible();
+    const bytes = await download(page, file.folderId, file.name, account.password);
+    expect(bytes.equals(file.content)).toBe(true);
+
+    // What was sent: assertions and attestations, never a PRF result.
+    const webauthnBodies = bodies.filter((body) => body.includes('clientExtensionResults'));
+    expect(webauthnBodies.length).toBeGreaterThanOrEqual(3);
+    for (const body of webauthnBodies) expect(body).not.toMatch(/"results"/);
+  } finally {
+    proxy.closeAllConnections();
+    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  }
 });
