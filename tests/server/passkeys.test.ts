@@ -298,6 +298,24 @@ describe('passkey sign-in', () => {
   });
 });
 
+describe('passkey sign-in limits', () => {
+  it('counts refused passkey sign-ins per address, also in parallel: 429 once the budget is spent', async () => {
+    const limited = await startServer({ env: { RATE_LIMIT_IP_FAILURES: '3' } });
+    try {
+      const limitedOrigin = limited.baseUrl.replace('127.0.0.1', 'localhost');
+      const browser = limited.client('localhost');
+      await browser.primeCsrf();
+      const unknown = new SoftCredential('localhost', limitedOrigin);
+      const options = await Promise.all([0, 1, 2, 3, 4].map(() => browser.post('/api/auth/passkeys/sign-in/options')));
+      const answers = await Promise.all(options.map((option) => browser.post('/api/auth/passkeys/sign-in', { response: unknown.assert(option.body.options, { userHandle: 'c2VhbGRyb3AtdXNlcjox' }) })));
+      const codes = answers.map((answer) => answer.body.code).sort();
+      expect(codes).toEqual(['PASSKEY_NOT_FOUND', 'PASSKEY_NOT_FOUND', 'PASSKEY_NOT_FOUND', 'RATE_LIMITED', 'RATE_LIMITED']);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('relying party', () => {
   it('has no passkeys through an IP address without PUBLIC_URL', async () => {
     const client = server.client();
