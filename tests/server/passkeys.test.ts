@@ -115,6 +115,8 @@ describe('passkey registration', () => {
       response: new SoftCredential('localhost', origin).register(options.body.options, { challenge: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }),
     });
     expect(invented.body.code).toBe('PASSKEY_CHALLENGE_INVALID');
+    // Refusals are recorded once the answer has gone out.
+    await server.settled();
     expect(await activityCodes(client)).toEqual(
       expect.arrayContaining([
         { step: 'register', code: 'PASSKEY_ORIGIN_MISMATCH' },
