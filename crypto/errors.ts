@@ -9,6 +9,8 @@ export const CRYPTO_ERROR_CODES = [
   'INTEGRITY',
   /** A password-derived key failed to open the data it protects. */
   'WRONG_PASSWORD',
+  /** A passkey's copy of the private key did not open with that passkey's PRF output and credential id. */
+  'WRONG_PASSKEY',
   /** An RSA-OAEP unwrap failed: the file key was not wrapped for this private key. */
   'WRONG_KEY',
   /** Input is not of the expected shape: bad base64, wrong length, bad separators, bad header. */

@@ -38,6 +38,7 @@ export * from './account-kdf.ts';
 export * from './key-pair.ts';
 export * from './file-key.ts';
 export * from './private-key-wrap.ts';
+export * from './passkey-key-wrap.ts';
 export * from './link-keys.ts';
 export * from './sha256.ts';
 export * from './stored-file-key.ts';

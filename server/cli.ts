@@ -34,7 +34,8 @@ Commands:
       unless --role admin is given (admins invite, disable and enable accounts
       in the web app).
   reset-password <username> [--password-stdin]
-      Set a new password and sign the user out everywhere. The private key stays
+      Set a new password, sign the user out everywhere and remove their passkeys
+      (a reset is for a lost or taken-over account). The private key stays
       encrypted under the old password: the user restores it from the backup
       file (Profile, Restore from Backup) with the password of that backup.
   disable-2fa <username>
@@ -187,6 +188,7 @@ async function run(invocation: Invocation, repos: Repositories, config: Config):
       const user = await resetPassword(repos, username, password);
       return (
         `Password of "${user.username}" changed; their sessions were ended.\n` +
+        `Passkeys removed: ${user.passkeysRemoved} (a reset ends every other way in; the user adds passkeys again in the profile).\n` +
         'The private key is still encrypted under the old password, which the new one cannot open: to decrypt files again, ' +
         'the user restores the key from the backup file (Profile, Restore from Backup) with the password the backup was made under, ' +
         'or generates a new key pair (files encrypted for the old key then need that backup).'

@@ -48,6 +48,8 @@ import {
   type AuthSecret,
   deriveAccountSecrets,
   parseAccountKdfParams,
+  unwrapPasskeyPrivateKey,
+  wrapPrivateKeyForPasskey,
 } from '../crypto/index.ts';
 import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
@@ -64,6 +66,15 @@ export interface StoredKeyData {
   readonly encryptedPrivateKey: string;
   readonly kdfSalt: string;
 }
+
+/**
+ * Where the private key comes from when a new passkey gets its copy: the stored key data and the
+ * password the person just re-entered, or the copy of the passkey they just confirmed with and
+ * that passkey's PRF output (transferred, zeroed here).
+ */
+export type PasskeyKeySource =
+  | { readonly kind: 'password'; readonly data: StoredKeyData; readonly password: string }
+  | { readonly kind: 'passkey'; readonly encryptedPrivateKey: string; readonly prfOutput: ArrayBuffer; readonly credentialId: string };
 
 export interface GeneratedKeyPair extends WrappedPrivateKey {
   readonly publicKeySpki: PublicKeySpki;
@@ -194,6 +205,33 @@ export function createCryptoWorkerApi() {
     },
     async unlockPrivateKey(data: StoredKeyData, password: string): Promise<string> {
       return keys.add('private', await unwrapPrivateKey(data, password));
+    },
+    /**
+     * Opens a passkey's copy with its PRF output (transferred in; zeroed here whatever happens) and
+     * keeps the key; WRONG_PASSKEY when the copy is not this credential's.
+     */
+    async unlockPrivateKeyWithPasskey(encryptedPrivateKey: string, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
+      const prf = new Uint8Array(prfOutput);
+      try {
+        return keys.add('private', await unwrapPasskeyPrivateKey(encryptedPrivateKey, prf, credentialId));
+      } finally {
+        prf.fill(0);
+      }
+    },
+    /** The copy of the private key for a new passkey (its PRF output transferred in, zeroed here). */
+    async wrapPrivateKeyForPasskey(source: PasskeyKeySource, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
+      const prf = new Uint8Array(prfOutput);
+      const sourcePrf = source.kind === 'passkey' ? new Uint8Array(source.prfOutput) : null;
+      try {
+        const privateKey =
+          source.kind === 'password'
+            ? await unwrapPrivateKey(source.data, source.password, true)
+            : await unwrapPasskeyPrivateKey(source.encryptedPrivateKey, sourcePrf!, source.credentialId, true);
+        return await wrapPrivateKeyForPasskey(privateKey, prf, credentialId);
+      } finally {
+        prf.fill(0);
+        sourcePrf?.fill(0);
+      }
     },
     /** Opens `data` with `oldPassword` (either scheme) and wraps it under scheme 2 with the account's block. */
     rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string, accountKdfParams: string): Promise<WrappedPrivateKey> {

@@ -30,7 +30,8 @@ export { fromWireError, type WireDownloadError } from './wire-errors.ts';
 /** The pool's errors arrive as crypto's CryptoError (wire-errors.ts); the app shell tells them by code. */
 export { isCryptoError } from '../crypto/index.ts';
 /** Whether a pre-login block is bound to an account name (scheme 3): the app shell's sign-in check. */
-export { isBoundAccountKdfParams, newAccountKdfParams } from '../crypto/index.ts';
+export { isBoundAccountKdfParams, newAccountKdfParams, PASSKEY_PRF_SALT } from '../crypto/index.ts';
+export type { PasskeyKeySource } from './crypto-worker-api.ts';
 export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
 export { sanitizeName, uniqueEntryPaths } from './download-service/treePaths.ts';
 export { createDirectDownloadWorker } from './download-service/direct/createDirectDownloadWorker.ts';

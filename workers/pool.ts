@@ -35,7 +35,7 @@ import {
   ONE_SHOT_DIGEST_MAX_BYTES,
   type AuthSecret,
 } from '../crypto/index.ts';
-import type { CryptoWorkerApi, GeneratedKeyPair, SavedHashState, StoredKeyData } from './crypto-worker-api.ts';
+import type { CryptoWorkerApi, GeneratedKeyPair, PasskeyKeySource, SavedHashState, StoredKeyData } from './crypto-worker-api.ts';
 import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession, HASH_WATCH, type HashWatch } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
@@ -293,6 +293,25 @@ export class CryptoPool {
     return this.placement.run(worker, ARGON2_SECONDS, async (w) =>
       this.placement.adoptKey<'private'>(await w.api.unlockPrivateKey({ encryptedPrivateKey: data.encryptedPrivateKey, kdfSalt: data.kdfSalt }, password), 'private', w),
     );
+  }
+
+  /**
+   * Opens a passkey's copy of the private key (docs/format.md, "The private key under a passkey").
+   * `prfOutput` is transferred to the worker (this thread's buffer is detached, the worker zeroes
+   * its bytes): the PRF output and the key derived from it never exist on the page beyond the
+   * WebAuthn answer. WRONG_PASSKEY when the copy is not this credential's.
+   */
+  unlockPrivateKeyWithPasskey(encryptedPrivateKey: string, prfOutput: ArrayBuffer, credentialId: string): Promise<PrivateKeyHandle> {
+    const worker = this.placement.leastBusy();
+    return this.placement.run(worker, KEY_OPERATION_SECONDS, async (w) =>
+      this.placement.adoptKey<'private'>(await w.api.unlockPrivateKeyWithPasskey(encryptedPrivateKey, transfer(prfOutput, [prfOutput]), credentialId), 'private', w),
+    );
+  }
+
+  /** A new passkey's copy of the private key, from the password's key data or another passkey's copy (PRF outputs transferred). */
+  wrapPrivateKeyForPasskey(source: PasskeyKeySource, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
+    const transferred = source.kind === 'passkey' ? [prfOutput, source.prfOutput] : [prfOutput];
+    return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) => w.api.wrapPrivateKeyForPasskey(transfer(source, transferred), prfOutput, credentialId));
   }
 
   /**

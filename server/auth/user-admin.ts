@@ -85,15 +85,23 @@ export async function createUser(
 }
 
 /**
- * Sets a new password and ends every session of the user. The private key stays wrapped under the
- * password it had: only its backup file (and that password) restores it.
+ * Sets a new password, ends every session of the user and removes every passkey with its wrapped
+ * copy of the private key (docs/security.md, "Passkeys": a reset is for a lost or taken-over
+ * account, and a passkey an intruder added must not outlive it). The private key stays wrapped
+ * under the password it had: only its backup file (and that password) restores it.
  */
-export async function resetPassword(repos: Repositories, username: string, password: string, kdfCost?: KdfCost): Promise<User> {
+export async function resetPassword(
+  repos: Repositories,
+  username: string,
+  password: string,
+  kdfCost?: KdfCost,
+): Promise<User & { passkeysRemoved: number }> {
   const user = await existingUser(repos, username);
   checkPassword(password);
   await repos.users.setLoginSecret(user.id, await loginSecretForPassword(password, user.username, kdfCost));
   await repos.sessions.deleteForUser(user.id);
-  return user;
+  const passkeysRemoved = await repos.passkeys.removeAllForUser(user.id);
+  return { ...user, passkeysRemoved };
 }
 
 /** Turns two-factor authentication off (for an admin who lost the authenticator). */

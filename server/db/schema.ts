@@ -68,6 +68,42 @@ export interface SessionsTable {
   user_id: number;
   expires_at: number;
   created_at: number;
+  /** When the session last proved the password or a passkey again (passkey changes need it recent). */
+  reauthenticated_at: number | null;
+}
+
+/** A WebAuthn credential of an account (docs/api.md "Passkeys"). */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url credential id, unique over the server. */
+  credential_id: string;
+  /** base64url COSE public key. */
+  public_key: string;
+  /** The authenticator's signature counter last seen (0 for authenticators that keep none). */
+  counter: number;
+  /** Comma-separated transports the browser reported (hints for allowCredentials). */
+  transports: string;
+  name: string;
+  /** base64 IV || AES-GCM of the PKCS8 private key under the PRF-derived key; opaque here. */
+  wrapped_private_key: string | null;
+  /** The public key (SPKI) of the key pair that copy belongs to. */
+  wrapped_for_spki: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge: single use, expiring. */
+export interface PasskeyChallengesTable {
+  /** SHA-256 (hex) of the base64url challenge. */
+  challenge_hash: string;
+  purpose: string;
+  /** The signed-in user (register, reauth); null for a sign-in. */
+  user_id: number | null;
+  /** SHA-256 of the csrftoken cookie of the browser that asked (sign-in). */
+  browser_hash: string | null;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface TotpUsedStepsTable {
@@ -370,6 +406,8 @@ export interface Database {
   totp_used_steps: TotpUsedStepsTable;
   failure_counters: FailureCountersTable;
   pending_logins: PendingLoginsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
   folders: FoldersTable;
   files: FilesTable;
   download_links: DownloadLinksTable;

@@ -45,6 +45,11 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
       };
     },
 
+    /** A passkey sign-in: refusals per IP (there is no account to count against before the assertion verifies). */
+    passkeySignIn(ip: string): AttemptRule {
+      return { what: 'failed passkey sign-ins', budgets: [{ key: `passkey:ip:${ip}`, max: ipMaxFailures }] };
+    },
+
     prelogin(ip: string): AttemptRule {
       return { what: 'sign-in requests', budgets: [{ key: `prelogin:ip:${ip}`, max: preloginPerIp }] };
     },

@@ -143,6 +143,63 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
       429: ['RATE_LIMITED'],
     },
   },
+  'POST /api/auth/passkeys/sign-in/options': {
+    tag: 'passkeys',
+    summary: 'Options for navigator.credentials.get() to sign in with a passkey (no username: the passkey names the account)',
+    errors: { 409: ['PASSKEYS_UNAVAILABLE'], 429: ['RATE_LIMITED'] },
+  },
+  'POST /api/auth/passkeys/sign-in': {
+    tag: 'passkeys',
+    summary: "Sign in with a passkey's assertion (both factors); answers the passkey's wrapped copy of the private key when it has one",
+    errors: {
+      401: ['PASSKEY_CHALLENGE_INVALID', 'PASSKEY_CHALLENGE_USED', 'PASSKEY_ORIGIN_MISMATCH', 'PASSKEY_USER_MISMATCH', 'PASSKEY_COUNTER_REGRESSED', 'PASSKEY_VERIFICATION_FAILED'],
+      404: ['PASSKEY_NOT_FOUND'],
+      409: ['PASSKEYS_UNAVAILABLE'],
+      429: ['RATE_LIMITED'],
+    },
+  },
+  'POST /api/auth/passkeys/reauth/options': {
+    tag: 'passkeys',
+    summary: "Options for navigator.credentials.get() to confirm with one of the signed-in user's passkeys",
+    errors: { 409: ['PASSKEYS_UNAVAILABLE'] },
+  },
+  'POST /api/auth/reauth': {
+    tag: 'passkeys',
+    summary: 'Confirm the signed-in user again (password secret or passkey assertion): passkeys may be changed for 5 minutes',
+    errors: {
+      401: ['INCORRECT_PASSWORD', 'SIGN_IN_UPGRADE_REQUIRED', 'PASSKEY_CHALLENGE_INVALID', 'PASSKEY_CHALLENGE_USED', 'PASSKEY_ORIGIN_MISMATCH', 'PASSKEY_USER_MISMATCH', 'PASSKEY_COUNTER_REGRESSED', 'PASSKEY_VERIFICATION_FAILED'],
+      404: ['PASSKEY_NOT_FOUND'],
+      409: ['PASSKEYS_UNAVAILABLE'],
+      429: ['RATE_LIMITED'],
+    },
+  },
+  'GET /api/auth/passkeys': { tag: 'passkeys', summary: "The signed-in user's passkeys" },
+  'POST /api/auth/passkeys/register/options': {
+    tag: 'passkeys',
+    summary: 'Options for navigator.credentials.create() to add a passkey (after a re-authentication)',
+    errors: { 403: ['PASSKEY_REAUTH_REQUIRED'], 409: ['PASSKEYS_UNAVAILABLE', 'PASSKEY_LIMIT_REACHED'] },
+  },
+  'POST /api/auth/passkeys': {
+    tag: 'passkeys',
+    summary: 'Add a passkey: its name, the attestation and, with PRF, its wrapped copy of the private key',
+    errors: {
+      401: ['PASSKEY_CHALLENGE_INVALID', 'PASSKEY_CHALLENGE_USED', 'PASSKEY_ORIGIN_MISMATCH', 'PASSKEY_VERIFICATION_FAILED'],
+      403: ['PASSKEY_REAUTH_REQUIRED'],
+      409: ['PASSKEYS_UNAVAILABLE', 'PASSKEY_LIMIT_REACHED', 'PASSKEY_ALREADY_REGISTERED', 'KEY_PAIR_CHANGED'],
+    },
+  },
+  'PATCH /api/auth/passkeys/{id}': {
+    tag: 'passkeys',
+    summary: 'Rename a passkey (after a re-authentication)',
+    params: { id: 'The passkey id.' },
+    errors: { 403: ['PASSKEY_REAUTH_REQUIRED'], 404: ['PASSKEY_NOT_FOUND'] },
+  },
+  'DELETE /api/auth/passkeys/{id}': {
+    tag: 'passkeys',
+    summary: 'Remove a passkey and its wrapped copy (after a re-authentication)',
+    params: { id: 'The passkey id.' },
+    errors: { 403: ['PASSKEY_REAUTH_REQUIRED'], 404: ['PASSKEY_NOT_FOUND'] },
+  },
   'PUT /api/auth/public-key': { tag: 'keys', summary: 'Store the RSA-2048 public key (SPKI)' },
   'GET /api/auth/public-key': { tag: 'keys', summary: 'The stored public key', errors: { 404: ['PUBLIC_KEY_NOT_FOUND'] } },
   'GET /api/auth/users/me/encrypted-key': {

@@ -13,3 +13,4 @@ export * from './userTexts/recipient.ts';
 export * from './userTexts/signIn.ts';
 export * from './userTexts/storage.ts';
 export * from './userTexts/upload.ts';
+export * from './userTexts/passkeys.ts';

@@ -23,6 +23,7 @@ import { RangeNotSatisfiableError } from '../../server/files/ciphertext-response
 import { FileNotFoundError, UploadNotFoundError } from '../../server/files/errors.ts';
 import { DiskFullError, FolderQuotaExceededError, StorageFullError } from '../../server/storage/storage-errors.ts';
 import { FolderNotFoundError } from '../../server/folders/errors.ts';
+import { PASSKEY_ERRORS, PasskeyError, type PasskeyErrorCode } from '../../server/auth/passkeys/errors.ts';
 import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
 import { FileTooLargeError, UPLOAD_ERRORS, UploadError, type UploadErrorCode } from '../../server/upload/errors.ts';
@@ -38,6 +39,7 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   ...(Object.keys(API_ERRORS) as ApiErrorCode[]).map((code) => new ApiError(code)),
   ...(Object.keys(UPLOAD_ERRORS) as UploadErrorCode[]).map((code) => new UploadError(code)),
   ...(Object.keys(ACCOUNT_ERRORS) as AccountErrorCode[]).map((code) => new AccountError(code)),
+  ...(Object.keys(PASSKEY_ERRORS) as PasskeyErrorCode[]).map((code) => new PasskeyError(code)),
   new FileTooLargeError(5 * 1024 * 1024 * 1024),
   new RateLimitedError('failed login attempts', 900),
   new LinkNotFoundError(),
@@ -107,7 +109,7 @@ describe('error codes', () => {
     expect(declared.length).toBeGreaterThan(5);
     const covered = new Set(TYPED_ERRORS.map((error) => error.constructor.name));
     for (const name of declared) {
-      if (name === 'ApiError' || name === 'UploadError') continue; // walked through their tables
+      if (name === 'ApiError' || name === 'UploadError' || name === 'PasskeyError') continue; // walked through their tables
       expect(covered, `${name} has no instance in TYPED_ERRORS`).toContain(name);
     }
   });

@@ -42,7 +42,8 @@ export interface TestServer {
   clock: ManualClock;
   /** The environment the server was configured from (for spawning the CLI against the same data). */
   env: Record<string, string>;
-  client(): TestClient;
+  /** A client of the server; `localhost`: through that name instead of 127.0.0.1 (WebAuthn takes no IP address as RP ID). */
+  client(host?: '127.0.0.1' | 'localhost'): TestClient;
   /** A user on the current scheme, its KDF parameters at the cheapest cost (tests only; see TEST_KDF_COST). */
   createUser(username: string, password: string, email?: string | null): Promise<User>;
   /**
@@ -134,7 +135,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     config,
     clock,
     env,
-    client: () => new TestClient(baseUrl, checker && ((exchange) => checker.check(exchange))),
+    client: (host = '127.0.0.1') => new TestClient(baseUrl.replace('127.0.0.1', host), checker && ((exchange) => checker.check(exchange))),
     createUser: (username, password, email = null) =>
       createUser(app.repos, { username, password, email, now: clock.now(), kdfCost: TEST_KDF_COST }),
     async settled(timeoutMs = 5000) {

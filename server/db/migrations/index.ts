@@ -21,6 +21,7 @@ import { downloadReceipts } from './0019-download-receipts.ts';
 import { oldSchemeSignInClosing } from './0020-old-scheme-sign-in-closing.ts';
 import { boundKdfParams } from './0021-bound-kdf-params.ts';
 import { organisationAccounts } from './0022-organisation-accounts.ts';
+import { passkeys } from './0024-passkeys.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -42,4 +43,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0020-old-scheme-sign-in-closing', oldSchemeSignInClosing],
   ['0021-bound-kdf-params', boundKdfParams],
   ['0022-organisation-accounts', organisationAccounts],
+  ['0024-passkeys', passkeys],
 ];

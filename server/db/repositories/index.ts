@@ -10,6 +10,8 @@ import { createFolderUsageRepository } from './folder-usage.ts';
 import { createFoldersRepository } from './folders.ts';
 import { createHealthRepository } from './health.ts';
 import { createInvitationsRepository } from './invitations.ts';
+import { createPasskeyChallengesRepository } from './passkey-challenges.ts';
+import { createPasskeysRepository } from './passkeys.ts';
 import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createServerSecretsRepository } from './server-secrets.ts';
 import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
@@ -34,6 +36,8 @@ export function createRepositories(db: Kysely<Database>) {
     totpSteps: createTotpStepsRepository(db),
     failureCounters: createFailureCountersRepository(db),
     pendingLogins: createPendingLoginsRepository(db),
+    passkeys: createPasskeysRepository(db),
+    passkeyChallenges: createPasskeyChallengesRepository(db),
     folders: createFoldersRepository(db),
     files: createFilesRepository(db),
     folderUsage: createFolderUsageRepository(db),
@@ -57,6 +61,8 @@ export type { AccountListing, LoginSecret, LoginUpgradeOutcome, RewrappedKeyData
 export type { AcceptOutcome, Invitation, InvitationRefusal } from './invitations.ts';
 export { invitationRefusal } from './invitations.ts';
 export type { Session } from './sessions.ts';
+export type { StoredPasskey } from './passkeys.ts';
+export type { PasskeyChallengePurpose } from './passkey-challenges.ts';
 export { UsernameTakenError } from './users.ts';
 export type { Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';
 export { FOLDER_SORT_KEYS } from './folders.ts';

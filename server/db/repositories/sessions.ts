@@ -6,10 +6,12 @@ export interface Session {
   id: number;
   userId: number;
   expiresAt: number;
+  /** When the session last proved the password or a passkey again; null: not since sign-in. */
+  reauthenticatedAt: number | null;
 }
 
 function toSession(row: SessionRow): Session {
-  return { id: row.id, userId: row.user_id, expiresAt: row.expires_at };
+  return { id: row.id, userId: row.user_id, expiresAt: row.expires_at, reauthenticatedAt: row.reauthenticated_at === null ? null : Number(row.reauthenticated_at) };
 }
 
 export function createSessionsRepository(db: Kysely<Database>) {
@@ -36,6 +38,10 @@ export function createSessionsRepository(db: Kysely<Database>) {
     async findByTokenHash(tokenHash: string): Promise<Session | undefined> {
       const row = await db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
       return row && toSession(row);
+    },
+
+    async markReauthenticated(id: number, now: number): Promise<void> {
+      await db.updateTable('sessions').set({ reauthenticated_at: now }).where('id', '=', id).execute();
     },
 
     async deleteById(id: number): Promise<void> {

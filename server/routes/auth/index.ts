@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { keyRoutes } from '../keys/index.ts';
 import { loginRoutes } from './login.ts';
+import { passkeyRoutes } from './passkeys.ts';
 import { passwordRoutes } from './passwords.ts';
 import { profileRoutes } from './profile.ts';
 import { twoFactorRoutes } from './two-factor.ts';
@@ -12,6 +13,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   await app.register(profileRoutes);
   await app.register(twoFactorRoutes);
   await app.register(passwordRoutes);
+  await app.register(passkeyRoutes);
   await app.register(keyRoutes);
   await app.register(webhookRoutes);
 }

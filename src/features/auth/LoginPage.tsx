@@ -17,6 +17,7 @@ import { OldSchemeConfirmation } from './OldSchemeConfirmation.tsx';
 import { bindSignIn, submitCodeStep, submitOldSchemePassword, submitPasswordStep, upgradeSignIn, type PasswordStepOutcome } from './signIn.ts';
 import type { AccountSecret } from '../../app/accountSecrets.ts';
 import { SIGN_IN_TEXTS } from '../../lib/userTexts.ts';
+import { PasskeySignInButton } from '../passkeys/index.ts';
 import type { User } from '../../api/types.ts';
 
 type Step = 'password' | 'code';
@@ -199,6 +200,7 @@ export function LoginPage() {
             errorInputProps={errorLink.inputProps}
           />
         )}
+        {step === 'password' && <PasskeySignInButton onError={fail} disabled={busy !== null} />}
       </Paper>
     </Box>
   );

@@ -7,7 +7,7 @@
 export { usePrivateKeyUnlock, type PrivateKeyUnlock } from './usePrivateKeyUnlock.tsx';
 export { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
 export { privateKeyCryptoFailed, privateKeyCleared, selectPrivateKey, selectPrivateKeyUnlocked } from './keysSlice.ts';
-export { requirePrivateKey, unlockPrivateKey } from './keyThunks.ts';
+export { adoptPrivateKey, fetchStoredKeyData, requirePrivateKey, unlockPrivateKey } from './keyThunks.ts';
 export { KEY_MESSAGES } from '../../lib/userTexts.ts';
 export { KeyError, isKeyError, keyOperationFailureText } from './keyError.ts';
 export { usePersistentWarning } from './usePersistentWarning.tsx';

@@ -54,6 +54,17 @@ export const unlockPrivateKey =
     return handle;
   };
 
+/**
+ * A private key another feature unlocked in `pool` (a passkey's copy at sign-in): cached for the
+ * session like a password unlock, and wiped from the workers once the slice lets go of it.
+ */
+export const adoptPrivateKey =
+  (pool: Pick<KeyPool, 'releaseKey'>, handle: PrivateKeyHandle): KeysThunk<void> =>
+  (dispatch) => {
+    dispatch(releaseWhenDropped(pool, handle));
+    dispatch(privateKeyUnlocked({ handle }));
+  };
+
 /** The cached handle, or KeyError 'Key not loaded.' (callers unlock first). */
 export function requirePrivateKey(state: RootState): PrivateKeyHandle {
   const handle = selectPrivateKey(state);

@@ -2,6 +2,7 @@ import Stack from '@mui/material/Stack';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { EncryptionKeySection } from '../keys/index.ts';
+import { PasskeySection } from '../passkeys/index.ts';
 import { ChangePasswordSection } from './ChangePasswordSection.tsx';
 import { ProfileInfoSection } from './ProfileInfoSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -19,6 +20,7 @@ export function ProfilePage() {
         <ProfileInfoSection />
         <ChangePasswordSection />
         <TwoFactorSection />
+        <PasskeySection />
         <EncryptionKeySection />
         <WebhookSection />
       </Stack>

@@ -39,6 +39,7 @@ export const CRYPTO_ERROR_TEXTS: Record<CryptoErrorCode, string> = {
   WRONG_PASSWORD: KEY_MESSAGES.decryptionFailed,
   INTEGRITY: KEY_MESSAGES.decryptionFailed,
   WRONG_KEY: 'The key does not match the encrypted data.',
+  WRONG_PASSKEY: "The server answered a key copy that does not belong to this passkey, so it was not used. Unlock with your password instead.",
   MALFORMED: 'The key data is damaged or has the wrong format.',
   UNSUPPORTED_VERSION: 'The key data uses a format this app does not know.',
   KDF_REFUSED: 'The server asked for weaker password protection than this app allows, so the password was not used.',

@@ -1,0 +1,69 @@
+// WebAuthn challenges: stored by hash, claimed once, expiring (docs/api.md "Passkeys").
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+
+export type PasskeyChallengePurpose = 'register' | 'sign_in' | 'reauth';
+
+export interface NewPasskeyChallenge {
+  challengeHash: string;
+  purpose: PasskeyChallengePurpose;
+  userId: number | null;
+  browserHash: string | null;
+  expiresAt: number;
+}
+
+/** What claiming found: claimed now; claimed before; or none for this purpose, owner and time. */
+export type ChallengeClaim = 'claimed' | 'used' | 'invalid';
+
+export function createPasskeyChallengesRepository(db: Kysely<Database>) {
+  return {
+    async save(challenge: NewPasskeyChallenge): Promise<void> {
+      await db
+        .insertInto('passkey_challenges')
+        .values({
+          challenge_hash: challenge.challengeHash,
+          purpose: challenge.purpose,
+          user_id: challenge.userId,
+          browser_hash: challenge.browserHash,
+          expires_at: challenge.expiresAt,
+          used_at: null,
+        })
+        .execute();
+    },
+
+    /**
+     * Marks the challenge used if it is unused, unexpired and was issued for this purpose and owner
+     * (the user, or for a sign-in the browser). One statement: of parallel claims, one wins.
+     */
+    async claim(
+      challengeHash: string,
+      purpose: PasskeyChallengePurpose,
+      owner: { userId: number } | { browserHash: string },
+      now: number,
+    ): Promise<ChallengeClaim> {
+      let claim = db
+        .updateTable('passkey_challenges')
+        .set({ used_at: now })
+        .where('challenge_hash', '=', challengeHash)
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now);
+      claim = 'userId' in owner ? claim.where('user_id', '=', owner.userId) : claim.where('browser_hash', '=', owner.browserHash);
+      const result = await claim.executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) return 'claimed';
+      const row = await db
+        .selectFrom('passkey_challenges')
+        .select('used_at')
+        .where('challenge_hash', '=', challengeHash)
+        .where('purpose', '=', purpose)
+        .executeTakeFirst();
+      return row && row.used_at !== null ? 'used' : 'invalid';
+    },
+
+    async deleteExpired(now: number): Promise<void> {
+      await db.deleteFrom('passkey_challenges').where('expires_at', '<=', now).execute();
+    },
+  };
+}
+
+export type PasskeyChallengesRepository = ReturnType<typeof createPasskeyChallengesRepository>;

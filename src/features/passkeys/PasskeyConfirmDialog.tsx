@@ -1,0 +1,119 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useAccountSecret } from '../../app/accountSecrets.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { useNotifier } from '../../app/notifier.ts';
+import { PASSKEY_TEXTS } from '../../lib/userTexts.ts';
+import { confirmWithPasskey, confirmWithPassword, dropConfirmation, type Confirmation } from './passkeyFlows.ts';
+
+interface PasskeyConfirmDialogProps {
+  readonly title: string;
+  readonly submitLabel: string;
+  /** Fields of the action itself (a name), above the confirmation. */
+  readonly children?: ReactNode;
+  /** The action's own check before anything is sent: a message, or null when it may go ahead. */
+  readonly validate?: () => string | null;
+  /** Offer "Use an existing passkey" (the account has one and the browser has WebAuthn). */
+  readonly canUsePasskey: boolean;
+  /** The action, once the server has the fresh confirmation. */
+  readonly onConfirmed: (confirmation: Confirmation) => Promise<void>;
+  readonly onClose: () => void;
+}
+
+/**
+ * Adding, renaming and removing a passkey ask for the login password or an existing passkey again
+ * (docs/api.md "Passkeys", re-authentication); the action runs right after the confirmation, so
+ * the password is held only for this one submit.
+ */
+export function PasskeyConfirmDialog({ title, submitLabel, children, validate, canUsePasskey, onConfirmed, onClose }: PasskeyConfirmDialogProps) {
+  const dispatch = useAppDispatch();
+  const notify = useNotifier();
+  const accountSecret = useAccountSecret();
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const titleId = useId();
+  const errorId = useId();
+
+  async function run(confirm: () => Promise<Confirmation>) {
+    const problem = validate?.() ?? null;
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    let confirmation: Confirmation | null = null;
+    try {
+      confirmation = await confirm();
+      await onConfirmed(confirmation);
+      onClose();
+    } catch (cause) {
+      setPassword('');
+      setError(notify.error(cause).message);
+    } finally {
+      dropConfirmation(confirmation);
+      setBusy(false);
+    }
+  }
+
+  function submitPassword(event: FormEvent) {
+    event.preventDefault();
+    if (!password) {
+      setError(validate?.() ?? PASSKEY_TEXTS.passwordRequired);
+      return;
+    }
+    const typed = password;
+    void run(async () => confirmWithPassword(dispatch, (await accountSecret(typed)).authSecret, typed));
+  }
+
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <form noValidate onSubmit={submitPassword}>
+        <DialogTitle id={titleId}>{title}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 0.5 }}>
+            {error && (
+              <Alert id={errorId} severity="error">
+                {error}
+              </Alert>
+            )}
+            {children}
+            <DialogContentText>{PASSKEY_TEXTS.confirmText}</DialogContentText>
+            <TextField
+              label={PASSKEY_TEXTS.password}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              disabled={busy}
+              slotProps={{ htmlInput: error ? { 'aria-describedby': errorId } : {} }}
+              fullWidth
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ flexWrap: 'wrap', gap: 1, px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={busy}>
+            {PASSKEY_TEXTS.cancel}
+          </Button>
+          {canUsePasskey && (
+            <Button variant="outlined" disabled={busy} onClick={() => void run(() => confirmWithPasskey(dispatch))}>
+              {PASSKEY_TEXTS.confirmWithPasskey}
+            </Button>
+          )}
+          <Button type="submit" variant="contained" disabled={busy}>
+            {busy ? PASSKEY_TEXTS.confirming : submitLabel}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
