@@ -64,6 +64,7 @@ test('an organisation admin invites a person who registers, sets up 2FA and keys
   await signIn(page, admin);
   await page.getByRole('link', { name: 'Members' }).click();
   await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle('Members · Sealdrop');
   await expect(page.getByRole('listitem', { name: admin.username })).toBeVisible();
   await expectAccessible(page, 'members');
   await shot(page, 'members');
@@ -84,6 +85,7 @@ test('an organisation admin invites a person who registers, sets up 2FA and keys
   const invitee = await inviteeContext.newPage();
   await invitee.goto(link);
   await expect(invitee.getByText(`This invitation is for ${email}.`)).toBeVisible();
+  await expect(invitee).toHaveTitle('Join Sealdrop · Sealdrop');
   await expectAccessible(invitee, 'invitation');
   await shot(invitee, 'invitation');
   const account: AdminAccount = { username: `ivy-${randomBytes(3).toString('hex')}`, password: `pw-${randomBytes(9).toString('base64url')}` };
@@ -171,7 +173,11 @@ test('the members page, the invitation page and a used invitation fit a 390 px p
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await signIn(page, admin);
-  await page.goto('/members');
+  // The dashboard of an organisation admin has one more button: it still fits.
+  await expect(page.getByRole('link', { name: 'Members' })).toBeVisible();
+  await expectNoSidewaysScrolling(page, 'dashboard of an organisation admin at 390 px');
+  await shot(page, 'dashboard-admin');
+  await page.getByRole('link', { name: 'Members' }).click();
   await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible();
   const email = `phone-${randomBytes(4).toString('hex')}@example.com`;
   const invite = page.getByRole('region', { name: 'Invite a person' });

@@ -27,6 +27,9 @@ export const PAGE_TITLES: Readonly<Record<string, string>> = {
   '/upload/$linkToken': 'Secure File Upload',
   '/download/$linkToken': 'Secure File Download',
   '/about': 'About Sealdrop',
+  '/members': 'Members',
+  '/welcome': 'Finish setting up your account',
+  '/invite/$token': 'Join Sealdrop',
 };
 export const NOT_FOUND_TITLE = '404 Not Found';
 export const PRODUCT_NAME = 'Sealdrop';
