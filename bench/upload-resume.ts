@@ -1,18 +1,21 @@
 // The resume phase of `npm run bench:upload`: what a reload in the middle of a large encrypted
 // upload costs. The real upload page sends the file through a recording pass-through proxy
 // (e2e/support/tus-recorder.ts) in front of the server, so the bytes are counted on the server's
-// side of the wire. Once the server has confirmed half of the ciphertext the page is reloaded
-// (the old page's PATCH in flight is cut off, as a person closing the tab cuts it), the same file
-// is picked again and the upload resumes. What it reports:
+// side of the wire. The upload is stopped at half: the proxy holds the PATCH that starts at the
+// chunk boundary at half of the ciphertext after its first CUT_PATCH_AFTER_BYTES (those reach the
+// server; the rest waits), so that however late the reload comes on a loaded machine it cuts a
+// PATCH off in the middle of its body, as a person closing the tab does. Then the page is
+// reloaded, the same file picked again and the upload resumed. What it reports:
 //   - the bytes sent twice: every PATCH body that reached the proxy, less the ciphertext's length.
 //     The server keeps and flushes what arrived of a cut-off PATCH, so only bytes still between
 //     the proxy and the server at the reload may go again; more than the old page had in flight
 //     beyond its last acknowledged offset fails the benchmark, as does a resumed PATCH that does
 //     not continue exactly where the server stood;
-//   - the CPU (browser tree and server) from pressing Upload again to the first resumed byte at
-//     the proxy: re-checking the part already sent (its records are encrypted again and their
-//     content signature compared, workers/encryption-job.ts verifySent) and the hash restored
-//     from its last snapshot; against the CPU of the whole upload (both halves together);
+//   - the CPU (browser tree and server) from pressing Upload again to the new page's HEAD at the
+//     proxy: re-checking the part already sent (its records are encrypted again and their content
+//     signature compared, workers/encryption-job.ts verifySent; the page asks the server for its
+//     offset only after that check), against the CPU of the whole upload (both halves together);
+//     and the seconds until the first resumed byte (the check, then the first chunk produced);
 //   - the stored file: one tus upload, its SHA-256 that of the original, and it decrypts to it.
 // Run by the automation as the other phases are: attached only to pick, press and reload.
 import { createHash } from 'node:crypto';
@@ -39,14 +42,10 @@ export interface ResumeInputs {
   readonly bytes: number;
   /** Where the recording proxy listens (the server's port + 1). */
   readonly proxyPort: number;
-  /**
-   * Holds the PATCHes from the chunk boundary nearest below half of the ciphertext (at least the
-   * first chunk) at the proxy, so that a file of a few PATCHes (bench:smoke) stops there for sure
-   * instead of finishing before the reload; without it the reload comes once half is acknowledged
-   * and cuts the next PATCH off mid-body, as a real one does.
-   */
-  readonly holdAtHalf: boolean;
 }
+
+/** Body bytes of the cut-off PATCH that reach the server before the reload. */
+export const CUT_PATCH_AFTER_BYTES = 16 * MiB;
 
 interface CpuSample {
   readonly browser: number;
@@ -66,8 +65,10 @@ export interface ResumeResult {
   resumedFrom: number;
   /** PATCH body bytes that reached the proxy, in all, less the ciphertext's length (target 0; at most inFlightAtReload). */
   resentBytes: number;
-  /** Seconds and CPU seconds from pressing Upload again to the first resumed byte at the proxy. */
+  /** Seconds and CPU seconds from pressing Upload again to the new page's HEAD (the re-check done). */
   recheckSeconds: number;
+  /** Seconds from pressing Upload again to the first resumed byte at the proxy. */
+  firstResumedByteSeconds: number;
   recheckCpuSeconds: { browser: number; server: number; total: number };
   recheckCpuByThread: Record<string, number>;
   /** CPU seconds of the whole upload: before the reload, and from pressing Upload again to the server's record. */
@@ -111,8 +112,9 @@ export async function measureResume(inputs: ResumeInputs): Promise<ResumeResult>
   const { admin, serverPid } = inputs;
   const cipherBytes = cipherLength(inputs.bytes);
   const half = Math.ceil(cipherBytes / 2);
-  const stopAt = inputs.holdAtHalf ? Math.max(TUS_CHUNK_BYTES, Math.floor(half / TUS_CHUNK_BYTES) * TUS_CHUNK_BYTES) : half;
-  if (stopAt >= cipherBytes) throw new Error(`resume phase: a file of ${inputs.bytes} bytes is one PATCH; it needs at least two`);
+  // The chunk boundary nearest below half (at least the first one): where a PATCH starts.
+  const stopAt = Math.max(TUS_CHUNK_BYTES, Math.floor(half / TUS_CHUNK_BYTES) * TUS_CHUNK_BYTES);
+  if (stopAt + CUT_PATCH_AFTER_BYTES >= cipherBytes) throw new Error(`resume phase: a file of ${inputs.bytes} bytes is too short to stop in the middle of a PATCH`);
   const proxy = await TusRecorder.start(inputs.proxyPort, inputs.serverUrl);
   const browser = await BenchBrowser.launch();
   const folder = await admin.createFolder({ title: 'bench resume', perform_mime_check: true });
@@ -120,12 +122,15 @@ export async function measureResume(inputs: ResumeInputs): Promise<ResumeResult>
     const link = `${proxy.url}/upload/${folder.link_token}`;
     await browser.drive(link, (page) => pickIntoPage(page, 'file-input', inputs.file, 1));
     await sleep(1000);
-    if (inputs.holdAtHalf) proxy.holdPatchesFrom(stopAt);
+    proxy.holdPatchesFrom(stopAt, { forwardBytes: CUT_PATCH_AFTER_BYTES });
     const start = await sampleCpu(browser.pid, serverPid);
     await browser.drive(null, pressUpload);
-    await until('half of the ciphertext acknowledged', () => (acknowledged(proxy.log) >= stopAt ? true : undefined), 10);
+    await until(
+      'half of the ciphertext acknowledged and the next PATCH under way',
+      () => (acknowledged(proxy.log) >= stopAt && patches(proxy.log).some((r) => r.uploadOffset === stopAt && r.bodyBytes >= CUT_PATCH_AFTER_BYTES) ? true : undefined),
+      10,
+    );
     const beforeReload = await sampleCpu(browser.pid, serverPid);
-    const acknowledgedBeforeReload = acknowledged(proxy.log);
 
     // The reload: the page asks first (beforeunload) while an upload runs; the person confirms.
     await browser.drive(null, async (page) => {
@@ -136,6 +141,7 @@ export async function measureResume(inputs: ResumeInputs): Promise<ResumeResult>
     // Whatever the old page's cut-off PATCH brought has arrived by now (the proxy saw its close).
     await sleep(500);
     const reloadIndex = proxy.log.length;
+    const acknowledgedBeforeReload = acknowledged(proxy.log);
     const sentBeforeReload = patches(proxy.log).reduce((sum, r) => sum + r.bodyBytes, 0);
     const inFlightAtReload = Math.max(0, sentBeforeReload - acknowledgedBeforeReload);
     proxy.holdPatchesFrom(null);
@@ -149,10 +155,13 @@ export async function measureResume(inputs: ResumeInputs): Promise<ResumeResult>
     });
     await sleep(1000);
     const resumeStart = await sampleCpu(browser.pid, serverPid);
+    // (The new page's list of unfinished uploads asked for the offset too, before the press.)
+    const pressIndex = proxy.log.length;
     const pressedAt = Date.now();
     await browser.drive(null, pressUpload);
-    const firstResumed = await until('the first resumed byte', () => patches(proxy.log.slice(reloadIndex)).find((r) => r.firstByteAt !== null), 5);
+    const head = await until('the new page asking for the offset (HEAD)', () => proxy.log.slice(pressIndex).find((r) => r.method === 'HEAD'), 5);
     const recheckDone = await sampleCpu(browser.pid, serverPid);
+    const firstResumed = await until('the first resumed byte', () => patches(proxy.log.slice(reloadIndex)).find((r) => r.firstByteAt !== null), 5);
     const record = await until(
       "the server's record",
       async () => {
@@ -169,8 +178,7 @@ export async function measureResume(inputs: ResumeInputs): Promise<ResumeResult>
     const creations = log.filter((r) => r.method === 'POST' && r.metadata !== null);
     if (creations.length !== 1) throw new Error(`resume phase: ${creations.length} tus uploads were created; a resume must continue the one upload`);
     const after = log.slice(reloadIndex);
-    const head = after.find((r) => r.method === 'HEAD' && r.status === 200);
-    if (!head || head.responseOffset === null) throw new Error('resume phase: the new page did not ask the server for its offset (HEAD)');
+    if (head.status !== 200 || head.responseOffset === null) throw new Error(`resume phase: the server answered the new page's HEAD with ${head.status}`);
     const resumedFrom = head.responseOffset;
     let expected = resumedFrom;
     for (const patch of patches(after)) {
@@ -203,7 +211,8 @@ export async function measureResume(inputs: ResumeInputs): Promise<ResumeResult>
       inFlightAtReload,
       resumedFrom,
       resentBytes,
-      recheckSeconds: round2((firstResumed.firstByteAt! - pressedAt) / 1000),
+      recheckSeconds: round2((head.at - pressedAt) / 1000),
+      firstResumedByteSeconds: round2((firstResumed.firstByteAt! - pressedAt) / 1000),
       recheckCpuSeconds: { browser: round2(recheck.browser), server: round2(recheck.server), total: round2(recheck.browser + recheck.server) },
       recheckCpuByThread: largestThreads(benchCpuByThread(resumeStart.threads, recheckDone.threads)),
       beforeReloadCpuSeconds: round2(beforeReloadCpuSeconds),
@@ -227,7 +236,7 @@ export function printResume(r: ResumeResult, uninterrupted?: PhaseResult): void 
       `bytes sent twice: ${r.resentBytes} (target 0; at most the ${r.inFlightAtReload} in flight)`,
   );
   console.log(
-    `    re-check before the first resumed byte: ${r.recheckSeconds} s, ${r.recheckCpuSeconds.total} CPU-s (browser ${r.recheckCpuSeconds.browser}, server ${r.recheckCpuSeconds.server}) ` +
+    `    re-check (pressing Upload again to the HEAD; the first resumed byte after ${r.firstResumedByteSeconds} s): ${r.recheckSeconds} s, ${r.recheckCpuSeconds.total} CPU-s (browser ${r.recheckCpuSeconds.browser}, server ${r.recheckCpuSeconds.server}) ` +
       `against ${round2(r.beforeReloadCpuSeconds + r.afterReloadCpuSeconds)} CPU-s for the whole upload (${r.beforeReloadCpuSeconds} before the reload, ${r.afterReloadCpuSeconds} after): ratio ${r.recheckToUploadCpuRatio}`,
   );
   if (uninterrupted && uninterrupted.bytes === r.plainBytes) {

@@ -27,7 +27,7 @@
  *     part already sent before the upload continues, against the whole upload's.
  *
  * --smoke (npm run bench:smoke): every phase once with a 16 MiB file (the resume phase: 128 MiB,
- * two PATCHes, held at the proxy after the first) and 20 small files, the crypto references over
+ * two PATCHes, the second cut off) and 20 small files, the crypto references over
  * 16 MiB; the same ends and checks (the server's records, the page's success message, the resumed
  * bytes), figures that mean nothing.
  */
@@ -197,7 +197,7 @@ async function measureStore(
       if (PHASES.has('encrypted')) run.encrypted = await measurePhase(site, phases.encrypted);
       if (PHASES.has('resume')) {
         console.log(`  ${label('resume')}: the encrypted upload reloaded at half and resumed, through a recording proxy on port ${PORT + 1}`);
-        run.resume = await measureResume({ serverUrl: server.url, serverPid: server.pid!, admin, keys, file: inputs.resumeFile, bytes: RESUME_BYTES, proxyPort: PORT + 1, holdAtHalf: SMOKE });
+        run.resume = await measureResume({ serverUrl: server.url, serverPid: server.pid!, admin, keys, file: inputs.resumeFile, bytes: RESUME_BYTES, proxyPort: PORT + 1 });
       }
       if (PHASES.has('many')) run.many = await measurePhase(site, phases.many);
       run.phases.push(...[run.ceiling, run.plain, run.encrypted, run.many].filter((p) => p !== undefined));
