@@ -126,7 +126,7 @@ export function printPhases(phases: readonly PhaseResult[], analysis: readonly P
     console.log(
       `  ${a.name.padEnd(50)} ${p.cpuMsPerMB.toFixed(2)} vs parts ${a.partsCpuMsPerMB.toFixed(2)} CPU-ms/MB (overhead ${a.overheadPercent}%)  ` +
         `-> at most ${pad(a.freeCoresCapacityMBps, 4)} MB/s, capacityRatio ${a.capacityRatio.toFixed(2)} of what the parts allow (${pad(a.partsLimitMBps, 4)} MB/s)${target}; ` +
-        `${a.capacityToLimitRatio.toFixed(2)} of the limit without the read`,
+        `${a.capacityToLimitRatio.toFixed(2)} of the phase's limit alone`,
     );
   }
 }
