@@ -27,7 +27,7 @@ import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import { encryptFileWithNode, ensurePlainFile } from '../e2e/crypto-harness/test-files.ts';
 import { PeakMemory, sampleTree, schedulerTimes } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
-import { analyse, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
+import { analyse, isManyFilesPhase, MANY_FILES_CAPACITY_TARGET, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -243,6 +243,9 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
     const analysis = analyse(phases, limits, cpus().length);
     printPhases(phases, analysis, cpus().length);
     const memoryGrowth = memoryCheck(phases);
+    const manyFiles = analysis.find((a) => isManyFilesPhase(a.name));
+    const targets = manyFiles ? { manyFilesCapacityRatio: manyFiles.capacityRatio, manyFilesCapacityTarget: MANY_FILES_CAPACITY_TARGET } : undefined;
+    if (manyFiles) console.log(`\neight files at once: capacityRatio ${manyFiles.capacityRatio} (target >= ${MANY_FILES_CAPACITY_TARGET}), overhead ${manyFiles.overheadPercent}% over the parts' CPU`);
     const report = {
       date: new Date().toISOString(),
       loadAverage: { before: loadBefore, after: loadavg() },
@@ -255,6 +258,7 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
       limits,
       phases,
       analysis,
+      targets,
       memoryGrowth,
     };
     await mkdir(root('bench-results'), { recursive: true });

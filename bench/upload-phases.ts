@@ -42,6 +42,8 @@ export interface PhaseResult {
   /** Cores kept busy on average during the runs (CPU seconds / wall seconds). */
   browserCores: number;
   serverCores?: number;
+  /** CPU seconds per run (browser tree and, in local mode, server), the mean over the runs. */
+  cpuSecondsPerRun: number;
   /**
    * CPU seconds per run by thread ("browser: DedicatedWorker thread", "server: node", ...),
    * the largest first, those under 0.05 s left out: where a run's CPU went.
@@ -188,6 +190,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browserIdleRssMiB: mib(peak.browserIdleRss),
     browserIdlePssMiB: mib(peak.browserIdlePss),
     browserCores: Number((browserCpu / wall).toFixed(2)),
+    cpuSecondsPerRun: Number(((browserCpu + serverCpu) / spec.repeat).toFixed(2)),
     cpuSecondsPerRunByThread: largestThreads([...threadCpu].map(([name, seconds]) => [name, seconds / spec.repeat] as const)),
     ...(site.serverPid === null
       ? {}

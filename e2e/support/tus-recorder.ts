@@ -43,6 +43,8 @@ const numberOr = (value: string | string[] | undefined): number | null => (typeo
 interface Hold {
   /** PATCHes with an Upload-Offset at or past this are neither forwarded nor answered; null: none. */
   fromOffset: number | null;
+  /** Of such a PATCH, this many body bytes are forwarded before the rest is held (0: none). */
+  forwardBytes: number;
   /** Answers of file downloads (GET .../download/...) stop after this many body bytes; null: none. */
   downloadBytes: number | null;
   /** Download answers stopped so far. */
@@ -62,10 +64,13 @@ export class TusRecorder {
 
   /**
    * From now on, PATCHes that start at `offset` or later are held: not forwarded, never answered
-   * (the browser sees a request that does not finish). null: PATCHes go through again.
+   * (the browser sees a request that does not finish). With `forwardBytes`, the first that many
+   * body bytes of such a PATCH do reach the server before the rest is held: a request cut off
+   * in the middle of its body, whose first part the server keeps. null: PATCHes go through again.
    */
-  holdPatchesFrom(offset: number | null): void {
+  holdPatchesFrom(offset: number | null, options: { forwardBytes?: number } = {}): void {
     this.hold.fromOffset = offset;
+    this.hold.forwardBytes = options.forwardBytes ?? 0;
   }
 
   /**
@@ -85,7 +90,7 @@ export class TusRecorder {
   static async start(port: number, target: string): Promise<TusRecorder> {
     const upstream = new URL(target);
     const log: TusRequest[] = [];
-    const hold: Hold = { fromOffset: null, downloadBytes: null, downloadsHeld: 0 };
+    const hold: Hold = { fromOffset: null, forwardBytes: 0, downloadBytes: null, downloadsHeld: 0 };
     const server = http.createServer((req, res) => {
       const entry: TusRequest | null = req.url?.includes('/tus')
         ? {
@@ -102,7 +107,9 @@ export class TusRecorder {
           }
         : null;
       if (entry) log.push(entry);
-      if (entry?.method === 'PATCH' && hold.fromOffset !== null && (entry.uploadOffset ?? 0) >= hold.fromOffset) return;
+      const held = entry?.method === 'PATCH' && hold.fromOffset !== null && (entry.uploadOffset ?? 0) >= hold.fromOffset;
+      if (held && hold.forwardBytes <= 0) return;
+      const forwardLimit = held ? hold.forwardBytes : null;
       const forward = http.request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
@@ -141,7 +148,15 @@ export class TusRecorder {
       req.on('close', () => {
         if (!req.complete) forward.destroy();
       });
-      req.pipe(forward);
+      if (forwardLimit === null) return void req.pipe(forward);
+      // Held after its first bytes: forward those, then stop reading (never answered).
+      let forwarded = 0;
+      req.on('data', (chunk: Buffer) => {
+        const part = chunk.subarray(0, Math.max(0, forwardLimit - forwarded));
+        forwarded += part.length;
+        if (part.length > 0) forward.write(part);
+        if (forwarded >= forwardLimit) req.pause();
+      });
     });
     server.keepAliveTimeout = 1000;
     await new Promise<void>((resolve, reject) => {

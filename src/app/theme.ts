@@ -70,6 +70,11 @@ export const theme = createTheme({
     // 'Stored'); MUI fades the background over 300 ms, and meanwhile the white label sits on a pale
     // fill far below 4.5:1. The colour now changes at once.
     MuiChip: { styleOverrides: { root: { transition: 'none' } } },
+    // Progress values arrive a few times a second (the upload's and download's progress flushes);
+    // MUI eased the bar to each new value, so the bar was moving nearly all the time and the
+    // compositor drew frames continuously through every transfer, on the cores the crypto workers
+    // need. The bar now steps to each value: one frame per update (docs/operations.md, benchmarks).
+    MuiLinearProgress: { styleOverrides: { bar1: { transition: 'none' } } },
     // The hint is a description, not the chip's name: MUI's default puts it in aria-label, which is
     // not allowed on the chip's role-less <div> (and replaces the visible label for screen readers).
     MuiTooltip: { defaultProps: { describeChild: true } },

@@ -15,6 +15,7 @@ function phase(medianMBps: number, browserCores: number, serverCores?: number): 
     browserIdleRssMiB: 0,
     browserIdlePssMiB: 0,
     browserCores,
+    cpuSecondsPerRun: 0,
     ...(serverCores === undefined ? {} : { serverCores }),
     cpuSecondsPerRunByThread: {},
   };
