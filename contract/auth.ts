@@ -153,6 +153,16 @@ export const changePasswordBody = z
 export type ChangePasswordBody = z.input<typeof changePasswordBody>;
 
 
+/** A login move's re-wrapped private key, when it sends one, is wrapped under the move's new block. */
+function wrappedUnder(privateKey: { kdfSalt: string } | undefined, newKdfParams: string): boolean {
+  return privateKey === undefined || privateKey.kdfSalt === newKdfParams;
+}
+
+const WRAPPED_UNDER_NEW_BLOCK = {
+  path: ['private_key', 'kdfSalt'],
+  message: 'The private key must be wrapped under the new KDF parameters',
+};
+
 /**
  * POST /auth/upgrade-login: an account of the old scheme (its password reached the server) moves
  * to the new one in one call: `password` (the last time it is sent), the new authentication
@@ -165,10 +175,7 @@ export const upgradeLoginBody = z
     kdf_params: kdfParamsText('KDF parameters'),
     private_key: rewrappedPrivateKey.optional(),
   })
-  .refine((body) => body.private_key === undefined || body.private_key.kdfSalt === body.kdf_params, {
-    path: ['private_key', 'kdfSalt'],
-    message: 'The private key must be wrapped under the new KDF parameters',
-  });
+  .refine((body) => wrappedUnder(body.private_key, body.kdf_params), WRAPPED_UNDER_NEW_BLOCK);
 export type UpgradeLoginBody = z.input<typeof upgradeLoginBody>;
 
 /**
@@ -183,10 +190,7 @@ export const bindLoginBody = z
     new_kdf_params: kdfParamsText('New KDF parameters'),
     private_key: rewrappedPrivateKey.optional(),
   })
-  .refine((body) => body.private_key === undefined || body.private_key.kdfSalt === body.new_kdf_params, {
-    path: ['private_key', 'kdfSalt'],
-    message: 'The private key must be wrapped under the new KDF parameters',
-  });
+  .refine((body) => wrappedUnder(body.private_key, body.new_kdf_params), WRAPPED_UNDER_NEW_BLOCK);
 export type BindLoginBody = z.input<typeof bindLoginBody>;
 
 /** The User value. Only these fields ever leave the server. */

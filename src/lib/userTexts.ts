@@ -5,6 +5,7 @@ export * from './userTexts/accessibility.ts';
 export * from './userTexts/download.ts';
 export * from './userTexts/files.ts';
 export * from './userTexts/folders.ts';
+export * from './userTexts/forms.ts';
 export * from './userTexts/keys.ts';
 export * from './userTexts/links.ts';
 export * from './userTexts/members.ts';

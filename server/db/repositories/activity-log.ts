@@ -2,8 +2,10 @@
 // the chain); here: the last entry of an account, inserting one (a concurrent append with the same
 // seq fails on the unique (user_id, seq) constraint and is retried by the service), reading pages
 // with filters, reading the whole chain in order, and removing an account's oldest entries.
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { ActivityLogTable, Database } from '../schema.ts';
+import { rowMapper } from '../row-mapping.ts';
+import { changedRows } from '../claims.ts';
 import type { StoredEntry } from '../../activity/chain.ts';
 
 export interface ActivityFilter {
@@ -18,29 +20,8 @@ export interface ActivityFilter {
 }
 
 
-function toEntry(row: {
-  user_id: number;
-  seq: number;
-  at: number | string;
-  kind: string;
-  folder_id: number | null;
-  details: string;
-  ip_hash: string | null;
-  prev_hash: string;
-  hash: string;
-}): StoredEntry {
-  return {
-    userId: row.user_id,
-    seq: Number(row.seq),
-    at: Number(row.at),
-    kind: row.kind,
-    folderId: row.folder_id,
-    details: row.details,
-    ipHash: row.ip_hash,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
-}
+// The row id orders nothing (seq does) and is not part of the chain.
+const toEntry = rowMapper<Selectable<ActivityLogTable>, StoredEntry>()({ numbers: ['seq', 'at'], omit: ['id'] });
 
 export function createActivityLogRepository(db: Kysely<Database>) {
   return {
@@ -98,7 +79,7 @@ export function createActivityLogRepository(db: Kysely<Database>) {
     /** Deletes an account's entries up to and including `seq`; how many were deleted. */
     async deleteThrough(userId: number, seq: number): Promise<number> {
       const result = await db.deleteFrom('activity_log').where('user_id', '=', userId).where('seq', '<=', seq).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return changedRows(result);
     },
   };
 }

@@ -6,6 +6,7 @@
 // claims updated), and the claim is stored only if it fits.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { deleteExpired } from '../expiry.ts';
 
 export function createDiskSpaceClaimsRepository(db: Kysely<Database>) {
   return {
@@ -32,7 +33,7 @@ export function createDiskSpaceClaimsRepository(db: Kysely<Database>) {
           .values({ id: 1, turn: 1 })
           .onConflict((oc) => oc.column('id').doUpdateSet({ turn: sql`disk_space_turn.turn + 1` }))
           .execute();
-        await trx.deleteFrom('disk_space_claims').where('expires_at', '<=', now).execute();
+        await deleteExpired(trx, 'disk_space_claims', now, 'expires_at');
         const others = await trx
           .selectFrom('disk_space_claims')
           .select(sql<number | string | null>`sum(bytes)`.as('bytes'))

@@ -4,6 +4,9 @@
 // Grants record a passed password check for one browser (the cookie token is stored hashed).
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, DownloadLinkRow } from '../schema.ts';
+import { claimedOne, refusableTransaction } from '../claims.ts';
+import { deleteExpired, hasLiveRow } from '../expiry.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 export interface DownloadLink {
   id: number;
@@ -41,21 +44,11 @@ export interface DownloadLinkWithFiles extends DownloadLink {
   files: LinkedFile[];
 }
 
-function toDownloadLink(row: DownloadLinkRow): DownloadLink {
-  return {
-    id: row.id,
-    linkToken: row.link_token,
-    folderId: row.folder_id,
-    ownerId: row.owner_id,
-    verifierHash: row.verifier_hash,
-    reencryptedKeysJson: row.reencrypted_keys_json,
-    expirationDate: row.expiration_date === null ? null : Number(row.expiration_date),
-    creationDate: Number(row.creation_date),
-    maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
-  };
-}
+const toDownloadLink = rowMapper<DownloadLinkRow, DownloadLink>()({ numbers: ['expiration_date', 'creation_date', 'max_downloads'] });
 
 interface LinkedFileRow {
+  /** The link the row was read for: grouping only, not part of the file. */
+  link_id: number;
   id: number;
   original_filename: string;
   file_size: number | string | bigint;
@@ -64,19 +57,10 @@ interface LinkedFileRow {
   last_download_at: number | string | bigint | null;
 }
 
-function toLinkedFile(row: LinkedFileRow): LinkedFile {
-  return {
-    id: row.id,
-    originalFilename: row.original_filename,
-    fileSize: Number(row.file_size),
-    encryptionIv: row.encryption_iv,
-    downloadCount: Number(row.download_count),
-    lastDownloadAt: row.last_download_at === null ? null : Number(row.last_download_at),
-  };
-}
-
-/** Thrown inside the claim's transaction to roll the recipient's row back when the limit is reached. */
-class LimitReached extends Error {}
+const toLinkedFile = rowMapper<LinkedFileRow, LinkedFile>()({
+  numbers: ['file_size', 'download_count', 'last_download_at'],
+  omit: ['link_id'],
+});
 
 // Rows per INSERT of link files: well below SQLite's and PostgreSQL's bound-parameter limits.
 const INSERT_BATCH = 500;
@@ -160,9 +144,7 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('download_links')
         .selectAll()
-        .where('owner_id', '=', ownerId)
-        .where('folder_id', '=', folderId)
-        .where((eb) => eb.or([eb('expiration_date', 'is', null), eb('expiration_date', '>', now)]))
+        .where((eb) => eb.and([eb.and({ owner_id: ownerId, folder_id: folderId }), eb.or([eb('expiration_date', 'is', null), eb('expiration_date', '>', now)])]))
         .orderBy('creation_date', 'desc')
         .orderBy('id', 'desc')
         .execute();
@@ -249,34 +231,25 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
      * count exactly one.
      */
     async claimFetch(input: { linkId: number; fileId: number; recipientHash: string; maxDownloads: number | null; now: number }): Promise<FetchClaim> {
-      try {
-        return await db.transaction().execute(async (trx): Promise<FetchClaim> => {
-          const marked = await upsertWhileUncounted(trx, input, { served_ranges: null, counted_at: input.now });
-          if (Number(marked.numInsertedOrUpdatedRows ?? 0n) === 0) return 'repeat';
-          let update = trx
-            .updateTable('download_link_files')
-            .set((eb) => ({ download_count: eb('download_count', '+', 1), last_download_at: input.now }))
-            .where('link_id', '=', input.linkId)
-            .where('file_id', '=', input.fileId);
-          if (input.maxDownloads !== null) update = update.where('download_count', '<', input.maxDownloads);
-          const updated = await update.executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 0) throw new LimitReached();
-          return 'counted';
-        });
-      } catch (error) {
-        if (error instanceof LimitReached) return 'exhausted';
-        throw error;
-      }
+      // Over the limit, the refusal rolls the recipient's mark back.
+      return refusableTransaction(db, async (trx, refuse: (answer: 'exhausted') => never): Promise<FetchClaim> => {
+        const marked = await upsertWhileUncounted(trx, input, { served_ranges: null, counted_at: input.now });
+        if (!claimedOne(marked)) return 'repeat';
+        let update = trx
+          .updateTable('download_link_files')
+          .set((eb) => ({ download_count: eb('download_count', '+', 1), last_download_at: input.now }))
+          .where('link_id', '=', input.linkId)
+          .where('file_id', '=', input.fileId);
+        if (input.maxDownloads !== null) update = update.where('download_count', '<', input.maxDownloads);
+        if (!claimedOne(await update.executeTakeFirst())) refuse('exhausted');
+        return 'counted';
+      });
     },
 
     /** Deletes the owner's link; false when there is no such link of this owner. */
     async deleteOwned(ownerId: number, linkToken: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom('download_links')
-        .where('owner_id', '=', ownerId)
-        .where('link_token', '=', linkToken)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      const result = await db.deleteFrom('download_links').where('owner_id', '=', ownerId).where('link_token', '=', linkToken).executeTakeFirst();
+      return claimedOne(result);
     },
   };
 }
@@ -284,7 +257,7 @@ export function createDownloadLinksRepository(db: Kysely<Database>) {
 export function createDownloadLinkGrantsRepository(db: Kysely<Database>) {
   return {
     async create(input: { tokenHash: string; linkId: number; expiresAt: number; now: number }): Promise<void> {
-      await db.deleteFrom('download_link_grants').where('expires_at', '<=', input.now).execute();
+      await deleteExpired(db, 'download_link_grants', input.now, 'expires_at');
       await db
         .insertInto('download_link_grants')
         .values({ token_hash: input.tokenHash, link_id: input.linkId, expires_at: input.expiresAt })
@@ -293,14 +266,7 @@ export function createDownloadLinkGrantsRepository(db: Kysely<Database>) {
 
     /** True when the grant exists for this link and has not expired. */
     async isValid(tokenHash: string, linkId: number, now: number): Promise<boolean> {
-      const row = await db
-        .selectFrom('download_link_grants')
-        .select('link_id')
-        .where('token_hash', '=', tokenHash)
-        .where('link_id', '=', linkId)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return row !== undefined;
+      return hasLiveRow(db, 'download_link_grants', { token_hash: tokenHash, link_id: linkId }, now);
     },
   };
 }

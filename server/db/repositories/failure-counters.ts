@@ -3,6 +3,7 @@
 // is one statement, so parallel requests and processes never lose or double an update.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { deleteExpired } from '../expiry.ts';
 
 export interface FailureCount {
   failures: number;
@@ -70,7 +71,7 @@ export function createFailureCountersRepository(db: Kysely<Database>) {
     },
 
     async deleteExpired(now: number): Promise<void> {
-      await db.deleteFrom('failure_counters').where('reset_at', '<=', now).execute();
+      await deleteExpired(db, 'failure_counters', now, 'reset_at');
     },
   };
 }

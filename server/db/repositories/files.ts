@@ -5,6 +5,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, FileRow } from '../schema.ts';
 import { adjustUsage, countRows, releaseDeleted, settleClaim } from './folder-usage.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 export interface FileRecord {
   id: number;
@@ -25,22 +26,7 @@ export interface FileRecord {
 
 export type NewFileRecord = Omit<FileRecord, 'id' | 'lastDownloadedAdmin'>;
 
-function toFileRecord(row: FileRow): FileRecord {
-  return {
-    id: row.id,
-    folderId: row.folder_id,
-    originalFilename: row.original_filename,
-    storedFilename: row.stored_filename,
-    relativePath: row.relative_path,
-    fileSize: Number(row.file_size),
-    fileHash: row.file_hash,
-    encryptedKey: row.encrypted_key,
-    encryptionIv: row.encryption_iv,
-    blobKey: row.blob_key,
-    uploadTime: Number(row.upload_time),
-    lastDownloadedAdmin: row.last_downloaded_admin === null ? null : Number(row.last_downloaded_admin),
-  };
-}
+const toFileRecord = rowMapper<FileRow, FileRecord>()({ numbers: ['file_size', 'upload_time', 'last_downloaded_admin'] });
 
 /**
  * A multipart request's idempotency key, recorded with its files: `result` is what the request
@@ -294,8 +280,7 @@ export function createFilesRepository(db: Kysely<Database>) {
         .selectFrom('files')
         .innerJoin('download_link_files', 'download_link_files.file_id', 'files.id')
         .selectAll('files')
-        .where('download_link_files.link_id', '=', linkId)
-        .where('files.id', '=', fileId)
+        .where((eb) => eb.and({ 'download_link_files.link_id': linkId, 'files.id': fileId }))
         .executeTakeFirst();
       return row && toFileRecord(row);
     },

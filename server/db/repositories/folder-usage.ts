@@ -11,6 +11,7 @@
 // never disagree; `recount` computes the facts for tests and diagnostics.
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../schema.ts';
+import { claimEach, claimedOne, refusableTransaction } from '../claims.ts';
 
 export type Queryable = Kysely<Database> | Transaction<Database>;
 
@@ -32,7 +33,7 @@ export async function claimUsage(db: Queryable, folderId: number, bytes: number,
     .where('folder_id', '=', folderId)
     .where(withinLimits)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return claimedOne(result);
 }
 
 /** Changes the folder's usage by `bytes` and `files` (either sign) whatever its limits, never below zero. */
@@ -79,9 +80,6 @@ export async function settleClaim(db: Queryable, claimId: string, folderId: numb
   const files = claimed === undefined ? 0 : Number(claimed.files);
   await adjustUsage(db, folderId, final.bytes - bytes, final.files - files);
 }
-
-/** Thrown inside a transaction to roll it back: the claim's row is gone (given back by the sweep). */
-class ClaimGone extends Error {}
 
 /** A new folder's row: its limits, holding nothing yet. */
 export async function insertQuota(db: Queryable, folderId: number, limits: { maxBytes: number | null; maxFiles: number | null }): Promise<void> {
@@ -162,21 +160,17 @@ export function createFolderUsageRepository(db: Kysely<Database>) {
      * nothing, when that would pass a limit or the claim was given back already (expired).
      */
     async growClaim(id: string, folderId: number, more: Usage, expiresAt: number): Promise<boolean> {
-      try {
-        return await db.transaction().execute(async (trx) => {
-          if (!(await claimUsage(trx, folderId, more.bytes, more.files))) return false;
-          const grown = await trx
-            .updateTable('storage_claims')
-            .set({ bytes: sql`bytes + ${more.bytes}`, files: sql`files + ${more.files}`, expires_at: expiresAt })
-            .where('id', '=', id)
-            .executeTakeFirst();
-          if (Number(grown.numUpdatedRows) !== 1) throw new ClaimGone();
-          return true;
-        });
-      } catch (error) {
-        if (error instanceof ClaimGone) return false;
-        throw error;
-      }
+      return refusableTransaction(db, async (trx, refuse: (answer: false) => never) => {
+        if (!(await claimUsage(trx, folderId, more.bytes, more.files))) return false;
+        const grown = await trx
+          .updateTable('storage_claims')
+          .set({ bytes: sql`bytes + ${more.bytes}`, files: sql`files + ${more.files}`, expires_at: expiresAt })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        // The claim's row is gone (given back by the sweep): the usage just taken goes back too.
+        if (!claimedOne(grown)) refuse(false);
+        return true;
+      });
     },
 
     /** Gives the claim back (the request failed); true when this call did (claimed first, so once). */
@@ -185,9 +179,8 @@ export function createFolderUsageRepository(db: Kysely<Database>) {
     /** Gives back the claims of requests that died (expired before `now`); returns how many. */
     async releaseExpiredClaims(now: number, limit: number): Promise<number> {
       const rows = await db.selectFrom('storage_claims').select('id').where('expires_at', '<', now).orderBy('expires_at').limit(limit).execute();
-      let released = 0;
-      for (const row of rows) if (await releaseClaim(row.id)) released++;
-      return released;
+      const released = await claimEach(rows, async (row) => ((await releaseClaim(row.id)) ? row.id : undefined));
+      return released.length;
     },
   };
 }

@@ -5,6 +5,8 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, FolderRow } from '../schema.ts';
 import { insertQuota, setLimits } from './folder-usage.ts';
+import { claimEach, claimedOne } from '../claims.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 import type { FolderSortKey, SortOrder } from '../../../contract/folders.ts';
 
@@ -53,23 +55,9 @@ export interface Folder {
  */
 export type UploadLinkFolder = Omit<Folder, 'lastUploadTime' | 'hasUndownloadedFiles' | 'storageLimitBytes' | 'fileLimit' | 'usedBytes' | 'usedFiles'>;
 
-export interface NewFolder {
-  ownerId: number;
-  title: string;
-  description: string | null;
-  linkToken: string;
-  linkPasswordHash: string | null;
-  requireEmailVerification: boolean;
-  allowedEmails: string[] | null;
-  performMimeCheck: boolean;
-  isActive: boolean;
-  expirationDate: number | null;
-  creationDate: number;
-  /** Absent: no limit (routes apply the server's defaults, folder-changes.ts). */
-  storageLimitBytes?: number | null;
-  fileLimit?: number | null;
-  retentionDays?: number | null;
-}
+/** A folder to create: its own fields; an absent limit is no limit (routes apply the server's defaults, folder-changes.ts). */
+export type NewFolder = Omit<UploadLinkFolder, 'id' | 'retentionDays'> &
+  Partial<Pick<Folder, 'storageLimitBytes' | 'fileLimit' | 'retentionDays'>>;
 
 /** Fields to change; an absent field keeps its value. */
 export type FolderChanges = Partial<
@@ -98,8 +86,6 @@ interface FolderWithStatsRow extends FolderRow {
   used_files: number | string | null;
 }
 
-const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
-
 function encodeEmails(emails: string[] | null): string | null {
   return emails && emails.length > 0 ? JSON.stringify(emails) : null;
 }
@@ -112,35 +98,26 @@ function decodeEmails(value: string | null): string[] | null {
   return emails.length > 0 ? emails : null;
 }
 
-function toFolderRecord(row: FolderRow): UploadLinkFolder {
-  return {
-    id: row.id,
-    ownerId: row.owner_id,
-    title: row.title,
-    description: row.description,
-    linkToken: row.link_token,
-    linkPasswordHash: row.link_password_hash,
-    requireEmailVerification: row.require_email_verification === 1,
-    allowedEmails: decodeEmails(row.allowed_emails),
-    performMimeCheck: row.perform_mime_check === 1,
-    isActive: row.is_active === 1,
-    expirationDate: row.expiration_date === null ? null : Number(row.expiration_date),
-    creationDate: Number(row.creation_date),
-    retentionDays: numberOrNull(row.retention_days),
-  };
-}
+const toFolderRecord = rowMapper<FolderRow, UploadLinkFolder>()({
+  numbers: ['expiration_date', 'creation_date', 'retention_days'],
+  flags: ['require_email_verification', 'perform_mime_check', 'is_active'],
+  decode: { allowed_emails: decodeEmails },
+});
+
+const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 function toFolder(row: FolderWithStatsRow): Folder {
+  const { last_upload_time, undownloaded_count, max_bytes, max_files, used_bytes, used_files, ...folderRow } = row;
   return {
-    ...toFolderRecord(row),
+    ...toFolderRecord(folderRow),
     // PostgreSQL's max(bigint) and sum() come back as int8, which the pool parses to numbers;
     // Number() covers drivers that hand them over as strings.
-    lastUploadTime: row.last_upload_time === null ? null : Number(row.last_upload_time),
-    hasUndownloadedFiles: Number(row.undownloaded_count ?? 0) > 0,
-    storageLimitBytes: numberOrNull(row.max_bytes),
-    fileLimit: numberOrNull(row.max_files),
-    usedBytes: Number(row.used_bytes ?? 0),
-    usedFiles: Number(row.used_files ?? 0),
+    lastUploadTime: numberOrNull(last_upload_time),
+    hasUndownloadedFiles: Number(undownloaded_count ?? 0) > 0,
+    storageLimitBytes: numberOrNull(max_bytes),
+    fileLimit: numberOrNull(max_files),
+    usedBytes: Number(used_bytes ?? 0),
+    usedFiles: Number(used_files ?? 0),
   };
 }
 
@@ -236,10 +213,6 @@ export function createFoldersRepository(db: Kysely<Database>) {
     },
 
     /**
-     * The folder `id`, whoever owns it: for the operator's command line (export-folder), which runs
-     * with access to the whole data directory anyway. Routes always go through findOwned.
-     */
-    /**
      * Claims folders that expired at or before `now` and were not announced yet: each is returned
      * to exactly one caller (the claim is an insert that a second caller's conflicts with).
      */
@@ -254,16 +227,14 @@ export function createFoldersRepository(db: Kysely<Database>) {
         .orderBy('folders.id')
         .limit(limit)
         .execute();
-      const claimed: UploadLinkFolder[] = [];
-      for (const row of rows) {
+      return claimEach(rows, async (row) => {
         const inserted = await db
           .insertInto('folder_expiry_events')
           .values({ folder_id: row.id, expired_at: Number(row.expiration_date), announced_at: now })
           .onConflict((conflict) => conflict.column('folder_id').doNothing())
           .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) claimed.push(toFolderRecord(row));
-      }
-      return claimed;
+        return claimedOne(inserted) ? toFolderRecord(row) : undefined;
+      });
     },
 
     /** Folders that delete files after some days (retention), with their setting, in id order. */
@@ -279,6 +250,10 @@ export function createFoldersRepository(db: Kysely<Database>) {
       return rows.map((row) => ({ id: row.id, ownerId: row.owner_id, title: row.title, retentionDays: Number(row.retention_days) }));
     },
 
+    /**
+     * The folder `id`, whoever owns it: for the operator's command line (export-folder), which runs
+     * with access to the whole data directory anyway. Routes always go through findOwned.
+     */
     async findForOperator(id: number): Promise<UploadLinkFolder | undefined> {
       const row = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toFolderRecord(row);
@@ -322,10 +297,10 @@ export function createFoldersRepository(db: Kysely<Database>) {
       }
       return db.transaction().execute(async (trx) => {
         if (Object.keys(values).length > 0) {
-          const result = await trx.updateTable('folders').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
-          if (Number(result.numUpdatedRows) !== 1) return false;
+          const result = await trx.updateTable('folders').set(values).where(ownedBy(ownerId, id)).executeTakeFirst();
+          if (!claimedOne(result)) return false;
         } else {
-          const owned = await trx.selectFrom('folders').select('id').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+          const owned = await trx.selectFrom('folders').select('id').where(ownedBy(ownerId, id)).executeTakeFirst();
           if (!owned) return false;
         }
         await setLimits(trx, id, limits);
@@ -334,36 +309,21 @@ export function createFoldersRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Deletes the owner's folder and, by cascade, its file rows, in one transaction. Returns the
-     * blob keys of the deleted files (for the caller to remove from the blob store after the
-     * commit), or undefined when there was no such folder.
-     */
-    /**
-     * Deletes the folder with its files and upload sessions (cascade); returns what the caller must
-     * then remove from storage: the files' blobs and the unfinished uploads' ids.
+     * Deletes the owner's folder with its files and upload sessions (cascade), in one transaction;
+     * returns what the caller must remove from storage after the commit (the files' blobs and the
+     * unfinished uploads' ids), or undefined when there was no such folder.
      */
     async deleteOwned(ownerId: number, id: number): Promise<{ blobKeys: string[]; uploadIds: string[] } | undefined> {
       return db.transaction().execute(async (trx) => {
-        const files = await trx
-          .selectFrom('files')
-          .innerJoin('folders', 'folders.id', 'files.folder_id')
-          .select('files.blob_key')
-          .where('folders.owner_id', '=', ownerId)
-          .where('folders.id', '=', id)
-          .execute();
+        const files = await trx.selectFrom('files').innerJoin('folders', 'folders.id', 'files.folder_id').select('files.blob_key').where(ownedBy(ownerId, id)).execute();
         const uploads = await trx
           .selectFrom('upload_sessions')
           .innerJoin('folders', 'folders.id', 'upload_sessions.folder_id')
           .select('upload_sessions.id')
-          .where('folders.owner_id', '=', ownerId)
-          .where('folders.id', '=', id)
+          .where(ownedBy(ownerId, id))
           .execute();
-        const result = await trx
-          .deleteFrom('folders')
-          .where('owner_id', '=', ownerId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        if (Number(result.numDeletedRows) !== 1) return undefined;
+        const result = await trx.deleteFrom('folders').where(ownedBy(ownerId, id)).executeTakeFirst();
+        if (!claimedOne(result)) return undefined;
         return { blobKeys: files.map((file) => file.blob_key), uploadIds: uploads.map((upload) => upload.id) };
       });
     },

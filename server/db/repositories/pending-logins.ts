@@ -2,6 +2,7 @@
 // step (hash of its csrftoken cookie) and a deadline.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { deleteExpired, hasLiveRow } from '../expiry.ts';
 
 export function createPendingLoginsRepository(db: Kysely<Database>) {
   return {
@@ -14,14 +15,7 @@ export function createPendingLoginsRepository(db: Kysely<Database>) {
     },
 
     async isPending(userId: number, browserHash: string, now: number): Promise<boolean> {
-      const row = await db
-        .selectFrom('pending_logins')
-        .select('user_id')
-        .where('user_id', '=', userId)
-        .where('browser_hash', '=', browserHash)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return row !== undefined;
+      return hasLiveRow(db, 'pending_logins', { user_id: userId, browser_hash: browserHash }, now);
     },
 
     async remove(userId: number, browserHash: string): Promise<void> {
@@ -37,7 +31,7 @@ export function createPendingLoginsRepository(db: Kysely<Database>) {
     },
 
     async deleteExpired(now: number): Promise<void> {
-      await db.deleteFrom('pending_logins').where('expires_at', '<=', now).execute();
+      await deleteExpired(db, 'pending_logins', now, 'expires_at');
     },
   };
 }

@@ -1,6 +1,8 @@
 // Server-side sessions, looked up by the SHA-256 of the cookie token.
 import type { Kysely } from 'kysely';
 import type { Database, SessionRow } from '../schema.ts';
+import { deleteExpired } from '../expiry.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 export interface Session {
   id: number;
@@ -10,9 +12,7 @@ export interface Session {
   reauthenticatedAt: number | null;
 }
 
-function toSession(row: SessionRow): Session {
-  return { id: row.id, userId: row.user_id, expiresAt: row.expires_at, reauthenticatedAt: row.reauthenticated_at === null ? null : Number(row.reauthenticated_at) };
-}
+const toSession = rowMapper<SessionRow, Session>()({ numbers: ['reauthenticated_at'], omit: ['token_hash', 'created_at'] });
 
 export function createSessionsRepository(db: Kysely<Database>) {
   return {
@@ -60,7 +60,7 @@ export function createSessionsRepository(db: Kysely<Database>) {
     },
 
     async deleteExpired(now: number): Promise<void> {
-      await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+      await deleteExpired(db, 'sessions', now, 'expires_at');
     },
   };
 }

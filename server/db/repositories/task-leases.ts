@@ -3,6 +3,7 @@
 // or is already the caller's, in one statement, so two processes racing cannot both win.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { changedRows } from '../claims.ts';
 
 export function createTaskLeasesRepository(db: Kysely<Database>) {
   return {
@@ -38,7 +39,7 @@ export function createTaskLeasesRepository(db: Kysely<Database>) {
         .where('task', 'like', `${taskPrefix}%`)
         .where('expires_at', '<=', now)
         .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return changedRows(result);
     },
 
     /** Gives the lease up, if `holder` still has it. */

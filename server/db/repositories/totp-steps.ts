@@ -1,6 +1,8 @@
 // Accepted TOTP time steps per user, so that each code is accepted at most once.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { claimedOne } from '../claims.ts';
+import { deleteBefore } from '../expiry.ts';
 
 export function createTotpStepsRepository(db: Kysely<Database>) {
   return {
@@ -14,11 +16,11 @@ export function createTotpStepsRepository(db: Kysely<Database>) {
         .values({ user_id: userId, step, used_at: now })
         .onConflict((oc) => oc.columns(['user_id', 'step']).doNothing())
         .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+      return claimedOne(result);
     },
 
     async deleteUsedBefore(cutoff: number): Promise<void> {
-      await db.deleteFrom('totp_used_steps').where('used_at', '<', cutoff).execute();
+      await deleteBefore(db, 'totp_used_steps', 'used_at', cutoff);
     },
 
     async deleteForUser(userId: number): Promise<void> {

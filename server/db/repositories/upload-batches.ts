@@ -2,6 +2,7 @@
 // A key is recorded together with its request's files (files.createMany), never on its own.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { deleteBefore } from '../expiry.ts';
 
 export function createUploadBatchesRepository(db: Kysely<Database>) {
   return {
@@ -18,8 +19,7 @@ export function createUploadBatchesRepository(db: Kysely<Database>) {
 
     /** Forgets keys recorded before `before` (the upload sweep); returns how many. */
     async deleteRecordedBefore(before: number): Promise<number> {
-      const result = await db.deleteFrom('upload_batches').where('created_at', '<', before).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return deleteBefore(db, 'upload_batches', 'created_at', before);
     },
   };
 }

@@ -2,6 +2,8 @@
 // The browser holds a random token in a cookie; only its SHA-256 is stored here.
 import type { Kysely } from 'kysely';
 import type { Database, UploadGrantRow } from '../schema.ts';
+import { deleteExpired } from '../expiry.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 export interface UploadGrant {
   id: number;
@@ -24,15 +26,7 @@ export interface NewUploadGrant {
 
 export type UploadGrantChanges = Partial<Pick<UploadGrant, 'passwordDigest' | 'email' | 'expiresAt'>>;
 
-function toGrant(row: UploadGrantRow): UploadGrant {
-  return {
-    id: row.id,
-    folderId: row.folder_id,
-    passwordDigest: row.password_digest,
-    email: row.email,
-    expiresAt: Number(row.expires_at),
-  };
-}
+const toGrant = rowMapper<UploadGrantRow, UploadGrant>()({ numbers: ['expires_at'], omit: ['token_hash', 'created_at'] });
 
 export function createUploadGrantsRepository(db: Kysely<Database>) {
   return {
@@ -57,8 +51,7 @@ export function createUploadGrantsRepository(db: Kysely<Database>) {
       const row = await db
         .selectFrom('upload_grants')
         .selectAll()
-        .where('token_hash', '=', tokenHash)
-        .where('folder_id', '=', folderId)
+        .where((eb) => eb.and({ token_hash: tokenHash, folder_id: folderId }))
         .where('expires_at', '>', now)
         .executeTakeFirst();
       return row && toGrant(row);
@@ -75,8 +68,7 @@ export function createUploadGrantsRepository(db: Kysely<Database>) {
     },
 
     async deleteExpired(now: number): Promise<number> {
-      const result = await db.deleteFrom('upload_grants').where('expires_at', '<=', now).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return deleteExpired(db, 'upload_grants', now, 'expires_at');
     },
   };
 }

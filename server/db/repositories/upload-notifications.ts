@@ -1,9 +1,11 @@
 // Upload notifications: each folder's setting, and the upload events waiting to be told. Events are
 // written once per upload request that stored files; the notifier reads the pending ones per folder
 // and stamps them notified (or schedules a retry) after it tried to send.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { NotifyMode } from '../../../contract/notifications.ts';
-import type { Database } from '../schema.ts';
+import type { Database, UploadEventsTable } from '../schema.ts';
+import { rowMapper } from '../row-mapping.ts';
+import { deleteBefore } from '../expiry.ts';
 
 export interface NotificationSettings {
   mode: NotifyMode;
@@ -37,6 +39,12 @@ export interface NotifiedFile {
   relativePath: string;
   fileSize: number;
 }
+
+const toEvent = rowMapper<Omit<Selectable<UploadEventsTable>, 'file_ids_json'>, Omit<UploadEvent, 'fileIds'>>()({
+  numbers: ['created_at', 'total_bytes'],
+  // Delivery bookkeeping of the notifier, and a column no longer read (schema.ts).
+  omit: ['origin', 'notified_at', 'next_attempt_at'],
+});
 
 // Ids per IN (...) list: well below SQLite's and PostgreSQL's bound-parameter limits.
 const ID_BATCH = 500;
@@ -111,16 +119,7 @@ export function createUploadNotificationsRepository(db: Kysely<Database>) {
         .where('notified_at', 'is', null)
         .orderBy('id')
         .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        folderId: row.folder_id,
-        createdAt: Number(row.created_at),
-        fileIds: JSON.parse(row.file_ids_json) as number[],
-        fileCount: row.file_count,
-        totalBytes: Number(row.total_bytes),
-        uploaderEmail: row.uploader_email,
-        attempts: row.attempts,
-      }));
+      return rows.map(({ file_ids_json: fileIdsJson, ...row }) => ({ ...toEvent(row), fileIds: JSON.parse(fileIdsJson) as number[] }));
     },
 
     /** Names, paths and sizes of the files still stored, in id order. */
@@ -159,8 +158,7 @@ export function createUploadNotificationsRepository(db: Kysely<Database>) {
 
     /** Forgets events told before `before` (the table stays small). */
     async deleteNotifiedBefore(before: number): Promise<number> {
-      const result = await db.deleteFrom('upload_events').where('notified_at', '<', before).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return deleteBefore(db, 'upload_events', 'notified_at', before);
     },
   };
 }

@@ -9,6 +9,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, UploadSessionRow } from '../schema.ts';
 import { insertFileRecord, type FileRecord, type NewFileRecord } from './files.ts';
 import { adjustUsage, claimUsage, releaseDeleted } from './folder-usage.ts';
+import { claimedOne } from '../claims.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 export interface UploadSession {
   id: string;
@@ -33,23 +35,10 @@ export interface UploadSession {
 
 export type NewUploadSession = Omit<UploadSession, 'lastActivityAt' | 'finishedAt'>;
 
-function toSession(row: UploadSessionRow): UploadSession {
-  return {
-    id: row.id,
-    folderId: row.folder_id,
-    uploaderEmail: row.uploader_email,
-    filename: row.filename,
-    relativePath: row.relative_path,
-    encryptedKey: row.encrypted_key,
-    encryptionIv: row.encryption_iv,
-    plainSize: Number(row.plain_size),
-    uploadLength: Number(row.upload_length),
-    metadata: JSON.parse(row.metadata) as Record<string, string | null>,
-    createdAt: Number(row.created_at),
-    lastActivityAt: Number(row.last_activity_at),
-    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
-  };
-}
+const toSession = rowMapper<UploadSessionRow, UploadSession>()({
+  numbers: ['plain_size', 'upload_length', 'created_at', 'last_activity_at', 'finished_at'],
+  decode: { metadata: (json: string) => JSON.parse(json) as Record<string, string | null> },
+});
 
 async function insertSession(trx: Transaction<Database>, input: NewUploadSession): Promise<void> {
   await trx
@@ -208,7 +197,7 @@ export function createUploadSessionsRepository(db: Kysely<Database>) {
         const records: Array<FileRecord | undefined> = [];
         for (const { id, record } of items) {
           const deleted = await trx.deleteFrom('upload_sessions').where('id', '=', id).executeTakeFirst();
-          records.push(Number(deleted.numDeletedRows) === 1 ? await insertFileRecord(trx, record) : undefined);
+          records.push(claimedOne(deleted) ? await insertFileRecord(trx, record) : undefined);
         }
         return records;
       });

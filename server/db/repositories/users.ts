@@ -2,6 +2,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { OrgRole } from '../../../contract/organisation.ts';
 import type { Database, UserRow } from '../schema.ts';
+import { codedError } from '../../../contract/coded-error.ts';
+import { claimedOne, refusableTransaction } from '../claims.ts';
+import { rowMapper } from '../row-mapping.ts';
 import { isUniqueViolation } from '../unique-violation.ts';
 
 export interface User {
@@ -62,21 +65,10 @@ export interface RewrappedKeyData {
  */
 export type LoginUpgradeOutcome = 'upgraded' | 'already-upgraded' | 'key-pair-changed';
 
-/** Rolls back an upgrade whose conditions no longer hold (inside upgradeLogin only). */
-class UpgradeRefused extends Error {
-  readonly code = 'UPGRADE_REFUSED';
-}
-
-/** Rolls back a disable that would leave no active organisation admin (inside disable only). */
-class LastAdminRefused extends Error {
-  readonly code = 'LAST_ADMIN_REFUSED';
-}
-
-export class UsernameTakenError extends Error {
-  readonly code = 'USERNAME_TAKEN';
-  constructor() {
-    super('Username already taken');
-    this.name = 'UsernameTakenError';
+/** Another account has the name, in any letter case (the routes answer USERNAME_TAKEN). */
+export class UsernameTakenError extends codedError('USERNAME_TAKEN') {
+  constructor(options?: ErrorOptions) {
+    super('Username already taken', options);
   }
 }
 
@@ -91,23 +83,12 @@ export interface StoredKeyData {
   kdfSalt: string | null;
 }
 
-function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    username: row.username,
-    email: row.email,
-    passwordHash: row.password_hash,
-    kdfParams: row.kdf_params,
-    totpSecret: row.totp_secret,
-    is2faEnabled: row.is_2fa_enabled === 1,
-    publicKeySpki: row.public_key_spki,
-    createdAt: row.created_at,
-    orgRole: row.org_role === 'admin' ? 'admin' : 'member',
-    disabledAt: row.disabled_at,
-    displayName: row.display_name,
-    invitedAt: row.invited_at,
-  };
-}
+const toUser = rowMapper<UserRow, User>()({
+  flags: ['is_2fa_enabled'],
+  decode: { org_role: (role: string): OrgRole => (role === 'admin' ? 'admin' : 'member') },
+  // The wrapped private key is read only by the route that hands it to its owner (findKeyData).
+  omit: ['encrypted_private_key', 'kdf_salt'],
+});
 
 /** The insert of a new account (also used inside the invitation's acceptance transaction). */
 export function newUserValues(input: NewUser) {
@@ -127,7 +108,7 @@ export function newUserValues(input: NewUser) {
 export { toUser as userFromRow };
 
 function rethrowUnique(error: unknown): never {
-  if (isUniqueViolation(error)) throw new UsernameTakenError();
+  if (isUniqueViolation(error)) throw new UsernameTakenError({ cause: error });
   throw error;
 }
 
@@ -202,8 +183,9 @@ export function createUsersRepository(db: Kysely<Database>) {
      */
     async upgradeLogin(id: number, secret: LoginSecret, keyData: RewrappedKeyData | null, from: string | null = null, rename?: string): Promise<LoginUpgradeOutcome> {
       const fromOperator = from === null ? 'is' : '=';
+      let outcome: 'upgraded' | 'refused';
       try {
-        await db.transaction().execute(async (trx) => {
+        outcome = await refusableTransaction(db, async (trx, refuse: (answer: 'refused') => never) => {
           if (keyData) {
             const rewrapped = await trx
               .updateTable('users')
@@ -212,7 +194,7 @@ export function createUsersRepository(db: Kysely<Database>) {
               .where('kdf_params', fromOperator, from)
               .where('public_key_spki', '=', keyData.publicKeySpki)
               .executeTakeFirst();
-            if (Number(rewrapped.numUpdatedRows) !== 1) throw new UpgradeRefused();
+            if (!claimedOne(rewrapped)) refuse('refused');
           }
           const upgraded = await trx
             .updateTable('users')
@@ -220,16 +202,16 @@ export function createUsersRepository(db: Kysely<Database>) {
             .where('id', '=', id)
             .where('kdf_params', fromOperator, from)
             .executeTakeFirst();
-          if (Number(upgraded.numUpdatedRows) !== 1) throw new UpgradeRefused();
+          if (!claimedOne(upgraded)) refuse('refused');
+          return 'upgraded' as const;
         });
-        return 'upgraded';
       } catch (error) {
-        if (isUniqueViolation(error)) throw new UsernameTakenError();
-        if (!(error instanceof UpgradeRefused)) throw error;
-        // Rolled back; say why from what the row holds now.
-        const row = await db.selectFrom('users').select('kdf_params').where('id', '=', id).executeTakeFirst();
-        return !row || row.kdf_params !== from ? 'already-upgraded' : 'key-pair-changed';
+        rethrowUnique(error);
       }
+      if (outcome === 'upgraded') return outcome;
+      // Rolled back; say why from what the row holds now.
+      const row = await db.selectFrom('users').select('kdf_params').where('id', '=', id).executeTakeFirst();
+      return !row || row.kdf_params !== from ? 'already-upgraded' : 'key-pair-changed';
     },
 
     async findKeyData(id: number): Promise<StoredKeyData | undefined> {
@@ -290,31 +272,26 @@ export function createUsersRepository(db: Kysely<Database>) {
      * cannot both succeed.
      */
     async disable(id: number, now: number): Promise<'disabled' | 'already-disabled' | 'last-admin' | 'not-found'> {
-      try {
-        return await db.transaction().execute(async (trx) => {
-          // A no-op write to every active admin's row locks them (PostgreSQL row locks; SQLite's
-          // write lock), so a concurrent disable waits here and then counts what this one left.
-          await trx.updateTable('users').set({ org_role: sql<string>`org_role` }).where('org_role', '=', 'admin').where('disabled_at', 'is', null).execute();
-          const changed = await trx.updateTable('users').set({ disabled_at: now }).where('id', '=', id).where('disabled_at', 'is', null).executeTakeFirst();
-          if (Number(changed.numUpdatedRows) !== 1) {
-            const row = await trx.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
-            return row ? 'already-disabled' : 'not-found';
-          }
-          const admins = await trx
-            .selectFrom('users')
-            .select((eb) => eb.fn.countAll<number | string>().as('n'))
-            .where('org_role', '=', 'admin')
-            .where('disabled_at', 'is', null)
-            .executeTakeFirstOrThrow();
-          if (Number(admins.n) === 0) throw new LastAdminRefused();
-          await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
-          await trx.deleteFrom('pending_logins').where('user_id', '=', id).execute();
-          return 'disabled' as const;
-        });
-      } catch (error) {
-        if (error instanceof LastAdminRefused) return 'last-admin';
-        throw error;
-      }
+      return refusableTransaction(db, async (trx, refuse: (answer: 'last-admin') => never) => {
+        // A no-op write to every active admin's row locks them (PostgreSQL row locks; SQLite's
+        // write lock), so a concurrent disable waits here and then counts what this one left.
+        await trx.updateTable('users').set({ org_role: sql<string>`org_role` }).where('org_role', '=', 'admin').where('disabled_at', 'is', null).execute();
+        const changed = await trx.updateTable('users').set({ disabled_at: now }).where('id', '=', id).where('disabled_at', 'is', null).executeTakeFirst();
+        if (Number(changed.numUpdatedRows) !== 1) {
+          const row = await trx.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+          return row ? 'already-disabled' : 'not-found';
+        }
+        const admins = await trx
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('org_role', '=', 'admin')
+          .where('disabled_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(admins.n) === 0) refuse('last-admin');
+        await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+        await trx.deleteFrom('pending_logins').where('user_id', '=', id).execute();
+        return 'disabled' as const;
+      });
     },
 
     /** Enables a disabled account; false when there is no such account. */

@@ -3,6 +3,8 @@
 // verified (single use), runs out of tries, or expires.
 import type { Kysely } from 'kysely';
 import type { Database, VerificationCodeRow } from '../schema.ts';
+import { changedRows, claimedOne } from '../claims.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 export interface VerificationCode {
   id: number;
@@ -24,18 +26,7 @@ export interface NewVerificationCode {
   now: number;
 }
 
-function toCode(row: VerificationCodeRow): VerificationCode {
-  return {
-    id: row.id,
-    folderId: row.folder_id,
-    email: row.email,
-    codeHash: row.code_hash,
-    salt: row.salt,
-    attempts: row.attempts,
-    expiresAt: Number(row.expires_at),
-    verifiedAt: row.verified_at === null ? null : Number(row.verified_at),
-  };
-}
+const toCode = rowMapper<VerificationCodeRow, VerificationCode>()({ numbers: ['expires_at', 'verified_at'], omit: ['created_at'] });
 
 export function createVerificationCodesRepository(db: Kysely<Database>) {
   return {
@@ -44,9 +35,7 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         await trx
           .deleteFrom('verification_codes')
-          .where('folder_id', '=', input.folderId)
-          .where('email', '=', input.email)
-          .where('verified_at', 'is', null)
+          .where((eb) => eb.and({ folder_id: input.folderId, email: input.email, verified_at: null }))
           .execute();
         const row = await trx
           .insertInto('verification_codes')
@@ -75,9 +64,7 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
       const newestPending = db
         .selectFrom('verification_codes')
         .select('id')
-        .where('folder_id', '=', folderId)
-        .where('email', '=', email)
-        .where('verified_at', 'is', null)
+        .where((eb) => eb.and({ folder_id: folderId, email, verified_at: null }))
         .where('expires_at', '>', now)
         .orderBy('id', 'desc')
         .limit(1);
@@ -96,8 +83,7 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('verification_codes')
         .selectAll()
-        .where('folder_id', '=', folderId)
-        .where('email', '=', email)
+        .where((eb) => eb.and({ folder_id: folderId, email }))
         .where('verified_at', '>=', since)
         .orderBy('id', 'desc')
         .execute();
@@ -112,7 +98,7 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('verified_at', 'is', null)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return claimedOne(result);
     },
 
     /** Removes codes that can no longer be used: pending ones past expiry, verified ones verified before `verifiedBefore`. */
@@ -126,7 +112,7 @@ export function createVerificationCodesRepository(db: Kysely<Database>) {
           ]),
         )
         .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return changedRows(result);
     },
   };
 }

@@ -1,8 +1,10 @@
 // Webhook endpoints (one per admin) and their delivery queue. A delivery is claimed by one process
 // at a time with a conditional update (claimed_until), so several processes deliver each event
 // once; the outcome of every attempt is kept for the admin's profile page.
-import type { Kysely } from 'kysely';
-import type { Database, WebhookDeliveryStatus } from '../schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../schema.ts';
+import { changedRows, claimEach } from '../claims.ts';
+import { rowMapper } from '../row-mapping.ts';
 
 export interface WebhookEndpoint {
   id: number;
@@ -27,48 +29,24 @@ export interface WebhookDelivery {
   completedAt: number | null;
 }
 
-type DeliveryRow = {
-  id: number;
-  endpoint_id: number;
-  event_id: string;
-  event_type: string;
-  payload: string;
-  created_at: number | string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  next_attempt_at: number | string;
-  last_status_code: number | null;
-  last_error: string | null;
-  completed_at: number | string | null;
-};
+const toEndpoint = rowMapper<Selectable<WebhookEndpointsTable>, WebhookEndpoint>()({ numbers: ['created_at'] });
 
-function toDelivery(row: DeliveryRow): WebhookDelivery {
-  return {
-    id: row.id,
-    endpointId: row.endpoint_id,
-    eventId: row.event_id,
-    eventType: row.event_type,
-    payload: row.payload,
-    createdAt: Number(row.created_at),
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAt: Number(row.next_attempt_at),
-    lastStatusCode: row.last_status_code,
-    lastError: row.last_error,
-    completedAt: row.completed_at === null ? null : Number(row.completed_at),
-  };
-}
+const toDelivery = rowMapper<Selectable<WebhookDeliveriesTable>, WebhookDelivery>()({
+  numbers: ['created_at', 'next_attempt_at', 'completed_at'],
+  // Which process holds the delivery is the queue's business, not the record's.
+  omit: ['claimed_until'],
+});
 
 export function createWebhooksRepository(db: Kysely<Database>) {
   return {
     async endpointOf(userId: number): Promise<WebhookEndpoint | undefined> {
       const row = await db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', userId).executeTakeFirst();
-      return row && { id: row.id, userId: row.user_id, url: row.url, secretNonce: row.secret_nonce, createdAt: Number(row.created_at) };
+      return row && toEndpoint(row);
     },
 
     async endpointById(id: number): Promise<WebhookEndpoint | undefined> {
       const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && { id: row.id, userId: row.user_id, url: row.url, secretNonce: row.secret_nonce, createdAt: Number(row.created_at) };
+      return row && toEndpoint(row);
     },
 
     /** Sets the admin's endpoint. A new nonce (a new secret) only when asked: changing the URL keeps it. */
@@ -92,7 +70,7 @@ export function createWebhooksRepository(db: Kysely<Database>) {
 
     async deleteEndpoint(userId: number): Promise<boolean> {
       const result = await db.deleteFrom('webhook_endpoints').where('user_id', '=', userId).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return changedRows(result) > 0;
     },
 
     async enqueue(input: { endpointId: number; eventId: string; eventType: string; payload: string; now: number }): Promise<number> {
@@ -130,8 +108,7 @@ export function createWebhooksRepository(db: Kysely<Database>) {
         .orderBy('id')
         .limit(limit)
         .execute();
-      const claimed: WebhookDelivery[] = [];
-      for (const { id } of due) {
+      return claimEach(due, async ({ id }) => {
         const row = await db
           .updateTable('webhook_deliveries')
           .set((eb) => ({ claimed_until: now + claimMs, attempts: eb('attempts', '+', 1) }))
@@ -140,9 +117,8 @@ export function createWebhooksRepository(db: Kysely<Database>) {
           .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
           .returningAll()
           .executeTakeFirst();
-        if (row) claimed.push(toDelivery(row));
-      }
-      return claimed;
+        return row && toDelivery(row);
+      });
     },
 
     async finish(id: number, outcome: { status: WebhookDeliveryStatus; statusCode: number | null; error: string | null; nextAttemptAt: number; now: number }): Promise<void> {

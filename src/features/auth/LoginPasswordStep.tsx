@@ -3,6 +3,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { FormEvent } from 'react';
 import type { FieldErrorLink } from '../../app/layout/fieldError.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 interface LoginPasswordStepProps {
   username: string;
@@ -33,14 +34,12 @@ export function LoginPasswordStep(props: LoginPasswordStepProps) {
         // `required` on the input, not the TextField: keeps the accessible name free of the asterisk.
         slotProps={{ htmlInput: { required: true, ...props.errorInputProps } }}
       />
-      <TextField
+      <PasswordField
         label="Password"
         name="password"
-        type="password"
-        autoComplete="current-password"
         value={props.password}
-        onChange={(event) => props.onPasswordChange(event.target.value)}
-        slotProps={{ htmlInput: { required: true, ...props.errorInputProps } }}
+        onChange={props.onPasswordChange}
+        inputProps={{ required: true, ...props.errorInputProps }}
       />
       <Button type="submit" variant="contained" size="large" disabled={props.busy}>
         {props.busy ? 'Checking...' : 'Sign In'}

@@ -1,10 +1,6 @@
-import Checkbox from '@mui/material/Checkbox';
-import Collapse from '@mui/material/Collapse';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import type { ReactElement, ReactNode } from 'react';
+import { OptionalSetting, PasswordField } from '../../app/forms/index.ts';
 import type { FolderFormErrors, FolderFormValues } from './folderForm.ts';
 
 interface AccessFieldsProps {
@@ -17,76 +13,53 @@ interface AccessFieldsProps {
   onChange(changes: Partial<FolderFormValues>): void;
 }
 
-function Option({ label, hint, control }: { label: string; hint: ReactNode; control: ReactElement }) {
-  return (
-    <div>
-      <FormControlLabel control={control} label={label} />
-      <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
-        {hint}
-      </Typography>
-    </div>
-  );
-}
-
 /** Who may upload: link password, e-mail verification with its allowed list, MIME check. */
 export function AccessFields({ values, errors, disabled, hasExistingPassword, onPasswordChange, onChange }: AccessFieldsProps) {
   return (
     <Stack spacing={2}>
-      <Option
+      <OptionalSetting
+        name="use_password"
         label={hasExistingPassword ? 'Change or remove the link password' : 'Protect the upload link with a password'}
         hint={
           hasExistingPassword
             ? 'The upload link has a password. Leave this unticked to keep it; tick it and leave the fields blank to remove it.'
             : 'Uploaders must enter this password before they can send files.'
         }
-        control={
-          <Checkbox
-            name="use_password"
-            checked={values.usePassword}
-            disabled={disabled}
-            onChange={(event) => onChange({ usePassword: event.target.checked })}
-          />
-        }
-      />
-      <Collapse in={values.usePassword} unmountOnExit>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5} sx={{ ml: { sm: 4 }, pt: 1 }}>
-          <TextField
+        checked={values.usePassword}
+        disabled={disabled}
+        onToggle={(usePassword) => onChange({ usePassword })}
+      >
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
+          <PasswordField
             label={hasExistingPassword ? 'New link password' : 'Link password'}
             name="link_password"
-            type="password"
             autoComplete="new-password"
             value={values.password}
             disabled={disabled}
             helperText={hasExistingPassword ? 'Blank removes the password.' : 'Share it with uploaders separately.'}
-            onChange={(event) => onPasswordChange(event.target.value)}
+            onChange={onPasswordChange}
           />
-          <TextField
+          <PasswordField
             label="Confirm link password"
             name="confirm_link_password"
-            type="password"
             autoComplete="new-password"
             value={values.confirmPassword}
             disabled={disabled || values.password === ''}
-            error={Boolean(errors.confirmPassword)}
-            helperText={errors.confirmPassword ?? ' '}
-            onChange={(event) => onChange({ confirmPassword: event.target.value })}
+            error={errors.confirmPassword}
+            helperText=" "
+            onChange={(confirmPassword) => onChange({ confirmPassword })}
           />
         </Stack>
-      </Collapse>
+      </OptionalSetting>
 
-      <Option
+      <OptionalSetting
+        name="require_email_verification"
         label="Require e-mail verification"
         hint="Uploaders confirm their e-mail address with a 6-digit code before sending files."
-        control={
-          <Checkbox
-            name="require_email_verification"
-            checked={values.requireEmailVerification}
-            disabled={disabled}
-            onChange={(event) => onChange({ requireEmailVerification: event.target.checked })}
-          />
-        }
-      />
-      <Collapse in={values.requireEmailVerification} unmountOnExit>
+        checked={values.requireEmailVerification}
+        disabled={disabled}
+        onToggle={(requireEmailVerification) => onChange({ requireEmailVerification })}
+      >
         <TextField
           label="Allowed e-mails"
           name="allowed_emails"
@@ -96,21 +69,17 @@ export function AccessFields({ values, errors, disabled, hasExistingPassword, on
           error={Boolean(errors.allowedEmails)}
           helperText={errors.allowedEmails ?? 'Comma-separated. Leave empty to let any verified address upload.'}
           onChange={(event) => onChange({ allowedEmails: event.target.value })}
-          sx={{ ml: { sm: 4 }, mt: 1, width: { sm: 'calc(100% - 32px)' } }}
+          fullWidth
         />
-      </Collapse>
+      </OptionalSetting>
 
-      <Option
+      <OptionalSetting
+        name="perform_mime_check"
         label="Perform MIME check"
         hint="Check that each uploaded file's content matches its file type."
-        control={
-          <Checkbox
-            name="perform_mime_check"
-            checked={values.performMimeCheck}
-            disabled={disabled}
-            onChange={(event) => onChange({ performMimeCheck: event.target.checked })}
-          />
-        }
+        checked={values.performMimeCheck}
+        disabled={disabled}
+        onToggle={(performMimeCheck) => onChange({ performMimeCheck })}
       />
     </Stack>
   );

@@ -4,8 +4,8 @@ import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useId } from 'react';
+import { ExpiryDateField, WholeNumberField } from '../../app/forms/index.ts';
 import type { ExpirationMode, FolderFormErrors, FolderFormValues } from './folderForm.ts';
 
 const MODES: ReadonlyArray<{ mode: ExpirationMode; label: string }> = [
@@ -44,31 +44,25 @@ export function ExpirationFields({ values, errors, disabled, onModeChange, onCha
         </RadioGroup>
       </FormControl>
       {values.expirationMode === 'date' && (
-        <TextField
-          label="Expiration date"
+        <ExpiryDateField
           name="expiration_date"
-          type="datetime-local"
           value={values.expirationDate}
+          withSeconds
           disabled={disabled}
-          error={Boolean(errors.expirationDate)}
-          helperText={errors.expirationDate ?? 'In your local time. Uploads are refused after this moment.'}
-          onChange={(event) => onChange({ expirationDate: event.target.value })}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
-          sx={{ maxWidth: 320 }}
+          error={errors.expirationDate}
+          helperText="In your local time. Uploads are refused after this moment."
+          onChange={(expirationDate) => onChange({ expirationDate })}
         />
       )}
       {values.expirationMode === 'days' && (
-        <TextField
+        <WholeNumberField
           label="Expires in (days)"
           name="expires_in_days"
-          type="number"
           value={values.expiresInDays}
           disabled={disabled}
-          error={Boolean(errors.expiresInDays)}
-          helperText={errors.expiresInDays ?? 'Counted from when you save.'}
-          onChange={(event) => onChange({ expiresInDays: event.target.value })}
-          slotProps={{ htmlInput: { min: 1, step: 1, inputMode: 'numeric' } }}
-          sx={{ maxWidth: 320 }}
+          error={errors.expiresInDays}
+          helperText="Counted from when you save."
+          onChange={(expiresInDays) => onChange({ expiresInDays })}
         />
       )}
     </Stack>

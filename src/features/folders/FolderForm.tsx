@@ -4,15 +4,14 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Divider from '@mui/material/Divider';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { FolderPayload } from '../../api/types.ts';
+import { OptionalSetting } from '../../app/forms/index.ts';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { StorageLimitFields, validateLimits, type LimitsErrors } from '../storage/index.ts';
@@ -137,22 +136,14 @@ export function FolderForm({ mode, initialValues, hasExistingPassword = false, s
         {mode === 'update' && (
           <>
             <Divider />
-            <div>
-              <FormControlLabel
-                control={
-                  <Checkbox
-                    name="is_active"
-                    checked={values.isActive}
-                    disabled={saving}
-                    onChange={(event) => change({ isActive: event.target.checked })}
-                  />
-                }
-                label="Folder is active"
-              />
-              <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
-                An inactive folder's upload link accepts no uploads.
-              </Typography>
-            </div>
+            <OptionalSetting
+              name="is_active"
+              label="Folder is active"
+              checked={values.isActive}
+              disabled={saving}
+              onToggle={(isActive) => change({ isActive })}
+              hint="An inactive folder's upload link accepts no uploads."
+            />
           </>
         )}
         {saveError && (

@@ -6,7 +6,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState, type FormEvent } from 'react';
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
@@ -19,6 +18,7 @@ import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { generationFailedMessage, KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { KeyError, keyOperationFailureText } from './keyError.ts';
 import type { GeneratedKeyPairData } from './keyPool.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 type Stage = 'idle' | 'verifying' | 'generating';
 
@@ -103,17 +103,15 @@ export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExist
         Creates a new RSA key pair in this browser. The private key is encrypted with your login password before it is stored.
       </Typography>
       <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Generate new key pair">
-        <TextField
+        <PasswordField
           id={errorLink.fieldId}
           label="Login Password"
           name="generate_password"
-          type="password"
-          autoComplete="current-password"
           value={password}
           disabled={busy}
           helperText="Needed to encrypt the new private key."
-          onChange={(event) => setPassword(event.target.value)}
-          slotProps={{ htmlInput: errorLink.inputProps }}
+          onChange={setPassword}
+          inputProps={errorLink.inputProps}
         />
         <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>

@@ -21,6 +21,21 @@ type StepState = 'idle' | 'busy' | 'done';
 // A finished step's button stays disabled but reads as a success, not as greyed-out.
 const doneButtonSx = { '&.Mui-disabled': { color: 'success.dark', borderColor: 'success.light', bgcolor: 'rgba(46, 125, 50, 0.06)' } };
 
+/** A step's action: pressed once; busy while it runs; a success once done. `waiting`: an earlier step is not done. */
+function StepButton({ state, waiting = false, onClick, labels }: { state: StepState; waiting?: boolean; onClick(): void; labels: Record<StepState, string> }) {
+  return (
+    <Button
+      variant={state === 'done' ? 'outlined' : 'contained'}
+      size="small"
+      disabled={waiting || state !== 'idle'}
+      sx={state === 'done' ? doneButtonSx : undefined}
+      onClick={onClick}
+    >
+      {labels[state]}
+    </Button>
+  );
+}
+
 interface NewKeyPairDialogProps {
   /** The generated pair (private key only wrapped); null when no modal is open. */
   pending: GeneratedKeyPairData | null;
@@ -100,15 +115,7 @@ function NewKeyPairSteps({ pending, username, titleId, onClose }: { pending: Gen
             title="Upload the public key"
             done={upload === 'done'}
             action={
-              <Button
-                variant={upload === 'done' ? 'outlined' : 'contained'}
-                size="small"
-                disabled={upload !== 'idle'}
-                sx={upload === 'done' ? doneButtonSx : undefined}
-                onClick={handleUpload}
-              >
-                {upload === 'busy' ? 'Uploading...' : upload === 'done' ? 'Uploaded ✓' : 'Upload Public Key'}
-              </Button>
+              <StepButton state={upload} onClick={handleUpload} labels={{ idle: 'Upload Public Key', busy: 'Uploading...', done: 'Uploaded ✓' }} />
             }
           >
             Uploaders' browsers encrypt every file for this key.
@@ -118,15 +125,7 @@ function NewKeyPairSteps({ pending, username, titleId, onClose }: { pending: Gen
             title="Save the encrypted key data to your profile"
             done={save === 'done'}
             action={
-              <Button
-                variant={save === 'done' ? 'outlined' : 'contained'}
-                size="small"
-                disabled={upload !== 'done' || save !== 'idle'}
-                sx={save === 'done' ? doneButtonSx : undefined}
-                onClick={handleSave}
-              >
-                {save === 'busy' ? 'Saving...' : save === 'done' ? 'Saved ✓' : 'Save Key Data'}
-              </Button>
+              <StepButton state={save} waiting={upload !== 'done'} onClick={handleSave} labels={{ idle: 'Save Key Data', busy: 'Saving...', done: 'Saved ✓' }} />
             }
           >
             Your private key, encrypted with your login password, is kept on the server so you can unlock it when you download files.

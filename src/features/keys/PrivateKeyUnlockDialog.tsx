@@ -6,7 +6,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useSnackbar } from 'notistack';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { describeApiError } from '../../api/errors.ts';
@@ -15,6 +14,7 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { unlockPrivateKey } from './keyThunks.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 /** Spec section 9: key-loaded notice 2 s, key-error notice 5 s. */
 export const KEY_LOADED_NOTICE_MS = 2000;
@@ -83,17 +83,15 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
             <DialogContentText sx={{ mb: 2.5 }}>
               Enter your login password to unlock your private key. It stays unlocked in this browser's memory until you log out.
             </DialogContentText>
-            <TextField
+            <PasswordField
               label="Login Password"
               name="password"
-              type="password"
-              autoComplete="current-password"
               autoFocus
               value={password}
               disabled={busy}
               error={inlineError !== null}
               helperText={inlineError ?? ' '}
-              onChange={(event) => setPassword(event.target.value)}
+              onChange={setPassword}
             />
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
@@ -19,6 +18,7 @@ import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { privateKeyCleared } from './keysSlice.ts';
 import { restoreKeyFromBackup } from './restoreKey.ts';
 import { UsernameMismatchDialog } from './UsernameMismatchDialog.tsx';
+import { PasswordField } from '../../app/forms/index.ts';
 
 /** Set after a successful restore, for this browser tab (spec section 4, Restore). */
 export const KEY_RESTORED_STORAGE_KEY = 'keyRestored';
@@ -141,27 +141,24 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
             {file ? file.name : 'No file selected'}
           </Typography>
         </Box>
-        <TextField
+        <PasswordField
           label="Current Login Password"
           name="restore_password"
-          type="password"
-          autoComplete="current-password"
           value={password}
           disabled={busy}
-          onChange={(event) => setPassword(event.target.value)}
-          slotProps={{ htmlInput: errorLink.inputProps }}
+          onChange={setPassword}
+          inputProps={errorLink.inputProps}
         />
         {askBackupPassword && (
-          <TextField
+          <PasswordField
             label="Password When Backup Was Made"
             name="backup_password"
-            type="password"
             autoComplete="off"
             autoFocus
             value={backupPassword}
             disabled={busy}
             helperText="Your login password at the time you downloaded this backup."
-            onChange={(event) => setBackupPassword(event.target.value)}
+            onChange={setBackupPassword}
           />
         )}
         <FormFeedback feedback={feedback} id={errorLink.messageId} />

@@ -1,16 +1,12 @@
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import Collapse from '@mui/material/Collapse';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useId, useState, type FormEvent } from 'react';
+import { ExpiryDateField, OptionalSetting, PasswordField, WholeNumberField } from '../../app/forms/index.ts';
 import {
   MAX_LINK_DOWNLOADS,
   createLinkChoices,
@@ -106,6 +102,11 @@ function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, stren
     }
   }
 
+  /** The props that tie an optional setting's checkbox to its value. */
+  function setting(field: 'usePassword' | 'useExpiration' | 'useDownloadLimit', name: string) {
+    return { name, checked: values[field], disabled: busy, onToggle: (on: boolean) => change({ [field]: on }) };
+  }
+
   function newPassword() {
     const password = generateLinkPassword();
     setSuggested(password);
@@ -123,32 +124,16 @@ function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, stren
       <DialogContent sx={{ pt: 0 }}>
         <DialogContentText sx={{ mb: 2.5 }}>{summary(fileNames)}</DialogContentText>
         <Stack spacing={1.5}>
-          <div>
-            <FormControlLabel
-              control={<Checkbox name="use_password" checked={values.usePassword} disabled={busy} onChange={(event) => change({ usePassword: event.target.checked })} />}
-              label="Protect with a password"
-            />
-            <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
-              {values.usePassword
-                ? 'The recipient enters this password to unlock the files. It never leaves your browser.'
-                : 'The decryption keys travel inside the link itself: anyone holding the full link can download.'}
-            </Typography>
-          </div>
-          <Collapse in={values.usePassword} unmountOnExit>
-            <Stack spacing={2} sx={{ ml: { sm: 4 }, pt: 1.5 }}>
+          <OptionalSetting
+            {...setting('usePassword', 'use_password')}
+            label="Protect with a password"
+            hint="The recipient enters this password to unlock the files. It never leaves your browser."
+            hintWhenOff="The decryption keys travel inside the link itself: anyone holding the full link can download."
+          >
+            <Stack spacing={2}>
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
-                <TextField
-                  label="Link password"
-                  name="link_password"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={values.password}
-                  disabled={busy}
-                  error={Boolean(errors.password)}
-                  helperText={errors.password ?? 'Suggested for you; you may type your own.'}
-                  onChange={(event) => typePassword(event.target.value)}
-                  slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } } }}
-                />
+                <PasswordField revealed label="Link password" name="link_password" autoComplete="off" value={values.password} onChange={typePassword}
+                  disabled={busy} error={errors.password} helperText="Suggested for you; you may type your own." />
                 <Button variant="outlined" onClick={newPassword} disabled={busy} sx={{ whiteSpace: 'nowrap', mt: { sm: 1 }, flexShrink: 0 }}>
                   New password
                 </Button>
@@ -158,75 +143,27 @@ function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, stren
                   {CREATE_LINK_MESSAGES.useSuggestedPassword}
                 </Button>
               )}
-              <TextField
-                label="Confirm link password"
-                name="confirm_link_password"
-                autoComplete="off"
-                spellCheck={false}
-                value={values.confirmPassword}
-                disabled={busy}
-                error={Boolean(errors.confirmPassword)}
-                helperText={errors.confirmPassword ?? ' '}
-                onChange={(event) => change({ confirmPassword: event.target.value })}
-                slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } } }}
-              />
+              <PasswordField revealed label="Confirm link password" name="confirm_link_password" autoComplete="off" value={values.confirmPassword}
+                onChange={(confirmPassword) => change({ confirmPassword })} disabled={busy} error={errors.confirmPassword} helperText=" " />
             </Stack>
-          </Collapse>
-          <div>
-            <FormControlLabel
-              control={<Checkbox name="use_expiration" checked={values.useExpiration} disabled={busy} onChange={(event) => change({ useExpiration: event.target.checked })} />}
-              label="Link expires"
-            />
-            <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
-              {values.useExpiration ? 'After this date and time (your local time) the link stops working.' : 'The link works until you delete it.'}
-            </Typography>
-          </div>
-          <Collapse in={values.useExpiration} unmountOnExit>
-            <TextField
-              label="Expiration date"
-              name="expiration_date"
-              type="datetime-local"
-              value={values.expiration}
-              disabled={busy}
-              error={Boolean(errors.expiration)}
-              helperText={errors.expiration ?? ' '}
-              onChange={(event) => change({ expiration: event.target.value })}
-              slotProps={{ inputLabel: { shrink: true } }}
-              sx={{ ml: { sm: 4 }, pt: 1.5, maxWidth: { sm: 320 } }}
-            />
-          </Collapse>
-          <div>
-            <FormControlLabel
-              control={
-                <Checkbox
-                  name="use_download_limit"
-                  checked={values.useDownloadLimit}
-                  disabled={busy}
-                  onChange={(event) => change({ useDownloadLimit: event.target.checked })}
-                />
-              }
-              label="Limit downloads"
-            />
-            <Typography variant="body2" color="text.secondary" sx={{ ml: 4, mt: -0.5 }}>
-              {values.useDownloadLimit
-                ? 'Each file can be downloaded this many times, once per recipient browser (resuming is free). Downloading all files as one ZIP counts once for each file. After that the link answers as expired.'
-                : 'Files can be downloaded any number of times.'}
-            </Typography>
-          </div>
-          <Collapse in={values.useDownloadLimit} unmountOnExit>
-            <TextField
-              label="Downloads per file"
-              name="max_downloads"
-              type="number"
-              value={values.maxDownloads}
-              disabled={busy}
-              error={Boolean(errors.maxDownloads)}
-              helperText={errors.maxDownloads ?? ' '}
-              onChange={(event) => change({ maxDownloads: event.target.value })}
-              slotProps={{ htmlInput: { min: 1, max: MAX_LINK_DOWNLOADS, step: 1, inputMode: 'numeric' } }}
-              sx={{ ml: { sm: 4 }, pt: 1.5, maxWidth: { sm: 200 } }}
-            />
-          </Collapse>
+          </OptionalSetting>
+          <OptionalSetting
+            {...setting('useExpiration', 'use_expiration')}
+            label="Link expires"
+            hint="After this date and time (your local time) the link stops working."
+            hintWhenOff="The link works until you delete it."
+          >
+            <ExpiryDateField name="expiration_date" value={values.expiration} disabled={busy} error={errors.expiration} onChange={(expiration) => change({ expiration })} />
+          </OptionalSetting>
+          <OptionalSetting
+            {...setting('useDownloadLimit', 'use_download_limit')}
+            label="Limit downloads"
+            hint="Each file can be downloaded this many times, once per recipient browser (resuming is free). Downloading all files as one ZIP counts once for each file. After that the link answers as expired."
+            hintWhenOff="Files can be downloaded any number of times."
+          >
+            <WholeNumberField label="Downloads per file" name="max_downloads" max={MAX_LINK_DOWNLOADS} maxWidth={200}
+              value={values.maxDownloads} onChange={(maxDownloads) => change({ maxDownloads })} disabled={busy} error={errors.maxDownloads} />
+          </OptionalSetting>
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2.5 }}>

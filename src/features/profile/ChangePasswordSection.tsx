@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useChangePasswordMutation } from '../../api/authApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
@@ -16,6 +15,7 @@ import { afterPasswordChangedSteps, runAfterPasswordChanged } from './afterPassw
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, PASSWORD_MISMATCH, passwordChangeError } from './passwordChangeValidation.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 export function ChangePasswordSection() {
   const dispatch = useAppDispatch();
@@ -79,35 +79,31 @@ export function ChangePasswordSection() {
       description="Other signed-in sessions of your account are ended when the password changes."
     >
       <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Change Login Password">
-        <TextField
+        <PasswordField
           label="Old Password"
           name="old_password"
-          type="password"
-          autoComplete="current-password"
           value={oldPassword}
-          onChange={(event) => setOldPassword(event.target.value)}
+          onChange={setOldPassword}
         />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
-          <TextField
+          <PasswordField
             id={errorLink.fieldId}
             label="New Password"
             name="new_password"
-            type="password"
             autoComplete="new-password"
             value={newPassword}
             helperText={`At least ${NEW_PASSWORD_MIN_LENGTH} characters.`}
-            onChange={(event) => setNewPassword(event.target.value)}
-            slotProps={{ htmlInput: errorLink.inputProps }}
+            onChange={setNewPassword}
+            inputProps={errorLink.inputProps}
           />
-          <TextField
+          <PasswordField
             label="Confirm New Password"
             name="confirm_password"
-            type="password"
             autoComplete="new-password"
             value={confirmPassword}
             error={mismatch}
             helperText={mismatch ? PASSWORD_MISMATCH : ' '}
-            onChange={(event) => setConfirmPassword(event.target.value)}
+            onChange={setConfirmPassword}
           />
         </Stack>
         <FormFeedback feedback={feedback} id={errorLink.messageId} />

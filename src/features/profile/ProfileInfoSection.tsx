@@ -14,6 +14,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { planProfileUpdate, type ProfileField } from './profileValidation.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 export function ProfileInfoSection() {
   const user = useAppSelector(selectCurrentUser);
@@ -94,15 +95,13 @@ export function ProfileInfoSection() {
             slotProps={{ htmlInput: errorField === 'email' ? errorLink.inputProps : {} }}
           />
         </Stack>
-        <TextField
+        <PasswordField
           label="Current Password"
           name="current_password"
-          type="password"
-          autoComplete="current-password"
           value={currentPassword}
           error={invalidField === 'currentPassword'}
-          onChange={(event) => setCurrentPassword(event.target.value)}
-          slotProps={{ htmlInput: { required: true, ...(errorField === 'currentPassword' ? errorLink.inputProps : {}) } }}
+          onChange={setCurrentPassword}
+          inputProps={{ required: true, ...(errorField === 'currentPassword' ? errorLink.inputProps : {}) }}
         />
         <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>

@@ -6,7 +6,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useDisableTwoFactorMutation } from '../../api/authApi.ts';
@@ -14,6 +13,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 /** Disabling needs the current password and a confirmation (spec sections 4 and 5). */
 export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
@@ -78,15 +78,13 @@ export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
       <Typography variant="body2" color="text.secondary">
         Enter your login password to turn off two-factor authentication.
       </Typography>
-      <TextField
+      <PasswordField
         label="Login Password"
         name="password"
-        type="password"
-        autoComplete="current-password"
         autoFocus
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        slotProps={{ htmlInput: errorLink.inputProps }}
+        onChange={setPassword}
+        inputProps={errorLink.inputProps}
       />
       <FormFeedback feedback={feedback} id={errorLink.messageId} />
       <Stack direction="row" spacing={1.5}>

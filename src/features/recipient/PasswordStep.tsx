@@ -1,12 +1,12 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { LockIcon } from '../../app/icons.tsx';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 interface PasswordStepProps {
   busy: boolean;
@@ -38,17 +38,16 @@ export function PasswordStep({ busy, error, pinned, onUnlock }: PasswordStepProp
           {DOWNLOAD_PAGE_MESSAGES.olderProtection}
         </Alert>
       )}
-      <TextField
+      <PasswordField
         label="Password"
         name="password"
-        type="password"
         autoComplete="off"
         autoFocus
         value={password}
         disabled={busy}
         error={error !== null}
-        onChange={(event) => setPassword(event.target.value)}
-        slotProps={{ htmlInput: errorLink.inputProps }}
+        onChange={setPassword}
+        inputProps={errorLink.inputProps}
       />
       {error && (
         <Alert id={errorLink.messageId} severity="error" role="alert">

@@ -1,12 +1,10 @@
 // The folder form's storage part (beyond the spec's fields): a storage limit, a file limit
 // and retention, each a checkbox with its field. Without values (the server's defaults could not
 // be loaded for a new folder) it says that the server's limits apply.
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { OptionalSetting } from '../../app/forms/index.ts';
 import { LIMIT_TEXTS } from '../../lib/userTexts.ts';
 import type { LimitsErrors, LimitsField, LimitsFormValues } from './limitsForm.ts';
 
@@ -15,35 +13,6 @@ interface StorageLimitFieldsProps {
   errors: LimitsErrors;
   disabled: boolean;
   onChange(values: LimitsFormValues): void;
-}
-
-interface LimitRowProps {
-  checked: boolean;
-  checkboxLabel: string;
-  name: string;
-  onToggle(checked: boolean): void;
-  /** Shown while unchecked: what having no limit means. */
-  offText: string;
-  disabled: boolean;
-  children: ReactNode;
-}
-
-function LimitRow({ checked, checkboxLabel, name, onToggle, offText, disabled, children }: LimitRowProps) {
-  return (
-    <Stack spacing={1}>
-      <FormControlLabel
-        control={<Checkbox name={name} checked={checked} disabled={disabled} onChange={(event) => onToggle(event.target.checked)} />}
-        label={checkboxLabel}
-      />
-      {checked ? (
-        <Stack sx={{ pl: 4 }}>{children}</Stack>
-      ) : (
-        <Typography variant="body2" color="text.secondary" sx={{ pl: 4, mt: -1 }}>
-          {offText}
-        </Typography>
-      )}
-    </Stack>
-  );
 }
 
 export function StorageLimitFields({ values, errors, disabled, onChange }: StorageLimitFieldsProps) {
@@ -82,36 +51,36 @@ export function StorageLimitFields({ values, errors, disabled, onChange }: Stora
       <Typography variant="body2" color="text.secondary">
         {LIMIT_TEXTS.sectionIntro}
       </Typography>
-      <LimitRow
-        checked={values.storageLimited}
-        checkboxLabel={LIMIT_TEXTS.storageLimited}
+      <OptionalSetting
         name="storage_limited"
-        onToggle={(storageLimited) => change({ storageLimited })}
-        offText={LIMIT_TEXTS.noStorageLimit}
+        label={LIMIT_TEXTS.storageLimited}
+        checked={values.storageLimited}
         disabled={disabled}
+        onToggle={(storageLimited) => change({ storageLimited })}
+        hintWhenOff={LIMIT_TEXTS.noStorageLimit}
       >
         {numberField('storageLimitMb', LIMIT_TEXTS.storageLimitLabel, LIMIT_TEXTS.storageLimitHelp, 'decimal')}
-      </LimitRow>
-      <LimitRow
-        checked={values.filesLimited}
-        checkboxLabel={LIMIT_TEXTS.filesLimited}
+      </OptionalSetting>
+      <OptionalSetting
         name="files_limited"
-        onToggle={(filesLimited) => change({ filesLimited })}
-        offText={LIMIT_TEXTS.noFileLimit}
+        label={LIMIT_TEXTS.filesLimited}
+        checked={values.filesLimited}
         disabled={disabled}
+        onToggle={(filesLimited) => change({ filesLimited })}
+        hintWhenOff={LIMIT_TEXTS.noFileLimit}
       >
         {numberField('fileLimit', LIMIT_TEXTS.fileLimitLabel, LIMIT_TEXTS.storageLimitHelp, 'numeric')}
-      </LimitRow>
-      <LimitRow
-        checked={values.deleteAfterDays}
-        checkboxLabel={LIMIT_TEXTS.retentionOn}
+      </OptionalSetting>
+      <OptionalSetting
         name="delete_after_days"
-        onToggle={(deleteAfterDays) => change({ deleteAfterDays })}
-        offText={LIMIT_TEXTS.retentionOff}
+        label={LIMIT_TEXTS.retentionOn}
+        checked={values.deleteAfterDays}
         disabled={disabled}
+        onToggle={(deleteAfterDays) => change({ deleteAfterDays })}
+        hintWhenOff={LIMIT_TEXTS.retentionOff}
       >
         {numberField('retentionDays', LIMIT_TEXTS.retentionLabel, LIMIT_TEXTS.retentionHelp, 'numeric')}
-      </LimitRow>
+      </OptionalSetting>
     </Stack>
   );
 }

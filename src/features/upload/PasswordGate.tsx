@@ -1,4 +1,3 @@
-import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useVerifyUploadPasswordMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
@@ -7,6 +6,7 @@ import { GateForm, GateSubmitButton, showGateFailure } from './GateForm.tsx';
 import { GATE_MESSAGES } from '../../lib/userTexts.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { passwordAccepted, passwordRejected } from './uploadStepSlice.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 
 /** Step 1: the link password. */
 export function PasswordGate({ linkToken, notifier }: { linkToken: string; notifier: UploadNotifier }) {
@@ -41,16 +41,15 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
       onSubmit={() => void submit()}
       actions={<GateSubmitButton busy={isLoading} label="Continue" busyLabel="Checking..." />}
     >
-      <TextField
+      <PasswordField
         label="Link password"
         name="link_password"
-        type="password"
         autoFocus
         autoComplete="off"
         value={password}
         error={error !== null}
-        onChange={(event) => setPassword(event.target.value)}
-        slotProps={{ htmlInput: { required: true, ...errorLink.inputProps } }}
+        onChange={setPassword}
+        inputProps={{ required: true, ...errorLink.inputProps }}
       />
     </GateForm>
   );

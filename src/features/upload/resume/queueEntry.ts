@@ -16,7 +16,8 @@ export const QUEUE_ENTRY_VERSION = 1;
  */
 export type QueueEntryStatus = 'encrypting' | 'uploading' | 'sent';
 
-export interface QueueEntry {
+/** Which file of which link a stored record is about (its store key is `id`). */
+interface StoredFileIdentity {
   readonly version: typeof QUEUE_ENTRY_VERSION;
   /** entryIdOf(identity): the store's key. */
   readonly id: string;
@@ -25,6 +26,9 @@ export interface QueueEntry {
   readonly name: string;
   readonly size: number;
   readonly lastModified: number;
+}
+
+export interface QueueEntry extends StoredFileIdentity {
   readonly status: QueueEntryStatus;
   readonly uploadUrl: string | null;
   /** Ciphertext bytes the server confirmed (tus Upload-Offset after the last accepted PATCH). */
@@ -69,14 +73,7 @@ export interface QueueEntry {
  * IV). Kept while the link has unfinished uploads, so that selecting the same folder again sends
  * only what is missing.
  */
-export interface DeliveredMark {
-  readonly version: typeof QUEUE_ENTRY_VERSION;
-  readonly id: string;
-  readonly linkToken: string;
-  readonly relativePath: string;
-  readonly name: string;
-  readonly size: number;
-  readonly lastModified: number;
+export interface DeliveredMark extends StoredFileIdentity {
   readonly at: number;
 }
 
