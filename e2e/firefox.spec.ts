@@ -15,6 +15,7 @@ import { expect, test } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { createLinkResponse, type CreateLinkBody } from '../contract/download-links.ts';
 import { cipherLength, formatFragment, unwrapFileKey } from '../server/crypto/index.ts';
+import { createAdmin } from './support/admin.ts';
 import { AdminClient } from './support/api-client.ts';
 import { E2E_BASE_URL, E2E_DATA_DIR } from './support/environment.mjs';
 import { completedDownload, firefoxInstalled, launchFirefox, type FirefoxSession } from './support/firefox.ts';
@@ -155,4 +156,19 @@ test('Firefox ESR: a 100 MiB file through tus in two PATCHes and a small one upl
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+});
+
+test('Firefox ESR offers passkey sign-in (it has WebAuthn) beside an unchanged password sign-in', async () => {
+  test.skip(!firefoxInstalled(), 'firefox-esr not installed'); // skip-reason: firefox-esr not installed (.ci/run installs it)
+  test.setTimeout(90_000);
+  const account = createAdmin('firefox-signin');
+  firefox = await launchFirefox();
+  const page = await firefox.browser.newPage();
+  await page.goto(`${E2E_BASE_URL}/login`);
+  await page.waitForSelector('::-p-aria(Use a passkey)');
+  expect(await page.evaluate(() => typeof window.PublicKeyCredential)).toBe('function');
+  await (await page.waitForSelector('::-p-aria(Username)'))!.type(account.username);
+  await (await page.waitForSelector('::-p-aria(Password)'))!.type(account.password);
+  await (await page.waitForSelector('::-p-aria(Sign In)'))!.click();
+  await page.waitForSelector('::-p-text(Admin Dashboard)', { timeout: 60_000 });
 });

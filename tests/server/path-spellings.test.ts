@@ -138,6 +138,8 @@ function appRoutes(): Route[] {
 /** The spec's anonymous routes (docs/api.md; product spec section 7): everything else needs a session. */
 function isPublic(route: Route): boolean {
   if (route.method === 'POST' && ['/api/auth/prelogin', '/api/auth/token', '/api/auth/token/2fa', '/api/auth/logout'].includes(route.url)) return true;
+  // A passkey signs in without a username: its assertion is the credential (docs/api.md, "Passkeys").
+  if (route.method === 'POST' && ['/api/auth/passkeys/sign-in/options', '/api/auth/passkeys/sign-in'].includes(route.url)) return true;
   // An invitee has no account yet: the invitation's token is the capability.
   if (route.method === 'POST' && ['/api/invitations/open', '/api/invitations/accept'].includes(route.url)) return true;
   if ((route.method === 'GET' || route.method === 'HEAD') && ['/api/openapi.json', '/api/docs', '/api/docs/:asset'].includes(route.url)) return true;
