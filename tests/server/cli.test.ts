@@ -83,7 +83,8 @@ describe('npm run admin', () => {
     const email = await runCli(['create-user', 'newbie', '--email', 'nope', '--password-stdin'], 'long enough\n');
     expect(email.code).toBe(1);
     expect(email.stderr).toContain('Invalid e-mail address');
-  });
+    // Five CLI processes, each loading the server's modules through tsx (about 2.5 CPU-s apiece).
+  }, 90_000);
 
   it('refuses a missing password when standard input is not a terminal', async () => {
     const result = await runCli(['create-user', 'newbie']);
