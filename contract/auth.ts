@@ -153,29 +153,32 @@ export const changePasswordBody = z
 export type ChangePasswordBody = z.input<typeof changePasswordBody>;
 
 
-/** A login move's re-wrapped private key, when it sends one, is wrapped under the move's new block. */
-function wrappedUnder(privateKey: { kdfSalt: string } | undefined, newKdfParams: string): boolean {
-  return privateKey === undefined || privateKey.kdfSalt === newKdfParams;
+/**
+ * The body of a login move: `fields` (among them the new parameter block, named `block`), and the
+ * private key re-wrapped under that block when the account has one.
+ */
+function loginMoveBody<const Fields extends z.ZodRawShape, const Block extends keyof Fields & string>(fields: Fields, block: Block) {
+  return z
+    .object({ ...fields, private_key: rewrappedPrivateKey.optional() })
+    .refine((body) => {
+      // The compiler cannot follow a generic shape's output; these two fields are in every one.
+      const move = body as { private_key?: { kdfSalt: string } } & Record<Block, unknown>;
+      return move.private_key === undefined || move.private_key.kdfSalt === move[block];
+    }, {
+      path: ['private_key', 'kdfSalt'],
+      message: 'The private key must be wrapped under the new KDF parameters',
+    });
 }
-
-const WRAPPED_UNDER_NEW_BLOCK = {
-  path: ['private_key', 'kdfSalt'],
-  message: 'The private key must be wrapped under the new KDF parameters',
-};
 
 /**
  * POST /auth/upgrade-login: an account of the old scheme (its password reached the server) moves
  * to the new one in one call: `password` (the last time it is sent), the new authentication
  * secret under the new block, and the private key re-wrapped under it when there is one.
  */
-export const upgradeLoginBody = z
-  .object({
-    password: password('Password'),
-    auth_secret: authSecret('Authentication secret'),
-    kdf_params: kdfParamsText('KDF parameters'),
-    private_key: rewrappedPrivateKey.optional(),
-  })
-  .refine((body) => wrappedUnder(body.private_key, body.kdf_params), WRAPPED_UNDER_NEW_BLOCK);
+export const upgradeLoginBody = loginMoveBody(
+  { password: password('Password'), auth_secret: authSecret('Authentication secret'), kdf_params: kdfParamsText('KDF parameters') },
+  'kdf_params',
+);
 export type UpgradeLoginBody = z.input<typeof upgradeLoginBody>;
 
 /**
@@ -183,14 +186,14 @@ export type UpgradeLoginBody = z.input<typeof upgradeLoginBody>;
  * moves to one that is, in one call: the current secret, the new secret under the new block, and
  * the private key re-wrapped under it when there is one.
  */
-export const bindLoginBody = z
-  .object({
+export const bindLoginBody = loginMoveBody(
+  {
     auth_secret: authSecret('Authentication secret'),
     new_auth_secret: authSecret('New authentication secret'),
     new_kdf_params: kdfParamsText('New KDF parameters'),
-    private_key: rewrappedPrivateKey.optional(),
-  })
-  .refine((body) => wrappedUnder(body.private_key, body.new_kdf_params), WRAPPED_UNDER_NEW_BLOCK);
+  },
+  'new_kdf_params',
+);
 export type BindLoginBody = z.input<typeof bindLoginBody>;
 
 /** The User value. Only these fields ever leave the server. */

@@ -1,7 +1,7 @@
 // Row types of every table, as Kysely sees them. Times are epoch milliseconds (integer in SQLite,
 // bigint in PostgreSQL, read back as numbers) and flags are 0/1 integers, so the same queries run
 // unchanged on both dialects. Repositories convert rows to the shapes the rest of the server uses.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { NotifyMode } from '../../contract/notifications.ts';
 
 export interface UsersTable {
@@ -433,10 +433,7 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
-export type NewUserRow = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
-export type NewSessionRow = Insertable<SessionsTable>;
 export type FolderRow = Selectable<FoldersTable>;
 export type FileRow = Selectable<FilesTable>;
 export type DownloadLinkRow = Selectable<DownloadLinksTable>;

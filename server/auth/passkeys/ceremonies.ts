@@ -109,6 +109,11 @@ async function claimCeremony(ctx: CeremonyContext, clientDataJSON: string, type:
   return clientData.challenge;
 }
 
+/** What the library checks every answer against: the challenge we claimed, our origin and RP ID, a verified user. */
+function expectations(ctx: CeremonyContext, challenge: string) {
+  return { expectedChallenge: challenge, expectedOrigin: ctx.party.origin, expectedRPID: ctx.party.id, requireUserVerification: true };
+}
+
 export interface VerifiedRegistration {
   credentialId: string;
   publicKey: string;
@@ -122,10 +127,7 @@ export async function verifyRegistration(ctx: CeremonyContext, userId: number, r
   try {
     verified = await verifyRegistrationResponse({
       response: response as Parameters<typeof verifyRegistrationResponse>[0]['response'],
-      expectedChallenge: challenge,
-      expectedOrigin: ctx.party.origin,
-      expectedRPID: ctx.party.id,
-      requireUserVerification: true,
+      ...expectations(ctx, challenge),
       supportedAlgorithmIDs: ALGORITHMS,
     });
   } catch {
@@ -183,10 +185,7 @@ export async function verifyAssertion(
   try {
     verified = await verifyAuthenticationResponse({
       response: response as Parameters<typeof verifyAuthenticationResponse>[0]['response'],
-      expectedChallenge: challenge,
-      expectedOrigin: ctx.party.origin,
-      expectedRPID: ctx.party.id,
-      requireUserVerification: true,
+      ...expectations(ctx, challenge),
       // Counter 0: the library does not compare; we do, below, on the verified value.
       credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: 0, transports: transports(passkey) },
     });

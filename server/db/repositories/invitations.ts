@@ -1,11 +1,13 @@
 // Invitations by e-mail (server/accounts/invitations.ts). The link's token is kept only as its
 // SHA-256. Accepting claims the row and creates the account in one transaction, so however many
 // requests present one token at once, exactly one account comes of it.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { OrgRole } from '../../../contract/organisation.ts';
-import type { Database, InvitationRow } from '../schema.ts';
+import type { Database, InvitationRow, InvitationsTable } from '../schema.ts';
+import { claimedOne, refusableTransaction } from '../claims.ts';
+import { rowMapper } from '../row-mapping.ts';
 import { isUniqueViolation } from '../unique-violation.ts';
-import { newUserValues, userFromRow, UsernameTakenError, type NewUser, type User } from './users.ts';
+import { newUserValues, orgRoleOf, userFromRow, UsernameTakenError, type NewUser, type User } from './users.ts';
 
 export interface Invitation {
   id: number;
@@ -38,28 +40,16 @@ export type InvitationRefusal = 'not-found' | 'used' | 'revoked' | 'expired';
 
 export type AcceptOutcome = { kind: 'accepted'; user: User; invitation: Invitation } | { kind: 'refused'; reason: InvitationRefusal };
 
-/** Rolls back an acceptance whose claim failed (inside accept only). */
-class ClaimRefused extends Error {
-  readonly code = 'CLAIM_REFUSED';
-}
-
 type InvitationWithInviter = InvitationRow & { inviter_name: string | null };
 
-function toInvitation(row: InvitationWithInviter): Invitation {
-  return {
-    id: row.id,
-    email: row.email,
-    displayName: row.display_name,
-    orgRole: row.org_role === 'admin' ? 'admin' : 'member',
-    invitedBy: row.invited_by,
-    invitedByName: row.inviter_name,
-    createdAt: Number(row.created_at),
-    sentAt: Number(row.sent_at),
-    expiresAt: Number(row.expires_at),
-    acceptedAt: row.accepted_at === null ? null : Number(row.accepted_at),
-    acceptedUserId: row.accepted_user_id,
-    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-  };
+const toInvitationOnly = rowMapper<InvitationRow, Omit<Invitation, 'invitedByName'>>()({
+  numbers: ['created_at', 'sent_at', 'expires_at', 'accepted_at', 'revoked_at'],
+  decode: { org_role: orgRoleOf },
+  omit: ['token_hash'],
+});
+
+function toInvitation({ inviter_name, ...row }: InvitationWithInviter): Invitation {
+  return { ...toInvitationOnly(row), invitedByName: inviter_name };
 }
 
 /** What state refuses this invitation's token at `now`, if any. */
@@ -77,6 +67,16 @@ export function createInvitationsRepository(db: Kysely<Database>) {
       .leftJoin('users', 'users.id', 'invitations.invited_by')
       .selectAll('invitations')
       .select('users.username as inviter_name');
+
+  /** Changes an invitation that is neither accepted nor revoked; false when it is one of those by now. */
+  const changeOpen = async (id: number, changes: Updateable<InvitationsTable>): Promise<boolean> =>
+    claimedOne(
+      await db
+        .updateTable('invitations')
+        .set(changes)
+        .where((eb) => eb.and({ id, accepted_at: null, revoked_at: null }))
+        .executeTakeFirst(),
+    );
 
   return {
     async create(input: NewInvitation): Promise<Invitation> {
@@ -130,26 +130,12 @@ export function createInvitationsRepository(db: Kysely<Database>) {
      * stops working); false when it was accepted or revoked meanwhile.
      */
     async renew(id: number, tokenHash: string, now: number, expiresAt: number): Promise<boolean> {
-      const changed = await db
-        .updateTable('invitations')
-        .set({ token_hash: tokenHash, sent_at: now, expires_at: expiresAt })
-        .where('id', '=', id)
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(changed.numUpdatedRows) === 1;
+      return changeOpen(id, { token_hash: tokenHash, sent_at: now, expires_at: expiresAt });
     },
 
     /** Withdraws an invitation not yet accepted; false when it was accepted or revoked already. */
     async revoke(id: number, now: number): Promise<boolean> {
-      const changed = await db
-        .updateTable('invitations')
-        .set({ revoked_at: now })
-        .where('id', '=', id)
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(changed.numUpdatedRows) === 1;
+      return changeOpen(id, { revoked_at: now });
     },
 
     /**
@@ -160,41 +146,33 @@ export function createInvitationsRepository(db: Kysely<Database>) {
      */
     async accept(tokenHash: string, account: Omit<NewUser, 'orgRole' | 'displayName' | 'invitedAt' | 'email'>): Promise<AcceptOutcome> {
       const now = account.now;
+      let outcome: AcceptOutcome | 'unclaimed';
       try {
-        return await db.transaction().execute(async (trx) => {
-          const claimed = await trx
+        outcome = await refusableTransaction(db, async (trx, refuse: (answer: 'unclaimed') => never) => {
+          const row = await trx
             .updateTable('invitations')
             .set({ accepted_at: now })
-            .where('token_hash', '=', tokenHash)
-            .where('accepted_at', 'is', null)
-            .where('revoked_at', 'is', null)
+            .where((eb) => eb.and({ token_hash: tokenHash, accepted_at: null, revoked_at: null }))
             .where('expires_at', '>', now)
             .returningAll()
             .executeTakeFirst();
-          if (!claimed) throw new ClaimRefused();
+          if (!row) refuse('unclaimed');
+          const claimed = toInvitation({ ...row, inviter_name: null });
           const userRow = await trx
             .insertInto('users')
-            .values(
-              newUserValues({
-                ...account,
-                email: claimed.email,
-                orgRole: claimed.org_role === 'admin' ? 'admin' : 'member',
-                displayName: claimed.display_name,
-                invitedAt: Number(claimed.sent_at),
-              }),
-            )
+            .values(newUserValues({ ...account, email: claimed.email, orgRole: claimed.orgRole, displayName: claimed.displayName, invitedAt: claimed.sentAt }))
             .returningAll()
             .executeTakeFirstOrThrow();
           await trx.updateTable('invitations').set({ accepted_user_id: userRow.id }).where('id', '=', claimed.id).execute();
-          const invitation = toInvitation({ ...claimed, accepted_user_id: userRow.id, inviter_name: null });
-          return { kind: 'accepted' as const, user: userFromRow(userRow), invitation };
+          return { kind: 'accepted' as const, user: userFromRow(userRow), invitation: { ...claimed, acceptedUserId: userRow.id } };
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new UsernameTakenError();
-        if (!(error instanceof ClaimRefused)) throw error;
-        const invitation = await this.findByTokenHash(tokenHash);
-        return { kind: 'refused', reason: invitation ? (invitationRefusal(invitation, now) ?? 'used') : 'not-found' };
+        throw error;
       }
+      if (outcome !== 'unclaimed') return outcome;
+      const invitation = await this.findByTokenHash(tokenHash);
+      return { kind: 'refused', reason: invitation ? (invitationRefusal(invitation, now) ?? 'used') : 'not-found' };
     },
   };
 }

@@ -1,6 +1,8 @@
 // WebAuthn challenges: stored by hash, claimed once, expiring (docs/api.md "Passkeys").
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { claimedOne } from '../claims.ts';
+import { deleteExpired } from '../expiry.ts';
 
 export type PasskeyChallengePurpose = 'register' | 'sign_in' | 'reauth';
 
@@ -41,27 +43,21 @@ export function createPasskeyChallengesRepository(db: Kysely<Database>) {
       owner: { userId: number } | { browserHash: string },
       now: number,
     ): Promise<ChallengeClaim> {
-      let claim = db
+      const issued = { challenge_hash: challengeHash, purpose };
+      const issuedTo = 'userId' in owner ? { user_id: owner.userId } : { browser_hash: owner.browserHash };
+      const result = await db
         .updateTable('passkey_challenges')
         .set({ used_at: now })
-        .where('challenge_hash', '=', challengeHash)
-        .where('purpose', '=', purpose)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now);
-      claim = 'userId' in owner ? claim.where('user_id', '=', owner.userId) : claim.where('browser_hash', '=', owner.browserHash);
-      const result = await claim.executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) return 'claimed';
-      const row = await db
-        .selectFrom('passkey_challenges')
-        .select('used_at')
-        .where('challenge_hash', '=', challengeHash)
-        .where('purpose', '=', purpose)
+        .where((eb) => eb.and({ ...issued, ...issuedTo, used_at: null }))
+        .where('expires_at', '>', now)
         .executeTakeFirst();
+      if (claimedOne(result)) return 'claimed';
+      const row = await db.selectFrom('passkey_challenges').select('used_at').where((eb) => eb.and(issued)).executeTakeFirst();
       return row && row.used_at !== null ? 'used' : 'invalid';
     },
 
     async deleteExpired(now: number): Promise<void> {
-      await db.deleteFrom('passkey_challenges').where('expires_at', '<=', now).execute();
+      await deleteExpired(db, 'passkey_challenges', now, 'expires_at');
     },
   };
 }

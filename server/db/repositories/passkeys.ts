@@ -3,6 +3,8 @@
 // pass.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, PasskeysTable } from '../schema.ts';
+import { claimedOne, refusableTransaction } from '../claims.ts';
+import { rowMapper } from '../row-mapping.ts';
 import { isUniqueViolation } from '../unique-violation.ts';
 
 export interface StoredPasskey {
@@ -19,40 +21,15 @@ export interface StoredPasskey {
   lastUsedAt: number | null;
 }
 
-export interface NewPasskey {
-  userId: number;
-  credentialId: string;
-  publicKey: string;
-  counter: number;
-  transports: string[];
-  name: string;
-  wrappedPrivateKey: string | null;
-  wrappedForSpki: string | null;
-  now: number;
-}
+/** A passkey to add: all but what the database gives it (id) and the times, which `now` sets. */
+export type NewPasskey = Omit<StoredPasskey, 'id' | 'createdAt' | 'lastUsedAt'> & { now: number };
 
 export type PasskeyInsertOutcome = { kind: 'added'; passkey: StoredPasskey } | { kind: 'limit-reached' } | { kind: 'already-registered' };
 
-/** Rolls back an insert that would pass the account's limit (inside add only). */
-class LimitReached extends Error {
-  readonly code = 'LIMIT_REACHED';
-}
-
-function toPasskey(row: Selectable<PasskeysTable>): StoredPasskey {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    credentialId: row.credential_id,
-    publicKey: row.public_key,
-    counter: Number(row.counter),
-    transports: row.transports === '' ? [] : row.transports.split(','),
-    name: row.name,
-    wrappedPrivateKey: row.wrapped_private_key,
-    wrappedForSpki: row.wrapped_for_spki,
-    createdAt: Number(row.created_at),
-    lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-  };
-}
+const toPasskey = rowMapper<Selectable<PasskeysTable>, StoredPasskey>()({
+  numbers: ['counter', 'created_at', 'last_used_at'],
+  decode: { transports: (transports: string) => (transports === '' ? [] : transports.split(',')) },
+});
 
 export function createPasskeysRepository(db: Kysely<Database>) {
   return {
@@ -73,14 +50,14 @@ export function createPasskeysRepository(db: Kysely<Database>) {
      */
     async add(input: NewPasskey, max: number): Promise<PasskeyInsertOutcome> {
       try {
-        const passkey = await db.transaction().execute(async (trx) => {
+        return await refusableTransaction(db, async (trx, refuse: (answer: { kind: 'limit-reached' }) => never) => {
           await trx.updateTable('users').set({ id: sql`id` }).where('id', '=', input.userId).execute();
           const counted = await trx
             .selectFrom('passkeys')
             .select((eb) => eb.fn.countAll<number | string>().as('n'))
             .where('user_id', '=', input.userId)
             .executeTakeFirstOrThrow();
-          if (Number(counted.n) >= max) throw new LimitReached();
+          if (Number(counted.n) >= max) refuse({ kind: 'limit-reached' });
           const row = await trx
             .insertInto('passkeys')
             .values({
@@ -97,11 +74,9 @@ export function createPasskeysRepository(db: Kysely<Database>) {
             })
             .returningAll()
             .executeTakeFirstOrThrow();
-          return toPasskey(row);
+          return { kind: 'added' as const, passkey: toPasskey(row) };
         });
-        return { kind: 'added', passkey };
       } catch (error) {
-        if (error instanceof LimitReached) return { kind: 'limit-reached' };
         if (isUniqueViolation(error)) return { kind: 'already-registered' };
         throw error;
       }
@@ -115,20 +90,19 @@ export function createPasskeysRepository(db: Kysely<Database>) {
       const result = await db
         .updateTable('passkeys')
         .set({ counter: newCounter, last_used_at: now })
-        .where('id', '=', id)
-        .where('counter', '=', verifiedAgainst)
+        .where((eb) => eb.and({ id, counter: verifiedAgainst }))
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return claimedOne(result);
     },
 
     async rename(userId: number, id: number, name: string): Promise<StoredPasskey | undefined> {
-      const row = await db.updateTable('passkeys').set({ name }).where('id', '=', id).where('user_id', '=', userId).returningAll().executeTakeFirst();
+      const row = await db.updateTable('passkeys').set({ name }).where((eb) => eb.and({ id, user_id: userId })).returningAll().executeTakeFirst();
       return row && toPasskey(row);
     },
 
     /** Deletes the passkey with its wrapped copy; claims first, so only one request reports it removed. */
     async remove(userId: number, id: number): Promise<StoredPasskey | undefined> {
-      const row = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).returningAll().executeTakeFirst();
+      const row = await db.deleteFrom('passkeys').where((eb) => eb.and({ id, user_id: userId })).returningAll().executeTakeFirst();
       return row && toPasskey(row);
     },
 

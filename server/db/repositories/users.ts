@@ -83,9 +83,14 @@ export interface StoredKeyData {
   kdfSalt: string | null;
 }
 
+/** The org_role column (of users and invitations) as a role: anything but 'admin' is a member. */
+export function orgRoleOf(role: string): OrgRole {
+  return role === 'admin' ? 'admin' : 'member';
+}
+
 const toUser = rowMapper<UserRow, User>()({
   flags: ['is_2fa_enabled'],
-  decode: { org_role: (role: string): OrgRole => (role === 'admin' ? 'admin' : 'member') },
+  decode: { org_role: orgRoleOf },
   // The wrapped private key is read only by the route that hands it to its owner (findKeyData).
   omit: ['encrypted_private_key', 'kdf_salt'],
 });
@@ -277,7 +282,7 @@ export function createUsersRepository(db: Kysely<Database>) {
         // write lock), so a concurrent disable waits here and then counts what this one left.
         await trx.updateTable('users').set({ org_role: sql<string>`org_role` }).where('org_role', '=', 'admin').where('disabled_at', 'is', null).execute();
         const changed = await trx.updateTable('users').set({ disabled_at: now }).where('id', '=', id).where('disabled_at', 'is', null).executeTakeFirst();
-        if (Number(changed.numUpdatedRows) !== 1) {
+        if (!claimedOne(changed)) {
           const row = await trx.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
           return row ? 'already-disabled' : 'not-found';
         }
@@ -297,7 +302,7 @@ export function createUsersRepository(db: Kysely<Database>) {
     /** Enables a disabled account; false when there is no such account. */
     async enable(id: number): Promise<boolean> {
       const changed = await db.updateTable('users').set({ disabled_at: null }).where('id', '=', id).executeTakeFirst();
-      return Number(changed.numUpdatedRows) === 1;
+      return claimedOne(changed);
     },
 
     /** Stores a pending secret (enabled false), activates it (true), or clears 2FA (null, false). */

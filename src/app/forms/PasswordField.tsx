@@ -27,11 +27,13 @@ export interface PasswordFieldProps {
    * app suggests, which the user reads and passes on.
    */
   revealed?: boolean;
+  /** Takes the whole width of its container. */
+  fullWidth?: boolean;
 }
 
 const MONOSPACE = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' };
 
-export function PasswordField({ label, name, value, onChange, autoComplete = 'current-password', disabled, autoFocus, id, error, helperText, inputProps, revealed = false }: PasswordFieldProps) {
+export function PasswordField({ label, name, value, onChange, autoComplete = 'current-password', disabled, autoFocus, id, error, helperText, inputProps, revealed = false, fullWidth }: PasswordFieldProps) {
   const message = typeof error === 'string' ? error : undefined;
   const htmlInput = revealed ? { ...inputProps, style: MONOSPACE } : inputProps;
   return (
@@ -49,6 +51,7 @@ export function PasswordField({ label, name, value, onChange, autoComplete = 'cu
       helperText={message ?? helperText}
       onChange={(event) => onChange(event.target.value)}
       slotProps={htmlInput ? { htmlInput } : undefined}
+      fullWidth={fullWidth}
     />
   );
 }

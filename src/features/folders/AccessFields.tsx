@@ -15,19 +15,21 @@ interface AccessFieldsProps {
 
 /** Who may upload: link password, e-mail verification with its allowed list, MIME check. */
 export function AccessFields({ values, errors, disabled, hasExistingPassword, onPasswordChange, onChange }: AccessFieldsProps) {
+  /** The props that tie an optional setting's checkbox to its value. */
+  function setting(field: 'usePassword' | 'requireEmailVerification' | 'performMimeCheck', name: string) {
+    return { name, checked: values[field], disabled, onToggle: (on: boolean) => onChange({ [field]: on }) };
+  }
+
   return (
     <Stack spacing={2}>
       <OptionalSetting
-        name="use_password"
+        {...setting('usePassword', 'use_password')}
         label={hasExistingPassword ? 'Change or remove the link password' : 'Protect the upload link with a password'}
         hint={
           hasExistingPassword
             ? 'The upload link has a password. Leave this unticked to keep it; tick it and leave the fields blank to remove it.'
             : 'Uploaders must enter this password before they can send files.'
         }
-        checked={values.usePassword}
-        disabled={disabled}
-        onToggle={(usePassword) => onChange({ usePassword })}
       >
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
           <PasswordField
@@ -53,12 +55,9 @@ export function AccessFields({ values, errors, disabled, hasExistingPassword, on
       </OptionalSetting>
 
       <OptionalSetting
-        name="require_email_verification"
+        {...setting('requireEmailVerification', 'require_email_verification')}
         label="Require e-mail verification"
         hint="Uploaders confirm their e-mail address with a 6-digit code before sending files."
-        checked={values.requireEmailVerification}
-        disabled={disabled}
-        onToggle={(requireEmailVerification) => onChange({ requireEmailVerification })}
       >
         <TextField
           label="Allowed e-mails"
@@ -74,12 +73,9 @@ export function AccessFields({ values, errors, disabled, hasExistingPassword, on
       </OptionalSetting>
 
       <OptionalSetting
-        name="perform_mime_check"
+        {...setting('performMimeCheck', 'perform_mime_check')}
         label="Perform MIME check"
         hint="Check that each uploaded file's content matches its file type."
-        checked={values.performMimeCheck}
-        disabled={disabled}
-        onToggle={(performMimeCheck) => onChange({ performMimeCheck })}
       />
     </Stack>
   );

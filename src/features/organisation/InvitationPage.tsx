@@ -16,6 +16,7 @@ import { MIN_PASSWORD_LENGTH } from '../../../contract/common.ts';
 import { describeApiError } from '../../api/errors.ts';
 import { useAcceptInvitationMutation, useOpenInvitationMutation } from '../../api/orgApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { ButtonLink } from '../../app/layout/links.tsx';
@@ -126,25 +127,16 @@ export function InvitationPage({ token }: { token: string | null }) {
               onChange={(event) => setUsername(event.target.value)}
               slotProps={{ htmlInput: { required: true } }}
             />
-            <TextField
-              label={T.passwordLabel}
-              name="new-password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              slotProps={{ htmlInput: { required: true } }}
-            />
-            <TextField
+            <PasswordField label={T.passwordLabel} name="new-password" autoComplete="new-password" value={password} onChange={setPassword} inputProps={{ required: true }} />
+            <PasswordField
               label={T.confirmLabel}
               name="confirm-password"
-              type="password"
               autoComplete="new-password"
               value={confirm}
-              onChange={(event) => setConfirm(event.target.value)}
-              error={problem !== null}
-              helperText={problem ?? ' '}
-              slotProps={{ htmlInput: { required: true } }}
+              onChange={setConfirm}
+              error={problem}
+              helperText=" "
+              inputProps={{ required: true }}
             />
             <Button type="submit" variant="contained" size="large" disabled={busy || !ready}>
               {busy ? T.creating : T.submit}

@@ -6,9 +6,9 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useAccountSecret } from '../../app/accountSecrets.ts';
+import { PasswordField } from '../../app/forms/index.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { PASSKEY_TEXTS } from '../../lib/userTexts.ts';
@@ -88,14 +88,13 @@ export function PasskeyConfirmDialog({ title, submitLabel, children, validate, c
             )}
             {children}
             <DialogContentText>{PASSKEY_TEXTS.confirmText}</DialogContentText>
-            <TextField
+            <PasswordField
               label={PASSKEY_TEXTS.password}
-              type="password"
-              autoComplete="current-password"
+              name="password"
               value={password}
-              onChange={(event) => setPassword(event.target.value)}
+              onChange={setPassword}
               disabled={busy}
-              slotProps={{ htmlInput: error ? { 'aria-describedby': errorId } : {} }}
+              inputProps={error ? { 'aria-describedby': errorId } : {}}
               fullWidth
             />
           </Stack>
