@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowMapper } from './row-mapping.ts';
+import { rowMapper, rowValues } from './row-mapping.ts';
 
 interface Row {
   id: number;
@@ -46,5 +46,21 @@ describe('rowMapper', () => {
     // @ts-expect-error is_2fa_enabled stays a number
     rowMapper<Row, Out>()({ numbers: ['file_size', 'finished_at'], decode: shape.decode, omit: ['secret_key'] });
     // No runtime assertion: `npm run typecheck` fails when an expected error above stops occurring.
+  });
+});
+
+describe('rowValues', () => {
+  it('writes exactly the fields named, under their snake_case columns, and nothing else the record carries', () => {
+    const record = { id: 7, folderId: 3, originalFilename: 'a.txt', fileSize: 0, uploadTime: null as number | null, secretKey: 'never' };
+    const values = rowValues(record, ['folderId', 'originalFilename', 'fileSize', 'uploadTime']);
+    expect(values).toEqual({ folder_id: 3, original_filename: 'a.txt', file_size: 0, upload_time: null });
+    expect(Object.keys(values)).not.toContain('id');
+    expect(Object.keys(values)).not.toContain('secret_key');
+    const typed: { folder_id: number; original_filename: string; file_size: number; upload_time: number | null } = values;
+    expect(typed.folder_id).toBe(3);
+  });
+
+  it('keeps a digit with the word before it, so such columns are named by hand', () => {
+    expect(rowValues({ is2faEnabled: true }, ['is2faEnabled'])).toEqual({ is2fa_enabled: true });
   });
 });

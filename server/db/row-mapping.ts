@@ -76,3 +76,24 @@ export function rowMapper<Row, Out>() {
     };
   };
 }
+
+/** `folderId` → `folder_id`. A digit stays with the word before it (`is2faEnabled` → `is2fa_enabled`). */
+export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/** The columns `rowValues` writes for `fields` of `Input`. */
+export type RowValues<Input, Field extends keyof Input & string> = { [F in Field as SnakeCase<F>]: Input[F] };
+
+/**
+ * The other way, for writes: `rowValues(input, ['folderId', 'fileSize'])` is `{ folder_id:
+ * input.folderId, file_size: input.fileSize }`, ready for Kysely's `values()` or `set()`. Only the
+ * fields named are written, so a record that carries more (an id copied from a read, a secret)
+ * never reaches a column by accident. Columns whose name is not the field's snake_case (digits,
+ * a value computed on the way) are added beside it by hand.
+ */
+export function rowValues<Input, const Field extends keyof Input & string>(input: Input, fields: readonly Field[]): RowValues<Input, Field> {
+  const values: Record<string, unknown> = {};
+  for (const field of fields) values[field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = input[field];
+  return values as RowValues<Input, Field>;
+}

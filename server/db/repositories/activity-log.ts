@@ -4,7 +4,7 @@
 // with filters, reading the whole chain in order, and removing an account's oldest entries.
 import type { Kysely, Selectable } from 'kysely';
 import type { ActivityLogTable, Database } from '../schema.ts';
-import { rowMapper } from '../row-mapping.ts';
+import { rowMapper, rowValues } from '../row-mapping.ts';
 import { changedRows } from '../claims.ts';
 import type { StoredEntry } from '../../activity/chain.ts';
 
@@ -33,17 +33,7 @@ export function createActivityLogRepository(db: Kysely<Database>) {
     async insert(entry: StoredEntry): Promise<void> {
       await db
         .insertInto('activity_log')
-        .values({
-          user_id: entry.userId,
-          seq: entry.seq,
-          at: entry.at,
-          kind: entry.kind,
-          folder_id: entry.folderId,
-          details: entry.details,
-          ip_hash: entry.ipHash,
-          prev_hash: entry.prevHash,
-          hash: entry.hash,
-        })
+        .values(rowValues(entry, ['userId', 'seq', 'at', 'kind', 'folderId', 'details', 'ipHash', 'prevHash', 'hash']))
         .execute();
     },
 

@@ -5,7 +5,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, FileRow } from '../schema.ts';
 import { adjustUsage, countRows, releaseDeleted, settleClaim } from './folder-usage.ts';
-import { rowMapper } from '../row-mapping.ts';
+import { rowMapper, rowValues } from '../row-mapping.ts';
 
 export interface FileRecord {
   id: number;
@@ -49,18 +49,18 @@ export async function insertFileRecord(
 }
 
 function toInsertable(input: NewFileRecord) {
-  return {
-    folder_id: input.folderId,
-    original_filename: input.originalFilename,
-    stored_filename: input.storedFilename,
-    relative_path: input.relativePath,
-    file_size: input.fileSize,
-    file_hash: input.fileHash,
-    encrypted_key: input.encryptedKey,
-    encryption_iv: input.encryptionIv,
-    blob_key: input.blobKey,
-    upload_time: input.uploadTime,
-  };
+  return rowValues(input, [
+    'folderId',
+    'originalFilename',
+    'storedFilename',
+    'relativePath',
+    'fileSize',
+    'fileHash',
+    'encryptedKey',
+    'encryptionIv',
+    'blobKey',
+    'uploadTime',
+  ]);
 }
 
 // Rows per multi-row INSERT: 10 values each, well below SQLite's and PostgreSQL's bound-parameter limits.

@@ -5,7 +5,7 @@ import { sql, type Kysely, type Updateable } from 'kysely';
 import type { OrgRole } from '../../../contract/organisation.ts';
 import type { Database, InvitationRow, InvitationsTable } from '../schema.ts';
 import { claimedOne, refusableTransaction } from '../claims.ts';
-import { rowMapper } from '../row-mapping.ts';
+import { rowMapper, rowValues } from '../row-mapping.ts';
 import { isUniqueViolation } from '../unique-violation.ts';
 import { newUserValues, orgRoleOf, userFromRow, UsernameTakenError, type NewUser, type User } from './users.ts';
 
@@ -83,14 +83,9 @@ export function createInvitationsRepository(db: Kysely<Database>) {
       const row = await db
         .insertInto('invitations')
         .values({
-          email: input.email,
-          display_name: input.displayName,
-          org_role: input.orgRole,
-          token_hash: input.tokenHash,
-          invited_by: input.invitedBy,
+          ...rowValues(input, ['email', 'displayName', 'orgRole', 'tokenHash', 'invitedBy', 'expiresAt']),
           created_at: input.now,
           sent_at: input.now,
-          expires_at: input.expiresAt,
         })
         .returning('id')
         .executeTakeFirstOrThrow();

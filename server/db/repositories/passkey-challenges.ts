@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import { claimedOne } from '../claims.ts';
 import { deleteExpired } from '../expiry.ts';
+import { rowValues } from '../row-mapping.ts';
 
 export type PasskeyChallengePurpose = 'register' | 'sign_in' | 'reauth';
 
@@ -22,14 +23,7 @@ export function createPasskeyChallengesRepository(db: Kysely<Database>) {
     async save(challenge: NewPasskeyChallenge): Promise<void> {
       await db
         .insertInto('passkey_challenges')
-        .values({
-          challenge_hash: challenge.challengeHash,
-          purpose: challenge.purpose,
-          user_id: challenge.userId,
-          browser_hash: challenge.browserHash,
-          expires_at: challenge.expiresAt,
-          used_at: null,
-        })
+        .values({ ...rowValues(challenge, ['challengeHash', 'purpose', 'userId', 'browserHash', 'expiresAt']), used_at: null })
         .execute();
     },
 

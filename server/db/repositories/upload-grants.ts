@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, UploadGrantRow } from '../schema.ts';
 import { deleteExpired } from '../expiry.ts';
-import { rowMapper } from '../row-mapping.ts';
+import { rowMapper, rowValues } from '../row-mapping.ts';
 
 export interface UploadGrant {
   id: number;
@@ -33,14 +33,7 @@ export function createUploadGrantsRepository(db: Kysely<Database>) {
     async create(input: NewUploadGrant): Promise<UploadGrant> {
       const row = await db
         .insertInto('upload_grants')
-        .values({
-          token_hash: input.tokenHash,
-          folder_id: input.folderId,
-          password_digest: input.passwordDigest,
-          email: input.email,
-          expires_at: input.expiresAt,
-          created_at: input.now,
-        })
+        .values({ ...rowValues(input, ['tokenHash', 'folderId', 'passwordDigest', 'email', 'expiresAt']), created_at: input.now })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toGrant(row);

@@ -1,10 +1,9 @@
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
+import { DialogChoice } from '../forms/index.ts';
 
 interface ConfirmDeleteDialogProps {
   open: boolean;
@@ -26,14 +25,7 @@ export function ConfirmDeleteDialog({ open, title, message, busy, onCancel, onCo
       <DialogContent>
         <DialogContentText id={textId}>{message}</DialogContentText>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5 }}>
-        <Button onClick={onCancel} disabled={busy} color="inherit">
-          Cancel
-        </Button>
-        <Button onClick={onConfirm} disabled={busy} variant="contained" color="error">
-          {busy ? 'Deleting...' : 'Delete'}
-        </Button>
-      </DialogActions>
+      <DialogChoice dismissLabel="Cancel" onDismiss={onCancel} confirmLabel={busy ? 'Deleting...' : 'Delete'} onConfirm={onConfirm} confirmColor="error" busy={busy} />
     </Dialog>
   );
 }

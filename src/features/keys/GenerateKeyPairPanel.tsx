@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -18,7 +17,7 @@ import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { generationFailedMessage, KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { KeyError, keyOperationFailureText } from './keyError.ts';
 import type { GeneratedKeyPairData } from './keyPool.ts';
-import { PasswordField } from '../../app/forms/index.ts';
+import { DialogChoice, PasswordField } from '../../app/forms/index.ts';
 
 type Stage = 'idle' | 'verifying' | 'generating';
 
@@ -133,14 +132,7 @@ export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExist
             </DialogContentText>
           )}
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button color="inherit" onClick={handleCancel}>
-            Cancel
-          </Button>
-          <Button variant="contained" color="warning" onClick={handleConfirm}>
-            Generate New Keys
-          </Button>
-        </DialogActions>
+        <DialogChoice dismissLabel="Cancel" onDismiss={handleCancel} confirmLabel="Generate New Keys" onConfirm={handleConfirm} confirmColor="warning" />
       </Dialog>
     </Box>
   );

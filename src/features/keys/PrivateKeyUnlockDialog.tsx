@@ -14,7 +14,7 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { unlockPrivateKey } from './keyThunks.ts';
-import { PasswordField } from '../../app/forms/index.ts';
+import { DialogChoice, PasswordField } from '../../app/forms/index.ts';
 
 /** Spec section 9: key-loaded notice 2 s, key-error notice 5 s. */
 export const KEY_LOADED_NOTICE_MS = 2000;
@@ -94,14 +94,7 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
               onChange={setPassword}
             />
           </DialogContent>
-          <DialogActions sx={{ px: 3, pb: 2 }}>
-            <Button color="inherit" onClick={onCancel} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="contained" disabled={busy}>
-              {busy ? 'Unlocking...' : 'Unlock'}
-            </Button>
-          </DialogActions>
+          <DialogChoice dismissLabel="Cancel" onDismiss={onCancel} confirmLabel={busy ? 'Unlocking...' : 'Unlock'} busy={busy} />
         </Stack>
       )}
       {state.step === 'keyLoaded' && (
@@ -125,14 +118,7 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
               {state.message}
             </Alert>
           </DialogContent>
-          <DialogActions sx={{ px: 3, pb: 2 }}>
-            <Button color="inherit" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button variant="contained" autoFocus onClick={() => setState({ step: 'entering' })}>
-              Try Again
-            </Button>
-          </DialogActions>
+          <DialogChoice dismissLabel="Cancel" onDismiss={onCancel} confirmLabel="Try Again" onConfirm={() => setState({ step: 'entering' })} autoFocusConfirm />
         </>
       )}
     </Dialog>

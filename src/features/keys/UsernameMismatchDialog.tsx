@@ -1,10 +1,9 @@
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
+import { DialogChoice } from '../../app/forms/index.ts';
 
 interface UsernameMismatchDialogProps {
   /** The username in the backup file (null: the file names nobody); undefined: closed. */
@@ -27,14 +26,7 @@ export function UsernameMismatchDialog({ backupUsername, currentUsername, onAnsw
           You are signed in as "{currentUsername}". Restore this key for your account anyway?
         </DialogContentText>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button color="inherit" onClick={() => onAnswer(false)}>
-          Cancel
-        </Button>
-        <Button variant="contained" color="warning" onClick={() => onAnswer(true)}>
-          Restore Anyway
-        </Button>
-      </DialogActions>
+      <DialogChoice dismissLabel="Cancel" onDismiss={() => onAnswer(false)} confirmLabel="Restore Anyway" onConfirm={() => onAnswer(true)} confirmColor="warning" />
     </Dialog>
   );
 }

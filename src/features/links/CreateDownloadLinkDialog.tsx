@@ -1,12 +1,11 @@
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { useId, useState, type FormEvent } from 'react';
-import { ExpiryDateField, OptionalSetting, PasswordField, WholeNumberField } from '../../app/forms/index.ts';
+import { DialogChoice, ExpiryDateField, OptionalSetting, PasswordField, WholeNumberField } from '../../app/forms/index.ts';
 import {
   MAX_LINK_DOWNLOADS,
   createLinkChoices,
@@ -166,14 +165,12 @@ function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, stren
           </OptionalSetting>
         </Stack>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5 }}>
-        <Button color="inherit" onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="contained" disabled={busy}>
-          {checking ? CREATE_LINK_MESSAGES.checkingPassword : submitting ? 'Creating...' : 'Create Link'}
-        </Button>
-      </DialogActions>
+      <DialogChoice
+        dismissLabel="Cancel"
+        onDismiss={onCancel}
+        confirmLabel={checking ? CREATE_LINK_MESSAGES.checkingPassword : submitting ? 'Creating...' : 'Create Link'}
+        busy={busy}
+      />
     </Stack>
   );
 }

@@ -3,7 +3,6 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -18,6 +17,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
 import { AccountCard } from './AccountCard.tsx';
+import { DialogChoice } from '../../app/forms/index.ts';
 
 export function AccountsSection() {
   const me = useAppSelector(selectCurrentUser);
@@ -71,14 +71,7 @@ export function AccountsSection() {
         <DialogContent>
           <DialogContentText id={textId}>{T.disableBody}</DialogContentText>
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2.5 }}>
-          <Button onClick={() => setConfirming(null)} disabled={busy} color="inherit">
-            {T.cancel}
-          </Button>
-          <Button onClick={() => void confirmDisable()} disabled={busy} variant="contained" color="error">
-            {T.disable}
-          </Button>
-        </DialogActions>
+        <DialogChoice dismissLabel={T.cancel} onDismiss={() => setConfirming(null)} confirmLabel={T.disable} onConfirm={() => void confirmDisable()} confirmColor="error" busy={busy} />
       </Dialog>
     </SettingsSection>
   );

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -13,7 +12,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
-import { PasswordField } from '../../app/forms/index.ts';
+import { DialogChoice, PasswordField } from '../../app/forms/index.ts';
 
 /** Disabling needs the current password and a confirmation (spec sections 4 and 5). */
 export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
@@ -100,14 +99,7 @@ export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
         <DialogContent>
           <DialogContentText>Signing in will then need only your password. You can turn it on again at any time.</DialogContentText>
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button color="inherit" onClick={() => setConfirming(false)}>
-            Keep Enabled
-          </Button>
-          <Button variant="contained" color="error" onClick={handleConfirm}>
-            Disable 2FA
-          </Button>
-        </DialogActions>
+        <DialogChoice dismissLabel="Keep Enabled" onDismiss={() => setConfirming(false)} confirmLabel="Disable 2FA" onConfirm={handleConfirm} confirmColor="error" />
       </Dialog>
     </Stack>
   );

@@ -3,7 +3,6 @@
 // their bytes at once and gives the folder's room back (DELETE /api/folders/{id}/uploads/{id}).
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -18,6 +17,7 @@ import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { formatDateTime } from '../../lib/folderDisplay.ts';
 import { UNFINISHED_TEXTS } from '../../lib/userTexts.ts';
+import { DialogChoice } from '../../app/forms/index.ts';
 
 const nameOf = (upload: UnfinishedUpload) => (upload.relative_path === '.' || upload.relative_path === '' ? upload.filename : `${upload.relative_path}/${upload.filename}`);
 
@@ -30,14 +30,7 @@ function CancelDialog({ upload, busy, onKeep, onCancel }: { upload: UnfinishedUp
       <DialogContent>
         <DialogContentText id={textId}>{upload ? UNFINISHED_TEXTS.confirm(nameOf(upload)) : ''}</DialogContentText>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5 }}>
-        <Button onClick={onKeep} disabled={busy} color="inherit">
-          {UNFINISHED_TEXTS.keep}
-        </Button>
-        <Button onClick={onCancel} disabled={busy} variant="contained" color="error">
-          {UNFINISHED_TEXTS.confirmAction}
-        </Button>
-      </DialogActions>
+      <DialogChoice dismissLabel={UNFINISHED_TEXTS.keep} onDismiss={onKeep} confirmLabel={UNFINISHED_TEXTS.confirmAction} onConfirm={onCancel} confirmColor="error" busy={busy} />
     </Dialog>
   );
 }
