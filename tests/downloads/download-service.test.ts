@@ -6,11 +6,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../../server/crypto/index.ts';
 import { DOWNLOAD_MESSAGES } from '../../src/lib/userTexts.ts';
-import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from './protocol.ts';
-import { readZip } from '../../tests/support/zip.ts';
-import { DownloadService } from './downloadService.ts';
-import { worded } from '../../tests/support/wordedStatus.ts';
-import { loopbackServer } from './testing/loopbackServer.ts';
+import { PLAN_MESSAGE, type DownloadPlan, type PlanEntry, type StatusMessage } from '../../workers/download-service/protocol.ts';
+import { readZip } from '../support/zip.ts';
+import { DownloadService } from '../../workers/download-service/downloadService.ts';
+import { worded } from '../support/wordedStatus.ts';
+import { loopbackServer } from '../../workers/download-service/testing/loopbackServer.ts';
 
 interface Served {
   plain: Buffer;

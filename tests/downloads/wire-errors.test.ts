@@ -3,12 +3,12 @@
 // port as the service worker reports on it. The class and the code arrive; so does the message.
 import { expose, wrap } from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CRYPTO_ERROR_CODES, CryptoError } from '../crypto/index.ts';
-import { DOWNLOAD_ERROR_CODES, DownloadError } from './download-service/downloadErrors.ts';
-import { DOWNLOAD_MESSAGES, downloadErrorText } from '../src/lib/userTexts.ts';
-import type { StatusMessage } from './download-service/protocol.ts';
-import { StatusReporter } from './download-service/statusReporter.ts';
-import { fromWireError, installErrorTransfer, toWireError, type WireError } from './wire-errors.ts';
+import { CRYPTO_ERROR_CODES, CryptoError } from '../../crypto/index.ts';
+import { DOWNLOAD_ERROR_CODES, DownloadError } from '../../workers/download-service/downloadErrors.ts';
+import { DOWNLOAD_MESSAGES, downloadErrorText } from '../../src/lib/userTexts.ts';
+import type { StatusMessage } from '../../workers/download-service/protocol.ts';
+import { StatusReporter } from '../../workers/download-service/statusReporter.ts';
+import { fromWireError, installErrorTransfer, toWireError, type WireError } from '../../workers/wire-errors.ts';
 
 const ports: MessagePort[] = [];
 afterEach(() => {
