@@ -19,6 +19,10 @@ import {
 } from './export-fixtures.ts';
 import { expectedTree, linesOf, runRecover, treeDifferences, treeOf } from './run-recover.ts';
 
+// Each test runs the command as a process of its own (tsx loads the server's modules: about 2.5
+// CPU-s apiece), some of them several times; 30 s was too little on a loaded two-core machine.
+const CLI_TEST_TIMEOUT_MS = 90_000;
+
 const OLD_PASSWORD = 'the password at backup time';
 const NEW_PASSWORD = 'the password after the change';
 let owner: KeyOwner;
@@ -41,7 +45,7 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 
-describe('passwords', () => {
+describe('passwords', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('a wrong password is one line and exit status 3, and nothing is created', async () => {
     const out = path.join(work, 'out-wrong-password');
     const result = await runRecover(['--backup', backup, '--password-stdin', exportDir, out], 'not the password\n');
@@ -73,7 +77,7 @@ describe('passwords', () => {
   });
 });
 
-describe('manifest paths', () => {
+describe('manifest paths', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('refuses every path that would leave the output directory and every other blob value, and recovers the rest', async () => {
     const good = built.manifest.files[0]!;
     const unsafe: [Partial<typeof good>, string][] = [
@@ -128,7 +132,7 @@ describe('manifest paths', () => {
   });
 });
 
-describe('unusable exports and usage', () => {
+describe('unusable exports and usage', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('refuses an export of an unknown format_version as a whole (exit 2, one line, nothing created)', async () => {
     const dir = path.join(work, 'version-2');
     await writeDirectoryExport(dir, { manifest: { ...built.manifest, format_version: 2 }, blobs: built.blobs });

@@ -10,6 +10,10 @@ import { createFolder, seedFile } from './files-fixtures.ts';
 import { signedInClient, startServer, type TestServer } from './harness.ts';
 import { totpAt } from './totp-reference.ts';
 
+// Each test runs the command as a process of its own (tsx loads the server's modules: about 2.5
+// CPU-s apiece), some of them several times; 30 s was too little on a loaded two-core machine.
+const CLI_TEST_TIMEOUT_MS = 90_000;
+
 const root = path.resolve(import.meta.dirname, '../..');
 let server: TestServer;
 
@@ -41,7 +45,7 @@ function runCli(args: string[], stdin = ''): Promise<CliResult> {
   });
 }
 
-describe('npm run admin', () => {
+describe('npm run admin', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('create-user --password-stdin creates a user who can sign in', async () => {
     const result = await runCli(['create-user', 'Admin', '--email', 'admin@example.com', '--password-stdin'], 'first password\n');
     expect(result.stderr).toBe('');
@@ -83,8 +87,7 @@ describe('npm run admin', () => {
     const email = await runCli(['create-user', 'newbie', '--email', 'nope', '--password-stdin'], 'long enough\n');
     expect(email.code).toBe(1);
     expect(email.stderr).toContain('Invalid e-mail address');
-    // Five CLI processes, each loading the server's modules through tsx (about 2.5 CPU-s apiece).
-  }, 90_000);
+  });
 
   it('refuses a missing password when standard input is not a terminal', async () => {
     const result = await runCli(['create-user', 'newbie']);
@@ -150,7 +153,7 @@ describe('npm run admin', () => {
   });
 });
 
-describe('npm run admin -- export-folder', () => {
+describe('npm run admin -- export-folder', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   const exportsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-cli-export-'));
   afterAll(() => fs.rmSync(exportsRoot, { recursive: true, force: true }));
 
