@@ -2,7 +2,7 @@
 // The files screen's states and texts over a fake network (the real server and browser, with
 // downloads, are covered by e2e/files.spec.ts).
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FileRecord } from '../../api/filesApi.ts';
 import type { Folder } from '../../api/types.ts';
 import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
@@ -10,6 +10,11 @@ import { renderAppAt, signedInState } from '../../app/testing/renderWithProvider
 import { fileRecord } from './testing/fileRecords.ts';
 
 let restore = () => {};
+// The route loads its page lazily: transforming that module graph the first time took more than the
+// 10 s a test waits for the screen on a loaded two-core machine, so it is loaded once up front.
+beforeAll(async () => {
+  await import('./FolderFilesPage.tsx');
+}, 120_000);
 afterEach(() => {
   cleanup();
   restore();
