@@ -182,6 +182,10 @@ async function downloadOne(page: Page, file: SeededFile, screenshot?: string): P
   const row = fileRow(page, file.name);
   const started = page.waitForEvent('download');
   await row.getByRole('button').click();
+  // 'Done!' shows for 3 s from when the last byte reached the download manager, which on a loaded
+  // machine can pass while the saved file is still being read below: watched from the click on.
+  const doneShown = expect(row.getByRole('button', { name: `Done! ${file.name}` })).toBeVisible({ timeout: 120_000 });
+  doneShown.catch(() => {}); // awaited below; a failure before then is reported by what failed first
   const download = await started;
   // Chromium's download manager replaces characters some file systems forbid, such as '"'.
   expect(download.suggestedFilename()).toBe(file.name.replace(/"/g, '_'));
@@ -189,7 +193,7 @@ async function downloadOne(page: Page, file: SeededFile, screenshot?: string): P
   expect(bytes.length).toBe(file.content.length);
   expect(sha256(bytes)).toBe(sha256(file.content));
   expect(bytes.equals(file.content)).toBe(true);
-  await expect(row.getByRole('button', { name: `Done! ${file.name}` })).toBeVisible();
+  await doneShown;
   if (screenshot) await shot(page, screenshot);
   // 'Done!' clears after 3 s.
   await expect(row.getByRole('button', { name: `Download ${file.name}` })).toBeVisible({ timeout: 6000 });
