@@ -24,5 +24,7 @@ export function toFolderResponse(folder: Folder): FolderResponse {
     retention_days: folder.retentionDays,
     used_bytes: folder.usedBytes,
     used_files: folder.usedFiles,
+    my_role: 'owner',
+    is_team: false,
   };
 }
