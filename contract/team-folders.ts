@@ -197,3 +197,8 @@ export const KEY_EPOCH_FIELD = 'key_epoch';
 export const KEY_EPOCH_TEXT_PATTERN = /^[1-9]\d{0,5}$/;
 
 export const teamFolderParams = z.object({ id: rowIdParam('Folder') });
+
+/** Most bytes a share's body may have: every file key of a large folder re-sealed, and the envelopes. */
+export const SHARE_TEAM_BODY_LIMIT = 48 * 1024 * 1024;
+/** Most bytes a change's body may have: a joining member's envelopes of a long history. */
+export const CHANGE_TEAM_BODY_LIMIT = 16 * 1024 * 1024;

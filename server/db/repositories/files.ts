@@ -22,11 +22,13 @@ export interface FileRecord {
   uploadTime: number;
   /** null: the admin never downloaded it. */
   lastDownloadedAdmin: number | null;
+  /** The team folder's key epoch encryptedKey is sealed to; null (or absent in a record made by hand): the owner's account key. */
+  keyEpoch?: number | null;
 }
 
 export type NewFileRecord = Omit<FileRecord, 'id' | 'lastDownloadedAdmin'>;
 
-const toFileRecord = rowMapper<FileRow, FileRecord>()({ numbers: ['file_size', 'upload_time', 'last_downloaded_admin'] });
+const toFileRecord = rowMapper<FileRow, FileRecord>()({ numbers: ['file_size', 'upload_time', 'last_downloaded_admin', 'key_epoch'] });
 
 /**
  * A multipart request's idempotency key, recorded with its files: `result` is what the request
@@ -49,7 +51,7 @@ export async function insertFileRecord(
 }
 
 function toInsertable(input: NewFileRecord) {
-  return rowValues(input, [
+  const values = rowValues(input, [
     'folderId',
     'originalFilename',
     'storedFilename',
@@ -61,9 +63,10 @@ function toInsertable(input: NewFileRecord) {
     'blobKey',
     'uploadTime',
   ]);
+  return { ...values, key_epoch: input.keyEpoch ?? null };
 }
 
-// Rows per multi-row INSERT: 10 values each, well below SQLite's and PostgreSQL's bound-parameter limits.
+// Rows per multi-row INSERT: 11 values each, well below SQLite's and PostgreSQL's bound-parameter limits.
 const INSERT_BATCH = 200;
 
 // Ids per IN list: well below SQLite's and PostgreSQL's bound-parameter limits.
@@ -190,6 +193,44 @@ export function createFilesRepository(db: Kysely<Database>) {
 
     async markDownloaded(id: number, now: number): Promise<void> {
       await db.updateTable('files').set({ last_downloaded_admin: now }).where('id', '=', id).execute();
+    },
+
+    /** The file, whichever folder it lies in: the caller checks the account's role in `folderId` (folder-access.ts). */
+    async findById(id: number): Promise<FileRecord | undefined> {
+      const row = await db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toFileRecord(row);
+    },
+
+    /** Those of `ids` that exist (any order), whichever folders they lie in: the caller checks the roles. */
+    async listByIds(ids: readonly number[]): Promise<FileRecord[]> {
+      const records: FileRecord[] = [];
+      for (const batch of batches(ids)) {
+        const rows = await db.selectFrom('files').selectAll().where('id', 'in', batch).execute();
+        records.push(...rows.map(toFileRecord));
+      }
+      return records;
+    },
+
+    /**
+     * Deletes those of `ids` that lie in `folderIds` (folders the caller may delete files of) and
+     * returns what was deleted. One transaction: all of them or none.
+     */
+    async deleteInFolders(ids: readonly number[], folderIds: readonly number[]): Promise<Array<{ id: number; blobKey: string }>> {
+      if (ids.length === 0 || folderIds.length === 0) return [];
+      return db.transaction().execute(async (trx) => {
+        const deleted: Array<{ id: number; blobKey: string }> = [];
+        for (const batch of batches(ids)) {
+          const rows = await trx
+            .deleteFrom('files')
+            .where('files.id', 'in', batch)
+            .where('files.folder_id', 'in', [...folderIds])
+            .returning(['files.id', 'files.blob_key', 'files.folder_id', 'files.file_size'])
+            .execute();
+          deleted.push(...rows.map((row) => ({ id: row.id, blobKey: row.blob_key })));
+          await releaseDeleted(trx, rows.map((row) => ({ folderId: row.folder_id, bytes: Number(row.file_size) })));
+        }
+        return deleted;
+      });
     },
 
     /** The file, if it exists and lies in a folder of `ownerId`. */
