@@ -6,6 +6,10 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, FileRow } from '../schema.ts';
 import { adjustUsage, countRows, releaseDeleted, settleClaim } from './folder-usage.ts';
 import { rowMapper, rowValues } from '../row-mapping.ts';
+import { codedError } from '../../../contract/coded-error.ts';
+
+/** createMany's records name another key epoch than their folder's current one (the folder was shared or a member removed meanwhile). */
+export class KeyEpochChangedError extends codedError('KEY_EPOCH_CHANGED') {}
 
 export interface FileRecord {
   id: number;
@@ -117,7 +121,12 @@ export function createFilesRepository(db: Kysely<Database>) {
      * is settled in the same transaction (the ledger then holds exactly these records); without
      * one the records are counted whatever the folder's limits (the operator's tools, fixtures).
      */
-    async createMany(inputs: readonly NewFileRecord[], batch?: BatchKeyRecord, claim?: ClaimToSettle): Promise<FileRecord[]> {
+    async createMany(
+      inputs: readonly NewFileRecord[],
+      batch?: BatchKeyRecord,
+      claim?: ClaimToSettle,
+      keyEpoch?: { folderId: number; epoch: number | null },
+    ): Promise<FileRecord[]> {
       if (inputs.length === 0 && !batch && !claim) return [];
       return db.transaction().execute(async (trx) => {
         const byBlobKey = new Map<string, FileRecord>();
@@ -153,6 +162,18 @@ export function createFilesRepository(db: Kysely<Database>) {
           await settleClaim(trx, claim.id, claim.folderId, { bytes, files: inputs.length });
         } else {
           await countRows(trx, inputs.map((input) => ({ folderId: input.folderId, bytes: input.fileSize })), 1);
+        }
+        // After the usage row is written: a share (which writes it first) has then either committed
+        // and is seen here, or waits for this transaction. Records sealed to an epoch that is no
+        // longer the folder's current one are not stored.
+        if (keyEpoch) {
+          const current = await trx
+            .selectFrom('folder_key_epochs')
+            .select((eb) => eb.fn.max('epoch').as('epoch'))
+            .where('folder_id', '=', keyEpoch.folderId)
+            .executeTakeFirst();
+          const epoch = current?.epoch === null || current?.epoch === undefined ? null : Number(current.epoch);
+          if (epoch !== keyEpoch.epoch) throw new KeyEpochChangedError('the folder key changed while the files were stored');
         }
         return records;
       });

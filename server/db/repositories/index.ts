@@ -69,6 +69,7 @@ export { UsernameTakenError } from './users.ts';
 export type { AccountFolder, Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';
 export { FOLDER_SORT_KEYS } from './folders.ts';
 export type { ExpiredFile, FileRecord, NewFileRecord } from './files.ts';
+export { KeyEpochChangedError } from './files.ts';
 export type { Usage } from './folder-usage.ts';
 export type { DownloadLink, DownloadLinkWithFiles, LinkedFile, NewDownloadLink } from './download-links.ts';
 export type { UploadGrant } from './upload-grants.ts';
