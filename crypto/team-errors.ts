@@ -27,6 +27,12 @@ export const TEAM_MANIFEST_INVALID_REASONS = [
   'fork',
   /** The server lists members (or member keys) the newest version does not: nothing is sealed or signed for this folder. */
   'unlisted-member',
+  /**
+   * The server's public key for a listed member does not hash to the key the signed list names (a
+   * substituted key, or a member who made a new key pair): nothing new is sealed to it; remove the
+   * member and add them again with the key their fingerprint confirms.
+   */
+  'member-key',
   /** An epoch public key the server sent does not hash to the epoch's key in the signed list. */
   'epoch-key',
 ] as const;
@@ -44,7 +50,7 @@ export class TeamManifestInvalidError extends Error {
   readonly reason: TeamManifestInvalidReason;
   /** The version that was refused (null: the chain as a whole, e.g. a rollback). */
   readonly seq: number | null;
-  /** With reason 'unlisted-member': the rows the server added, for the warning to name. */
+  /** With reason 'unlisted-member' or 'member-key': the members concerned, for the warning to name. */
   readonly unlisted: readonly UnlistedMember[];
 
   constructor(reason: TeamManifestInvalidReason, message: string, details: { seq?: number | null; unlisted?: readonly UnlistedMember[]; cause?: unknown } = {}) {
