@@ -2,7 +2,7 @@
 // node:crypto on its own, without server/crypto/team-manifest.ts: manifests in their one spelling,
 // RSA-PSS signatures with an account key, envelopes of epoch keys, and a model of one folder's team
 // that builds share and change bodies (tests then tamper with them as an attacker would).
-import { constants, createCipheriv, createHash, generateKeyPairSync, publicEncrypt, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { constants, createCipheriv, createHash, createPublicKey, generateKeyPairSync, publicEncrypt, randomBytes, sign, type KeyObject } from 'node:crypto';
 import type { ChangeTeamRequest, ShareTeamRequest } from '../../../contract/team-folders.ts';
 import type { TestServer } from '../harness.ts';
 import type { TestClient } from '../http-client.ts';
@@ -51,7 +51,8 @@ export async function teamAccount(server: TestServer, name: string): Promise<Tea
 
 /** RSA-OAEP-SHA256 of `bytes` to a base64 SPKI (a file key sealed to a key). */
 export function sealTo(spki: string, bytes: Buffer): string {
-  return publicEncrypt({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki', padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, bytes).toString('base64');
+  const key = createPublicKey({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki' });
+  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, bytes).toString('base64');
 }
 
 /** Envelope v1: 0x01 || RSA-OAEP(member, k) || n || AES-256-GCM(k, n, aad, PKCS8). */
