@@ -84,8 +84,8 @@ function checkLink(before: TeamManifest, beforeHash: string, next: TeamManifest,
   if (!signer || (signer.role !== 'owner' && signer.role !== 'manager') || signer.key !== next.signer.key) {
     refuse('signer-role', `version ${seq} is not signed by an owner or manager of version ${seq - 1}`, seq);
   }
-  const owner = (m: TeamManifest) => m.members.find((member) => member.role === 'owner')!.user_id;
-  if (owner(next) !== owner(before)) refuse('chain', `version ${seq} changes the folder's owner`, seq);
+  const owner = (m: TeamManifest) => m.members.find((member) => member.role === 'owner')!;
+  if (owner(next).user_id !== owner(before).user_id || owner(next).key !== owner(before).key) refuse('chain', `version ${seq} changes the folder's owner`, seq);
   if (next.epochs.length < before.epochs.length || before.epochs.some((entry, i) => !sameEpoch(entry, next.epochs[i]!))) {
     refuse('epochs', `version ${seq} removes or changes an earlier epoch`, seq);
   }

@@ -11,7 +11,7 @@ export const TEAM_MANIFEST_INVALID_REASONS = [
   'malformed',
   /** A signature does not verify, or the signer's public key does not hash to the signer's `key`. */
   'signature',
-  /** `seq` skips or repeats, `prev` is not the hash of the version before, or the owner changed. */
+  /** `seq` skips or repeats, `prev` is not the hash of the version before, or the owner (user or key) changed. */
   'chain',
   /** The chain names another folder than the one asked for. */
   'folder',
