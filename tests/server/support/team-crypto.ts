@@ -37,10 +37,10 @@ export interface TeamAccount {
 
 let accountCount = 0;
 
-export async function teamAccount(server: TestServer, name: string): Promise<TeamAccount> {
+export async function teamAccount(server: TestServer, name: string, email: string | null = null): Promise<TeamAccount> {
   const username = `${name}${++accountCount}`;
   const password = 'correct horse battery';
-  const user = await server.createUser(username, password);
+  const user = await server.createUser(username, password, email);
   const keys = rsaPair();
   await server.app.repos.users.setPublicKey(user.id, keys.spki);
   const client = server.client();
