@@ -30,7 +30,7 @@ import { MemberList, memberName, type ListedMember } from './MemberList.tsx';
 import type { PickedMember } from './MemberPicker.tsx';
 import { RemoveMemberDialog } from './RemoveMemberDialog.tsx';
 import { ShareFolderDialog } from './ShareFolderDialog.tsx';
-import { teamPoolOf, type TeamChange, type VerifiedMember } from './teamPool.ts';
+import type { TeamChange, VerifiedMember } from './teamPool.ts';
 import { selectFolderTeam, type OpenedTeam } from './teamSlice.ts';
 import { TeamRefusedWarning } from './TeamRefusedWarning.tsx';
 import { changeTeamWithRetry, isTeamChanged, shareWithRetry } from './teamWrites.ts';
@@ -111,7 +111,7 @@ export function MembersSection({ folder }: { folder: Folder }) {
     void run(
       () =>
         changeTeamWithRetry(
-          { dispatch, pool: teamPoolOf(cryptoPool()), privateKey: key, reopen: () => openTeam(key, true) },
+          { dispatch, pool: cryptoPool(), privateKey: key, reopen: () => openTeam(key, true) },
           folder.id,
           // The newest opened state at the time of the (re)try.
           team,
@@ -127,7 +127,7 @@ export function MembersSection({ folder }: { folder: Folder }) {
     const owner = { userId: user.id, username: user.username, role: 'owner' as const, publicKeySpki: user.public_key_spki };
     const inputs = members.map(({ account, role }) => ({ userId: account.id, username: account.username, role, publicKeySpki: account.public_key_spki! }));
     void run(async () => {
-      await shareWithRetry({ dispatch, pool: teamPoolOf(cryptoPool()), privateKey: key }, folder.id, owner, inputs);
+      await shareWithRetry({ dispatch, pool: cryptoPool(), privateKey: key }, folder.id, owner, inputs);
       await openTeam(key, true);
     }, T.shared);
   }

@@ -4,7 +4,7 @@
 // folder's keys, which are opened (and the signed chain checked) the first time a file needs them.
 // Everything downstream (downloads, ZIP, save to folder, download links) gets the same FileKeyHandle.
 import type { CryptoPool, FileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
-import type { FolderKeysHandle, TeamPool } from './teamPool.ts';
+import type { FolderKeysHandle } from './teamPool.ts';
 
 /** What opening needs of a file record (GET /folders/{id}/files). */
 export interface KeyedFile {
@@ -17,7 +17,7 @@ export interface KeyedFile {
 /** Opens one file's key in the pool; the caller releases it (pool.releaseKeys) when done. */
 export type FileKeyOpener = (file: KeyedFile) => Promise<FileKeyHandle>;
 
-export type FileKeyPool = Pick<CryptoPool, 'unwrapFileKey'> & Pick<TeamPool, 'unwrapFolderFileKey'>;
+export type FileKeyPool = Pick<CryptoPool, 'unwrapFileKey' | 'unwrapFolderFileKey'>;
 
 /**
  * An opener for the files of one folder. `folderKeys` is asked at most once, and only when a file

@@ -17,7 +17,7 @@ type Dispatch = ThunkDispatch<RootState, unknown, UnknownAction>;
 export interface OpenTeamDeps {
   dispatch: Dispatch;
   getState: () => RootState;
-  pool: Pick<TeamPool, 'openTeam'>;
+  pool: Pick<TeamPool, 'openTeam' | 'releaseKey'>;
 }
 
 export interface OpenTeamRequest {
@@ -45,8 +45,10 @@ export async function openFolderTeam({ dispatch, getState, pool }: OpenTeamDeps,
   const answer = await fetchTeamAnswer(dispatch, folderId);
   if (answer.manifests.length === 0) return null;
   try {
-    const { team, folderKeys } = await pool.openTeam(privateKey, answer, readSeenChain(userId, folderId));
+    const { team, folderKeys } = await pool.openTeam(privateKey, answer, readSeenChain(userId, folderId), folderId);
     rememberSeenChain(userId, folderId, { firstHash: team.firstHash, seq: team.seq });
+    // The keys opened before are replaced by these (a newer version may hold a newer epoch).
+    if (known?.status === 'opened') void pool.releaseKey(known.folderKeys).catch(() => undefined);
     const opened: OpenedTeam = { status: 'opened', privateKeyId: privateKey.id, team, folderKeys };
     dispatch(teamOpened({ folderId, privateKeyId: privateKey.id, team, folderKeys }));
     return opened;

@@ -2,7 +2,7 @@
 // of the folder's epoch keys in the pool (never the keys), or the refusal the worker gave. Opened
 // state is bound to the private key that opened it, and is dropped with it: a new session, a
 // locked or replaced key starts over (the pool forgets its keys then too).
-import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
+import { createSlice, type Draft, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 import { sessionEnded } from '../../api/sessionEvents.ts';
 import { rootReducer, type RootState } from '../../app/rootReducer.ts';
 import { privateKeyCleared } from '../keys/index.ts';
@@ -38,7 +38,8 @@ export const teamSlice = createSlice({
   reducers: {
     teamOpened(state, action: PayloadAction<{ folderId: number; privateKeyId: string; team: VerifiedTeam; folderKeys: FolderKeysHandle }>) {
       const { folderId, ...opened } = action.payload;
-      state.folders[folderId] = { status: 'opened', ...opened };
+      // The verified view is stored as the worker made it (read-only; never changed in the store).
+      state.folders[folderId] = { status: 'opened', ...opened } as Draft<OpenedTeam>;
     },
     teamRefused(state, action: PayloadAction<{ folderId: number; reason: string; unlisted: { userId: number; username: string }[] }>) {
       const { folderId, reason, unlisted } = action.payload;

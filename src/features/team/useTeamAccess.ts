@@ -7,7 +7,6 @@ import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks.ts'
 import { selectCurrentUser } from '../auth/index.ts';
 import { fileKeyOpener, type FileKeyOpener } from './fileKeys.ts';
 import { openFolderTeam } from './openTeam.ts';
-import { teamPoolOf } from './teamPool.ts';
 import { TeamNotOpenError } from './teamErrors.ts';
 import type { OpenedTeam } from './teamSlice.ts';
 
@@ -21,7 +20,7 @@ export function useOpenTeam(folderId: number): (privateKey: PrivateKeyHandle, fr
   return useCallback(
     (privateKey, fresh = false) => {
       if (userId === null) return Promise.reject(new TeamNotOpenError());
-      return openFolderTeam({ dispatch, getState: store.getState, pool: teamPoolOf(cryptoPool()) }, { folderId, userId, privateKey, fresh });
+      return openFolderTeam({ dispatch, getState: store.getState, pool: cryptoPool() }, { folderId, userId, privateKey, fresh });
     },
     [cryptoPool, dispatch, folderId, store, userId],
   );
@@ -33,7 +32,7 @@ export function useFileKeyOpener(folderId: number): (privateKey: PrivateKeyHandl
   const openTeam = useOpenTeam(folderId);
   return useCallback(
     (privateKey) =>
-      fileKeyOpener(teamPoolOf(cryptoPool()), privateKey, async () => {
+      fileKeyOpener(cryptoPool(), privateKey, async () => {
         const opened = await openTeam(privateKey);
         if (opened === null) throw new TeamNotOpenError();
         return opened.folderKeys;
