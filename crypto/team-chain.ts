@@ -28,8 +28,13 @@ export interface SignedManifestVersion {
   readonly signerPublicKeySpki: string;
 }
 
-/** What this browser saw of the folder's chain before (remembered per account and folder by the page). */
-export type SeenChain = { readonly firstHash: string; readonly seq: number } | null;
+/**
+ * What this browser saw of the folder's chain before (remembered per account and folder by the
+ * page). `headHash`, the hash of version `seq` as seen, is optional but worth keeping: with it, a
+ * chain that keeps version 1 and grows past `seq` along another branch (versions signed by someone
+ * who was a manager before being removed, say) is a fork too, not only a different version 1.
+ */
+export type SeenChain = { readonly firstHash: string; readonly seq: number; readonly headHash?: string | undefined } | null;
 
 export interface VerifiedMember {
   readonly userId: number;
@@ -110,6 +115,7 @@ export async function verifyTeamChain(input: {
   let before: TeamManifest | undefined;
   let beforeHash = '';
   let firstHash = '';
+  let hashAtSeen: string | undefined;
   for (const [index, version] of versions.entries()) {
     const seq = index + 1;
     const bytes = decodeManifestText(version.manifest, seq);
@@ -135,10 +141,12 @@ export async function verifyTeamChain(input: {
     if (!signatureValid) refuse('signature', `version ${seq}'s signature does not verify with its signer's key`, seq);
     beforeHash = await manifestHash(bytes);
     if (seq === 1) firstHash = beforeHash;
+    if (seq === seen?.seq) hashAtSeen = beforeHash;
     before = manifest;
   }
   const head = before!;
   if (seen && seen.firstHash !== firstHash) refuse('fork', 'this chain does not start with the version 1 this browser saw', 1);
+  if (seen?.headHash !== undefined && seen.headHash !== hashAtSeen) refuse('fork', `this chain's version ${seen.seq} is not the one this browser saw`, seen.seq);
   const members = head.members.map((m) => ({ userId: m.user_id, username: m.username, role: m.role, keyHash: m.key }));
   const viewer = members.find((m) => m.keyHash === input.viewerKeyHash);
   if (!viewer) refuse('not-member', 'your key is not a member of the newest version', head.seq);

@@ -23,7 +23,7 @@ export const TEAM_MANIFEST_INVALID_REASONS = [
   'not-member',
   /** The chain is shorter than one this browser already saw. */
   'rollback',
-  /** The chain's first version differs from the one this browser already saw. */
+  /** The chain's first version (or, when remembered, its version at the seen seq) differs from the one this browser saw. */
   'fork',
   /** The server lists members (or member keys) the newest version does not: nothing is sealed or signed for this folder. */
   'unlisted-member',

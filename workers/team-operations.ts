@@ -11,7 +11,10 @@
  *   // remembered for this folder (null the first time). Pass the folder id you asked for: a chain
  *   // of any other folder is then refused ('folder').
  *   const { team, folderKeys } = await pool.openTeam(privateKey, answer, seen, folderId);
- *   remember({ firstHash: team.firstHash, seq: team.seq });       // only after success
+ *   remember({ firstHash: team.firstHash, seq: team.seq, headHash: team.headHash });   // only after success
+ *   //   seen = { firstHash, seq, headHash? }: keep headHash too; without it a chain that keeps
+ *   //   version 1 but branches later (a manager removed since, signing with the server) is not
+ *   //   told from the real one (rule 6 with the head hash: crypto/team-chain.ts).
  *   //   throws TeamManifestInvalidError: code 'TEAM_MANIFEST_INVALID', `reason` one of
  *   //   TEAM_MANIFEST_INVALID_REASONS ('signature', 'chain', 'folder', 'signer-role', 'epochs',
  *   //   'not-member', 'rollback', 'fork', 'unlisted-member', 'epoch-key', 'malformed'), `seq` the

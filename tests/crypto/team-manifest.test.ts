@@ -185,6 +185,17 @@ describe('verifyTeamChain refuses', () => {
     await expectRefused(verify([other], story.alice, { firstHash: await hashOf(story.chain[0]!), seq: 1 }), 'fork');
   });
 
+  it('a chain that keeps version 1 but replaces the version this browser saw (fork, with the remembered head hash)', async () => {
+    // carol was a reader of version 1; bob, a manager of version 1, signs another version 2 and a version 3 on it.
+    const otherV2 = await signed({ ...story.v2, created_at: '2026-11-25T14:00:00.000Z', epochs: [story.v2.epochs[0]!, { ...story.v2.epochs[1]!, created_at: '2026-11-25T14:00:00.000Z' }] }, story.bob);
+    const v3 = await signed({ ...story.v2, seq: 3, prev: await hashOf(otherV2), created_at: '2026-11-25T14:00:01.000Z', epochs: [story.v2.epochs[0]!, { ...story.v2.epochs[1]!, created_at: '2026-11-25T14:00:00.000Z' }] }, story.bob);
+    const forked = [story.chain[0]!, otherV2, v3];
+    const seen = { firstHash: await hashOf(story.chain[0]!), seq: 2 };
+    await expect(verify(forked, story.alice, seen)).resolves.toBeTruthy();
+    await expectRefused(verify(forked, story.alice, { ...seen, headHash: await hashOf(story.chain[1]!) }), 'fork');
+    await expect(verify(story.chain, story.alice, { ...seen, headHash: await hashOf(story.chain[1]!) })).resolves.toBeTruthy();
+  });
+
   it('an empty chain (malformed)', async () => {
     await expectRefused(verify([], story.alice), 'malformed');
   });
