@@ -14,7 +14,7 @@ import type { TestServer } from '../server/harness.ts';
 import { totpAt } from '../server/totp-reference.ts';
 import { MultipartBody, postMultipart, sealForUpload } from '../server/upload-helpers.ts';
 import { teamAccount, TeamModel, type TeamAccount } from '../server/support/team-crypto.ts';
-import { commandTestBed, runCommand } from './cli-fixtures.ts';
+import { commandTestBed, runCommand, writeTree } from './cli-fixtures.ts';
 
 const bed = commandTestBed();
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
@@ -72,6 +72,35 @@ describe('npm run fetch -- --team', () => {
     for (const file of files) {
       const written = fs.readFileSync(path.join(out, file.relativePath === '.' ? '' : file.relativePath, file.name));
       expect(written.equals(file.plain)).toBe(true);
+    }
+  });
+
+  it('uploads to a team folder with npm run upload (batch and tus, sealed to the current epoch) and the reader fetches it byte-identical', async () => {
+    const server = await bed.startServer();
+    const owner = await cliAccount(server, 'owner');
+    const reader = await cliAccount(server, 'reader');
+    const { folder, team } = await sharedWithFiles(server, owner, reader);
+    // A removal first: the uploads must seal to epoch 2, which the removed member never held.
+    const leaver = await cliAccount(server, 'leaver');
+    const add = team.change(owner, { add: [{ account: leaver, role: 'reader' }] });
+    expect((await owner.client.post(`/api/folders/${folder.id}/team/versions`, add.body)).status).toBe(201);
+    add.commit();
+    const remove = team.change(owner, { remove: [leaver] });
+    expect((await owner.client.post(`/api/folders/${folder.id}/team/versions`, remove.body)).status).toBe(201);
+    remove.commit();
+
+    const source = writeTree(bed.tempDir('sealdrop-team-source-'), { 'Batch/small.txt': randomBytes(2000), 'Batch/large.bin': randomBytes(9 * 1024 * 1024) });
+    const upload = await runCommand('upload', [`${server.baseUrl}/upload/${folder.link_token}`, path.join(source, 'Batch'), '--json', '--state-dir', bed.tempDir('sealdrop-team-state-'), '--chunk-mib', '4']).done;
+    expect(upload.code, upload.stderr).toBe(0);
+    const listing = await owner.client.get(`/api/folders/${folder.id}/files`);
+    const uploaded = listing.body.filter((file: { relative_path: string }) => file.relative_path === 'Batch');
+    expect(uploaded.map((file: { key_epoch: number }) => file.key_epoch)).toEqual([2, 2]);
+
+    const out = bed.tempDir('sealdrop-team-out-');
+    const fetched = await runCommand('fetch', teamArgs(server, reader, folder.id, [out]), { input: `${reader.password}\n` }).done;
+    expect(fetched.code, fetched.stderr).toBe(0);
+    for (const name of ['small.txt', 'large.bin']) {
+      expect(fs.readFileSync(path.join(out, 'Batch', name)).equals(fs.readFileSync(path.join(source, 'Batch', name)))).toBe(true);
     }
   });
 
