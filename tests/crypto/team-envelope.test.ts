@@ -91,6 +91,15 @@ describe('envelope v1', () => {
     await expectCryptoError(openAs(alice, 'not base64!'), 'INTEGRITY');
   });
 
+  it('keeps an account key as two non-extractable imports (RSA-OAEP to open, RSA-PSS to sign) and its public key', async () => {
+    expect(alice.keys.decryptKey.extractable).toBe(false);
+    expect(alice.keys.signingKey.extractable).toBe(false);
+    expect(alice.keys.decryptKey.algorithm.name).toBe('RSA-OAEP');
+    expect(alice.keys.signingKey.algorithm.name).toBe('RSA-PSS');
+    expect(alice.keys.keyHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await importPublicKeySpki(alice.keys.publicKeySpki)).type).toBe('public');
+  });
+
   it('uses a fresh content key and nonce for every seal', async () => {
     expect(await sealTo(alice)).not.toBe(await sealTo(alice));
   });
