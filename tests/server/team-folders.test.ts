@@ -533,3 +533,61 @@ describe('refusing what an attacker sends', () => {
     expect(envelopeOfEpochKey.length).toBeGreaterThan(100);
   });
 });
+
+describe('odd spellings of the team paths', () => {
+  it('answers a spelling the router decodes like the canonical path, never lets a stranger or a reader through another, and never answers 5xx', async () => {
+    const { owner, reader, stranger, folder, team: model } = await sharedFolder();
+    const id = String(folder.id);
+    const same = [`/api/folders/${id}/%74eam`, `/%61pi/folders/${id}/team`, `/api/folders/%3${id.slice(0, 1)}${id.slice(1)}/team`, `/api/folders/${id}/team?x=1`];
+    const odd = [
+      `/api/folders/${id}/TEAM`,
+      `/api/folders/${id}/team/`,
+      `/api/folders/${id}/team.`,
+      `/api/folders/${id}/team;x`,
+      `/api/folders/${id}/team%00`,
+      `/api/folders/${id}%2Fteam`,
+      `/api/folders/${id}/team/..`,
+      `/api/folders/${id}/./team`,
+      `/api/folders/${id}/x/../team`,
+      `/api/folders//${id}/team`,
+      `/api/folders/${id}%20/team`,
+      `/api/folders/+${id}/team`,
+      `/api/folders/${id}.0/team`,
+      `/api/folders/-${id}/team`,
+      `/api/folders/${id}/team/me/`,
+      `/api/folders/${id}/team/ME`,
+      `/api/folders/${id}/team/versions%2F`,
+      `/api/folders/${id}/TEAM/versions`,
+    ];
+    const canonical = await reader.client.get(`/api/folders/${id}/team`);
+    expect(canonical.status).toBe(200);
+    for (const path of same) {
+      const answer = await getBytes(reader.client, path);
+      expect(answer.status, path).toBe(200);
+      expect(JSON.parse(answer.body.toString()).manifests, path).toEqual(canonical.body.manifests);
+      expect((await getBytes(stranger.client, path)).status, `stranger ${path}`).toBe(404);
+    }
+    for (const path of odd) {
+      for (const [who, client] of [['stranger', stranger.client], ['reader', reader.client]] as const) {
+        const answer = await getBytes(client, path);
+        expect(answer.status, `${who} GET ${path}`).toBeLessThan(500);
+        if (who === 'stranger') expect(answer.status, `stranger GET ${path}`).toBeGreaterThanOrEqual(400);
+      }
+    }
+    // Writes through odd spellings: a reader and a stranger never store a version.
+    const dave = await teamAccount(server, 'dave');
+    const change = model.change(owner, { add: [{ account: dave, role: 'reader' }] });
+    for (const path of [`/api/folders/${id}/team/%76ersions`, `/api/folders/${id}/TEAM/versions`, `/api/folders/${id}/team/versions/`, `/api/folders/${id}/team/./versions`]) {
+      for (const client of [reader.client, stranger.client]) {
+        // Raw: an odd spelling's answer is the router's, which the document does not describe.
+        const answer = await sendRaw(client, 'POST', path, Buffer.from(JSON.stringify(change.body)), { 'content-type': 'application/json' });
+        expect(answer.status, path).toBeGreaterThanOrEqual(400);
+        expect(answer.status, path).toBeLessThan(500);
+      }
+    }
+    expect((await team(owner.client, folder.id)).body.manifests).toHaveLength(1);
+    // The owner's own write through a spelling the router decodes is the canonical write.
+    const stored = await sendRaw(owner.client, 'POST', `/api/folders/${id}/team/%76ersions`, Buffer.from(JSON.stringify(change.body)), { 'content-type': 'application/json' });
+    expect(stored.status).toBe(201);
+  }, 120_000);
+});
