@@ -63,12 +63,17 @@ function ShareForm({ candidates, fileCount, busy, onCancel, onShare }: Omit<Shar
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           <DialogContentText>{T.shareIntro}</DialogContentText>
-          <MemberPicker candidates={left} userId={userId} role={role} disabled={busy} onPick={setUserId} onRole={setRole} />
-          <div>
-            <Button variant="outlined" onClick={addToList} disabled={busy || picked === null}>
-              {T.addToList}
-            </Button>
-          </div>
+          {/* Once everyone is on the list there is nobody left to pick. */}
+          {(left.length > 0 || chosen.length === 0) && (
+            <>
+              <MemberPicker candidates={left} userId={userId} role={role} disabled={busy} onPick={setUserId} onRole={setRole} />
+              <div>
+                <Button variant="outlined" onClick={addToList} disabled={busy || picked === null}>
+                  {T.addToList}
+                </Button>
+              </div>
+            </>
+          )}
           <Typography id={listId} variant="subtitle2" component="h3">
             {T.memberListLabel}
           </Typography>
