@@ -6,6 +6,7 @@ import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { teamApi } from '../../api/teamApi.ts';
 import type { RootState } from '../../app/rootReducer.ts';
+import { releaseFolderKeysWhenDropped } from './folderKeysRelease.ts';
 import { manifestRefusal } from './manifestRefusal.ts';
 import { readSeenChain, rememberSeenChain } from './seenChain.ts';
 import type { TeamAnswer } from '../../../contract/team-folders.ts';
@@ -47,9 +48,9 @@ export async function openFolderTeam({ dispatch, getState, pool }: OpenTeamDeps,
   try {
     const { team, folderKeys } = await pool.openTeam(privateKey, answer, readSeenChain(userId, folderId), folderId);
     rememberSeenChain(userId, folderId, { firstHash: team.firstHash, seq: team.seq });
-    // The keys opened before are replaced by these (a newer version may hold a newer epoch).
-    if (known?.status === 'opened') void pool.releaseKey(known.folderKeys).catch(() => undefined);
     const opened: OpenedTeam = { status: 'opened', privateKeyId: privateKey.id, team, folderKeys };
+    // Released from the workers when the slice drops them (a newer version, a locked key, sign-out).
+    dispatch(releaseFolderKeysWhenDropped(pool, folderId, folderKeys));
     dispatch(teamOpened({ folderId, privateKeyId: privateKey.id, team, folderKeys }));
     return opened;
   } catch (error) {
