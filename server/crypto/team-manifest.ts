@@ -9,6 +9,8 @@ import { constants, createDecipheriv, createHash, createPrivateKey, createPublic
 import { z } from 'zod';
 import { CodedError } from '../../contract/coded-error.ts';
 import {
+  MAX_TEAM_EPOCHS,
+  MAX_TEAM_MEMBERS,
   TEAM_ENVELOPE_AAD_PREFIX,
   TEAM_ENVELOPE_VERSION,
   TEAM_MANIFEST_FORMAT,
@@ -53,8 +55,9 @@ const manifestSchema = z.strictObject({
   created_at: z.string().max(64),
   members: z
     .array(z.strictObject({ user_id: positive, username: z.string().min(1).max(256), role: z.enum(TEAM_ROLES), key: hex64 }))
-    .min(1),
-  epochs: z.array(z.strictObject({ epoch: positive, key: hex64, created_at: z.string().max(64) })).min(1),
+    .min(1)
+    .max(MAX_TEAM_MEMBERS),
+  epochs: z.array(z.strictObject({ epoch: positive, key: hex64, created_at: z.string().max(64) })).min(1).max(MAX_TEAM_EPOCHS),
   current_epoch: positive,
 });
 
