@@ -5,17 +5,15 @@
 // choice. A list the worker refused shows a warning instead, and nothing is signed for the folder.
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { Folder } from '../../../contract/folders.ts';
 import type { AssignableTeamRole } from '../../../contract/team-folders.ts';
 import { describeApiError } from '../../api/errors.ts';
 import { useDirectoryQuery } from '../../api/orgApi.ts';
-import { useGetTeamQuery, useSetTeamNotifyMutation } from '../../api/teamApi.ts';
+import { useGetTeamQuery } from '../../api/teamApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
@@ -32,6 +30,7 @@ import { RemoveMemberDialog } from './RemoveMemberDialog.tsx';
 import { ShareFolderDialog } from './ShareFolderDialog.tsx';
 import type { TeamChange, VerifiedMember } from './teamPool.ts';
 import { selectFolderTeam, type OpenedTeam } from './teamSlice.ts';
+import { NotifySwitch } from './NotifySwitch.tsx';
 import { TeamRefusedWarning } from './TeamRefusedWarning.tsx';
 import { changeTeamWithRetry, isTeamChanged, shareWithRetry } from './teamWrites.ts';
 import { useOpenTeam } from './useTeamAccess.ts';
@@ -63,7 +62,6 @@ export function MembersSection({ folder }: { folder: Folder }) {
   const canShare = !folder.is_team && folder.my_role === 'owner';
   const teamRows = useGetTeamQuery(folder.id, { skip: !folder.is_team });
   const directory = useDirectoryQuery(undefined, { skip: !(canManage || canShare) });
-  const [saveNotify, notifyState] = useSetTeamNotifyMutation();
 
   const load = useCallback(
     async (key = privateKey, fresh = false) => {
@@ -200,22 +198,7 @@ export function MembersSection({ folder }: { folder: Folder }) {
             </Button>
           </div>
         )}
-        {myRow && (
-          <FormControlLabel
-            control={
-              <Switch
-                checked={myRow.notify}
-                disabled={notifyState.isLoading}
-                onChange={(event) =>
-                  void saveNotify({ folderId: folder.id, notify: event.target.checked })
-                    .unwrap()
-                    .then(() => notify.success(T.notifySaved), (error: unknown) => notify.error(error))
-                }
-              />
-            }
-            label={T.notifyLabel}
-          />
-        )}
+        {myRow && <NotifySwitch folderId={folder.id} saved={myRow.notify} />}
       </Stack>
     );
   }
