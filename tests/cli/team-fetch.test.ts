@@ -50,7 +50,9 @@ async function sharedWithFiles(server: TestServer, owner: TeamAccount, reader: T
 
 const teamArgs = (server: TestServer, account: TeamAccount, folderId: number, rest: string[]) => ['--team', server.baseUrl, '--user', account.username, '--folder', String(folderId), ...rest];
 
-describe('npm run fetch -- --team', () => {
+// Each test runs the command as processes of their own (tsx loads the server's modules), some several
+// times: as for the other command tests, 30 s is too little on a loaded two-core machine.
+describe('npm run fetch -- --team', { timeout: 180_000 }, () => {
   it('lists and fetches a team folder\'s files for a reader who signs in with two-factor', async () => {
     const server = await bed.startServer();
     const owner = await cliAccount(server, 'owner');

@@ -17,6 +17,9 @@ import { MultipartBody, postMultipart, sealForUpload, sendRaw } from './upload-h
 import { manifestBytes, rsaPair, sealEnvelope, signManifest, teamAccount, TeamModel, type TeamAccount } from './support/team-crypto.ts';
 
 let server: TestServer;
+// Each test makes several RSA-2048 key pairs and signs in several accounts: more than the default
+// 30 s on a loaded two-core machine.
+const TEAM_TEST_TIMEOUT_MS = 120_000;
 
 beforeAll(async () => {
   server = await startServer();
@@ -71,7 +74,7 @@ async function team(client: TestClient, folderId: number) {
   return client.get(`/api/folders/${folderId}/team`);
 }
 
-describe('sharing a folder', () => {
+describe('sharing a folder', { timeout: TEAM_TEST_TIMEOUT_MS }, () => {
   it('stores version 1: members see it on their dashboard with their role, verify the chain and open their envelope', async () => {
     const { owner, manager, reader, stranger, folder, files, team: model } = await sharedFolder();
     const listed = await manager.client.get('/api/folders/');
@@ -169,7 +172,7 @@ describe('sharing a folder', () => {
   });
 });
 
-describe('changing the members', () => {
+describe('changing the members', { timeout: TEAM_TEST_TIMEOUT_MS }, () => {
   it('adds a member (envelopes of every epoch), removes one (a new epoch only the rest can open), changes a role (no keys)', async () => {
     const { owner, manager, reader, folder, team: model } = await sharedFolder();
     const dave = await teamAccount(server, 'dave');
@@ -262,7 +265,7 @@ describe('changing the members', () => {
   });
 });
 
-describe('what each role may do on every folder route', () => {
+describe('what each role may do on every folder route', { timeout: TEAM_TEST_TIMEOUT_MS }, () => {
   it('answers owner, manager, reader and stranger per role: 404 for a stranger, 403 FOLDER_ROLE_REQUIRED for a weaker role', async () => {
     const { owner, manager, reader, stranger, folder, files } = await sharedFolder();
     const link = await owner.client.post('/api/download/links', { file_ids: [files[0]!.id], password: null });
@@ -333,7 +336,7 @@ describe('what each role may do on every folder route', () => {
   });
 });
 
-describe('refusing what an attacker sends', () => {
+describe('refusing what an attacker sends', { timeout: TEAM_TEST_TIMEOUT_MS }, () => {
   it('refuses a forged signature, a manifest signed by a reader, and one signed by someone other than the sender', async () => {
     const { manager, reader, folder, team: model } = await sharedFolder();
     const dave = await teamAccount(server, 'dave');
@@ -534,7 +537,7 @@ describe('refusing what an attacker sends', () => {
   });
 });
 
-describe('odd spellings of the team paths', () => {
+describe('odd spellings of the team paths', { timeout: TEAM_TEST_TIMEOUT_MS }, () => {
   it('answers a spelling the router decodes like the canonical path, never lets a stranger or a reader through another, and never answers 5xx', async () => {
     const { owner, reader, stranger, folder, team: model } = await sharedFolder();
     const id = String(folder.id);
@@ -589,5 +592,5 @@ describe('odd spellings of the team paths', () => {
     // The owner's own write through a spelling the router decodes is the canonical write.
     const stored = await sendRaw(owner.client, 'POST', `/api/folders/${id}/team/%76ersions`, Buffer.from(JSON.stringify(change.body)), { 'content-type': 'application/json' });
     expect(stored.status).toBe(201);
-  }, 120_000);
+  }, 180_000);
 });

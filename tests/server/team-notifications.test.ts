@@ -38,7 +38,7 @@ async function notifyAfterQuiet(): Promise<void> {
   await server.app.notifications.notifyUploads(server.clock.now());
 }
 
-describe('a team folder\'s upload notifications', () => {
+describe('a team folder\'s upload notifications', { timeout: 120_000 }, () => {
   it('go to the members who chose them, one message each, and no longer to a removed member', async () => {
     const owner = await member('owner');
     const manager = await member('manager');
