@@ -345,6 +345,9 @@ test('three members share a folder, an uploader sends files, the owner removes o
   // The reader's own account key and what they received before the removal.
   const readerKeyData = (await (await reader.page.request.get('/api/auth/users/me/encrypted-key')).json()) as { encryptedPrivateKey: string; kdfSalt: string };
   const readerPrivateKey = unwrapPrivateKey(readerKeyData, reader.password);
+  // Everything the server ever sent them of the folder's keys: their envelopes before the removal.
+  const readerTeam = (await (await reader.page.request.get(`/api/folders/${folder.id}/team`)).json()) as { my_envelopes: Array<{ epoch: number; envelope: string }> };
+  expect(readerTeam.my_envelopes.map((row) => row.epoch)).toEqual([1]);
 
   // The owner removes the reader; the dialog says what removal does.
   await openFolderUnlocked(ownerPage, folder.id, owner.password);
@@ -381,10 +384,11 @@ test('three members share a folder, an uploader sends files, the owner removes o
   // ... and nothing the server holds opens the new file with their key: neither their envelopes
   // (epoch 1 only) nor their account key opens its wrapped key; epoch 1 still opens the old files.
   const held = await serverHoldings(folder.id, readerId);
-  expect(held.envelopes.map((row) => row.epoch)).toEqual([1]);
+  // The server keeps no envelope for them after the removal, and none of epoch 2 ever existed.
+  expect(held.envelopes.filter((row) => row.epoch >= 2)).toEqual([]);
   expect(held.epochs.map((row) => row.epoch)).toEqual([1, 2]);
   const readerKeyHash = keyHash(readerKey);
-  const epochKeys = held.envelopes.map((row) =>
+  const epochKeys = [...readerTeam.my_envelopes, ...held.envelopes].map((row) =>
     openEnvelope(readerPrivateKey, {
       folderId: folder.id,
       epoch: row.epoch,
