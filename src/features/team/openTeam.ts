@@ -47,7 +47,7 @@ export async function openFolderTeam({ dispatch, getState, pool }: OpenTeamDeps,
   if (answer.manifests.length === 0) return null;
   try {
     const { team, folderKeys } = await pool.openTeam(privateKey, answer, readSeenChain(userId, folderId), folderId);
-    rememberSeenChain(userId, folderId, { firstHash: team.firstHash, seq: team.seq });
+    rememberSeenChain(userId, folderId, { firstHash: team.firstHash, seq: team.seq, headHash: team.headHash });
     const opened: OpenedTeam = { status: 'opened', privateKeyId: privateKey.id, team, folderKeys };
     // Released from the workers when the slice drops them (a newer version, a locked key, sign-out).
     dispatch(releaseFolderKeysWhenDropped(pool, folderId, folderKeys));

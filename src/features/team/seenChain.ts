@@ -1,5 +1,5 @@
 // What this browser saw of a team folder's signed chain (docs/team-folders.md, rule 6): the hash of
-// version 1 and the highest version, per account and folder, in localStorage so that a server
+// version 1, the highest version and that version's hash, per account and folder, in localStorage so that a server
 // which later answers with a shorter or forked chain is refused even after a reload. Only hashes
 // and numbers: nothing here is secret. A browser with no storage (private mode refusing writes)
 // simply remembers nothing, which weakens rule 6 to "within this page" but refuses nothing honest.
@@ -19,10 +19,17 @@ function storage(): Storage | null {
   }
 }
 
-function isSeen(value: unknown): value is { firstHash: string; seq: number } {
+type SeenHead = { firstHash: string; seq: number; headHash?: string | undefined };
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+function isSeen(value: unknown): value is SeenHead {
   if (typeof value !== 'object' || value === null) return false;
-  const { firstHash, seq } = value as Record<string, unknown>;
-  return typeof firstHash === 'string' && /^[0-9a-f]{64}$/.test(firstHash) && typeof seq === 'number' && Number.isInteger(seq) && seq >= 1;
+  const { firstHash, seq, headHash } = value as Record<string, unknown>;
+  return (
+    typeof firstHash === 'string' && SHA256_HEX.test(firstHash) && typeof seq === 'number' && Number.isInteger(seq) && seq >= 1 &&
+    (headHash === undefined || (typeof headHash === 'string' && SHA256_HEX.test(headHash)))
+  );
 }
 
 export function readSeenChain(userId: number, folderId: number): SeenChain {
@@ -30,18 +37,22 @@ export function readSeenChain(userId: number, folderId: number): SeenChain {
   if (!text) return null;
   try {
     const parsed: unknown = JSON.parse(text);
-    return isSeen(parsed) ? { firstHash: parsed.firstHash, seq: parsed.seq } : null;
+    return isSeen(parsed) ? { firstHash: parsed.firstHash, seq: parsed.seq, headHash: parsed.headHash } : null;
   } catch {
     return null;
   }
 }
 
-/** After the worker accepted a chain: its head, never lower than what was seen before. */
-export function rememberSeenChain(userId: number, folderId: number, head: { firstHash: string; seq: number }): void {
+/**
+ * After the worker accepted a chain: its head, never lower than what was seen before. The head's
+ * hash lets the next check refuse a different version under the same number (a removed manager and
+ * the server writing another history on the same version 1).
+ */
+export function rememberSeenChain(userId: number, folderId: number, head: { firstHash: string; seq: number; headHash: string }): void {
   const before = readSeenChain(userId, folderId);
   if (before !== null && before.firstHash === head.firstHash && before.seq >= head.seq) return;
   try {
-    storage()?.setItem(storageKey(userId, folderId), JSON.stringify({ firstHash: head.firstHash, seq: head.seq }));
+    storage()?.setItem(storageKey(userId, folderId), JSON.stringify({ firstHash: head.firstHash, seq: head.seq, headHash: head.headHash }));
   } catch {
     // A full or refused storage only costs remembering (see above).
   }
