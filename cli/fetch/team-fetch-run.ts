@@ -7,16 +7,15 @@
 // skipped; the others are still fetched.
 import { mkdir, stat } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileListResponse, type FileRecord } from '../../contract/files.ts';
 import { teamAnswer, type TeamAnswer } from '../../contract/team-folders.ts';
 import { keyHash, OfflineCryptoError, openEnvelope, strictBase64, TeamManifestError, unwrapFileKey, verifyChain, type VerifiedChain } from '../../server/crypto/index.ts';
-import { decryptToDisk, errnoCode, FileRecoveryError, fileFailureReason, formatBytes, megabytesPerSecond, printablePath, ProgressLine, safeSegments } from '../../server/recovery/index.ts';
-import { ApiSession, errorOf } from '../shared/api-session.ts';
+import { errnoCode, FileRecoveryError, printablePath, safeSegments } from '../../server/recovery/index.ts';
+import { ApiSession } from '../shared/api-session.ts';
 import { ApiRequestError, CliUsageError, EXIT, TeamUnusableError } from '../shared/errors.ts';
 import { Prompts } from '../shared/prompts.ts';
 import { withRetries } from '../shared/retry.ts';
+import { fetchFiles, type FileToFetch } from './fetch-files.ts';
 import { signIn } from './team-sign-in.ts';
 
 export interface TeamFetchInvocation {
@@ -123,44 +122,16 @@ export async function runTeamFetch(invocation: TeamFetchInvocation, signal: Abor
   } catch (error) {
     throw new CliUsageError(`Cannot create ${outputDir} (${errnoCode(error) ?? 'error'}).`);
   }
-  const progress = new ProgressLine(process.stderr);
-  const startedAt = performance.now();
-  let fetched = 0;
-  let bytes = 0;
-  for (const file of files) {
-    signal.throwIfAborted();
-    const shown = printablePath(pathOf(file));
-    try {
+  const toFetch = files.map((file): FileToFetch => ({
+    shown: printablePath(pathOf(file)),
+    size: file.file_size,
+    path: `/api/folders/download/${file.id}`,
+    open: () => {
       const key = fileKeyOf(file, opened, account.privateKey);
       const { directories, name } = safeSegments(file.relative_path, file.original_filename);
-      progress.start(name, file.file_size);
-      await decryptToDisk(
-        key,
-        strictBase64(file.encryption_iv, 'iv'),
-        { source: `file ${file.id} of the folder`, describedBy: 'the folder', directories, name, size: file.file_size, sha256: file.file_hash },
-        async () => {
-          const response = await withRetries(async () => {
-            const answer = await session.send({ method: 'GET', path: `/api/folders/download/${file.id}`, signal, timeoutMs: null });
-            if (!answer.ok || answer.body === null) throw await errorOf(answer);
-            return answer;
-          }, { signal });
-          const length = Number(response.headers.get('content-length'));
-          return { stream: Readable.fromWeb(response.body! as NodeReadableStream), bytes: Number.isSafeInteger(length) ? length : null };
-        },
-        { outputDir, force: invocation.force, signal, onProgress: (plain) => progress.update(plain) },
-      );
-      progress.finish();
-      fetched++;
-      bytes += file.file_size;
-      console.log(`fetched ${shown} (${formatBytes(file.file_size)})`);
-    } catch (error) {
-      progress.finish();
-      if (signal.aborted) throw signal.reason;
-      const reason = error instanceof ApiRequestError ? `the server refused it: ${error.detail} [${error.code}]` : fileFailureReason(error);
-      console.error(`FAILED ${shown}: ${reason}`);
-    }
-  }
-  const seconds = (performance.now() - startedAt) / 1000;
-  console.log(`Fetched ${fetched} of ${files.length} files: ${formatBytes(bytes)} (${bytes} bytes) in ${seconds.toFixed(1)} s, ${megabytesPerSecond(bytes, seconds * 1000).toFixed(0)} MB/s.`);
-  return fetched === files.length ? EXIT.ok : EXIT.someFailed;
+      const expected = { source: `file ${file.id} of the folder`, describedBy: 'the folder', directories, name, size: file.file_size, sha256: file.file_hash };
+      return { key, iv: strictBase64(file.encryption_iv, 'iv'), expected };
+    },
+  }));
+  return fetchFiles(session, toFetch, { outputDir, force: invocation.force, signal });
 }
