@@ -16,7 +16,7 @@ import { useId } from 'react';
 import type { DirectoryEntry } from '../../../contract/organisation.ts';
 import type { AssignableTeamRole } from '../../../contract/team-folders.ts';
 import { TEAM_DIALOG_TEXTS as T, TEAM_ROLE_TEXTS, TEAM_TEXTS } from '../../lib/userTexts.ts';
-import { useSpkiFingerprint } from './keyFingerprints.ts';
+import { useKeyFingerprint } from '../organisation/index.ts';
 
 export interface PickedMember {
   account: DirectoryEntry;
@@ -28,7 +28,7 @@ export function personName(account: { username: string; display_name: string | n
 }
 
 function FingerprintToCompare({ spki }: { spki: string | null }) {
-  const state = useSpkiFingerprint(spki);
+  const state = useKeyFingerprint(spki);
   if (state.kind === 'none') return null;
   return (
     <Box>
