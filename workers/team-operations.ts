@@ -70,6 +70,7 @@ import {
   type UnlistedMember,
   type VerifiedEpoch,
   type VerifiedMember,
+  type VerifiedTeamChain,
 } from '../crypto/index.ts';
 import type { ChangeTeamRequest, EnvelopeBody, ShareTeamRequest, TeamAnswer, TeamRole } from '../contract/team-folders.ts';
 import type { KeyStore } from './key-store.ts';
@@ -78,14 +79,7 @@ import type { FolderKeyRing } from './team-key-ring.ts';
 export type { SeenChain };
 
 /** The verified view of a team folder: produced only here, after the whole chain was checked. */
-export interface VerifiedTeam {
-  readonly folderId: number;
-  readonly seq: number;
-  readonly firstHash: string;
-  readonly headHash: string;
-  readonly members: readonly VerifiedMember[];
-  readonly epochs: readonly VerifiedEpoch[];
-  readonly currentEpoch: number;
+export interface VerifiedTeam extends Pick<VerifiedTeamChain, 'folderId' | 'seq' | 'firstHash' | 'headHash' | 'members' | 'epochs' | 'currentEpoch'> {
   /** Always empty on success: member rows outside the signed list make openTeam refuse. */
   readonly unlisted: readonly UnlistedMember[];
   /** The epochs whose private keys this account's envelopes opened. */

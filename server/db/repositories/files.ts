@@ -281,27 +281,6 @@ export function createFilesRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Deletes those of `ids` that lie in folders of `ownerId` and returns what was deleted (for the
-     * caller to remove the blobs after the commit). One transaction: all of them or none.
-     */
-    async deleteOwned(ownerId: number, ids: readonly number[]): Promise<Array<{ id: number; blobKey: string }>> {
-      return db.transaction().execute(async (trx) => {
-        const deleted: Array<{ id: number; blobKey: string }> = [];
-        for (const batch of batches(ids)) {
-          const rows = await trx
-            .deleteFrom('files')
-            .where('files.id', 'in', batch)
-            .where('files.folder_id', 'in', trx.selectFrom('folders').select('folders.id').where('folders.owner_id', '=', ownerId))
-            .returning(['files.id', 'files.blob_key', 'files.folder_id', 'files.file_size'])
-            .execute();
-          deleted.push(...rows.map((row) => ({ id: row.id, blobKey: row.blob_key })));
-          await releaseDeleted(trx, rows.map((row) => ({ folderId: row.folder_id, bytes: Number(row.file_size) })));
-        }
-        return deleted;
-      });
-    },
-
-    /**
      * Retention: deletes up to `limit` files of the folder uploaded before `uploadedBefore` and
      * returns them. The delete is the claim: a row comes back to exactly one caller, whatever
      * process runs the same sweep at once, so each file is logged and its blob removed once.
