@@ -7,4 +7,3 @@ export * from './file-format.ts';
 export * from './keys.ts';
 export * from './kdf-params.ts';
 export * from './account-kdf.ts';
-export * from './team-manifest.ts';

@@ -90,7 +90,6 @@ export async function completeUploads(
         encryptionIv: fields.encryptionIv,
         blobKey: tusBlobKey(uploadId),
         uploadTime,
-        keyEpoch: session.keyEpoch ?? null,
       },
     });
   }

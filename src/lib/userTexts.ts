@@ -15,4 +15,3 @@ export * from './userTexts/signIn.ts';
 export * from './userTexts/storage.ts';
 export * from './userTexts/upload.ts';
 export * from './userTexts/passkeys.ts';
-export * from './userTexts/team.ts';

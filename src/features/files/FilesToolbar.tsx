@@ -19,8 +19,7 @@ interface FilesToolbarProps {
   onToggleFilter(): void;
   onDownloadSelected(): void;
   onDownloadAll(): void;
-  /** Absent for a team folder's reader, who may not delete files. */
-  onDeleteSelected?: () => void;
+  onDeleteSelected(): void;
   /** The download-links feature's 'Create Download Link...' button (src/features/links). */
   linkAction?: ReactNode;
   /** The 'Export Encrypted' button (ExportEncryptedButton). */
@@ -81,11 +80,9 @@ export function FilesToolbar(props: FilesToolbarProps) {
           Download All ({selectableCount})
         </Button>
         {props.exportAction}
-        {props.onDeleteSelected && (
-          <Button size="small" variant="outlined" color="error" onClick={props.onDeleteSelected} disabled={disabled || selectedCount === 0}>
-            Delete Selected
-          </Button>
-        )}
+        <Button size="small" variant="outlined" color="error" onClick={props.onDeleteSelected} disabled={disabled || selectedCount === 0}>
+          Delete Selected
+        </Button>
       </Stack>
     </Stack>
   );

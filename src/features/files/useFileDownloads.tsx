@@ -15,7 +15,6 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
 import { isDownloadError, type DownloadProgress } from '../downloads/index.ts';
 import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } from '../keys/index.ts';
-import { useFileKeyOpener, type FileKeyOpener } from '../team/index.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { DOWNLOAD_MESSAGES, downloadErrorText, FILES_MESSAGES } from '../../lib/userTexts.ts';
 import { useSaveChoice } from './SaveChoiceDialog.tsx';
@@ -34,11 +33,8 @@ export interface ActiveDownload {
 
 export interface FileDownloads {
   download(target: DownloadTarget): Promise<void>;
-  /**
-   * The screen's unlock dialog, then the opener of this folder's file keys (team feature), for other
-   * actions that open file keys (create link); null when the dialog was cancelled.
-   */
-  requestKeyOpener(): Promise<FileKeyOpener | null>;
+  /** The screen's unlock dialog, for other actions that need the private key (create link). */
+  requestPrivateKey: ReturnType<typeof usePrivateKeyUnlock>['requestPrivateKey'];
   cancel(): void;
   active: ActiveDownload | null;
   unlockDialog: ReactNode;
@@ -68,7 +64,6 @@ export function useFileDownloads(folderId: number): FileDownloads {
   const { enqueueSnackbar } = useSnackbar();
   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
   const { askSaveChoice, choiceDialog } = useSaveChoice();
-  const openerFor = useFileKeyOpener(folderId);
   const [active, setActive] = useState<ActiveDownload | null>(null);
   const running = useRef<AbortController | null>(null);
 
@@ -93,7 +88,7 @@ export function useFileDownloads(folderId: number): FileDownloads {
         const outcome = await downloadAdminFiles({
           files: target.files,
           destination,
-          openKey: openerFor(privateKey),
+          privateKey,
           pool: cryptoPool(),
           signal: controller.signal,
           onProgress: (progress) => setActive({ label, fileCount: target.files.length, progress }),
@@ -118,14 +113,10 @@ export function useFileDownloads(folderId: number): FileDownloads {
         setActive(null);
       }
     },
-    [askSaveChoice, cryptoPool, dispatch, enqueueSnackbar, folderId, openerFor, requestPrivateKey],
+    [askSaveChoice, cryptoPool, dispatch, enqueueSnackbar, folderId, requestPrivateKey],
   );
 
   const cancel = useCallback(() => running.current?.abort(), []);
-  const requestKeyOpener = useCallback(async () => {
-    const privateKey = await requestPrivateKey();
-    return privateKey ? openerFor(privateKey) : null;
-  }, [openerFor, requestPrivateKey]);
 
-  return { download, requestKeyOpener, cancel, active, unlockDialog, choiceDialog };
+  return { download, requestPrivateKey, cancel, active, unlockDialog, choiceDialog };
 }

@@ -32,8 +32,6 @@ const folder: Folder = {
   retention_days: null,
   used_bytes: 0,
   used_files: 0,
-  my_role: 'owner',
-  is_team: false,
 };
 
 const valid = (changes: Partial<FolderFormValues> = {}): FolderFormValues => ({ ...emptyFolderForm(), title: 'T', ...changes });

@@ -158,7 +158,6 @@ export class ResumableLane {
             encryptedKey: session.wrappedKey ?? '',
             iv: session.iv,
             plainSize: file.size,
-            keyEpoch: settings.keyEpoch,
           },
           signal: settings.signal,
           resumeUrl: uploadUrl,

@@ -19,7 +19,6 @@ function setup(events: EngineEvents = new RecordedEvents()) {
     {
       linkToken: 'link',
       recipientPublicKey: 'spki',
-      keyEpoch: null,
       performMimeCheck: false,
       pool,
       transport,
