@@ -59,7 +59,7 @@ window.benchPlainUpload = (linkToken, inputId) => {
     sendWithTus({
       linkToken,
       range,
-      metadata: { filename: `plain-${file.name}`, relativePath: '.', encryptedKey: btoa('k'.repeat(256)), iv: btoa('i'.repeat(12)), plainSize: file.size },
+      metadata: { filename: `plain-${file.name}`, relativePath: '.', encryptedKey: btoa('k'.repeat(256)), iv: btoa('i'.repeat(12)), plainSize: file.size, keyEpoch: null },
       signal,
       onProgress: () => undefined,
     }).then((sent) => completeUploads(linkToken, [{ upload_id: sent.uploadId, file_hash: '0'.repeat(64) }], { signal })),

@@ -32,6 +32,8 @@ export const ACTIVITY_KINDS = [
   'member.invited',
   'member.disabled',
   'member.enabled',
+  'team.shared',
+  'team.changed',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -63,6 +63,12 @@ export const API_ERROR_CODES = [
   'STORAGE_FULL',
   'DISK_FULL',
   'FOLDER_QUOTA_EXCEEDED',
+  // team folders
+  'TEAM_MANIFEST_INVALID',
+  'TEAM_CHANGED',
+  'TEAM_EXISTS',
+  'FOLDER_KEY_CHANGED',
+  'FOLDER_ROLE_REQUIRED',
   // download links, webhooks
   'LINK_NOT_FOUND',
   'LINK_EXPIRED',

@@ -36,6 +36,8 @@ export const fileResponse = z.object({
   upload_time: z.string(),
   /** null: never downloaded by the admin. */
   last_downloaded_admin: z.string().nullable(),
+  /** The team folder's key epoch `encrypted_key` is sealed to; null: the owner's account key. */
+  key_epoch: z.number().nullable(),
 });
 export type FileRecord = z.infer<typeof fileResponse>;
 

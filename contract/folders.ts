@@ -2,6 +2,7 @@
 // they are written for people.
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, rowIdParam, withoutNul } from './common.ts';
+import { teamRole } from './team-folders.ts';
 
 export const TITLE_MAX_LENGTH = 255;
 export const DESCRIPTION_MAX_LENGTH = 5000;
@@ -156,6 +157,10 @@ export const folderResponse = z.object({
   used_bytes: z.number(),
   /** Its files and unfinished uploads now (counted against file_limit). */
   used_files: z.number(),
+  /** The signed-in account's role in it: `owner` for its own folders (docs/team-folders.md). */
+  my_role: teamRole,
+  /** Shared with a team (files sealed to the folder's epoch keys); false: a personal folder. */
+  is_team: z.boolean(),
 });
 export type Folder = z.infer<typeof folderResponse>;
 

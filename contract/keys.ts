@@ -34,7 +34,7 @@ export const encryptedKeyBody = z.object({
 });
 export type EncryptedKeyBody = z.input<typeof encryptedKeyBody>;
 
-/** GET /auth/public-key; also an upload link's GET .../public-key (the folder owner's key). */
+/** GET /auth/public-key (an upload link's GET .../public-key answers contract/team-folders.ts's uploadPublicKeyResponse). */
 export const publicKeyResponse = z.object({ public_key_spki: z.string() });
 export type PublicKeyResponse = z.infer<typeof publicKeyResponse>;
 

@@ -43,3 +43,19 @@ export * from './link-keys.ts';
 export * from './sha256.ts';
 export * from './stored-file-key.ts';
 export * from './key-fingerprint.ts';
+export * from './team-errors.ts';
+export {
+  publicKeyHash,
+  publicKeyHashOfSpki,
+  isKeyHash,
+  accountKeysFrom,
+  generateEpochKeyPair,
+  importVerifyingKey,
+  publicKeySpkiOfPrivateKey,
+  RSA_PSS_ALGORITHM,
+  type AccountKeys,
+  type EpochKeyPair,
+} from './team-keys.ts';
+export { sealEnvelope, openEnvelope, envelopeAad, TEAM_ENVELOPE_VERSION, TEAM_ENVELOPE_AAD_PREFIX, type EnvelopeBinding } from './team-envelope.ts';
+export * from './team-manifest.ts';
+export * from './team-chain.ts';

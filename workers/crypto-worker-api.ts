@@ -50,7 +50,10 @@ import {
   parseAccountKdfParams,
   unwrapPasskeyPrivateKey,
   wrapPrivateKeyForPasskey,
+  accountKeysFrom,
+  type SeenChain,
 } from '../crypto/index.ts';
+import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contract/team-folders.ts';
 import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
@@ -61,6 +64,7 @@ import { encryptWholeFiles, type WholeFileResult } from './whole-file-encryption
 import { KeyStore } from './key-store.ts';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
 import type { FileKeysMessage } from './pool-types.ts';
+import { changeTeam, openTeam, shareFolder, unwrapFolderFileKey, type OpenedTeam, type ShareFolderInput, type TeamChange, type VerifiedTeam } from './team-operations.ts';
 
 export interface StoredKeyData {
   readonly encryptedPrivateKey: string;
@@ -203,8 +207,12 @@ export function createCryptoWorkerApi() {
       const wrapped = await wrapPrivateKey(pair.privateKey, password, accountKdfParams);
       return { ...wrapped, publicKeySpki: await exportPublicKeySpki(pair.publicKey) };
     },
+    /**
+     * Kept as the worker keeps account keys (crypto/team-keys.ts): its RSA-OAEP and RSA-PSS imports,
+     * neither extractable, made from a copy that is extractable only inside this call.
+     */
     async unlockPrivateKey(data: StoredKeyData, password: string): Promise<string> {
-      return keys.add('private', await unwrapPrivateKey(data, password));
+      return keys.addAccount(await accountKeysFrom(await unwrapPrivateKey(data, password, true)));
     },
     /**
      * Opens a passkey's copy with its PRF output (transferred in; zeroed here whatever happens) and
@@ -213,7 +221,7 @@ export function createCryptoWorkerApi() {
     async unlockPrivateKeyWithPasskey(encryptedPrivateKey: string, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
       const prf = new Uint8Array(prfOutput);
       try {
-        return keys.add('private', await unwrapPasskeyPrivateKey(encryptedPrivateKey, prf, credentialId));
+        return keys.addAccount(await accountKeysFrom(await unwrapPasskeyPrivateKey(encryptedPrivateKey, prf, credentialId, true)));
       } finally {
         prf.fill(0);
       }
@@ -241,6 +249,19 @@ export function createCryptoWorkerApi() {
     /** Restore: the public key of a backup's wrapped private key (workers/key-operations.ts). */
     publicKeyOfWrappedPrivateKey(data: StoredKeyData, password: string): Promise<PublicKeySpki> {
       return publicKeyOfWrappedPrivateKey(data, password);
+    },
+    // ---- team folders (workers/team-operations.ts) ----
+    openTeam(privateKeyId: string, answer: TeamAnswer, seen: SeenChain, expectedFolderId?: number): Promise<OpenedTeam> {
+      return openTeam(keys, privateKeyId, answer, seen, expectedFolderId);
+    },
+    unwrapFolderFileKey(folderKeysId: string, epoch: number, encryptedKey: string): Promise<string> {
+      return unwrapFolderFileKey(keys, folderKeysId, epoch, encryptedKey);
+    },
+    shareFolder(privateKeyId: string, input: ShareFolderInput): Promise<ShareTeamRequest> {
+      return shareFolder(keys, privateKeyId, input);
+    },
+    changeTeam(privateKeyId: string, folderKeysId: string, team: VerifiedTeam, change: TeamChange): Promise<ChangeTeamRequest> {
+      return changeTeam(keys, privateKeyId, folderKeysId, team, change);
     },
     formatLinkFragment(files: readonly LinkKeyRef[]): Promise<LinkFragment> {
       return formatLinkFragment(files.map(({ fileId, keyId }) => ({ fileId, key: keys.get(keyId, 'file') })));

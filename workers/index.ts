@@ -7,6 +7,8 @@
 export {
   CryptoPool,
   MAX_POOL_SIZE,
+  TEAM_OPERATION_LIMITS,
+  type TeamOperationLimits,
   type CryptoPoolOptions,
   type OpenEncryptionOptions,
   type SmallFileEncryption,
@@ -14,7 +16,20 @@ export {
 export { EncryptionSession } from './encryption-session.ts';
 export type { SentSignature } from './sent-signature.ts';
 export { WHOLE_FILE_MAX_BYTES } from './whole-file-encryption.ts';
-export type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle, FileKeysMessage } from './pool-types.ts';
+export type { FileKeyHandle, FolderKeysHandle, HandleKind, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle, FileKeysMessage } from './pool-types.ts';
+/** Team folders: the pool's openTeam, unwrapFolderFileKey, shareFolder and changeTeam (how to call them: workers/team-operations.ts). */
+export type { MemberInput, ShareFolderInput, TeamChange, VerifiedTeam } from './team-operations.ts';
+export {
+  TeamManifestInvalidError,
+  isTeamManifestInvalidError,
+  TEAM_MANIFEST_INVALID,
+  TEAM_MANIFEST_INVALID_REASONS,
+  type TeamManifestInvalidReason,
+  type UnlistedMember,
+  type SeenChain,
+  type VerifiedMember,
+  type VerifiedEpoch,
+} from '../crypto/index.ts';
 export {
   PLAN_MESSAGE,
   KEEPALIVE_MESSAGE,

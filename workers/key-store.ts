@@ -1,35 +1,77 @@
 /**
- * Keys live in the worker; the main thread only ever holds an id. A CryptoKey can move between
- * workers of the pool over a MessagePort (structured clone keeps it non-extractable when it was),
+ * Keys live in the worker; the main thread only ever holds an id. A key can move between workers
+ * of the pool over a MessagePort (structured clone keeps a CryptoKey non-extractable when it was),
  * never through the main thread.
+ *
+ * Three kinds: a file key; an account private key, kept as its RSA-OAEP import, its RSA-PSS
+ * import for signing team manifests and its public key (crypto/team-keys.ts); and an opened team
+ * folder's keys (team-key-ring.ts).
  */
-import { CryptoError } from '../crypto/index.ts';
+import { CryptoError, type AccountKeys } from '../crypto/index.ts';
+import type { FolderKeyRing } from './team-key-ring.ts';
 
-export type KeyKind = 'file' | 'private';
+export type KeyKind = 'file' | 'private' | 'folder';
 
-interface StoredKey {
-  readonly kind: KeyKind;
-  readonly key: CryptoKey;
-}
+type StoredKey =
+  | { readonly kind: 'file'; readonly key: CryptoKey }
+  | { readonly kind: 'private'; readonly account: AccountKeys }
+  | { readonly kind: 'folder'; readonly ring: FolderKeyRing };
 
 interface KeyTransferMessage {
   readonly id: string;
-  readonly kind: KeyKind;
-  readonly key: CryptoKey;
+  readonly stored: StoredKey;
+}
+
+function isStoredKey(value: unknown): value is StoredKey {
+  const stored = value as Partial<Record<string, unknown>> | null;
+  if (typeof stored !== 'object' || stored === null) return false;
+  if (stored.kind === 'file') return stored.key instanceof CryptoKey;
+  if (stored.kind === 'private') {
+    const account = stored.account as Partial<AccountKeys> | undefined;
+    return account?.decryptKey instanceof CryptoKey && account.signingKey instanceof CryptoKey && typeof account.keyHash === 'string';
+  }
+  if (stored.kind === 'folder') {
+    const ring = stored.ring as Partial<FolderKeyRing> | undefined;
+    return ring?.epochKeys instanceof Map && ring.memberKeys instanceof Map && typeof ring.chain === 'object';
+  }
+  return false;
 }
 
 export class KeyStore {
   private readonly keys = new Map<string, StoredKey>();
 
-  add(kind: KeyKind, key: CryptoKey, id: string = crypto.randomUUID()): string {
+  add(kind: 'file', key: CryptoKey, id: string = crypto.randomUUID()): string {
     this.keys.set(id, { kind, key });
     return id;
   }
 
-  get(id: string, kind: KeyKind): CryptoKey {
+  addAccount(account: AccountKeys, id: string = crypto.randomUUID()): string {
+    this.keys.set(id, { kind: 'private', account });
+    return id;
+  }
+
+  addFolder(ring: FolderKeyRing, id: string = crypto.randomUUID()): string {
+    this.keys.set(id, { kind: 'folder', ring });
+    return id;
+  }
+
+  private stored<Kind extends KeyKind>(id: string, kind: Kind): Extract<StoredKey, { kind: Kind }> {
     const stored = this.keys.get(id);
     if (!stored || stored.kind !== kind) throw new CryptoError('UNKNOWN_KEY', `no ${kind} key with this handle in this worker`);
-    return stored.key;
+    return stored as Extract<StoredKey, { kind: Kind }>;
+  }
+
+  /** A file key, or an account private key's RSA-OAEP import. */
+  get(id: string, kind: 'file' | 'private'): CryptoKey {
+    return kind === 'file' ? this.stored(id, 'file').key : this.stored(id, 'private').account.decryptKey;
+  }
+
+  account(id: string): AccountKeys {
+    return this.stored(id, 'private').account;
+  }
+
+  folder(id: string): FolderKeyRing {
+    return this.stored(id, 'folder').ring;
   }
 
   delete(id: string): void {
@@ -40,7 +82,7 @@ export class KeyStore {
   send(id: string, port: MessagePort): void {
     const stored = this.keys.get(id);
     if (!stored) throw new CryptoError('UNKNOWN_KEY', 'no key with this handle in this worker');
-    const message: KeyTransferMessage = { id, kind: stored.kind, key: stored.key };
+    const message: KeyTransferMessage = { id, stored };
     port.postMessage(message);
     port.close();
   }
@@ -49,13 +91,13 @@ export class KeyStore {
   receive(port: MessagePort): Promise<void> {
     return new Promise((resolve, reject) => {
       port.onmessage = (event: MessageEvent<KeyTransferMessage>) => {
-        const { id, kind, key } = event.data;
+        const { id, stored } = event.data;
         port.close();
-        if (!(key instanceof CryptoKey)) {
+        if (!isStoredKey(stored)) {
           reject(new CryptoError('WORKER_FAILED', 'key transfer between workers did not carry a key'));
           return;
         }
-        this.add(kind, key, id);
+        this.keys.set(id, stored);
         resolve();
       };
       port.onmessageerror = () => reject(new CryptoError('WORKER_FAILED', 'key transfer between workers failed'));

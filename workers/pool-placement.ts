@@ -7,7 +7,7 @@
 import { transfer, type Remote } from 'comlink';
 import { CryptoError } from '../crypto/index.ts';
 import type { CryptoWorkerApi } from './crypto-worker-api.ts';
-import type { FileKeyHandle, KeyHandle } from './pool-types.ts';
+import type { FileKeyHandle, HandleKind, KeyHandle } from './pool-types.ts';
 import type { WorkerLiveness } from './worker-liveness.ts';
 
 export interface PoolWorker {
@@ -55,7 +55,7 @@ export class WorkerPlacement {
   }
 
   /** Which workers hold a key (diagnostics and tests). */
-  keyLocations(handle: KeyHandle<'file' | 'private'>): number[] {
+  keyLocations(handle: KeyHandle<HandleKind>): number[] {
     return [...(this.keyHolders.get(handle.id) ?? [])].sort();
   }
 
@@ -70,7 +70,7 @@ export class WorkerPlacement {
   }
 
   /** Forgets a key's locations and returns the workers that held it. */
-  forgetKey(handle: KeyHandle<'file' | 'private'>): PoolWorker[] {
+  forgetKey(handle: KeyHandle<HandleKind>): PoolWorker[] {
     const holders = this.keyHolders.get(handle.id);
     this.keyHolders.delete(handle.id);
     this.lostKeys.delete(handle.id);
@@ -121,7 +121,7 @@ export class WorkerPlacement {
     }
   }
 
-  adoptKey<Kind extends 'file' | 'private'>(id: string, kind: Kind, holder: PoolWorker): KeyHandle<Kind> {
+  adoptKey<Kind extends HandleKind>(id: string, kind: Kind, holder: PoolWorker): KeyHandle<Kind> {
     if (holder.failure) throw holder.failure;
     this.keyHolders.set(id, new Set([holder.index]));
     return { id, kind } as KeyHandle<Kind>;
@@ -131,7 +131,7 @@ export class WorkerPlacement {
     return new Map(Object.entries(ids).map(([fileId, id]) => [fileId, this.adoptKey<'file'>(id, 'file', holder)]));
   }
 
-  holderOf(handle: KeyHandle<'file' | 'private'>): PoolWorker {
+  holderOf(handle: KeyHandle<HandleKind>): PoolWorker {
     if (this.lostKeys.has(handle.id)) throw new CryptoError('WORKER_FAILED', 'the worker holding this key failed');
     const holders = this.keyHolders.get(handle.id);
     if (!holders || holders.size === 0) throw new CryptoError('UNKNOWN_KEY', 'this key handle was released or never created');
@@ -146,7 +146,7 @@ export class WorkerPlacement {
    * A releaseKey while the copy is on its way would miss the copy (the target was not yet a
    * holder), so a copy that arrives after a release is forgotten in the target at once.
    */
-  async ensureKeyOn(handle: KeyHandle<'file' | 'private'>, target: PoolWorker): Promise<void> {
+  async ensureKeyOn(handle: KeyHandle<HandleKind>, target: PoolWorker): Promise<void> {
     const source = this.holderOf(handle);
     const holders = this.keyHolders.get(handle.id)!;
     if (holders.has(target.index)) return;

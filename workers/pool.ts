@@ -34,13 +34,17 @@ import {
   type WrappedPrivateKey,
   ONE_SHOT_DIGEST_MAX_BYTES,
   type AuthSecret,
+  type SeenChain,
 } from '../crypto/index.ts';
+import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contract/team-folders.ts';
+import { settleWithin } from './deadline.ts';
+import type { ShareFolderInput, TeamChange, VerifiedTeam } from './team-operations.ts';
 import type { CryptoWorkerApi, GeneratedKeyPair, PasskeyKeySource, SavedHashState, StoredKeyData } from './crypto-worker-api.ts';
 import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession, HASH_WATCH, type HashWatch } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import { Heartbeat, watchWorker } from './worker-liveness.ts';
-import type { FileKeyHandle, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
+import type { FileKeyHandle, FolderKeysHandle, HandleKind, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
 import { fromWireError, installErrorTransfer } from './wire-errors.ts';
 import type { WholeFileEncrypted, WholeFileFailed } from './whole-file-encryption.ts';
 
@@ -51,6 +55,17 @@ const AES_GCM_BYTES_PER_SECOND = 850e6;
 const KEY_OPERATION_SECONDS = 0.01;
 /** argon2id at the default cost (docs/security.md, "Measured KDF cost"); old scheme-1 data costs less. */
 const ARGON2_SECONDS = 0.6;
+/**
+ * Time limits of the team-folder calls: a base that covers making an RSA key pair on a slow,
+ * loaded machine (seconds, occasionally), plus each envelope (one RSA-OAEP operation and a
+ * signature check or seal) and each re-sealed file key (an RSA-OAEP unwrap and wrap).
+ */
+export interface TeamOperationLimits {
+  readonly baseMs: number;
+  readonly perEnvelopeMs: number;
+  readonly perFileMs: number;
+}
+export const TEAM_OPERATION_LIMITS: TeamOperationLimits = { baseMs: 60_000, perEnvelopeMs: 250, perFileMs: 50 };
 
 export interface CryptoPoolOptions {
   /** Number of workers; default navigator.hardwareConcurrency, capped at MAX_POOL_SIZE. */
@@ -68,6 +83,8 @@ export interface CryptoPoolOptions {
   readonly heartbeat?: { readonly intervalMs: number; readonly missedLimit: number };
   /** How sha256() watches the hashing (encryption-session.ts; default HASH_WATCH; tests make it short). */
   readonly hashWatch?: HashWatch;
+  /** The team-folder calls' time limits (default TEAM_OPERATION_LIMITS; tests make them short). */
+  readonly teamLimits?: TeamOperationLimits;
 }
 
 export interface OpenEncryptionOptions {
@@ -103,6 +120,7 @@ export class CryptoPool {
     private readonly uploadBodies: 'spool' | 'memory',
     private readonly spoolCallLimitMs: number | undefined,
     private readonly hashWatch: HashWatch,
+    private readonly teamLimits: TeamOperationLimits,
   ) {
     this.placement = placement;
   }
@@ -131,7 +149,7 @@ export class CryptoPool {
       const entry: PoolWorker = { index, worker, liveness, api: liveness.guard(remote), load: 0, failure: undefined };
       return entry;
     });
-    return new CryptoPool(placement, options.uploadBodies ?? 'spool', options.spoolCallLimitMs, options.hashWatch ?? HASH_WATCH);
+    return new CryptoPool(placement, options.uploadBodies ?? 'spool', options.spoolCallLimitMs, options.hashWatch ?? HASH_WATCH, options.teamLimits ?? TEAM_OPERATION_LIMITS);
   }
 
   get size(): number {
@@ -144,7 +162,7 @@ export class CryptoPool {
   }
 
   /** Which workers hold a key (diagnostics and tests). */
-  keyLocations(handle: KeyHandle<'file' | 'private'>): number[] {
+  keyLocations(handle: KeyHandle<HandleKind>): number[] {
     return this.placement.keyLocations(handle);
   }
 
@@ -355,7 +373,7 @@ export class CryptoPool {
   }
 
   /** Forgets a key in every worker holding it (logout, key errors, finished downloads). */
-  async releaseKey(handle: KeyHandle<'file' | 'private'>): Promise<void> {
+  async releaseKey(handle: KeyHandle<HandleKind>): Promise<void> {
     await Promise.all(this.placement.forgetKey(handle).map((holder) => holder.api.releaseKey(handle.id)));
   }
 
@@ -364,8 +382,67 @@ export class CryptoPool {
    * has settled and never rejects: a worker that failed took its keys with it, and one key that
    * could not be released must not keep the others.
    */
-  async releaseKeys(handles: Iterable<KeyHandle<'file' | 'private'>>): Promise<void> {
+  async releaseKeys(handles: Iterable<KeyHandle<HandleKind>>): Promise<void> {
     await Promise.allSettled([...handles].map((handle) => this.releaseKey(handle)));
+  }
+
+  // ---------------------------------------------------------------- team folders (workers/team-operations.ts)
+
+  /**
+   * A team call within its time limit: a worker whose WebCrypto call never answers does not leave
+   * the page waiting (the heartbeat sees only a worker that stopped). A result that arrives after
+   * the limit is released (`late`).
+   */
+  private withinTeamLimit<T>(work: Promise<T>, envelopes: number, files: number, what: string, late?: (value: T) => void): Promise<T> {
+    const { baseMs, perEnvelopeMs, perFileMs } = this.teamLimits;
+    const ms = baseMs + envelopes * perEnvelopeMs + files * perFileMs;
+    return settleWithin(work, ms, () => new CryptoError('WORKER_FAILED', `${what} did not finish within ${Math.ceil(ms / 1000)} s`), late);
+  }
+
+  /**
+   * Checks a team folder's whole signed chain (GET /folders/{id}/team) for the account of
+   * `privateKey` against what this browser saw before, and opens its envelopes. Throws
+   * TeamManifestInvalidError (code TEAM_MANIFEST_INVALID, with `reason`) or CryptoError INTEGRITY.
+   * `folderId`: the folder asked for; a chain naming another is refused.
+   */
+  openTeam(privateKey: PrivateKeyHandle, answer: TeamAnswer, seen: SeenChain, folderId?: number): Promise<{ team: VerifiedTeam; folderKeys: FolderKeysHandle }> {
+    const envelopes = answer.my_envelopes.length + answer.manifests.length;
+    const work = (async () => {
+      const worker = this.placement.holderOf(privateKey);
+      return this.placement.run(worker, KEY_OPERATION_SECONDS * (1 + envelopes), async (w) => {
+        const opened = await w.api.openTeam(privateKey.id, answer, seen, folderId);
+        return { team: opened.team, folderKeys: this.placement.adoptKey<'folder'>(opened.folderKeysId, 'folder', w) };
+      });
+    })();
+    return this.withinTeamLimit(work, envelopes, 0, 'opening the team folder', (late) => void this.releaseKey(late.folderKeys).catch(() => undefined));
+  }
+
+  /** Opens a file key sealed to epoch `epoch` of an opened team folder: the same FileKeyHandle as unwrapFileKey's. */
+  unwrapFolderFileKey(folderKeys: FolderKeysHandle, epoch: number, encryptedKey: string): Promise<FileKeyHandle> {
+    const work = (async () =>
+      this.placement.run(this.placement.holderOf(folderKeys), KEY_OPERATION_SECONDS, async (w) =>
+        this.placement.adoptKey<'file'>(await w.api.unwrapFolderFileKey(folderKeys.id, epoch, encryptedKey), 'file', w),
+      ))();
+    return this.withinTeamLimit(work, 1, 0, 'opening a file key of the team folder', (late) => void this.releaseKey(late).catch(() => undefined));
+  }
+
+  /** The body of POST /folders/{id}/team: epoch 1, version 1 signed by the owner, envelopes, and the folder's file keys sealed to epoch 1. */
+  shareFolder(privateKey: PrivateKeyHandle, input: ShareFolderInput): Promise<ShareTeamRequest> {
+    const envelopes = input.members.length + 1;
+    const work = (async () =>
+      this.placement.run(this.placement.holderOf(privateKey), KEY_OPERATION_SECONDS * (envelopes + input.files.length) + 0.5, (w) => w.api.shareFolder(privateKey.id, input)))();
+    return this.withinTeamLimit(work, envelopes, input.files.length, 'sharing the folder');
+  }
+
+  /** The body of POST /folders/{id}/team/versions for `change` (remove: a new epoch; add: every epoch to the new member). */
+  changeTeam(privateKey: PrivateKeyHandle, folderKeys: FolderKeysHandle, team: VerifiedTeam, change: TeamChange): Promise<ChangeTeamRequest> {
+    const envelopes = team.members.length + (change.add?.length ?? 0) * (team.epochs.length + 1);
+    const work = (async () => {
+      const worker = this.placement.holderOf(folderKeys);
+      await this.placement.ensureKeyOn(privateKey, worker);
+      return this.placement.run(worker, KEY_OPERATION_SECONDS * envelopes + 0.5, (w) => w.api.changeTeam(privateKey.id, folderKeys.id, team, change));
+    })();
+    return this.withinTeamLimit(work, envelopes, 0, 'changing the team');
   }
 
   // ---------------------------------------------------------------- download links

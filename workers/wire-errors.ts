@@ -8,7 +8,15 @@
  * code on the other side; any other error arrives as an Error with its name and message.
  */
 import { transferHandlers, type TransferHandler } from 'comlink';
-import { CryptoError, isCryptoErrorCode, type CryptoErrorCode } from '../crypto/index.ts';
+import {
+  CryptoError,
+  isCryptoErrorCode,
+  isTeamManifestInvalidReason,
+  TeamManifestInvalidError,
+  type CryptoErrorCode,
+  type TeamManifestInvalidReason,
+  type UnlistedMember,
+} from '../crypto/index.ts';
 import { DownloadError, isDownloadErrorCode, type DownloadErrorCode, type DownloadFailureFacts } from './download-service/downloadErrors.ts';
 import { readDownloadFailureFacts } from '../contract/download-failure.ts';
 
@@ -26,20 +34,33 @@ export interface WireDownloadError {
   readonly message: string;
 }
 
+export interface WireTeamManifestError {
+  readonly name: 'TeamManifestInvalidError';
+  readonly code: 'TEAM_MANIFEST_INVALID';
+  readonly reason: TeamManifestInvalidReason;
+  readonly seq: number | null;
+  readonly unlisted: readonly UnlistedMember[];
+  readonly message: string;
+}
+
 export interface WireUntypedError {
   readonly name: string;
   readonly code?: undefined;
   readonly message: string;
 }
 
-export type WireError = WireCryptoError | WireDownloadError | WireUntypedError;
+export type WireError = WireCryptoError | WireDownloadError | WireTeamManifestError | WireUntypedError;
 
 export function toWireError(error: CryptoError): WireCryptoError;
 export function toWireError(error: DownloadError): WireDownloadError;
+export function toWireError(error: TeamManifestInvalidError): WireTeamManifestError;
 export function toWireError(error: unknown): WireError;
 export function toWireError(error: unknown): WireError {
   if (error instanceof CryptoError) return { name: 'CryptoError', code: error.code, message: error.message };
   if (error instanceof DownloadError) return { name: 'DownloadError', code: error.code, facts: error.facts, message: error.message };
+  if (error instanceof TeamManifestInvalidError) {
+    return { name: 'TeamManifestInvalidError', code: error.code, reason: error.reason, seq: error.seq, unlisted: error.unlisted.map(({ userId, username }) => ({ userId, username })), message: error.message };
+  }
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
@@ -50,6 +71,7 @@ export function toWireError(error: unknown): WireError {
  */
 export function fromWireError(wire: WireCryptoError): CryptoError;
 export function fromWireError(wire: WireDownloadError): DownloadError;
+export function fromWireError(wire: WireTeamManifestError): TeamManifestInvalidError;
 export function fromWireError(wire: WireError): Error;
 export function fromWireError(wire: WireError): Error {
   if (wire.name === 'CryptoError') return new CryptoError(isCryptoErrorCode(wire.code) ? wire.code : 'WORKER_FAILED', wire.message);
@@ -57,6 +79,17 @@ export function fromWireError(wire: WireError): Error {
     const known = isDownloadErrorCode(wire.code);
     const facts = readDownloadFailureFacts((wire as Partial<WireDownloadError>).facts);
     return new DownloadError(known ? wire.code : 'FAILED', known ? facts : { detail: wire.message });
+  }
+  if (wire.name === 'TeamManifestInvalidError') {
+    // Another version's reason this side does not know is still a refusal: the broadest one.
+    const team = wire as Partial<WireTeamManifestError>;
+    const unlisted = Array.isArray(team.unlisted)
+      ? team.unlisted.filter((m) => typeof m?.userId === 'number' && typeof m.username === 'string').map(({ userId, username }) => ({ userId, username }))
+      : [];
+    return new TeamManifestInvalidError(isTeamManifestInvalidReason(team.reason) ? team.reason : 'malformed', wire.message, {
+      seq: typeof team.seq === 'number' ? team.seq : null,
+      unlisted,
+    });
   }
   const error = new Error(wire.message);
   error.name = wire.name;
@@ -90,7 +123,7 @@ export function installErrorTransfer(): void {
     canHandle: (value: unknown): value is unknown => base.canHandle(value),
     serialize(thrown: unknown) {
       const error = (thrown as ThrownValue).value;
-      if (error instanceof CryptoError || error instanceof DownloadError) {
+      if (error instanceof CryptoError || error instanceof DownloadError || error instanceof TeamManifestInvalidError) {
         return [{ isError: true, value: toWireError(error), [TYPED]: true }, []];
       }
       return base.serialize(thrown);

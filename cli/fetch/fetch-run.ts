@@ -4,27 +4,15 @@
 // when all of it checked out. Lines as `npm run recover` writes them; a file that fails is named
 // and skipped, the others are still fetched.
 import { mkdir, stat } from 'node:fs/promises';
-
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { linkStatusResponse, type SharedFile } from '../../contract/download-links.ts';
 import { OfflineCryptoError, strictBase64 } from '../../server/crypto/index.ts';
-import {
-  decryptToDisk,
-  errnoCode,
-  FileRecoveryError,
-  fileFailureReason,
-  formatBytes,
-  megabytesPerSecond,
-  printablePath,
-  ProgressLine,
-  safeSegments,
-} from '../../server/recovery/index.ts';
-import { ApiSession, errorOf } from '../shared/api-session.ts';
-import { ApiRequestError, CliUsageError, EXIT, LinkUnusableError } from '../shared/errors.ts';
+import { errnoCode, FileRecoveryError, printablePath, safeSegments } from '../../server/recovery/index.ts';
+import { ApiSession } from '../shared/api-session.ts';
+import { ApiRequestError, CliUsageError, LinkUnusableError } from '../shared/errors.ts';
 import type { LinkAddress } from '../shared/link-url.ts';
 import { Prompts } from '../shared/prompts.ts';
 import { withRetries } from '../shared/retry.ts';
+import { fetchFiles, type FileToFetch } from './fetch-files.ts';
 import { keysFromFragment, keysWithPassword, pinOfFragment } from './link-keys.ts';
 
 export interface FetchInvocation {
@@ -90,50 +78,22 @@ export async function runFetch(invocation: FetchInvocation, signal: AbortSignal)
   const names = outputNames(status.files);
   const count = status.files.length;
   console.log(`Fetching ${count} file${count === 1 ? '' : 's'} into ${outputDir}`);
-  const progress = new ProgressLine(process.stderr);
-  const startedAt = performance.now();
-  let fetched = 0;
-  let bytes = 0;
-  for (const file of status.files) {
-    signal.throwIfAborted();
+  const files = status.files.map((file): FileToFetch => {
     const name = names.get(file.id)!;
-    const shown = printablePath(name);
-    try {
-      const key = keys.get(String(file.id));
-      if (key === undefined) throw new FileRecoveryError('ENTRY_INVALID', 'the link holds no key for this file (the link was cut short?)');
-      if (key instanceof OfflineCryptoError) throw key;
-      safeSegments('.', name);
-      progress.start(name, file.file_size);
-      await decryptToDisk(
-        key,
-        strictBase64(file.encryption_iv, 'iv'),
-        { source: `file ${file.id} of the link`, describedBy: 'the link', directories: [], name, size: file.file_size, sha256: null },
-        async () => {
-          const response = await withRetries(async () => {
-            const answer = await session.send({ method: 'GET', path: `/api/download/${link.token}/file/${file.id}`, signal, timeoutMs: null });
-            if (!answer.ok || answer.body === null) throw await errorOf(answer);
-            return answer;
-          }, { signal });
-          const length = Number(response.headers.get('content-length'));
-          return { stream: Readable.fromWeb(response.body! as NodeReadableStream), bytes: Number.isSafeInteger(length) ? length : null };
-        },
-        { outputDir, force: invocation.force, signal, onProgress: (plain) => progress.update(plain) },
-      );
-      progress.finish();
-      fetched++;
-      bytes += file.file_size;
-      console.log(`fetched ${shown} (${formatBytes(file.file_size)})`);
-    } catch (error) {
-      progress.finish();
-      if (signal.aborted) throw signal.reason;
-      const reason = error instanceof ApiRequestError ? `the server refused it: ${error.detail} [${error.code}]` : fileFailureReason(error);
-      console.error(`FAILED ${shown}: ${reason}`);
-    }
-  }
-  const seconds = (performance.now() - startedAt) / 1000;
-  console.log(
-    `Fetched ${fetched} of ${count} files: ${formatBytes(bytes)} (${bytes} bytes) in ${seconds.toFixed(1)} s, ${megabytesPerSecond(bytes, seconds * 1000).toFixed(0)} MB/s.`,
-  );
-  return fetched === count ? EXIT.ok : EXIT.someFailed;
+    return {
+      shown: printablePath(name),
+      size: file.file_size,
+      path: `/api/download/${link.token}/file/${file.id}`,
+      open: () => {
+        const key = keys.get(String(file.id));
+        if (key === undefined) throw new FileRecoveryError('ENTRY_INVALID', 'the link holds no key for this file (the link was cut short?)');
+        if (key instanceof OfflineCryptoError) throw key;
+        safeSegments('.', name);
+        const expected = { source: `file ${file.id} of the link`, describedBy: 'the link', directories: [], name, size: file.file_size, sha256: null };
+        return { key, iv: strictBase64(file.encryption_iv, 'iv'), expected };
+      },
+    };
+  });
+  return fetchFiles(session, files, { outputDir, force: invocation.force, signal });
 }
 

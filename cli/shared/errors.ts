@@ -50,3 +50,8 @@ export class InsecureHttpError extends codedError('INSECURE_HTTP') {}
 
 /** Another run is uploading to the same link from the same state directory. */
 export class StateLockedError extends codedError('STATE_LOCKED') {}
+
+export type TeamUnusableCode = 'TEAM_MANIFEST_INVALID' | 'NOT_A_TEAM_FOLDER' | 'FOLDER_NOT_FOUND' | 'KEYS_MISSING' | 'UNEXPECTED_ANSWER';
+
+/** A team folder that cannot be fetched at all (exit status 2): its member list refused, no keys, not a member. */
+export class TeamUnusableError extends CodedError<TeamUnusableCode> {}

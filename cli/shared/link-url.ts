@@ -52,3 +52,26 @@ function parse(text: string, kind: 'upload' | 'download', options: LinkOptions):
 
 export const parseUploadLink = (text: string, options: LinkOptions = {}): LinkAddress => parse(text, 'upload', options);
 export const parseDownloadLink = (text: string, options: LinkOptions = {}): LinkAddress => parse(text, 'download', options);
+
+/**
+ * A server's address for the signed-in commands (`fetch --team`): its origin (and a base path, if
+ * the server is served under one). Plain http:// only to this machine unless --insecure-http: the
+ * authentication secret and the session would cross the network readable.
+ */
+export function parseServerUrl(text: string, options: LinkOptions = {}): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CliUsageError(`"${text}" is not a URL: give the server's address, e.g. https://files.example.com.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new CliUsageError('The server address must be an http:// or https:// address.');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.insecureHttp) {
+    throw new InsecureHttpError(
+      'The server address is a plain http:// address of another machine: the sign-in and the files would cross the network unencrypted. ' +
+        'Use its https:// address, or give --insecure-http to send them anyway.',
+    );
+  }
+  const base = url.pathname.replace(/\/+$/, '');
+  return `${url.origin}${base}`;
+}

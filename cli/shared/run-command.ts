@@ -1,7 +1,7 @@
 // The frame both command-line clients run in: Ctrl-C aborts the run's signal, and every way a run
 // can end becomes one line on stderr and the exit status docs/operations.md promises ("Command-line
 // upload and fetch"). What differs between upload and fetch is only the wording, given here.
-import { CliUsageError, EXIT, GateRefusedError, InsecureHttpError, LinkUnusableError, StateLockedError } from './errors.ts';
+import { CliUsageError, EXIT, GateRefusedError, InsecureHttpError, LinkUnusableError, StateLockedError, TeamUnusableError } from './errors.ts';
 import { describeFailure } from './failure-line.ts';
 
 export interface CommandTexts {
@@ -32,7 +32,7 @@ async function exitStatusOf(run: (signal: AbortSignal) => Promise<number>, texts
       console.error(texts.refused(error));
       return EXIT.refused;
     }
-    if (error instanceof LinkUnusableError || error instanceof StateLockedError || error instanceof InsecureHttpError) {
+    if (error instanceof LinkUnusableError || error instanceof StateLockedError || error instanceof InsecureHttpError || error instanceof TeamUnusableError) {
       console.error(`Error: ${error.message} [${error.code}]`);
       return EXIT.unusable;
     }

@@ -6,6 +6,7 @@
 // before, continues the same upload from the server's offset with the same key and IV, and sends
 // nothing the server already holds. A file that changed starts over with a new key and IV (its
 // old upload is cancelled). Completion sends the plaintext's SHA-256.
+import { KEY_EPOCH_FIELD } from '../../contract/team-folders.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { DetailedError, Upload, type HttpRequest } from 'tus-js-client';
@@ -26,6 +27,8 @@ export interface LargeFileContext {
   session: ApiSession;
   linkToken: string;
   publicKeySpki: string;
+  /** A team folder's epoch the keys are sealed to (tus metadata key_epoch); null: a personal folder. */
+  keyEpoch: number | null;
   state: UploadState;
   signal: AbortSignal;
   /** Ciphertext bytes of this file sent so far (may go back when a PATCH is sent again). */
@@ -99,6 +102,7 @@ function sendWithTus(context: LargeFileContext, file: SourceFile, entry: Resumab
         encryptedKey: entry.encryptedKey,
         iv: entry.iv,
         plainSize: String(file.size),
+        ...(context.keyEpoch === null ? {} : { [KEY_EPOCH_FIELD]: String(context.keyEpoch) }),
       },
       retryDelays: RETRY_DELAYS_MS,
       storeFingerprintForResuming: false,

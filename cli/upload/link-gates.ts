@@ -4,7 +4,7 @@
 // asked for (a terminal, or lines on standard input). A refused gate ends the run with exit status 3.
 import type { z } from 'zod';
 import { messageResponse, verifiedResponse } from '../../contract/common.ts';
-import { publicKeyResponse } from '../../contract/keys.ts';
+import { uploadPublicKeyResponse } from '../../contract/team-folders.ts';
 import { uploadLinkStatusResponse, type UploadLinkStatus } from '../../contract/upload.ts';
 import type { ApiSession } from '../shared/api-session.ts';
 import { ApiRequestError, CliUsageError, GateRefusedError, LinkUnusableError } from '../shared/errors.ts';
@@ -38,10 +38,17 @@ export async function linkStatus(session: ApiSession, linkToken: string, signal:
   return withRetries(() => session.json(uploadLinkStatusResponse, { method: 'GET', path: `/api/upload/${linkToken}/status`, signal }), { signal }).catch(refusal);
 }
 
-export async function ownerPublicKey(session: ApiSession, linkToken: string, signal: AbortSignal): Promise<string> {
+/** The key uploads seal file keys to: the owner's, or a team folder's current epoch key with its number. */
+export interface RecipientKey {
+  publicKeySpki: string;
+  /** null: a personal folder (the owner's account key). */
+  keyEpoch: number | null;
+}
+
+export async function recipientKey(session: ApiSession, linkToken: string, signal: AbortSignal): Promise<RecipientKey> {
   try {
-    const answer = await withRetries(() => session.json(publicKeyResponse, { method: 'GET', path: `/api/upload/${linkToken}/public-key`, signal }), { signal });
-    return answer.public_key_spki;
+    const answer = await withRetries(() => session.json(uploadPublicKeyResponse, { method: 'GET', path: `/api/upload/${linkToken}/public-key`, signal }), { signal });
+    return { publicKeySpki: answer.public_key_spki, keyEpoch: answer.key_epoch };
   } catch (error) {
     if (error instanceof ApiRequestError && error.code === 'PUBLIC_KEY_MISSING') {
       throw new LinkUnusableError('PUBLIC_KEY_MISSING', 'The folder\'s owner has no encryption key yet: nothing can be uploaded to this link until they create one.');

@@ -5,6 +5,7 @@
 // answered with the recorded result instead of storing the files twice. Stored files are written
 // to the upload state as they are confirmed, so a later run skips them; a batch cut off by an
 // interruption is sent again by the next run as new files (at most a few MiB).
+import { KEY_EPOCH_FIELD } from '../../contract/team-folders.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { IDEMPOTENCY_KEY_HEADER, uploadResultResponse, type UploadResult } from '../../contract/upload.ts';
@@ -26,6 +27,8 @@ export interface SmallFilesContext {
   session: ApiSession;
   linkToken: string;
   publicKeySpki: string;
+  /** A team folder's epoch the keys are sealed to (the batch's key_epoch field); null: a personal folder. */
+  keyEpoch: number | null;
   state: UploadState;
   signal: AbortSignal;
   /** Told once per file, as soon as its fate is known. */
@@ -71,11 +74,13 @@ async function seal(file: SourceFile, publicKeySpki: string): Promise<SealedFile
 }
 
 /** HTML's multipart/form-data: per file its `files` part, then its key, IV, directory, hash and size. */
-function multipartBody(files: readonly SealedFile[]): { body: Buffer; contentType: string } {
+function multipartBody(files: readonly SealedFile[], keyEpoch: number | null): { body: Buffer; contentType: string } {
   const boundary = `----SealdropBatch${randomBytes(16).toString('hex')}`;
   const parts: Buffer[] = [];
   const text = (value: string) => parts.push(Buffer.from(value, 'utf8'));
   const field = (name: string, value: string) => text(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  // Before the first file, so a changed key is refused before any byte is stored.
+  if (keyEpoch !== null) field(KEY_EPOCH_FIELD, String(keyEpoch));
   for (const sealed of files) {
     text(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${sealed.partName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
     parts.push(sealed.ciphertext);
@@ -91,7 +96,7 @@ function multipartBody(files: readonly SealedFile[]): { body: Buffer; contentTyp
 }
 
 async function sendBatch(context: SmallFilesContext, batch: readonly SealedFile[]): Promise<UploadResult> {
-  const { body, contentType } = multipartBody(batch);
+  const { body, contentType } = multipartBody(batch, context.keyEpoch);
   const idempotencyKey = randomUUID();
   return withRetries(
     () =>

@@ -8,7 +8,7 @@ import type { LinkAddress } from '../shared/link-url.ts';
 import { ProgressBar } from '../shared/progress-bar.ts';
 import { Prompts } from '../shared/prompts.ts';
 import { sendLargeFile } from './large-files.ts';
-import { linkStatus, ownerPublicKey, passGates, type GateAnswers } from './link-gates.ts';
+import { linkStatus, recipientKey, passGates, type GateAnswers } from './link-gates.ts';
 import type { FileOutcome } from './outcome.ts';
 import { UploadReport } from './report.ts';
 import { SMALL_FILE_MAX_BYTES, sendSmallFiles } from './small-files.ts';
@@ -41,7 +41,7 @@ export async function runUpload(invocation: UploadInvocation, signal: AbortSigna
   const passed = await passGates(session, link.token, status, invocation.gates, prompts, (line) => earlyReport.note(line), signal);
   prompts.close();
   if (!passed) return EXIT.ok;
-  const publicKeySpki = await ownerPublicKey(session, link.token, signal);
+  const { publicKeySpki, keyEpoch } = await recipientKey(session, link.token, signal);
 
   const forgetAfterMs = invocation.fresh ? -1 : status.upload_abandon_hours * 3_600_000;
   const state = await UploadState.open(invocation.stateDir, link.origin, link.token, forgetAfterMs);
@@ -70,6 +70,7 @@ export async function runUpload(invocation: UploadInvocation, signal: AbortSigna
         session,
         linkToken: link.token,
         publicKeySpki,
+        keyEpoch,
         state,
         signal,
         onOutcome: (file, outcome, cipherBytes) => {
@@ -86,6 +87,7 @@ export async function runUpload(invocation: UploadInvocation, signal: AbortSigna
       session,
       linkToken: link.token,
       publicKeySpki,
+      keyEpoch,
       state,
       signal,
       chunkBytes: invocation.chunkBytes,

@@ -7,3 +7,4 @@ export * from './file-format.ts';
 export * from './keys.ts';
 export * from './kdf-params.ts';
 export * from './account-kdf.ts';
+export * from './team-manifest.ts';

@@ -192,6 +192,8 @@ export interface FilesTable {
   upload_time: number;
   /** When the admin last downloaded the file; null means never. */
   last_downloaded_admin: number | null;
+  /** The team folder's key epoch encrypted_key is sealed to; null: the owner's account key. */
+  key_epoch: number | null;
 }
 
 /** A share of some files of one folder with an outside recipient. */
@@ -366,6 +368,50 @@ export interface UploadSessionsTable {
   created_at: number;
   last_activity_at: number;
   finished_at: number | null;
+  /** The team folder's key epoch encrypted_key is sealed to; null: the owner's account key. */
+  key_epoch: number | null;
+}
+
+/** One signed version of a team folder's member list (docs/team-folders.md, "Manifest"). */
+export interface FolderManifestsTable {
+  folder_id: number;
+  seq: number;
+  /** base64 of the manifest's exact bytes. */
+  manifest: string;
+  /** base64 RSA-PSS signature. */
+  signature: string;
+  /** SHA-256 hex of the manifest bytes (the next version's prev). */
+  hash: string;
+  signer_id: number | null;
+  /** base64 SPKI of the signer's account key when the version was stored. */
+  signer_public_key_spki: string;
+  created_at: number;
+}
+
+/** The public key of one epoch of a team folder. */
+export interface FolderKeyEpochsTable {
+  folder_id: number;
+  epoch: number;
+  public_key_spki: string;
+  created_at: number;
+}
+
+/** One epoch's private key sealed to one member (an envelope, opaque to the server). */
+export interface FolderEpochKeysTable {
+  folder_id: number;
+  epoch: number;
+  user_id: number;
+  envelope: string;
+}
+
+/** A member of a team folder as the latest manifest lists it. */
+export interface FolderMembersTable {
+  folder_id: number;
+  user_id: number;
+  /** 'owner', 'manager' or 'reader' (contract/team-folders.ts, TeamRole). */
+  role: string;
+  /** 1: this member receives the folder's upload notifications. */
+  notify: number;
 }
 
 /** Who does a one-process-at-a-time task (the upload sweep) until when. */
@@ -429,6 +475,10 @@ export interface Database {
   storage_claims: StorageClaimsTable;
   disk_space_claims: DiskSpaceClaimsTable;
   disk_space_turn: DiskSpaceTurnTable;
+  folder_manifests: FolderManifestsTable;
+  folder_key_epochs: FolderKeyEpochsTable;
+  folder_epoch_keys: FolderEpochKeysTable;
+  folder_members: FolderMembersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

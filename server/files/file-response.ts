@@ -15,5 +15,6 @@ export function toFileResponse(file: FileRecord): FileResponse {
     encryption_iv: file.encryptionIv,
     upload_time: new Date(file.uploadTime).toISOString(),
     last_downloaded_admin: file.lastDownloadedAdmin === null ? null : new Date(file.lastDownloadedAdmin).toISOString(),
+    key_epoch: file.keyEpoch ?? null,
   };
 }

@@ -22,6 +22,7 @@ const stored: Folder = {
   usedFiles: 0,
   lastUploadTime: null,
   hasUndownloadedFiles: false,
+  currentKeyEpoch: null,
 };
 
 describe('changedSettings: what an update of the edit form really changed', () => {

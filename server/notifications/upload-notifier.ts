@@ -89,11 +89,11 @@ async function notifyFolder(
   const folder = await repos.folders.findForOperator(pending.folderId);
   if (!folder) return; // deleted meanwhile: its events went with it (cascade)
   const settings = await notifications.settingsFor(folder.id);
-  const owner = await repos.users.findById(folder.ownerId);
+  const recipients = await recipientsOf(deps, folder);
   const events = await notifications.pendingEvents(folder.id);
   if (events.length === 0) return;
   const ids = events.map((event) => event.id);
-  if (settings.mode === 'off' || !owner?.email) {
+  if (settings.mode === 'off' || recipients.length === 0) {
     await notifications.markNotified(ids, now);
     report.skipped += events.length;
     return;
@@ -101,17 +101,13 @@ async function notifyFolder(
   const due = settings.mode === 'each' ? pending.lastEventAt <= now - deps.quietMs : pending.firstEventAt <= now - deps.digestMs;
   if (!due) return;
   const files = settings.includeFileNames ? await notifications.filesOf(folder.id, events.flatMap((event) => event.fileIds)) : null;
-  const message = uploadMessage({
-    to: owner.email,
-    folder: { id: folder.id, title: folder.title },
-    events,
-    files,
-    origin: deps.publicUrl,
-    kind: settings.mode,
-    activityCheckpoint: await checkpointOf(deps, owner.id),
-  });
+  const activityCheckpoint = await checkpointOf(deps, folder.ownerId);
   try {
-    await withDeadline(deps.mailer.send(message), deps.sendDeadlineMs ?? SEND_DEADLINE_MS);
+    // One message per recipient: members never see each other's addresses.
+    for (const to of recipients) {
+      const message = uploadMessage({ to, folder: { id: folder.id, title: folder.title }, events, files, origin: deps.publicUrl, kind: settings.mode, activityCheckpoint });
+      await withDeadline(deps.mailer.send(message), deps.sendDeadlineMs ?? SEND_DEADLINE_MS);
+    }
   } catch (error) {
     const attempts = Math.max(...events.map((event) => event.attempts));
     const retryAt = now + retryDelayMs(attempts);
@@ -123,6 +119,19 @@ async function notifyFolder(
   }
   await notifications.markNotified(ids, now);
   report.sent += 1;
+}
+
+/**
+ * Who is told: a personal folder's owner; a team folder's members who chose to be (PUT
+ * team/me; the owner is by default), active accounts with an e-mail address only.
+ */
+async function recipientsOf(deps: NotifierDeps, folder: { id: number; ownerId: number }): Promise<string[]> {
+  const members = await deps.repos.teamFolders.notifiedMembers(folder.id);
+  if ((await deps.repos.teamFolders.head(folder.id)) !== undefined) {
+    return members.map((member) => member.email).filter((email): email is string => email !== null && email !== '');
+  }
+  const owner = await deps.repos.users.findById(folder.ownerId);
+  return owner?.email ? [owner.email] : [];
 }
 
 /** The owner's activity checkpoint, or none: the message is worth sending without it. */

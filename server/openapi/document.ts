@@ -82,6 +82,7 @@ const MULTIPART_SCHEMA = {
     link_password: { type: 'string' },
     uploader_email: { type: 'string' },
     verification_code: { type: 'string' },
+    key_epoch: { type: 'string', description: 'A team folder\'s current key epoch the file keys are sealed to (absent for a personal folder); another epoch is refused 409 FOLDER_KEY_CHANGED.' },
     files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'The encrypted bytes, one part per file; the part\'s filename is the file name.' },
     encrypted_keys: { type: 'array', items: { type: 'string' }, description: 'base64 wrapped file key per file' },
     encryption_ivs: { type: 'array', items: { type: 'string' }, description: 'base64 IV per file' },

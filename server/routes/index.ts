@@ -11,6 +11,7 @@ import { fileRoutes } from './files/index.ts';
 import { folderRoutes } from './folders/index.ts';
 import { invitationRoutes } from './invitations/index.ts';
 import { notificationRoutes } from './folders/notification-routes.ts';
+import { teamRoutes } from './folders/team-routes.ts';
 import { orgRoutes } from './org/index.ts';
 import { metaRoutes } from './meta/index.ts';
 import { storageRoutes } from './storage/index.ts';
@@ -24,6 +25,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(fileRoutes, { prefix: '/folders' });
   await app.register(exportRoutes, { prefix: '/folders' });
   await app.register(notificationRoutes, { prefix: '/folders' });
+  await app.register(teamRoutes, { prefix: '/folders' });
   await app.register(downloadLinkRoutes, { prefix: '/download' });
   await app.register(activityRoutes, { prefix: '/activity' });
   await app.register(storageRoutes, { prefix: '/storage' });

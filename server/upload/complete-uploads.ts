@@ -90,6 +90,7 @@ export async function completeUploads(
         encryptionIv: fields.encryptionIv,
         blobKey: tusBlobKey(uploadId),
         uploadTime,
+        keyEpoch: session.keyEpoch ?? null,
       },
     });
   }

@@ -10,13 +10,16 @@ import { randomUUID } from 'node:crypto';
 import type {} from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { FileRecord, UploadLinkFolder, NewFileRecord, Repositories } from '../db/repositories/index.ts';
+import { KeyEpochChangedError, type FileRecord, type UploadLinkFolder, type NewFileRecord, type Repositories } from '../db/repositories/index.ts';
+import { FolderKeyChangedError } from '../folders/team-errors.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import type { SpaceGuard } from '../storage/free-space.ts';
 import { FolderQuotaExceededError, isNoSpaceError, StorageFullError } from '../storage/storage-errors.ts';
 import { UploadAdmission } from './upload-admission.ts';
 import { MAX_FILES_PER_REQUEST } from '../../contract/upload.ts';
+import { KEY_EPOCH_FIELD } from '../../contract/team-folders.ts';
+import { parseKeyEpoch, requireCurrentKeyEpoch } from './key-epoch.ts';
 import type { CiphertextSize } from './format-size.ts';
 import { FileTooLargeError, UploadError } from './errors.ts';
 import { checkFileFields, isFileHash } from './file-fields.ts';
@@ -150,6 +153,17 @@ export async function receiveMultipartUpload(
   };
   let authorized = false;
   let uploaderEmail: string | null = null;
+  // The batch's `key_epoch` field (docs/team-folders.md): checked as soon as it is read, when the
+  // gates are (before the first byte is stored), and again when the records are written.
+  let keyEpochText: string | undefined;
+  let keyEpochChecked = false;
+  const checkKeyEpoch = async (): Promise<number | null> => {
+    const keyEpoch = parseKeyEpoch(keyEpochText);
+    if (keyEpoch === undefined) throw new UploadError('MALFORMED_MULTIPART');
+    if (!keyEpochChecked) await serverSide(requireCurrentKeyEpoch(deps.repos, folder.id, keyEpoch));
+    keyEpochChecked = true;
+    return keyEpoch;
+  };
 
   const authorize = async () => {
     if (authorized) return;
@@ -168,9 +182,9 @@ export async function receiveMultipartUpload(
       limits: {
         fieldNameSize: 100,
         fieldSize: 64 * 1024,
-        fields: MAX_FILES_PER_REQUEST * ARRAY_FIELDS.length + GATE_FIELDS.length,
+        fields: MAX_FILES_PER_REQUEST * ARRAY_FIELDS.length + GATE_FIELDS.length + 1,
         files: MAX_FILES_PER_REQUEST,
-        parts: MAX_FILES_PER_REQUEST * (ARRAY_FIELDS.length + 1) + GATE_FIELDS.length,
+        parts: MAX_FILES_PER_REQUEST * (ARRAY_FIELDS.length + 1) + GATE_FIELDS.length + 1,
         // One byte over the limit, so the blob store (which stops at the limit) notices first.
         fileSize: maxCipherBytes + 1,
       },
@@ -180,6 +194,7 @@ export async function receiveMultipartUpload(
         if (typeof part.value !== 'string') continue;
         if (isArrayField(part.fieldname)) arrays[part.fieldname].push(part.value);
         else if (isGateField(part.fieldname)) gateFields[part.fieldname] = part.value;
+        else if (part.fieldname === KEY_EPOCH_FIELD) keyEpochText = part.value;
         continue;
       }
       if (part.fieldname !== 'files') {
@@ -188,6 +203,7 @@ export async function receiveMultipartUpload(
       }
       // The gates are checked before the first byte of the first file is stored.
       await authorize();
+      if (keyEpochText !== undefined && !keyEpochChecked) await checkKeyEpoch();
       const file = part.file;
       // After a refusal nothing more is stored, but the body is still read to its end (dropped):
       // see UploadAdmission.admitted.
@@ -237,7 +253,8 @@ export async function receiveMultipartUpload(
     ) {
       throw new UploadError('ARRAY_LENGTH_MISMATCH');
     }
-    const result = await serverSide(recordFiles(stored, arrays, folder, deps, admission));
+    const keyEpoch = await checkKeyEpoch();
+    const result = await serverSide(recordFiles(stored, arrays, folder, deps, admission, keyEpoch));
     if (result === REPEATED) {
       await admission.abandon();
       return await repeatedAnswer(folder, idempotencyKey!, deps, stored, persisting);
@@ -303,6 +320,7 @@ async function recordFiles(
   target: UploadLinkFolder,
   { blobs, repos, sizes, now, log, idempotencyKey }: MultipartDeps,
   admission: UploadAdmission,
+  keyEpoch: number | null,
 ): Promise<UploadResult | typeof REPEATED> {
   const successful: Array<{ part: StoredPart; record: NewFileRecord; rawPath: string | undefined }> = [];
   const failed: FailedFile[] = [];
@@ -346,6 +364,7 @@ async function recordFiles(
         encryptionIv: fields.encryptionIv,
         blobKey: part.blobKey,
         uploadTime,
+        keyEpoch,
       },
     });
   });
@@ -365,9 +384,11 @@ async function recordFiles(
       successful.map((item) => item.record),
       idempotencyKey === undefined ? undefined : { folderId: target.id, key: idempotencyKey, createdAt: uploadTime, result: answer },
       admission.claimToSettle(),
+      { folderId: target.id, epoch: keyEpoch },
     );
   } catch (error) {
     if (idempotencyKey !== undefined && isUniqueViolation(error)) return REPEATED;
+    if (error instanceof KeyEpochChangedError) throw new FolderKeyChangedError();
     throw error;
   }
   await Promise.all(rejected.map((part) => blobs.delete(part.blobKey).catch(() => undefined)));

@@ -19,6 +19,8 @@ import { FolderQuotaExceededError, isNoSpaceError, NoSpaceWriteError, StorageFul
 import type { CiphertextSize } from './format-size.ts';
 import { fileTooLargeDetail } from './errors.ts';
 import { checkFileFields } from './file-fields.ts';
+import { parseKeyEpoch, requireCurrentKeyEpoch } from './key-epoch.ts';
+import { KEY_EPOCH_FIELD } from '../../contract/team-folders.ts';
 import { lockerFor, type SharedUploadLocker } from './tus-locker.ts';
 import { isTusUploadId, type TusStorage } from './tus-storage.ts';
 
@@ -144,6 +146,11 @@ export function createTusServer(deps: TusServerDeps): Server {
       const encryptionIv = metadataValue(upload, 'iv');
       const checked = checkFileFields({ rawName: filename, rawPath: relativePath, encryptedKey, encryptionIv });
       if (!checked.ok) throw tusError(400, checked.reason);
+      // Sealed to the folder's current key epoch (none for a personal folder), or refused so the
+      // page fetches the new key (key-epoch.ts).
+      const keyEpoch = parseKeyEpoch(metadataValue(upload, KEY_EPOCH_FIELD));
+      if (keyEpoch === undefined) throw tusError(400, 'Upload-Metadata key_epoch must be a positive whole number');
+      await requireCurrentKeyEpoch(repos, context.folder.id, keyEpoch);
       // The declared size and one file are taken from the folder's limits with the session's row,
       // in one transaction: parallel creations on any process never pass a limit together.
       const recorded = await repos.uploadSessions.createWithinLimits({
@@ -158,6 +165,7 @@ export function createTusServer(deps: TusServerDeps): Server {
         uploadLength: upload.size,
         metadata: upload.metadata ?? {},
         createdAt: now(),
+        keyEpoch,
       });
       if (!recorded) {
         log.info({ folderId: context.folder.id, plainSize }, 'tus upload refused: the folder\'s limit leaves no room for it');

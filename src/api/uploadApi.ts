@@ -3,7 +3,7 @@
 // progress and resume) is not a query; it lives in features/upload/transport.
 
 import type { MessageResponse, VerifiedResponse } from '../../contract/common.ts';
-import type { PublicKeyResponse } from '../../contract/keys.ts';
+import type { UploadPublicKeyResponse } from '../../contract/team-folders.ts';
 import type { RequestCodeBody, UploadLinkStatus, VerifyCodeBody, VerifyUploadPasswordBody } from '../../contract/upload.ts';
 import { baseApi } from './baseApi.ts';
 
@@ -25,7 +25,7 @@ export const uploadApi = baseApi.injectEndpoints({
     verifyUploadCode: build.mutation<VerifiedResponse, ForLink<VerifyCodeBody>>({
       query: ({ linkToken, ...body }) => ({ url: linkPath(linkToken, '/verify-code'), method: 'POST', body }),
     }),
-    getUploadPublicKey: build.query<PublicKeyResponse, string>({
+    getUploadPublicKey: build.query<UploadPublicKeyResponse, string>({
       query: (linkToken) => linkPath(linkToken, '/public-key'),
       // Fetched afresh at every upload start: the owner may have set or replaced the key meanwhile.
       keepUnusedDataFor: 0,

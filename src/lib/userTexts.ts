@@ -15,3 +15,4 @@ export * from './userTexts/signIn.ts';
 export * from './userTexts/storage.ts';
 export * from './userTexts/upload.ts';
 export * from './userTexts/passkeys.ts';
+export * from './userTexts/team.ts';

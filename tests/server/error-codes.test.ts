@@ -22,7 +22,8 @@ import { ExportBlobMissingError, ExportFilesNotFoundError } from '../../server/e
 import { RangeNotSatisfiableError } from '../../server/files/ciphertext-response.ts';
 import { FileNotFoundError, UploadNotFoundError } from '../../server/files/errors.ts';
 import { DiskFullError, FolderQuotaExceededError, StorageFullError } from '../../server/storage/storage-errors.ts';
-import { FolderNotFoundError } from '../../server/folders/errors.ts';
+import { FolderNotFoundError, FolderRoleRequiredError } from '../../server/folders/errors.ts';
+import { FolderKeyChangedError, TeamChangedError, TeamExistsError, TeamManifestInvalidError } from '../../server/folders/team-errors.ts';
 import { PASSKEY_ERRORS, PasskeyError, type PasskeyErrorCode } from '../../server/auth/passkeys/errors.ts';
 import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
@@ -47,6 +48,11 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   new LinkPasswordRequiredError(),
   new LinkWithoutPasswordError(),
   new FolderNotFoundError(),
+  new FolderRoleRequiredError('manager'),
+  new TeamManifestInvalidError('the signature does not verify'),
+  new TeamChangedError(),
+  new TeamExistsError(),
+  new FolderKeyChangedError(),
   new FileNotFoundError(),
   new UploadNotFoundError(),
   new StorageFullError(),

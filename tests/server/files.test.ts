@@ -46,6 +46,7 @@ describe('GET /api/folders/{id}/files', () => {
       encryption_iv: a.encryptionIv,
       upload_time: new Date(server.clock.now()).toISOString(),
       last_downloaded_admin: null,
+      key_epoch: null,
     });
     expect(second).toMatchObject({ id: b.id, stored_filename: 'upload/docs/2024/b.txt', relative_path: 'docs/2024' });
   });

@@ -31,6 +31,8 @@ const FOLDER_KEYS = [
   'retention_days',
   'used_bytes',
   'used_files',
+  'my_role',
+  'is_team',
 ].sort();
 
 const NOT_FOUND = { detail: 'Folder not found', code: 'FOLDER_NOT_FOUND' };

@@ -155,6 +155,26 @@ const HASH = 'ab'.repeat(32);
 const SECRET = Buffer.alloc(32, 3).toString('base64');
 const KDF_PARAMS = Buffer.concat([Buffer.from([2, 0, 1, 0, 0, 0, 0, 0, 3, 1]), Buffer.alloc(16, 4)]).toString('base64');
 
+const SIGNATURE = Buffer.alloc(256, 9).toString('base64');
+const ENVELOPE = Buffer.concat([Buffer.from([1]), Buffer.alloc(1500, 6)]).toString('base64');
+const TEAM_MANIFEST = Buffer.from(
+  JSON.stringify({
+    format: 'sealdrop-folder-manifest',
+    version: 1,
+    folder_id: 1,
+    seq: 2,
+    prev: 'ab'.repeat(32),
+    signer: { user_id: 1, key: 'cd'.repeat(32) },
+    created_at: '2030-01-01T00:00:00.000Z',
+    members: [{ user_id: 1, username: 'fuzzadmin', role: 'owner', key: 'cd'.repeat(32) }],
+    epochs: [
+      { epoch: 1, key: 'ef'.repeat(32), created_at: '2030-01-01T00:00:00.000Z' },
+      { epoch: 2, key: '12'.repeat(32), created_at: '2030-01-01T00:00:00.000Z' },
+    ],
+    current_epoch: 2,
+  }),
+).toString('base64');
+
 /** Valid bodies, by "METHOD url" as the router lists the route. */
 export const EXAMPLE_BODIES: Record<string, (f: Fixtures) => Example> = {
   'POST /api/auth/prelogin': () => ({ json: { username: 'fuzzadmin' } }),
@@ -181,6 +201,14 @@ export const EXAMPLE_BODIES: Record<string, (f: Fixtures) => Example> = {
   'POST /api/upload/:link_token/request-code': () => ({ json: { uploader_email: 'a@example.com' } }),
   'POST /api/upload/:link_token/verify-code': () => ({ json: { uploader_email: 'a@example.com', verification_code: '123456' } }),
   'POST /api/upload/:link_token/complete': (f) => ({ json: { uploads: [{ upload_id: f.tusUploadId, file_hash: HASH }] } }),
+  // Team folders: shaped right, refused by the manifest checks (a manifest that parses but is not signed).
+  'POST /api/folders/:id/team': () => ({
+    json: { manifest: TEAM_MANIFEST, signature: SIGNATURE, epoch: { epoch: 1, public_key_spki: KEY }, envelopes: [{ user_id: 1, epoch: 1, envelope: ENVELOPE }], rekeyed_files: [{ file_id: 1, encrypted_key: SIGNATURE }] },
+  }),
+  'POST /api/folders/:id/team/versions': () => ({
+    json: { expected_seq: 1, manifest: TEAM_MANIFEST, signature: SIGNATURE, new_epoch: { epoch: 2, public_key_spki: KEY }, envelopes: [{ user_id: 1, epoch: 2, envelope: ENVELOPE }] },
+  }),
+  'PUT /api/folders/:id/team/me': () => ({ json: { notify: true } }),
 };
 
 function folderPayload(): Record<string, unknown> {

@@ -140,7 +140,8 @@ describe('public key', () => {
     await server.app.repos.users.setPublicKey(folder.ownerId, publicKeySpki);
     const response = await freshClient().get(uploadPath(folder, '/public-key'));
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ public_key_spki: publicKeySpki });
+    // A personal folder: files are sealed to the owner's account key, not to a team folder's epoch.
+    expect(response.body).toEqual({ public_key_spki: publicKeySpki, key_epoch: null });
   });
 
   it('says so when the folder owner has no public key', async () => {

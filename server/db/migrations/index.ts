@@ -22,6 +22,7 @@ import { oldSchemeSignInClosing } from './0020-old-scheme-sign-in-closing.ts';
 import { boundKdfParams } from './0021-bound-kdf-params.ts';
 import { organisationAccounts } from './0022-organisation-accounts.ts';
 import { passkeys } from './0024-passkeys.ts';
+import { teamFolders } from './0025-team-folders.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -44,4 +45,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0021-bound-kdf-params', boundKdfParams],
   ['0022-organisation-accounts', organisationAccounts],
   ['0024-passkeys', passkeys],
+  ['0025-team-folders', teamFolders],
 ];

@@ -6,6 +6,10 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, FileRow } from '../schema.ts';
 import { adjustUsage, countRows, releaseDeleted, settleClaim } from './folder-usage.ts';
 import { rowMapper, rowValues } from '../row-mapping.ts';
+import { codedError } from '../../../contract/coded-error.ts';
+
+/** createMany's records name another key epoch than their folder's current one (the folder was shared or a member removed meanwhile). */
+export class KeyEpochChangedError extends codedError('KEY_EPOCH_CHANGED') {}
 
 export interface FileRecord {
   id: number;
@@ -22,11 +26,13 @@ export interface FileRecord {
   uploadTime: number;
   /** null: the admin never downloaded it. */
   lastDownloadedAdmin: number | null;
+  /** The team folder's key epoch encryptedKey is sealed to; null (or absent in a record made by hand): the owner's account key. */
+  keyEpoch?: number | null;
 }
 
 export type NewFileRecord = Omit<FileRecord, 'id' | 'lastDownloadedAdmin'>;
 
-const toFileRecord = rowMapper<FileRow, FileRecord>()({ numbers: ['file_size', 'upload_time', 'last_downloaded_admin'] });
+const toFileRecord = rowMapper<FileRow, FileRecord>()({ numbers: ['file_size', 'upload_time', 'last_downloaded_admin', 'key_epoch'] });
 
 /**
  * A multipart request's idempotency key, recorded with its files: `result` is what the request
@@ -49,7 +55,7 @@ export async function insertFileRecord(
 }
 
 function toInsertable(input: NewFileRecord) {
-  return rowValues(input, [
+  const values = rowValues(input, [
     'folderId',
     'originalFilename',
     'storedFilename',
@@ -61,9 +67,10 @@ function toInsertable(input: NewFileRecord) {
     'blobKey',
     'uploadTime',
   ]);
+  return { ...values, key_epoch: input.keyEpoch ?? null };
 }
 
-// Rows per multi-row INSERT: 10 values each, well below SQLite's and PostgreSQL's bound-parameter limits.
+// Rows per multi-row INSERT: 11 values each, well below SQLite's and PostgreSQL's bound-parameter limits.
 const INSERT_BATCH = 200;
 
 // Ids per IN list: well below SQLite's and PostgreSQL's bound-parameter limits.
@@ -114,7 +121,12 @@ export function createFilesRepository(db: Kysely<Database>) {
      * is settled in the same transaction (the ledger then holds exactly these records); without
      * one the records are counted whatever the folder's limits (the operator's tools, fixtures).
      */
-    async createMany(inputs: readonly NewFileRecord[], batch?: BatchKeyRecord, claim?: ClaimToSettle): Promise<FileRecord[]> {
+    async createMany(
+      inputs: readonly NewFileRecord[],
+      batch?: BatchKeyRecord,
+      claim?: ClaimToSettle,
+      keyEpoch?: { folderId: number; epoch: number | null },
+    ): Promise<FileRecord[]> {
       if (inputs.length === 0 && !batch && !claim) return [];
       return db.transaction().execute(async (trx) => {
         const byBlobKey = new Map<string, FileRecord>();
@@ -150,6 +162,18 @@ export function createFilesRepository(db: Kysely<Database>) {
           await settleClaim(trx, claim.id, claim.folderId, { bytes, files: inputs.length });
         } else {
           await countRows(trx, inputs.map((input) => ({ folderId: input.folderId, bytes: input.fileSize })), 1);
+        }
+        // After the usage row is written: a share (which writes it first) has then either committed
+        // and is seen here, or waits for this transaction. Records sealed to an epoch that is no
+        // longer the folder's current one are not stored.
+        if (keyEpoch) {
+          const current = await trx
+            .selectFrom('folder_key_epochs')
+            .select((eb) => eb.fn.max('epoch').as('epoch'))
+            .where('folder_id', '=', keyEpoch.folderId)
+            .executeTakeFirst();
+          const epoch = current?.epoch === null || current?.epoch === undefined ? null : Number(current.epoch);
+          if (epoch !== keyEpoch.epoch) throw new KeyEpochChangedError('the folder key changed while the files were stored');
         }
         return records;
       });
@@ -192,6 +216,44 @@ export function createFilesRepository(db: Kysely<Database>) {
       await db.updateTable('files').set({ last_downloaded_admin: now }).where('id', '=', id).execute();
     },
 
+    /** The file, whichever folder it lies in: the caller checks the account's role in `folderId` (folder-access.ts). */
+    async findById(id: number): Promise<FileRecord | undefined> {
+      const row = await db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toFileRecord(row);
+    },
+
+    /** Those of `ids` that exist (any order), whichever folders they lie in: the caller checks the roles. */
+    async listByIds(ids: readonly number[]): Promise<FileRecord[]> {
+      const records: FileRecord[] = [];
+      for (const batch of batches(ids)) {
+        const rows = await db.selectFrom('files').selectAll().where('id', 'in', batch).execute();
+        records.push(...rows.map(toFileRecord));
+      }
+      return records;
+    },
+
+    /**
+     * Deletes those of `ids` that lie in `folderIds` (folders the caller may delete files of) and
+     * returns what was deleted. One transaction: all of them or none.
+     */
+    async deleteInFolders(ids: readonly number[], folderIds: readonly number[]): Promise<Array<{ id: number; blobKey: string }>> {
+      if (ids.length === 0 || folderIds.length === 0) return [];
+      return db.transaction().execute(async (trx) => {
+        const deleted: Array<{ id: number; blobKey: string }> = [];
+        for (const batch of batches(ids)) {
+          const rows = await trx
+            .deleteFrom('files')
+            .where('files.id', 'in', batch)
+            .where('files.folder_id', 'in', [...folderIds])
+            .returning(['files.id', 'files.blob_key', 'files.folder_id', 'files.file_size'])
+            .execute();
+          deleted.push(...rows.map((row) => ({ id: row.id, blobKey: row.blob_key })));
+          await releaseDeleted(trx, rows.map((row) => ({ folderId: row.folder_id, bytes: Number(row.file_size) })));
+        }
+        return deleted;
+      });
+    },
+
     /** The file, if it exists and lies in a folder of `ownerId`. */
     async findOwned(ownerId: number, id: number): Promise<FileRecord | undefined> {
       const row = await db
@@ -216,27 +278,6 @@ export function createFilesRepository(db: Kysely<Database>) {
         records.push(...rows.map(toFileRecord));
       }
       return records;
-    },
-
-    /**
-     * Deletes those of `ids` that lie in folders of `ownerId` and returns what was deleted (for the
-     * caller to remove the blobs after the commit). One transaction: all of them or none.
-     */
-    async deleteOwned(ownerId: number, ids: readonly number[]): Promise<Array<{ id: number; blobKey: string }>> {
-      return db.transaction().execute(async (trx) => {
-        const deleted: Array<{ id: number; blobKey: string }> = [];
-        for (const batch of batches(ids)) {
-          const rows = await trx
-            .deleteFrom('files')
-            .where('files.id', 'in', batch)
-            .where('files.folder_id', 'in', trx.selectFrom('folders').select('folders.id').where('folders.owner_id', '=', ownerId))
-            .returning(['files.id', 'files.blob_key', 'files.folder_id', 'files.file_size'])
-            .execute();
-          deleted.push(...rows.map((row) => ({ id: row.id, blobKey: row.blob_key })));
-          await releaseDeleted(trx, rows.map((row) => ({ folderId: row.folder_id, bytes: Number(row.file_size) })));
-        }
-        return deleted;
-      });
     },
 
     /**

@@ -9,6 +9,7 @@ import { claimEach, claimedOne } from '../claims.ts';
 import { rowMapper } from '../row-mapping.ts';
 
 import type { FolderSortKey, SortOrder } from '../../../contract/folders.ts';
+import { TEAM_ROLES, type TeamRole } from '../../../contract/team-folders.ts';
 
 // The sort keys are the API's (GET /folders/ sort_by).
 export { FOLDER_SORT_KEYS } from '../../../contract/folders.ts';
@@ -46,14 +47,19 @@ export interface Folder {
   /** Upload time of the newest file; null when the folder has none. */
   lastUploadTime: number | null;
   hasUndownloadedFiles: boolean;
+  /** The team folder's current key epoch; null: a personal folder (files sealed to the owner's key). */
+  currentKeyEpoch: number | null;
 }
+
+/** A folder as one account sees it: with that account's role in it. */
+export type AccountFolder = Folder & { myRole: TeamRole };
 
 /**
  * The folder row alone, without the two values computed from its files: what the upload routes
  * need on every request (each tus PATCH included), where a pass over the files table would make
  * uploads slower as the number of stored files grows.
  */
-export type UploadLinkFolder = Omit<Folder, 'lastUploadTime' | 'hasUndownloadedFiles' | 'storageLimitBytes' | 'fileLimit' | 'usedBytes' | 'usedFiles'>;
+export type UploadLinkFolder = Omit<Folder, 'lastUploadTime' | 'hasUndownloadedFiles' | 'storageLimitBytes' | 'fileLimit' | 'usedBytes' | 'usedFiles' | 'currentKeyEpoch'>;
 
 /** A folder to create: its own fields; an absent limit is no limit (routes apply the server's defaults, folder-changes.ts). */
 export type NewFolder = Omit<UploadLinkFolder, 'id' | 'retentionDays'> &
@@ -84,6 +90,11 @@ interface FolderWithStatsRow extends FolderRow {
   max_files: number | string | null;
   used_bytes: number | string | null;
   used_files: number | string | null;
+  current_key_epoch: number | string | null;
+}
+
+interface AccountFolderRow extends FolderWithStatsRow {
+  my_role: string | null;
 }
 
 function encodeEmails(emails: string[] | null): string | null {
@@ -107,7 +118,7 @@ const toFolderRecord = rowMapper<FolderRow, UploadLinkFolder>()({
 const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 function toFolder(row: FolderWithStatsRow): Folder {
-  const { last_upload_time, undownloaded_count, max_bytes, max_files, used_bytes, used_files, ...folderRow } = row;
+  const { last_upload_time, undownloaded_count, max_bytes, max_files, used_bytes, used_files, current_key_epoch, ...folderRow } = row;
   return {
     ...toFolderRecord(folderRow),
     // PostgreSQL's max(bigint) and sum() come back as int8, which the pool parses to numbers;
@@ -118,7 +129,19 @@ function toFolder(row: FolderWithStatsRow): Folder {
     fileLimit: numberOrNull(max_files),
     usedBytes: Number(used_bytes ?? 0),
     usedFiles: Number(used_files ?? 0),
+    currentKeyEpoch: numberOrNull(current_key_epoch),
   };
+}
+
+function isTeamRole(value: string | null): value is TeamRole {
+  return (TEAM_ROLES as readonly (string | null)[]).includes(value);
+}
+
+/** The folder with the viewer's role, or undefined when the viewer is neither its owner nor a member. */
+function toAccountFolder(row: AccountFolderRow): AccountFolder | undefined {
+  const { my_role, ...folderRow } = row;
+  if (!isTeamRole(my_role)) return undefined;
+  return { ...toFolder(folderRow), myRole: my_role };
 }
 
 const flag = (value: boolean) => (value ? 1 : 0);
@@ -168,8 +191,23 @@ export function createFoldersRepository(db: Kysely<Database>) {
         'folder_quotas.max_files',
         'folder_quotas.used_bytes',
         'folder_quotas.used_files',
+        sql<number | string | null>`(select max(folder_key_epochs.epoch) from folder_key_epochs where folder_key_epochs.folder_id = folders.id)`.as(
+          'current_key_epoch',
+        ),
       ]);
   }
+
+  // The viewer's role: the owner's own folder, else the member row of the latest manifest.
+  function selectForAccount(userId: number) {
+    return selectWithStats().select(
+      sql<string | null>`case when folders.owner_id = ${userId} then 'owner' else (select folder_members.role from folder_members where folder_members.folder_id = folders.id and folder_members.user_id = ${userId}) end`.as(
+        'my_role',
+      ),
+    );
+  }
+
+  const visibleTo = (userId: number) =>
+    sql<SqlBool>`(folders.owner_id = ${userId} or exists (select 1 from folder_members where folder_members.folder_id = folders.id and folder_members.user_id = ${userId}))`;
 
   // Sort expressions per key. Missing values sort by what they mean, the same on both dialects
   // (SQLite and PostgreSQL disagree on where NULLs go): no expiry is later than any date, no
@@ -201,6 +239,20 @@ export function createFoldersRepository(db: Kysely<Database>) {
       for (const term of [...orderTerms(sort.by), sql`folders.id`]) query = query.orderBy(term, sort.order);
       const rows = await query.execute();
       return rows.map(toFolder);
+    },
+
+    /** The folders `userId` owns or is a member of, each with that account's role. */
+    async listForAccount(userId: number, sort: FolderSort): Promise<AccountFolder[]> {
+      let query = selectForAccount(userId).where(visibleTo(userId));
+      for (const term of [...orderTerms(sort.by), sql`folders.id`]) query = query.orderBy(term, sort.order);
+      const rows = await query.execute();
+      return rows.map(toAccountFolder).filter((folder): folder is AccountFolder => folder !== undefined);
+    },
+
+    /** The folder `id` with `userId`'s role in it; undefined when it does not exist or `userId` is neither owner nor member. */
+    async findForAccount(userId: number, id: number): Promise<AccountFolder | undefined> {
+      const row = await selectForAccount(userId).where('folders.id', '=', id).executeTakeFirst();
+      return row && toAccountFolder(row);
     },
 
     /** The folder, if it exists and belongs to `ownerId`. */

@@ -17,6 +17,7 @@ import { createServerSecretsRepository } from './server-secrets.ts';
 import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
 import { createSessionsRepository } from './sessions.ts';
 import { createTaskLeasesRepository } from './task-leases.ts';
+import { createTeamFoldersRepository } from './team-folders.ts';
 import { createTotpStepsRepository } from './totp-steps.ts';
 import { createUploadBatchesRepository } from './upload-batches.ts';
 import { createUploadGrantsRepository } from './upload-grants.ts';
@@ -39,6 +40,7 @@ export function createRepositories(db: Kysely<Database>) {
     passkeys: createPasskeysRepository(db),
     passkeyChallenges: createPasskeyChallengesRepository(db),
     folders: createFoldersRepository(db),
+    teamFolders: createTeamFoldersRepository(db),
     files: createFilesRepository(db),
     folderUsage: createFolderUsageRepository(db),
     diskSpaceClaims: createDiskSpaceClaimsRepository(db),
@@ -64,9 +66,10 @@ export type { Session } from './sessions.ts';
 export type { StoredPasskey } from './passkeys.ts';
 export type { PasskeyChallengePurpose } from './passkey-challenges.ts';
 export { UsernameTakenError } from './users.ts';
-export type { Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';
+export type { AccountFolder, Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';
 export { FOLDER_SORT_KEYS } from './folders.ts';
 export type { ExpiredFile, FileRecord, NewFileRecord } from './files.ts';
+export { KeyEpochChangedError } from './files.ts';
 export type { Usage } from './folder-usage.ts';
 export type { DownloadLink, DownloadLinkWithFiles, LinkedFile, NewDownloadLink } from './download-links.ts';
 export type { UploadGrant } from './upload-grants.ts';
@@ -76,3 +79,4 @@ export type { UploadLinkFolder } from './folders.ts';
 export type { NotificationSettings, UploadEvent } from './upload-notifications.ts';
 export type { WebhookDelivery, WebhookEndpoint } from './webhooks.ts';
 export type { ActivityFilter } from './activity-log.ts';
+export type { KeyEpoch, StoredManifest, TeamMemberRow } from './team-folders.ts';

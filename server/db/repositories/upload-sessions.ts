@@ -31,12 +31,14 @@ export interface UploadSession {
   lastActivityAt: number;
   /** When the last byte arrived; null while bytes are missing. */
   finishedAt: number | null;
+  /** The team folder's key epoch encryptedKey is sealed to; null (or absent): the owner's account key. */
+  keyEpoch?: number | null;
 }
 
 export type NewUploadSession = Omit<UploadSession, 'lastActivityAt' | 'finishedAt'>;
 
 const toSession = rowMapper<UploadSessionRow, UploadSession>()({
-  numbers: ['plain_size', 'upload_length', 'created_at', 'last_activity_at', 'finished_at'],
+  numbers: ['plain_size', 'upload_length', 'created_at', 'last_activity_at', 'finished_at', 'key_epoch'],
   decode: { metadata: (json: string) => JSON.parse(json) as Record<string, string | null> },
 });
 
@@ -57,6 +59,7 @@ async function insertSession(trx: Transaction<Database>, input: NewUploadSession
       created_at: input.createdAt,
       last_activity_at: input.createdAt,
       finished_at: null,
+      key_epoch: input.keyEpoch ?? null,
     })
     .execute();
 }

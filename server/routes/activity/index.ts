@@ -33,10 +33,19 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos } = app;
 
+  // A folder's entries live in its owner's log (folder-activity.ts): filtered by a folder the
+  // account is a member of, the page reads that log; otherwise the account's own (a folder id it
+  // cannot see, or one deleted since, then shows only what its own log holds).
+  async function logOf(userId: number, folderId: number | undefined): Promise<number> {
+    if (folderId === undefined) return userId;
+    const folder = await repos.folders.findForAccount(userId, folderId);
+    return folder ? folder.ownerId : userId;
+  }
+
   routes.get('/', { schema: { querystring: activityQuery, response: { 200: activityPage } } }, async (request) => {
     const { user } = signedIn(request);
     const { folder_id, kind, from, to, before_seq, limit } = request.query;
-    const entries = await repos.activityLog.page(user.id, { folderId: folder_id, kinds: kind, from, to, beforeSeq: before_seq }, limit + 1);
+    const entries = await repos.activityLog.page(await logOf(user.id, folder_id), { folderId: folder_id, kinds: kind, from, to, beforeSeq: before_seq }, limit + 1);
     const page = entries.slice(0, limit);
     return { entries: page.map(toView), next_before_seq: entries.length > limit ? page[page.length - 1]!.seq : null };
   });
@@ -44,15 +53,16 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
   routes.get('/export', { schema: { querystring: activityExportQuery } }, async (request, reply) => {
     const { user } = signedIn(request);
     const { folder_id, kind, from, to, format } = request.query;
+    const log = await logOf(user.id, folder_id);
     const all: StoredEntry[] = [];
     let beforeSeq: number | undefined;
     for (;;) {
-      const batch = await repos.activityLog.page(user.id, { folderId: folder_id, kinds: kind, from, to, beforeSeq }, EXPORT_BATCH);
+      const batch = await repos.activityLog.page(log, { folderId: folder_id, kinds: kind, from, to, beforeSeq }, EXPORT_BATCH);
       all.push(...batch);
       if (batch.length < EXPORT_BATCH) break;
       beforeSeq = batch[batch.length - 1]!.seq;
     }
-    const checkpoint = await app.activity.checkpoint(user.id);
+    const checkpoint = await app.activity.checkpoint(log);
     const stamp = new Date(app.now()).toISOString().slice(0, 10);
     reply.header('cache-control', 'no-store');
     reply.header('content-disposition', `attachment; filename="sealdrop-activity-${stamp}.${format}"`);

@@ -1,6 +1,7 @@
-// The admin's side of download links, mounted at /api/download/links: create a link for files of
-// one of the admin's folders, list a folder's active links, delete a link. Another admin's folder,
-// file or link answers 404 exactly like a missing one.
+// The folder's side of download links, mounted at /api/download/links: create a link for files of
+// one folder, list a folder's active links (any member), delete a link (managers and the owner
+// create and delete). A link belongs to its folder's owner whoever made it; a folder, file or link
+// the account is not a member of answers 404 exactly like a missing one, a reader's change 403.
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.ts';
 import { newToken } from '../../auth/tokens.ts';
@@ -10,7 +11,9 @@ import { isLinkTokenShaped } from '../../download-links/link-access.ts';
 import { downloadLinkUrl, publicOrigin } from '../../download-links/link-url.ts';
 import { RequestValidationError } from '../../errors.ts';
 import { FileNotFoundError } from '../../files/errors.ts';
-import { FolderNotFoundError } from '../../folders/errors.ts';
+import { FolderRoleRequiredError } from '../../folders/errors.ts';
+import { recordFolderActivity } from '../../folders/folder-activity.ts';
+import { hasFolderRole, requireFolderRole } from '../../folders/folder-access.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import {
@@ -55,17 +58,20 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
       if (body.expiration_date !== null && body.expiration_date <= now) {
         throw new RequestValidationError([{ loc: ['body', 'expiration_date'], msg: 'The expiration date must be in the future.' }]);
       }
-      const files = await repos.files.listOwnedByIds(user.id, body.file_ids);
+      const files = await repos.files.listByIds(body.file_ids);
       if (files.length !== body.file_ids.length) throw new FileNotFoundError();
       const folderIds = new Set(files.map((file) => file.folderId));
+      const visible = await Promise.all([...folderIds].map((id) => repos.folders.findForAccount(user.id, id)));
+      if (visible.some((folder) => folder === undefined)) throw new FileNotFoundError();
       const [folderId] = folderIds;
       if (folderIds.size !== 1 || folderId === undefined) {
         throw new RequestValidationError([{ loc: ['body', 'file_ids'], msg: 'All files of a link must be in the same folder.' }]);
       }
+      const folder = await requireFolderRole(repos, user.id, folderId, 'manager');
       const link = await repos.downloadLinks.create({
         linkToken: newToken(),
         folderId,
-        ownerId: user.id,
+        ownerId: folder.ownerId,
         verifierHash: body.password === null ? null : await hashPassword(body.password),
         reencryptedKeysJson: body.keys === null ? null : JSON.stringify(body.keys),
         expirationDate: body.expiration_date,
@@ -73,12 +79,11 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
         maxDownloads: body.max_downloads,
         fileIds: body.file_ids,
       });
-      await app.activity.record(user.id, 'link.created', {
-        folderId,
+      await recordFolderActivity(app, user, folder, 'link.created', {
         ip: request.ip,
         details: { link_id: link.id, files: body.file_ids.length, has_password: link.verifierHash !== null, max_downloads: link.maxDownloads },
       });
-      await app.webhooks.emit(user.id, 'link.created', {
+      await app.webhooks.emit(folder.ownerId, 'link.created', {
         link_id: link.id,
         folder_id: folderId,
         file_ids: body.file_ids,
@@ -101,9 +106,8 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
     { schema: { params: linkFolderIdParams, response: { 200: linkListResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const folder = await repos.folders.findOwned(user.id, request.params.folderId);
-      if (!folder) throw new FolderNotFoundError();
-      const links = await repos.downloadLinks.listActiveForFolder(user.id, folder.id, app.now());
+      const folder = await requireFolderRole(repos, user.id, request.params.folderId, 'reader');
+      const links = await repos.downloadLinks.listActiveForFolder(folder.ownerId, folder.id, app.now());
       return links.map(toLinkSummary);
     },
   );
@@ -112,8 +116,11 @@ export async function adminLinkRoutes(app: FastifyInstance): Promise<void> {
     const { user } = signedIn(request);
     const { id } = request.params;
     const link = isLinkTokenShaped(id) ? await repos.downloadLinks.findByToken(id) : undefined;
-    if (!link || !(await repos.downloadLinks.deleteOwned(user.id, id))) throw new LinkNotFoundError();
-    await app.activity.record(user.id, 'link.deleted', { folderId: link.folderId, ip: request.ip, details: { link_id: link.id } });
+    const folder = link && (await repos.folders.findForAccount(user.id, link.folderId));
+    if (!link || !folder) throw new LinkNotFoundError();
+    if (!hasFolderRole(folder.myRole, 'manager')) throw new FolderRoleRequiredError('manager');
+    if (!(await repos.downloadLinks.deleteOwned(folder.ownerId, id))) throw new LinkNotFoundError();
+    await recordFolderActivity(app, user, folder, 'link.deleted', { ip: request.ip, details: { link_id: link.id } });
     return reply.code(204).send();
   });
 }

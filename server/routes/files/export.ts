@@ -1,10 +1,10 @@
-// GET /api/folders/{id}/export: the signed-in admin's folder, or some of its files, as an export
+// GET /api/folders/{id}/export: a folder of the signed-in account (any member), or some of its files, as an export
 // ZIP (docs/format.md, "Exports"): the stored ciphertext and a manifest, streamed from the blob
 // store. Nothing is decrypted and no key is needed; the browser's download manager saves it.
 import type { FastifyInstance } from 'fastify';
 import { planExport, selectExportFiles } from '../../export/export-plan.ts';
 import { createExportZip } from '../../export/zip-export.ts';
-import { FolderNotFoundError } from '../../folders/errors.ts';
+import { requireFolderRole } from '../../folders/folder-access.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { attachmentDisposition } from '../../../contract/content-disposition.ts';
@@ -26,8 +26,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
     { exposeHeadRoute: false, schema: { params: folderIdParams, querystring: exportQuery } },
     async (request, reply) => {
       const { user } = signedIn(request);
-      const folder = await repos.folders.findOwned(user.id, request.params.id);
-      if (!folder) throw new FolderNotFoundError();
+      const folder = await requireFolderRole(repos, user.id, request.params.id, 'reader');
       const files = selectExportFiles(await repos.files.listForFolder(folder.id), request.query.file_ids);
       const plan = await planExport(blobs, folder, files, app.now());
       const zip = await createExportZip(plan, blobs);

@@ -1,13 +1,17 @@
-// The signed-in admin's files, mounted under /api/folders next to the folder routes: a folder's
-// file list, the ciphertext download of one file, and deleting files. A file or folder of another
-// admin answers 404 exactly like a missing one. The static segments (download, files) win over
+// The files of the signed-in account's folders (its own and those it is a member of), mounted
+// under /api/folders next to the folder routes: a folder's file list, the ciphertext download of
+// one file, and deleting files (managers and the owner). A file or folder the account is not a
+// member of answers 404 exactly like a missing one; a reader deleting is refused 403. The static segments (download, files) win over
 // the folder routes' /:id in Fastify's router.
 import type { FastifyInstance } from 'fastify';
 import { ciphertextHeaders } from '../../files/ciphertext-headers.ts';
 import { sendCiphertext } from '../../files/ciphertext-response.ts';
-import { FileNotFoundError, UploadNotFoundError } from '../../files/errors.ts';
+import { UploadNotFoundError } from '../../files/errors.ts';
+import type { AccountFolder } from '../../db/repositories/index.ts';
 import { toFileResponse } from '../../files/file-response.ts';
-import { FolderNotFoundError } from '../../folders/errors.ts';
+import { FolderRoleRequiredError } from '../../folders/errors.ts';
+import { recordFolderActivity } from '../../folders/folder-activity.ts';
+import { hasFolderRole, requireFileRole, requireFolderRole } from '../../folders/folder-access.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import {
@@ -30,8 +34,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     { schema: { params: folderIdParams, response: { 200: fileListResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const folder = await repos.folders.findOwned(user.id, request.params.id);
-      if (!folder) throw new FolderNotFoundError();
+      const folder = await requireFolderRole(repos, user.id, request.params.id, 'reader');
       const files = await repos.files.listForFolder(folder.id);
       return files.map(toFileResponse);
     },
@@ -43,8 +46,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     { schema: { params: folderIdParams, response: { 200: unfinishedUploadListResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      const folder = await repos.folders.findOwned(user.id, request.params.id);
-      if (!folder) throw new FolderNotFoundError();
+      const folder = await requireFolderRole(repos, user.id, request.params.id, 'reader');
       const sessions = await repos.uploadSessions.listForFolder(folder.id, MAX_LISTED_UPLOADS);
       const tusStorage = app.uploads.tusStorage;
       return Promise.all(
@@ -66,8 +68,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     { schema: { params: unfinishedUploadParams } },
     async (request, reply) => {
       const { user } = signedIn(request);
-      const folder = await repos.folders.findOwned(user.id, request.params.id);
-      if (!folder) throw new FolderNotFoundError();
+      const folder = await requireFolderRole(repos, user.id, request.params.id, 'manager');
       if (!(await repos.uploadSessions.deleteInFolder(folder.id, request.params.uploadId))) throw new UploadNotFoundError();
       await app.uploads.tusStorage.discard(request.params.uploadId);
       request.log.info({ folderId: folder.id, uploadId: request.params.uploadId }, 'unfinished upload cancelled by the admin');
@@ -81,8 +82,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     { exposeHeadRoute: false, schema: { params: fileIdParams } },
     async (request, reply) => {
       const { user } = signedIn(request);
-      const file = await repos.files.findOwned(user.id, request.params.fileId);
-      if (!file) throw new FileNotFoundError();
+      const { file, folder } = await requireFileRole(repos, user.id, request.params.fileId, 'reader');
       return sendCiphertext(request, reply, blobs, {
         blobKey: file.blobKey,
         filename: file.originalFilename,
@@ -90,7 +90,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
         // "Last Downloaded" means the admin received the whole file, possibly over several ranges.
         onCompleted: async () => {
           await repos.files.markDownloaded(file.id, app.now());
-          await app.activity.record(user.id, 'file.downloaded', { folderId: file.folderId, ip: request.ip, details: { file_id: file.id, name: file.originalFilename } });
+          await recordFolderActivity(app, user, folder, 'file.downloaded', { ip: request.ip, details: { file_id: file.id, name: file.originalFilename } });
         },
       });
     },
@@ -102,7 +102,17 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { user } = signedIn(request);
       const requested = [...new Set(request.body.file_ids)];
-      const deleted = await repos.files.deleteOwned(user.id, requested);
+      // Files in folders the account is not a member of are "not found"; one in a folder where it
+      // is only a reader refuses the whole request (it knows those files exist).
+      const found = await repos.files.listByIds(requested);
+      const folders = new Map<number, AccountFolder>();
+      for (const folderId of new Set(found.map((file) => file.folderId))) {
+        const folder = await repos.folders.findForAccount(user.id, folderId);
+        if (!folder) continue;
+        if (!hasFolderRole(folder.myRole, 'manager')) throw new FolderRoleRequiredError('manager');
+        folders.set(folderId, folder);
+      }
+      const deleted = await repos.files.deleteInFolders(requested, [...folders.keys()]);
       const deletedIds = new Set(deleted.map((file) => file.id));
       // The rows are gone (committed); a blob that cannot be removed now is unreachable and is
       // left for the orphan sweep, not reported as a failure of the file.
@@ -113,11 +123,11 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
           request.log.warn({ err: error }, 'could not delete the blob of a deleted file');
         }
       }
-      if (deleted.length > 0) {
-        await app.activity.record(user.id, 'files.deleted', { ip: request.ip, details: { file_ids: deleted.map((file) => file.id) } });
-        await app.webhooks.emit(user.id, 'files.deleted', {
-          file_ids: deleted.map((file) => file.id),
-        });
+      for (const folder of folders.values()) {
+        const ids = found.filter((file) => file.folderId === folder.id && deletedIds.has(file.id)).map((file) => file.id);
+        if (ids.length === 0) continue;
+        await recordFolderActivity(app, user, folder, 'files.deleted', { ip: request.ip, details: { file_ids: ids } });
+        await app.webhooks.emit(folder.ownerId, 'files.deleted', { file_ids: ids });
       }
       const errors = requested
         .filter((id) => !deletedIds.has(id))

@@ -1,10 +1,11 @@
-// The Folder value of docs/api.md: times as ISO 8601 (UTC) strings, has_password instead of the hash.
-import type { Folder } from '../../db/repositories/index.ts';
+// The Folder value of docs/api.md: times as ISO 8601 (UTC) strings, has_password instead of the
+// hash, and the viewer's role in it.
+import type { AccountFolder } from '../../db/repositories/index.ts';
 import type { Folder as FolderResponse } from '../../../contract/folders.ts';
 
 const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
 
-export function toFolderResponse(folder: Folder): FolderResponse {
+export function toFolderResponse(folder: AccountFolder): FolderResponse {
   return {
     id: folder.id,
     title: folder.title,
@@ -24,5 +25,7 @@ export function toFolderResponse(folder: Folder): FolderResponse {
     retention_days: folder.retentionDays,
     used_bytes: folder.usedBytes,
     used_files: folder.usedFiles,
+    my_role: folder.myRole,
+    is_team: folder.currentKeyEpoch !== null,
   };
 }

@@ -1,10 +1,13 @@
-// The signed-in admin's folders, mounted at /api/folders: list (sortable), read, create, update,
-// delete. Every lookup is scoped to the admin; a folder of another admin answers 404 exactly like a
-// missing one (FolderNotFoundError).
+// The signed-in account's folders, mounted at /api/folders: list (sortable; its own and those it is
+// a member of), read, create, update, delete. Every lookup goes through requireFolderRole: a folder
+// the account is neither owner nor member of answers 404 exactly like a missing one, a member whose
+// role is too weak 403 (members read, managers change settings, only the owner deletes).
 import type { FastifyInstance } from 'fastify';
 import { newToken } from '../../auth/tokens.ts';
 import { changedSettings, folderChanges, newFolder } from '../../folders/folder-changes.ts';
 import { FolderNotFoundError } from '../../folders/errors.ts';
+import { recordFolderActivity } from '../../folders/folder-activity.ts';
+import { requireFolderRole } from '../../folders/folder-access.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { toFolderResponse } from './folder-response.ts';
@@ -14,19 +17,13 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos, blobs } = app;
 
-  async function ownedFolder(ownerId: number, id: number) {
-    const folder = await repos.folders.findOwned(ownerId, id);
-    if (!folder) throw new FolderNotFoundError();
-    return folder;
-  }
-
   routes.get(
     '/',
     { schema: { querystring: folderListQuery, response: { 200: folderListResponse } } },
     async (request) => {
       const { user } = signedIn(request);
       const { sort_by, sort_order } = request.query;
-      const folders = await repos.folders.listForOwner(user.id, { by: sort_by, order: sort_order });
+      const folders = await repos.folders.listForAccount(user.id, { by: sort_by, order: sort_order });
       return folders.map(toFolderResponse);
     },
   );
@@ -36,7 +33,7 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
     { schema: { params: folderIdParams, response: { 200: folderResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      return toFolderResponse(await ownedFolder(user.id, request.params.id));
+      return toFolderResponse(await requireFolderRole(repos, user.id, request.params.id, 'reader'));
     },
   );
 
@@ -48,7 +45,7 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
       const input = await newFolder(request.body, { ownerId: user.id, linkToken: newToken(), now: app.now(), defaults: app.config.folderDefaults });
       const folder = await repos.folders.create(input);
       await app.activity.record(user.id, 'folder.created', { folderId: folder.id, ip: request.ip, details: { title: folder.title } });
-      return reply.code(201).send(toFolderResponse(folder));
+      return reply.code(201).send(toFolderResponse({ ...folder, myRole: 'owner' }));
     },
   );
 
@@ -58,18 +55,19 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { user } = signedIn(request);
       const { id } = request.params;
-      const before = await ownedFolder(user.id, id);
+      const before = await requireFolderRole(repos, user.id, id, 'manager');
       const changes = await folderChanges(request.body, app.now());
-      if (!(await repos.folders.updateOwned(user.id, id, changes))) throw new FolderNotFoundError();
-      const updated = await ownedFolder(user.id, id);
+      if (!(await repos.folders.updateOwned(before.ownerId, id, changes))) throw new FolderNotFoundError();
+      const updated = await requireFolderRole(repos, user.id, id, 'reader');
       const changed = changedSettings(before, changes);
-      await app.activity.record(user.id, 'folder.updated', { folderId: id, ip: request.ip, details: { title: updated.title, changed } });
+      await recordFolderActivity(app, user, updated, 'folder.updated', { ip: request.ip, details: { title: updated.title, changed } });
       return toFolderResponse(updated);
     },
   );
 
   routes.delete('/:id', { schema: { params: folderIdParams } }, async (request, reply) => {
     const { user } = signedIn(request);
+    await requireFolderRole(repos, user.id, request.params.id, 'owner');
     const deleted = await repos.folders.deleteOwned(user.id, request.params.id);
     if (!deleted) throw new FolderNotFoundError();
     await app.activity.record(user.id, 'folder.deleted', { folderId: request.params.id, ip: request.ip, details: { files: deleted.blobKeys.length } });

@@ -1,7 +1,8 @@
 // A folder's upload notifications, mounted at /api/folders/{id}/notifications: read and replace
-// the setting. Another admin's folder answers 404 like a missing one.
+// the setting (members read it, managers change it). A folder the account is not a member of
+// answers 404 like a missing one.
 import type { FastifyInstance } from 'fastify';
-import { FolderNotFoundError } from '../../folders/errors.ts';
+import { requireFolderRole } from '../../folders/folder-access.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { folderIdParams } from '../../../contract/folders.ts';
@@ -11,18 +12,12 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { repos } = app;
 
-  async function ownedFolderId(ownerId: number, id: number): Promise<number> {
-    const folder = await repos.folders.findOwned(ownerId, id);
-    if (!folder) throw new FolderNotFoundError();
-    return folder.id;
-  }
-
   routes.get(
     '/:id/notifications',
     { schema: { params: folderIdParams, response: { 200: notificationSettings } } },
     async (request) => {
       const { user } = signedIn(request);
-      const settings = await repos.uploadNotifications.settingsFor(await ownedFolderId(user.id, request.params.id));
+      const settings = await repos.uploadNotifications.settingsFor((await requireFolderRole(repos, user.id, request.params.id, 'reader')).id);
       return { mode: settings.mode, include_file_names: settings.includeFileNames };
     },
   );
@@ -32,7 +27,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
     { schema: { params: folderIdParams, body: notificationSettings, response: { 200: notificationSettings } } },
     async (request) => {
       const { user } = signedIn(request);
-      const folderId = await ownedFolderId(user.id, request.params.id);
+      const folderId = (await requireFolderRole(repos, user.id, request.params.id, 'manager')).id;
       await repos.uploadNotifications.saveSettings(folderId, { mode: request.body.mode, includeFileNames: request.body.include_file_names });
       return request.body;
     },

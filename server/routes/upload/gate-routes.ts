@@ -7,7 +7,7 @@ import { allowedEmailList, requiresPassword } from '../../upload/gates.ts';
 import { readGrantToken, setGrantCookie } from '../../upload/grant-cookie.ts';
 import type { GrantUpdate } from '../../upload/upload-access.ts';
 import { messageResponse, verifiedResponse } from '../../../contract/common.ts';
-import { publicKeyResponse } from '../../../contract/keys.ts';
+import { uploadPublicKeyResponse } from '../../../contract/team-folders.ts';
 import { uploadLinkParams, uploadLinkStatusResponse, verifyUploadPasswordBody } from '../../../contract/upload.ts';
 import { requestCodeBody, verifyCodeBody } from './schemas.ts';
 import { uploadFolder } from './upload-folder.ts';
@@ -77,12 +77,15 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     '/:link_token/public-key',
-    { schema: { params: uploadLinkParams, response: { 200: publicKeyResponse } } },
+    { schema: { params: uploadLinkParams, response: { 200: uploadPublicKeyResponse } } },
     async (request) => {
       const folder = uploadFolder(request);
+      // A team folder's uploads seal to its current epoch; a personal folder's to its owner's key.
+      const epoch = await app.repos.teamFolders.currentEpoch(folder.id);
+      if (epoch) return { public_key_spki: epoch.publicKeySpki, key_epoch: epoch.epoch };
       const owner = await app.repos.users.findById(folder.ownerId);
       if (!owner?.publicKeySpki) throw new UploadError('PUBLIC_KEY_MISSING');
-      return { public_key_spki: owner.publicKeySpki };
+      return { public_key_spki: owner.publicKeySpki, key_epoch: null };
     },
   );
 }

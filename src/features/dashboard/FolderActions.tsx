@@ -13,7 +13,10 @@ interface FolderActionsProps {
   placement?: 'row' | 'card';
 }
 
-/** A folder's Copy Link, Edit and Delete (spec section 2), in a table row or on a card. */
+/**
+ * A folder's Copy Link, Edit and Delete (spec section 2), in a table row or on a card. A team
+ * folder's reader gets only Copy Link; a manager edits but only the owner deletes.
+ */
 export function FolderActions({ folder, origin, onDelete, placement = 'row' }: FolderActionsProps) {
   return (
     <Stack
@@ -23,12 +26,16 @@ export function FolderActions({ folder, origin, onDelete, placement = 'row' }: F
       sx={{ justifyContent: placement === 'card' ? 'flex-start' : 'flex-end', alignItems: 'center', flexWrap: placement === 'card' ? 'wrap' : 'nowrap' }}
     >
       <CopyTextButton text={uploadLink(origin, folder.link_token)} label="Copy Link" failureMessage="Failed to copy link to clipboard." />
-      <ButtonLink to="/folders/edit/$folderId" params={{ folderId: folder.id }} size="small" sx={{ px: 1.25, minWidth: 0 }}>
-        Edit
-      </ButtonLink>
-      <Button size="small" color="error" onClick={() => onDelete(folder)} sx={{ px: 1.25, minWidth: 0 }}>
-        Delete
-      </Button>
+      {folder.my_role !== 'reader' && (
+        <ButtonLink to="/folders/edit/$folderId" params={{ folderId: folder.id }} size="small" sx={{ px: 1.25, minWidth: 0 }}>
+          Edit
+        </ButtonLink>
+      )}
+      {folder.my_role === 'owner' && (
+        <Button size="small" color="error" onClick={() => onDelete(folder)} sx={{ px: 1.25, minWidth: 0 }}>
+          Delete
+        </Button>
+      )}
     </Stack>
   );
 }

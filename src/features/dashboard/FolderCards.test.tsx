@@ -27,6 +27,8 @@ const folder: Folder = {
   retention_days: null,
   used_bytes: 0,
   used_files: 0,
+  my_role: 'owner',
+  is_team: false,
 };
 const folders: Folder[] = [folder, { ...folder, id: 8, title: '', description: null, is_active: false, has_password: false, require_email_verification: false, allowed_emails: null, has_undownloaded_files: false }];
 

@@ -14,7 +14,7 @@ import { FOLDER_CARD_LABELS } from '../../lib/userTexts.ts';
 import { folderStatus } from '../folders/index.ts';
 import { FolderStorageUsage } from '../storage/index.ts';
 import { FolderActions } from './FolderActions.tsx';
-import { FolderStatusChip, NewFilesChip, SecurityHints } from './folderBadges.tsx';
+import { FolderStatusChip, NewFilesChip, SecurityHints, TeamChip } from './folderBadges.tsx';
 import { SORTABLE_COLUMNS } from './FolderTable.tsx';
 
 interface FolderCardsProps {
@@ -74,6 +74,11 @@ function FolderCard({ folder, now, origin, onDelete }: { folder: Folder; now: nu
             <FolderStatusChip status={folderStatus(folder, now)} />
           </Box>
         </Stack>
+        {(folder.my_role !== 'owner' || folder.is_team) && (
+          <Box>
+            <TeamChip folder={folder} />
+          </Box>
+        )}
         {folder.has_undownloaded_files && (
           <Box>
             <NewFilesChip />

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { Folder } from '../../api/types.ts';
 import { TextLink } from '../../app/layout/links.tsx';
 import { folderStatus } from '../folders/index.ts';
-import { FolderStatusChip, NewFilesChip, SecurityHints } from './folderBadges.tsx';
+import { FolderStatusChip, NewFilesChip, SecurityHints, TeamChip } from './folderBadges.tsx';
 import { FolderActions } from './FolderActions.tsx';
 import { FolderStorageUsage } from '../storage/index.ts';
 import { displayTitle, formatDateTime, formatExpiry } from '../../lib/folderDisplay.ts';
@@ -47,6 +47,11 @@ export function FolderRow({ folder, now, origin, onDelete }: FolderRowProps) {
           <Typography variant="body2" color="text.secondary" noWrap title={folder.description}>
             {folder.description}
           </Typography>
+        )}
+        {(folder.my_role !== 'owner' || folder.is_team) && (
+          <Box sx={{ mt: 0.5 }}>
+            <TeamChip folder={folder} />
+          </Box>
         )}
         {folder.has_undownloaded_files && (
           <Box sx={{ mt: 0.5 }}>

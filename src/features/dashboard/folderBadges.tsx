@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { Folder } from '../../api/types.ts';
 import { LockIcon, MailIcon, PublicIcon } from '../../app/icons.tsx';
 import type { FolderStatus } from '../folders/index.ts';
+import { DASHBOARD_TEAM_TEXTS, TEAM_ROLE_TEXTS } from '../../lib/userTexts.ts';
 
 const STATUS_COLOR: Record<FolderStatus, 'success' | 'default' | 'warning'> = {
   Active: 'success',
@@ -54,4 +55,13 @@ export function SecurityHints({ folder, direction = 'column' }: { folder: Folder
       )}
     </Stack>
   );
+}
+
+/** A team folder's mark: "Shared with me · Reader" on a folder another account owns, "Shared" on one's own. */
+export function TeamChip({ folder }: { folder: Folder }) {
+  if (folder.my_role !== 'owner') {
+    return <Chip size="small" color="info" variant="outlined" label={DASHBOARD_TEAM_TEXTS.sharedWithMe(TEAM_ROLE_TEXTS[folder.my_role])} sx={{ height: 22 }} />;
+  }
+  if (!folder.is_team) return null;
+  return <Chip size="small" variant="outlined" label={DASHBOARD_TEAM_TEXTS.sharedByMe} sx={{ height: 22 }} />;
 }

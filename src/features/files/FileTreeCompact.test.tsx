@@ -10,7 +10,7 @@ import { renderAppAt, signedInState } from '../../app/testing/renderWithProvider
 import { formatDateTime } from '../../lib/folderDisplay.ts';
 import { fileRecord } from './testing/fileRecords.ts';
 
-const folder = { id: 7, title: 'Client onboarding', description: null, creation_date: '2030-01-01T00:00:00Z', expiration_date: null, last_upload_time: null, is_active: true, has_password: false, require_email_verification: false, allowed_emails: null, perform_mime_check: true, link_token: 'tok', has_undownloaded_files: true, storage_limit_bytes: null, file_limit: null, retention_days: null, used_bytes: 0, used_files: 0 } satisfies Folder;
+const folder = { id: 7, title: 'Client onboarding', description: null, creation_date: '2030-01-01T00:00:00Z', expiration_date: null, last_upload_time: null, is_active: true, has_password: false, require_email_verification: false, allowed_emails: null, perform_mime_check: true, link_token: 'tok', has_undownloaded_files: true, storage_limit_bytes: null, file_limit: null, retention_days: null, used_bytes: 0, used_files: 0, my_role: 'owner', is_team: false } satisfies Folder;
 const downloaded = '2030-02-01T10:00:00Z';
 const files: FileRecord[] = [fileRecord('1/contract.pdf', { id: 1, file_size: 1536 }), fileRecord('2/scans/id-front.jpg', { id: 2, last_downloaded_admin: downloaded })];
 

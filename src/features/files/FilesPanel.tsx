@@ -39,8 +39,8 @@ interface FilesPanelProps {
 export interface LinkActionContext {
   folderId: number;
   selectedFiles: FileRecord[];
-  /** The 'Login Password Required' dialog of this screen (spec section 4: create link needs the key). */
-  requestPrivateKey: ReturnType<typeof useFileDownloads>['requestPrivateKey'];
+  /** The 'Login Password Required' dialog of this screen (spec section 4: create link needs the key), then the opener of file keys. */
+  requestKeyOpener: ReturnType<typeof useFileDownloads>['requestKeyOpener'];
   disabled: boolean;
 }
 
@@ -125,7 +125,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
       onToggleFilter={toggleFilter}
       onDownloadSelected={downloadSelected}
       onDownloadAll={() => downloadFiles(selectable, folderZipName(folder.title))}
-      onDeleteSelected={() => deletion.request([...selected])}
+      onDeleteSelected={folder.my_role === 'reader' ? undefined : () => deletion.request([...selected])}
       exportAction={
         <ExportEncryptedButton
           folderId={folder.id}
@@ -138,7 +138,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
       linkAction={renderLinkAction?.({
         folderId: folder.id,
         selectedFiles: selectedFiles(files, selected, neverDownloadedOnly),
-        requestPrivateKey: downloads.requestPrivateKey,
+        requestKeyOpener: downloads.requestKeyOpener,
         disabled: busy,
       })}
     />

@@ -19,7 +19,8 @@ interface FilesToolbarProps {
   onToggleFilter(): void;
   onDownloadSelected(): void;
   onDownloadAll(): void;
-  onDeleteSelected(): void;
+  /** Absent for a team folder's reader, who may not delete files. */
+  onDeleteSelected?: () => void;
   /** The download-links feature's 'Create Download Link...' button (src/features/links). */
   linkAction?: ReactNode;
   /** The 'Export Encrypted' button (ExportEncryptedButton). */
@@ -80,9 +81,11 @@ export function FilesToolbar(props: FilesToolbarProps) {
           Download All ({selectableCount})
         </Button>
         {props.exportAction}
-        <Button size="small" variant="outlined" color="error" onClick={props.onDeleteSelected} disabled={disabled || selectedCount === 0}>
-          Delete Selected
-        </Button>
+        {props.onDeleteSelected && (
+          <Button size="small" variant="outlined" color="error" onClick={props.onDeleteSelected} disabled={disabled || selectedCount === 0}>
+            Delete Selected
+          </Button>
+        )}
       </Stack>
     </Stack>
   );

@@ -40,6 +40,8 @@ const folder: Folder = {
   retention_days: null,
   used_bytes: 0,
   used_files: 0,
+  my_role: 'owner',
+  is_team: false,
 };
 
 const downloaded = '2030-02-01T10:00:00Z';

@@ -18,6 +18,7 @@ import { InvalidFolderId } from '../folders/index.ts';
 import { FolderActivitySection } from '../activity/index.ts';
 import { RetentionNote, UnfinishedUploadsSection } from '../storage/index.ts';
 import { ActiveDownloadLinksSection, CreateDownloadLinkButton } from '../links/index.ts';
+import { MembersSection } from '../team/index.ts';
 import { FilesPanel, type LinkActionContext } from './FilesPanel.tsx';
 import { formatBytes } from '../../lib/formatBytes.ts';
 import { FILES_MESSAGES } from '../../lib/userTexts.ts';
@@ -31,8 +32,8 @@ function Frame({ title, subtitle, children }: { title: string; subtitle?: ReactN
   );
 }
 
-function linkAction({ folderId, selectedFiles, requestPrivateKey, disabled }: LinkActionContext, onCreated: () => void) {
-  return <CreateDownloadLinkButton folderId={folderId} files={selectedFiles} requestPrivateKey={requestPrivateKey} onCreated={onCreated} disabled={disabled} />;
+function linkAction({ folderId, selectedFiles, requestKeyOpener, disabled }: LinkActionContext, onCreated: () => void) {
+  return <CreateDownloadLinkButton folderId={folderId} files={selectedFiles} requestKeyOpener={requestKeyOpener} onCreated={onCreated} disabled={disabled} />;
 }
 
 function FolderFilesScreen({ folderId }: { folderId: number }) {
@@ -65,7 +66,9 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
 
   let content: ReactNode;
   if (files) {
-    content = <FilesPanel folder={folder} files={files} renderLinkAction={(context) => linkAction(context, () => void filesQuery.refetch())} />;
+    // A team folder's reader lists, downloads and decrypts; links and deletes are for owners and managers.
+    const renderLinkAction = folder.my_role === 'reader' ? undefined : (context: LinkActionContext) => linkAction(context, () => void filesQuery.refetch());
+    content = <FilesPanel folder={folder} files={files} renderLinkAction={renderLinkAction} />;
   } else if (filesQuery.error) {
     content = (
       <Alert severity="error" role="alert">
@@ -83,8 +86,9 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
           <RetentionNote retentionDays={folder.retention_days} />
           {content}
         </Box>
-        <UnfinishedUploadsSection folderId={folderId} />
-        <ActiveDownloadLinksSection folderId={folderId} />
+        <MembersSection folder={folder} />
+        {folder.my_role !== 'reader' && <UnfinishedUploadsSection folderId={folderId} />}
+        {folder.my_role !== 'reader' && <ActiveDownloadLinksSection folderId={folderId} />}
         <FolderActivitySection folderId={folderId} />
       </Stack>
     </Frame>

@@ -8,6 +8,7 @@ import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../../../server
 import { CryptoPool, type FileKeyHandle, type PrivateKeyHandle } from '../../../workers/index.ts';
 import { inProcessWorker } from '../../../workers/testing/inProcessWorker.ts';
 import { DownloadError, holdsOneFile, type DownloadDestination, type startDownload } from '../downloads/index.ts';
+import type { FileKeyOpener } from '../team/index.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { fileRecord } from './testing/fileRecords.ts';
 import { DOWNLOAD_MESSAGES, downloadErrorText } from '../../lib/userTexts.ts';
@@ -18,6 +19,8 @@ const MALFORMED_KEY = 'this is not base64!';
 
 let pool: CryptoPool;
 let privateKey: PrivateKeyHandle;
+// The account key's path of the team feature's opener (a personal folder's files).
+const openKey: FileKeyOpener = (file) => pool.unwrapFileKey(privateKey, file.encrypted_key);
 
 beforeAll(async () => {
   pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
@@ -61,7 +64,7 @@ describe('admin downloads: the catalogue outcomes', () => {
   it("one file whose wrapped key is malformed fails with 'Invalid encryption key format received from server.'", async () => {
     const { download, saved } = recordingDownload();
     const files = [fileRecord('F/a.txt', { encrypted_key: MALFORMED_KEY })];
-    const error = await downloadAdminFiles({ files, destination: ONE_FILE, privateKey, pool, download }).catch((e: unknown) => e);
+    const error = await downloadAdminFiles({ files, destination: ONE_FILE, openKey, pool, download }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DownloadError);
     expect(error).toMatchObject({ code: 'KEY_FORMAT' });
     expect(downloadErrorText(error as DownloadError)).toBe('Invalid encryption key format received from server.');
@@ -71,7 +74,7 @@ describe('admin downloads: the catalogue outcomes', () => {
   it("a ZIP leaves out the files it cannot decrypt and names them ('Could not decrypt n file(s): names')", async () => {
     const { download, zipped } = recordingDownload(['c.txt']);
     const files = [fileRecord('F/a.txt', { encrypted_key: goodKey() }), fileRecord('F/b.txt', { encrypted_key: MALFORMED_KEY }), fileRecord('F/c.txt', { encrypted_key: goodKey() })];
-    const outcome = await downloadAdminFiles({ files, destination: ZIP, privateKey, pool, download });
+    const outcome = await downloadAdminFiles({ files, destination: ZIP, openKey, pool, download });
     expect(zipped).toEqual(['a.txt']);
     expect(outcome.notDecrypted).toEqual(['b.txt', 'c.txt']);
     expect(DOWNLOAD_MESSAGES.notDecrypted(outcome.notDecrypted)).toBe('Could not decrypt 2 file(s): b.txt, c.txt');
@@ -80,14 +83,14 @@ describe('admin downloads: the catalogue outcomes', () => {
   it("a ZIP in which no file decrypts fails with 'No files could be decrypted.'", async () => {
     const noKeys = [fileRecord('F/a.txt', { encrypted_key: MALFORMED_KEY }), fileRecord('F/b.txt', { encrypted_key: MALFORMED_KEY })];
     const first = recordingDownload();
-    const error = await downloadAdminFiles({ files: noKeys, destination: ZIP, privateKey, pool, download: first.download }).catch((e: unknown) => e);
+    const error = await downloadAdminFiles({ files: noKeys, destination: ZIP, openKey, pool, download: first.download }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'NOTHING_DECRYPTED' });
     expect(downloadErrorText(error as DownloadError)).toBe('No files could be decrypted.');
     expect(first.zipped).toEqual([]);
 
     const allSkipped = recordingDownload(['a.txt', 'b.txt']);
     const files = [fileRecord('F/a.txt', { encrypted_key: goodKey() }), fileRecord('F/b.txt', { encrypted_key: goodKey() })];
-    await expect(downloadAdminFiles({ files, destination: ZIP, privateKey, pool, download: allSkipped.download })).rejects.toMatchObject({
+    await expect(downloadAdminFiles({ files, destination: ZIP, openKey, pool, download: allSkipped.download })).rejects.toMatchObject({
       code: 'NOTHING_DECRYPTED',
     });
   });
@@ -97,7 +100,7 @@ describe('admin downloads: the catalogue outcomes', () => {
     const released = watchReleases();
     const files = [fileRecord('F/a.txt', { encrypted_key: goodKey() }), fileRecord('F/sub/b.txt', { encrypted_key: goodKey() })];
     const before = pool.loads;
-    const outcome = await downloadAdminFiles({ files, destination: ZIP, privateKey, pool, download });
+    const outcome = await downloadAdminFiles({ files, destination: ZIP, openKey, pool, download });
     expect(outcome.notDecrypted).toEqual([]);
     expect(zipped).toHaveLength(2);
     expect(keysSentFrom).toEqual([pool]);
@@ -108,7 +111,7 @@ describe('admin downloads: the catalogue outcomes', () => {
   it('one file is saved as itself, its key sent from the same pool and released afterwards', async () => {
     const { download, saved, keysSentFrom } = recordingDownload();
     const released = watchReleases();
-    const outcome = await downloadAdminFiles({ files: [fileRecord('F/sub/a.txt', { encrypted_key: goodKey() })], destination: ONE_FILE, privateKey, pool, download });
+    const outcome = await downloadAdminFiles({ files: [fileRecord('F/sub/a.txt', { encrypted_key: goodKey() })], destination: ONE_FILE, openKey, pool, download });
     expect(outcome.notDecrypted).toEqual([]);
     expect(saved).toEqual(['a.txt']);
     expect(keysSentFrom).toEqual([pool]);

@@ -1,6 +1,7 @@
 /**
- * One admin download, outside React: the selected files' keys are opened with the unlocked
- * private key inside the crypto pool, the streaming download runs to the destination the screen
+ * One admin download, outside React: the selected files' keys are opened inside the crypto pool
+ * by the team feature's opener (the account key for a personal folder's files, the folder's epoch
+ * keys for a team folder's), the streaming download runs to the destination the screen
  * chose (src/features/downloads) with the keys sent from that same pool, and the file keys are
  * released from it whatever happens. Several files go into one ZIP or folder with their directory
  * paths; one file is saved as itself.
@@ -12,7 +13,7 @@
  */
 import { adminFileDownloadUrl, type FileRecord } from '../../api/filesApi.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
-import type { CryptoPool, FileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
+import type { CryptoPool, FileKeyHandle } from '../../../workers/index.ts';
 import {
   DownloadError,
   holdsOneFile,
@@ -21,20 +22,22 @@ import {
   type DownloadDestination,
   type DownloadProgress,
 } from '../downloads/index.ts';
+import type { FileKeyOpener } from '../team/index.ts';
 import { zipEntryNames } from './downloadNames.ts';
 
 /** The admin route must carry both (spec section 5, "Download (client side)"). */
 const ADMIN_REQUIRED_HEADERS = ['x-encrypted-key', 'x-encryption-iv'] as const;
 
 /** What an admin download needs of the crypto pool. */
-export type AdminDownloadPool = Pick<CryptoPool, 'unwrapFileKey' | 'sendFileKeys' | 'releaseKeys'>;
+export type AdminDownloadPool = Pick<CryptoPool, 'sendFileKeys' | 'releaseKeys'>;
 
 export interface AdminDownloadRequest {
   readonly files: readonly FileRecord[];
   /** From chooseSaveDestination (saveDestination.ts): a single file, or a ZIP or folder of several. */
   readonly destination: DownloadDestination;
-  readonly privateKey: PrivateKeyHandle;
-  /** The pool holding `privateKey`; the file keys are opened, sent and released there. */
+  /** Opens each file's key in `pool` (src/features/team: fileKeyOpener). */
+  readonly openKey: FileKeyOpener;
+  /** The pool `openKey` opens keys in; they are sent and released there. */
   readonly pool: AdminDownloadPool;
   readonly onProgress?: (progress: DownloadProgress) => void;
   readonly signal?: AbortSignal;
@@ -68,8 +71,8 @@ function unwrapFailure(error: unknown): unknown {
   return isCryptoError(error) && error.code === 'MALFORMED' ? new DownloadError('KEY_FORMAT') : error;
 }
 
-async function unwrapEach(pool: AdminDownloadPool, privateKey: PrivateKeyHandle, files: readonly FileRecord[]): Promise<{ opened: UnwrappedFile[]; failed: { file: FileRecord; error: unknown }[] }> {
-  const results = await Promise.allSettled(files.map((file) => pool.unwrapFileKey(privateKey, file.encrypted_key)));
+async function unwrapEach(openKey: FileKeyOpener, files: readonly FileRecord[]): Promise<{ opened: UnwrappedFile[]; failed: { file: FileRecord; error: unknown }[] }> {
+  const results = await Promise.allSettled(files.map((file) => openKey(file)));
   const opened: UnwrappedFile[] = [];
   const failed: { file: FileRecord; error: unknown }[] = [];
   results.forEach((result, i) => {
@@ -82,7 +85,7 @@ async function unwrapEach(pool: AdminDownloadPool, privateKey: PrivateKeyHandle,
 export async function downloadAdminFiles(request: AdminDownloadRequest): Promise<AdminDownloadOutcome> {
   const { files, destination, pool, download = startDownload } = request;
   if (files.length === 0) return { notDecrypted: [] };
-  const { opened, failed } = await unwrapEach(pool, request.privateKey, files);
+  const { opened, failed } = await unwrapEach(request.openKey, files);
   const common = {
     pool,
     destination,

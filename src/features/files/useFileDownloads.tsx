@@ -15,6 +15,7 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import { isCryptoError } from '../../../crypto/index.ts';
 import { isDownloadError, type DownloadProgress } from '../downloads/index.ts';
 import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } from '../keys/index.ts';
+import { useFileKeyOpener, type FileKeyOpener } from '../team/index.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { DOWNLOAD_MESSAGES, downloadErrorText, FILES_MESSAGES } from '../../lib/userTexts.ts';
 import { useSaveChoice } from './SaveChoiceDialog.tsx';
@@ -33,8 +34,11 @@ export interface ActiveDownload {
 
 export interface FileDownloads {
   download(target: DownloadTarget): Promise<void>;
-  /** The screen's unlock dialog, for other actions that need the private key (create link). */
-  requestPrivateKey: ReturnType<typeof usePrivateKeyUnlock>['requestPrivateKey'];
+  /**
+   * The screen's unlock dialog, then the opener of this folder's file keys (team feature), for other
+   * actions that open file keys (create link); null when the dialog was cancelled.
+   */
+  requestKeyOpener(): Promise<FileKeyOpener | null>;
   cancel(): void;
   active: ActiveDownload | null;
   unlockDialog: ReactNode;
@@ -64,6 +68,7 @@ export function useFileDownloads(folderId: number): FileDownloads {
   const { enqueueSnackbar } = useSnackbar();
   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
   const { askSaveChoice, choiceDialog } = useSaveChoice();
+  const openerFor = useFileKeyOpener(folderId);
   const [active, setActive] = useState<ActiveDownload | null>(null);
   const running = useRef<AbortController | null>(null);
 
@@ -88,7 +93,7 @@ export function useFileDownloads(folderId: number): FileDownloads {
         const outcome = await downloadAdminFiles({
           files: target.files,
           destination,
-          privateKey,
+          openKey: openerFor(privateKey),
           pool: cryptoPool(),
           signal: controller.signal,
           onProgress: (progress) => setActive({ label, fileCount: target.files.length, progress }),
@@ -113,10 +118,14 @@ export function useFileDownloads(folderId: number): FileDownloads {
         setActive(null);
       }
     },
-    [askSaveChoice, cryptoPool, dispatch, enqueueSnackbar, folderId, requestPrivateKey],
+    [askSaveChoice, cryptoPool, dispatch, enqueueSnackbar, folderId, openerFor, requestPrivateKey],
   );
 
   const cancel = useCallback(() => running.current?.abort(), []);
+  const requestKeyOpener = useCallback(async () => {
+    const privateKey = await requestPrivateKey();
+    return privateKey ? openerFor(privateKey) : null;
+  }, [openerFor, requestPrivateKey]);
 
-  return { download, requestPrivateKey, cancel, active, unlockDialog, choiceDialog };
+  return { download, requestKeyOpener, cancel, active, unlockDialog, choiceDialog };
 }

@@ -38,6 +38,8 @@ const folder: Folder = {
   retention_days: null,
   used_bytes: 0,
   used_files: 0,
+  my_role: 'owner',
+  is_team: false,
 };
 
 const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;

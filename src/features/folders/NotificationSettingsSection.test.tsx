@@ -31,6 +31,8 @@ const folder: Folder = {
   retention_days: null,
   used_bytes: 0,
   used_files: 0,
+  my_role: 'owner',
+  is_team: false,
 };
 
 function open(handlers: Record<string, FakeHandler>) {

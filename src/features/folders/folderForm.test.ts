@@ -32,6 +32,8 @@ const folder: Folder = {
   retention_days: null,
   used_bytes: 0,
   used_files: 0,
+  my_role: 'owner',
+  is_team: false,
 };
 
 const valid = (changes: Partial<FolderFormValues> = {}): FolderFormValues => ({ ...emptyFolderForm(), title: 'T', ...changes });

@@ -1,6 +1,5 @@
 import Button from '@mui/material/Button';
 import { useState } from 'react';
-import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { useCreateDownloadLinkMutation } from '../../api/linksApi.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
@@ -11,26 +10,27 @@ import { DownloadLinkReadyDialog, type ReadyLink } from './DownloadLinkReadyDial
 import { LinkIcon } from '../../app/icons.tsx';
 import { prepareDownloadLink, readyLinkUrl, type LinkableFile } from './linkKeys.ts';
 import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
+import type { FileKeyOpener } from '../team/index.ts';
 
 export interface CreateDownloadLinkButtonProps {
   folderId: number;
   /** The selected file records (GET /folders/{id}/files); may be empty (the button then warns). */
   files: readonly LinkableFile[];
-  /** The files screen's unlock (usePrivateKeyUnlock().requestPrivateKey), shared with its downloads. */
-  requestPrivateKey(): Promise<PrivateKeyHandle | null>;
+  /** The files screen's unlock, shared with its downloads, then the opener of the folder's file keys (null: cancelled). */
+  requestKeyOpener(): Promise<FileKeyOpener | null>;
   /** After a link was created: the screen reloads its files (the links list refreshes by itself). */
   onCreated?(): void;
   disabled?: boolean;
 }
 
-type Step = { kind: 'idle' } | { kind: 'form'; files: readonly LinkableFile[]; privateKey: PrivateKeyHandle; busy: boolean } | { kind: 'ready'; link: ReadyLink };
+type Step = { kind: 'idle' } | { kind: 'form'; files: readonly LinkableFile[]; openKey: FileKeyOpener; busy: boolean } | { kind: 'ready'; link: ReadyLink };
 
 /**
  * 'Create Download Link...' (spec sections 4 and 5): with no selection it warns; otherwise the
  * private key is unlocked first (the 'Login Password Required' dialog if needed), then the
  * create-link dialog opens; on success 'Download Link Ready' shows the link.
  */
-export function CreateDownloadLinkButton({ folderId, files, requestPrivateKey, onCreated, disabled = false }: CreateDownloadLinkButtonProps) {
+export function CreateDownloadLinkButton({ folderId, files, requestKeyOpener, onCreated, disabled = false }: CreateDownloadLinkButtonProps) {
   const notify = useNotifier();
   const cryptoPool = useCryptoPool();
   const [createLink] = useCreateDownloadLinkMutation();
@@ -42,15 +42,15 @@ export function CreateDownloadLinkButton({ folderId, files, requestPrivateKey, o
       return;
     }
     const selected = [...files];
-    const privateKey = await requestPrivateKey();
-    if (privateKey) setStep({ kind: 'form', files: selected, privateKey, busy: false });
+    const openKey = await requestKeyOpener();
+    if (openKey) setStep({ kind: 'form', files: selected, openKey, busy: false });
   }
 
   async function create(choices: CreateLinkChoices) {
     if (step.kind !== 'form') return;
     setStep({ ...step, busy: true });
     try {
-      const prepared = await prepareDownloadLink(cryptoPool(), step.privateKey, step.files, choices);
+      const prepared = await prepareDownloadLink(cryptoPool(), step.openKey, step.files, choices);
       const created = await createLink({ folderId, body: prepared.request }).unwrap();
       setStep({ kind: 'ready', link: { url: readyLinkUrl(created.full_url, prepared.fragment), password: choices.password } });
       onCreated?.();

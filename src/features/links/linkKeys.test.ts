@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { formatLinkFragment, importPrivateKeyPkcs8, protectLinkKeys, unwrapFileKey } from '../../../crypto/index.ts';
 import { generateRsaKeyPair, linkVerifier, openLinkKeys, parseFragment, wrapFileKey } from '../../../server/crypto/keys.ts';
 import type { FileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
+import type { FileKeyOpener } from '../team/index.ts';
 import { prepareDownloadLink, readyLinkUrl, type LinkKeyCrypto, type LinkableFile } from './linkKeys.ts';
 
 /** The pool's link operations over the crypto core, with handles into a map (like the workers' key store). */
@@ -19,12 +20,14 @@ function localCrypto(privateKey: CryptoKey) {
     if (!key) throw new Error(`unknown handle ${handle.id}`);
     return key;
   };
+  const privateHandle = { id: 'private-1', kind: 'private' } as PrivateKeyHandle;
+  // The account key's path of the team feature's opener (a personal folder's files).
+  const openKey: FileKeyOpener = async (file) => {
+    const id = `file-${++counter}`;
+    keys.set(id, await unwrapFileKey(file.encrypted_key, keyOf(privateHandle)));
+    return { id, kind: 'file' } as FileKeyHandle;
+  };
   const pool: LinkKeyCrypto = {
-    async unwrapFileKey(handle, encryptedKey) {
-      const id = `file-${++counter}`;
-      keys.set(id, await unwrapFileKey(encryptedKey, keyOf(handle)));
-      return { id, kind: 'file' } as FileKeyHandle;
-    },
     async formatLinkFragment(files) {
       return formatLinkFragment(files.map((file) => ({ fileId: file.fileId, key: keyOf(file.key) })));
     },
@@ -38,7 +41,7 @@ function localCrypto(privateKey: CryptoKey) {
       }
     },
   };
-  return { pool, released, privateHandle: { id: 'private-1', kind: 'private' } as PrivateKeyHandle };
+  return { pool, released, openKey };
 }
 
 async function fixture(count: number) {
@@ -51,15 +54,15 @@ async function fixture(count: number) {
     const id = 100 + i;
     const key = randomBytes(32);
     raw.set(String(id), key);
-    files.push({ id, original_filename: `file-${i}.bin`, encrypted_key: wrapFileKey(pair.publicKeySpki, key) });
+    files.push({ id, original_filename: `file-${i}.bin`, encrypted_key: wrapFileKey(pair.publicKeySpki, key), key_epoch: null });
   }
   return { ...local, files, raw };
 }
 
 describe('prepareDownloadLink', () => {
   it('without a password puts every file key in the fragment and nothing secret in the request', async () => {
-    const { pool, privateHandle, files, raw, released } = await fixture(11);
-    const prepared = await prepareDownloadLink(pool, privateHandle, files, { password: null, expirationDate: '2030-01-23T08:30:00.000Z', maxDownloads: 2 });
+    const { pool, openKey, files, raw, released } = await fixture(11);
+    const prepared = await prepareDownloadLink(pool, openKey, files, { password: null, expirationDate: '2030-01-23T08:30:00.000Z', maxDownloads: 2 });
     expect(prepared.request).toEqual({ file_ids: files.map((file) => file.id), password: null, expiration_date: '2030-01-23T08:30:00.000Z', max_downloads: 2 });
     expect('reencrypted_keys_json' in prepared.request).toBe(false);
     const parsed = parseFragment(prepared.fragment!);
@@ -69,9 +72,9 @@ describe('prepareDownloadLink', () => {
   });
 
   it('with a password sends a verifier and wrapped keys that only that password opens', async () => {
-    const { pool, privateHandle, files, raw, released } = await fixture(3);
+    const { pool, openKey, files, raw, released } = await fixture(3);
     const password = 'SonneWolke30-418';
-    const prepared = await prepareDownloadLink(pool, privateHandle, files, { password, expirationDate: null, maxDownloads: null });
+    const prepared = await prepareDownloadLink(pool, openKey, files, { password, expirationDate: null, maxDownloads: null });
     expect(prepared.request.max_downloads).toBeNull();
     const body = JSON.stringify(prepared.request);
     expect(body).not.toContain(password);
@@ -92,9 +95,9 @@ describe('prepareDownloadLink', () => {
   });
 
   it('releases the keys it unwrapped when a later key fails', async () => {
-    const { pool, privateHandle, files, released } = await fixture(2);
-    const broken = [...files, { id: 999, original_filename: 'x', encrypted_key: randomBytes(256).toString('base64') }];
-    await expect(prepareDownloadLink(pool, privateHandle, broken, { password: null, expirationDate: null, maxDownloads: null })).rejects.toThrow();
+    const { pool, openKey, files, released } = await fixture(2);
+    const broken = [...files, { id: 999, original_filename: 'x', encrypted_key: randomBytes(256).toString('base64'), key_epoch: null }];
+    await expect(prepareDownloadLink(pool, openKey, broken, { password: null, expirationDate: null, maxDownloads: null })).rejects.toThrow();
     expect(released).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 // Turns the admin's choices into a create-link request (docs/api.md "Download links"; the key
-// scheme is in crypto/link-keys.ts). The selected files' keys are unwrapped with the unlocked
-// private key inside the crypto pool, then either
+// scheme is in crypto/link-keys.ts). The selected files' keys are opened inside the crypto pool by
+// the team feature's opener (account key or the team folder's epoch keys), then either
 //   - formatted as 'fileId:base64key,...' for the URL fragment (no password; nothing goes to the
 //     server but the file ids), or
 //   - wrapped under a key derived from the link password, and only the derived VERIFIER and the
@@ -8,19 +8,21 @@
 // The unwrapped file keys are released from the workers afterwards either way.
 
 import { formatLinkKdfPin, type LinkFragment } from '../../../crypto/index.ts';
-import type { CryptoPool, FileKeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
+import type { CryptoPool, FileKeyHandle, LinkFileKeyHandle } from '../../../workers/index.ts';
 import type { CreateDownloadLinkRequest } from '../../api/linksApi.ts';
 import type { CreateLinkChoices } from './createLinkForm.ts';
+import type { FileKeyOpener } from '../team/index.ts';
 
 /** The part of the pool this module uses (a narrow seam, so tests can run it on the crypto core). */
-export type LinkKeyCrypto = Pick<CryptoPool, 'unwrapFileKey' | 'formatLinkFragment' | 'protectLinkKeys' | 'releaseKeys'>;
+export type LinkKeyCrypto = Pick<CryptoPool, 'formatLinkFragment' | 'protectLinkKeys' | 'releaseKeys'>;
 
 /** What the link needs of a file record (GET /folders/{id}/files). */
 export interface LinkableFile {
   id: number;
   original_filename: string;
-  /** The file key wrapped with the admin's public key. */
+  /** The file key wrapped with the owner's account key, or with the team folder's epoch `key_epoch`. */
   encrypted_key: string;
+  key_epoch: number | null;
 }
 
 export interface PreparedDownloadLink {
@@ -38,7 +40,7 @@ const UNWRAP_CONCURRENCY = 8;
  * Unwraps with a few keys in flight. On a failure no further key is started, and the call rejects
  * only once every key in flight has settled, so `into` holds every handle that needs releasing.
  */
-async function unwrapAll(pool: LinkKeyCrypto, privateKey: PrivateKeyHandle, files: readonly LinkableFile[], into: FileKeyHandle[]): Promise<LinkFileKeyHandle[]> {
+async function unwrapAll(openKey: FileKeyOpener, files: readonly LinkableFile[], into: FileKeyHandle[]): Promise<LinkFileKeyHandle[]> {
   const handles: LinkFileKeyHandle[] = new Array(files.length);
   let next = 0;
   let failed = false;
@@ -47,7 +49,7 @@ async function unwrapAll(pool: LinkKeyCrypto, privateKey: PrivateKeyHandle, file
       const index = next++;
       const file = files[index]!;
       try {
-        const key = await pool.unwrapFileKey(privateKey, file.encrypted_key);
+        const key = await openKey(file);
         into.push(key);
         handles[index] = { fileId: String(file.id), key };
       } catch (error) {
@@ -64,13 +66,13 @@ async function unwrapAll(pool: LinkKeyCrypto, privateKey: PrivateKeyHandle, file
 
 export async function prepareDownloadLink(
   pool: LinkKeyCrypto,
-  privateKey: PrivateKeyHandle,
+  openKey: FileKeyOpener,
   files: readonly LinkableFile[],
   choices: CreateLinkChoices,
 ): Promise<PreparedDownloadLink> {
   const unwrapped: FileKeyHandle[] = [];
   try {
-    const keys = await unwrapAll(pool, privateKey, files, unwrapped);
+    const keys = await unwrapAll(openKey, files, unwrapped);
     const file_ids = files.map((file) => file.id);
     if (choices.password === null) {
       const fragment = await pool.formatLinkFragment(keys);

@@ -3,3 +3,5 @@
 export { MembersPage } from './MembersPage.tsx';
 export { InvitationPage } from './InvitationPage.tsx';
 export { AccountSetupPage } from './AccountSetupPage.tsx';
+// The fingerprint of a public key computed in this browser, for any screen that shows one to compare.
+export { useKeyFingerprint, type FingerprintState } from './keyFingerprint.ts';

@@ -42,6 +42,8 @@ const folder: Folder = {
   retention_days: null,
   used_bytes: 95 * MiB,
   used_files: 12,
+  my_role: 'owner',
+  is_team: false,
 };
 
 const overview: StorageOverview = {

@@ -22,6 +22,8 @@ import type { ResumeCatalogue } from './resume/resumeCatalogue.ts';
 export type { ResumeCatalogue } from './resume/resumeCatalogue.ts';
 import { describeUploadFailure } from './engine/runContext.ts';
 import { UploadScheduler } from './engine/uploadScheduler.ts';
+import { FOLDER_KEY_CHANGED, FolderKeyHold } from './engine/folderKeyHold.ts';
+import type { EngineEvents } from './engine/runEvents.ts';
 import {
   failedFilesReset,
   fileRemoved,
@@ -40,6 +42,13 @@ import { NOTICE_MS, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './timings.t
 // The page's texts (the catalogue, src/lib/userTexts.ts) and notice times (timings.ts), re-exported for the page's components.
 export { PAGE_MESSAGES, keyLoadFailedMessage, alreadyDeliveredMessage } from '../../lib/userTexts.ts';
 export { NOTICE_MS, UPLOADED_ENTRY_LINGER_MS, RETRY_DELAY_MS } from './timings.ts';
+
+/** What an upload seals file keys to (GET .../public-key). */
+interface RecipientKey {
+  publicKey: string;
+  /** A team folder's current epoch; null: the owner's account key. */
+  keyEpoch: number | null;
+}
 
 export interface UploadNotifier {
   show(variant: ToastVariant, message: string, durationMs?: number): void;
@@ -245,12 +254,15 @@ export class UploadController {
     }
   }
 
-  /** The recipient's public key, or null after moving the page to step 9. */
-  private async loadRecipientKey(linkToken: string): Promise<string | null> {
+  /**
+   * The recipient's public key and, for a team folder, the epoch it belongs to; null after moving
+   * the page to step 9.
+   */
+  private async loadRecipientKey(linkToken: string): Promise<RecipientKey | null> {
     const { dispatch, notifier } = this.deps;
     const result = await dispatch(uploadApi.endpoints.getUploadPublicKey.initiate(linkToken, { subscribe: false, forceRefetch: true }));
     const key = result.data?.public_key_spki;
-    if (typeof key === 'string' && key !== '') return key;
+    if (typeof key === 'string' && key !== '') return { publicKey: key, keyEpoch: result.data?.key_epoch ?? null };
     const described = result.error ? describeApiError(result.error) : null;
     const message =
       described === null || answeredWith(described, 'PUBLIC_KEY_MISSING', 404)
@@ -265,7 +277,7 @@ export class UploadController {
   private async runEngine(
     files: UploadFile[],
     linkToken: string,
-    recipientPublicKey: string,
+    recipient: RecipientKey,
     performMimeCheck: boolean,
     signal: AbortSignal,
   ): Promise<{ counts: RunCounts; stored: StoredFile[] }> {
@@ -278,21 +290,35 @@ export class UploadController {
       () => dispatch(sendingStarted()),
     );
     reporter.flush();
-    const scheduler = new UploadScheduler(
-      {
-        linkToken,
-        recipientPublicKey,
-        performMimeCheck,
-        pool: this.deps.pool(),
-        transport,
-        journal,
-        describeError: describeUploadFailure,
-        signal,
-      },
-      tally,
-    );
+    const schedule = (batch: readonly UploadFile[], key: RecipientKey, events: EngineEvents) =>
+      new UploadScheduler(
+        {
+          linkToken,
+          recipientPublicKey: key.publicKey,
+          keyEpoch: key.keyEpoch,
+          performMimeCheck,
+          pool: this.deps.pool(),
+          transport,
+          journal,
+          describeError: describeUploadFailure,
+          signal,
+        },
+        events,
+      ).run(batch);
     try {
-      await scheduler.run(files);
+      // A team folder's key may change while files are sent (a member removed): the files the
+      // server refused for the old epoch are sealed again to the new key, once.
+      const hold = new FolderKeyHold(tally);
+      await schedule(files, recipient, hold);
+      if (hold.held.length > 0 && !signal.aborted) {
+        const again = files.filter((file) => hold.held.includes(file.id));
+        const fresh = await this.loadRecipientKey(linkToken);
+        if (fresh === null) {
+          for (const file of again) tally.finished(file.id, { kind: 'request-failed', code: FOLDER_KEY_CHANGED, reason: RUN_MESSAGES.encryptionKeyMissing });
+        } else {
+          await schedule(again, fresh, tally);
+        }
+      }
     } finally {
       reporter.flush();
       reporter.dispose();

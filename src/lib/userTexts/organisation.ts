@@ -31,6 +31,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   'member.invited': 'Person invited to the organisation',
   'member.disabled': 'Account disabled',
   'member.enabled': 'Account enabled again',
+  'team.shared': 'Folder shared with a team',
+  'team.changed': 'Folder members changed',
 };
 
 export const ACTIVITY_TEXTS = {

@@ -17,6 +17,7 @@ export function fileRecord(storedFilename: string, overrides: Partial<FileRecord
     encryption_iv: 'AAAAAAAAAAAAAAAA',
     upload_time: '2030-01-20T08:30:00.000Z',
     last_downloaded_admin: null,
+    key_epoch: null,
     ...overrides,
   };
 }

@@ -14,7 +14,7 @@ function setup(poolSize = 1, performMimeCheck = false) {
   const journal = new FakeJournal();
   const stop = new AbortController();
   const run = new RunContext(
-    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck, pool, describeError: describeUploadFailure, signal: stop.signal, journal },
+    { linkToken: 'link', recipientPublicKey: 'spki', keyEpoch: null, performMimeCheck, pool, describeError: describeUploadFailure, signal: stop.signal, journal },
     events,
   );
   return { pool, transport, events, journal, stop, lane: new BatchLane(run, transport) };

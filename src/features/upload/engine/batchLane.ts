@@ -126,6 +126,7 @@ export class BatchLane {
           this.transport.sendBatch(settings.linkToken, encrypted, {
             signal: settings.signal,
             idempotencyKey,
+            keyEpoch: settings.keyEpoch,
             // The spec's rule for a batch: every file shows the request's loaded / total.
             onProgress: (loaded, total) => {
               for (const { source } of batch) events.progressed(source.id, total > 0 ? loaded / total : 0);

@@ -19,7 +19,7 @@ function setup() {
   const events = new RecordedEvents();
   const stop = new AbortController();
   const run = new RunContext(
-    { linkToken: 'link', recipientPublicKey: 'spki', performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal, journal },
+    { linkToken: 'link', recipientPublicKey: 'spki', keyEpoch: null, performMimeCheck: false, pool, describeError: describeUploadFailure, signal: stop.signal, journal },
     events,
   );
   return { pool, transport, journal, events, stop, lane: new ResumableLane(run, transport, journal) };
@@ -59,7 +59,7 @@ describe('resumable lane', () => {
     expect(s.journal.cancelled.map((f) => f.name)).toEqual(['video.mov']);
     expect(first.options.resumeUrl).toBeUndefined();
     expect(first.options.range.encryptedLength).toBe(fakeCipherSize(20 * MiB));
-    expect(first.options.metadata).toEqual({ filename: 'video.mov', relativePath: 'holiday', encryptedKey: 'wrapped-key', iv: 'iv-1', plainSize: 20 * MiB });
+    expect(first.options.metadata).toEqual({ filename: 'video.mov', relativePath: 'holiday', encryptedKey: 'wrapped-key', iv: 'iv-1', plainSize: 20 * MiB, keyEpoch: null });
     first.options.onCreated?.(URL_1);
     expect(s.journal.remembered.get('video.mov')).toBe(URL_1);
     first.options.onProgress(5, 10);

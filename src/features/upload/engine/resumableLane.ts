@@ -158,6 +158,7 @@ export class ResumableLane {
             encryptedKey: session.wrappedKey ?? '',
             iv: session.iv,
             plainSize: file.size,
+            keyEpoch: settings.keyEpoch,
           },
           signal: settings.signal,
           resumeUrl: uploadUrl,

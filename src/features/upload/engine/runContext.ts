@@ -13,6 +13,8 @@ import type { EngineEvents, FinalOutcome } from './runEvents.ts';
 export interface RunSettings {
   linkToken: string;
   recipientPublicKey: string;
+  /** The team folder's key epoch `recipientPublicKey` belongs to (null: the owner's account key); sent with every upload. */
+  keyEpoch: number | null;
   performMimeCheck: boolean;
   pool: EncryptorPool;
   /** Describes a failed request the way the page shows it (api/errors.ts). */

@@ -19,6 +19,7 @@ function setup(events: EngineEvents = new RecordedEvents()) {
     {
       linkToken: 'link',
       recipientPublicKey: 'spki',
+      keyEpoch: null,
       performMimeCheck: false,
       pool,
       transport,

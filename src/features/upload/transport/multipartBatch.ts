@@ -5,6 +5,7 @@
 // so a failed batch is simply sent again: the batch lane decides when (engine/batchLane.ts,
 // retryBudget.ts). Each function here is one attempt.
 
+import { KEY_EPOCH_FIELD } from '../../../../contract/team-folders.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../../contract/upload.ts';
 import { jsonBody, sendXhr, uploadUrl } from './xhrRequest.ts';
 
@@ -32,6 +33,8 @@ export interface SendHooks {
   idempotencyKey?: string;
   /** Body bytes sent so far of the whole request. */
   onProgress: (loaded: number, total: number) => void;
+  /** The team folder's key epoch the batch's keys are sealed to (the `key_epoch` field); null or absent: none. */
+  keyEpoch?: number | null;
 }
 
 export interface MultipartBody {
@@ -59,15 +62,17 @@ function randomBoundary(): string {
  * each Blob costs Chromium time to register; for a folder of thousands of small files that alone
  * kept the page's main thread busy for seconds (docs/upload.md, "Measurements behind the
  * choices"). One Blob per batch holds
- * every part. The encoding is HTML's multipart/form-data (RFC 7578): per file its `files` part,
- * then its wrapped key, IV, relative path, SHA-256 and plaintext size.
+ * every part. The encoding is HTML's multipart/form-data (RFC 7578): a team folder's `key_epoch`
+ * first, then per file its `files` part, its wrapped key, IV, relative path, SHA-256 and plaintext size.
  */
-export function multipartBody(files: readonly EncryptedFile[]): MultipartBody {
+export function multipartBody(files: readonly EncryptedFile[], keyEpoch: number | null = null): MultipartBody {
   const boundary = randomBoundary();
   const parts: BlobPart[] = [];
   const field = (name: string, value: string) => {
     parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`);
   };
+  // First, so the server checks the epoch before it stores the first file's bytes.
+  if (keyEpoch !== null) field(KEY_EPOCH_FIELD, String(keyEpoch));
   for (const file of files) {
     parts.push(
       `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${escapeName(file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -86,7 +91,7 @@ export function multipartBody(files: readonly EncryptedFile[]): MultipartBody {
 
 /** Sends one batch (one attempt); resolves with the response body (an Upload result, unchecked). */
 export async function sendMultipartBatch(linkToken: string, files: readonly EncryptedFile[], hooks: SendHooks): Promise<unknown> {
-  const { body, contentType } = multipartBody(files);
+  const { body, contentType } = multipartBody(files, hooks.keyEpoch ?? null);
   const response = await sendXhr({
     method: 'POST',
     url: uploadUrl(linkToken),

@@ -6,6 +6,7 @@
 // laptop or a server restart, only the unacknowledged part of one chunk is sent again.
 
 import { DetailedError, Upload, type HttpRequest } from 'tus-js-client';
+import { KEY_EPOCH_FIELD } from '../../../../contract/team-folders.ts';
 import { CSRF_HEADER, readCsrfToken } from '../../../api/csrf.ts';
 import { ReadAheadCiphertextSource, SourceReadError, type CiphertextRange } from './ciphertextSource.ts';
 import { TransportError } from './transportError.ts';
@@ -24,6 +25,8 @@ export interface TusMetadata {
   encryptedKey: string;
   iv: string;
   plainSize: number;
+  /** The team folder's key epoch `encryptedKey` is sealed to; null: a personal folder (not sent). */
+  keyEpoch: number | null;
 }
 
 export interface TusSendOptions {
@@ -82,6 +85,7 @@ export function sendWithTus(options: TusSendOptions): Promise<TusSent> {
           encryptedKey: metadata.encryptedKey,
           iv: metadata.iv,
           plainSize: String(metadata.plainSize),
+          ...(metadata.keyEpoch === null ? {} : { [KEY_EPOCH_FIELD]: String(metadata.keyEpoch) }),
         },
         // Retries are the lane's (retryBudget.ts), so that offline waits and server restarts are handled alike.
         retryDelays: null,
