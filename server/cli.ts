@@ -18,6 +18,7 @@ import { createRepositories, type Repositories } from './db/repositories/index.t
 import { writeExportDirectory } from './export/directory-export.ts';
 import { ExportFolderNotFoundError } from './export/errors.ts';
 import { planExport } from './export/export-plan.ts';
+import { loadExportTeam } from './export/export-team.ts';
 import { migrateBlobs } from './storage/migrate-blobs.ts';
 import { openBlobStore, openDiskBlobStore, openS3BlobStore } from './storage/open-blob-store.ts';
 import { parseCommandLine } from './cli-args.ts';
@@ -142,7 +143,8 @@ async function exportFolder(invocation: ExportInvocation, repos: Repositories, c
   const folder = await repos.folders.findForOperator(invocation.folderId);
   if (!folder) throw new ExportFolderNotFoundError(invocation.folderId);
   const blobs = await openBlobStore(config);
-  const plan = await planExport(blobs, folder, await repos.files.listForFolder(folder.id), Date.now());
+  const records = await repos.files.listForFolder(folder.id);
+  const plan = await planExport(blobs, folder, records, Date.now(), await loadExportTeam(repos, folder.id));
   const summary = await writeExportDirectory(invocation.directory, plan, blobs);
   const files = summary.files === 1 ? '1 file' : `${summary.files} files`;
   return `Exported folder ${folder.id} "${folder.title}" to ${invocation.directory}: ${files}, ${summary.bytes} bytes.`;

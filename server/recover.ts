@@ -12,6 +12,7 @@ import { OfflineCryptoError } from './crypto/index.ts';
 import { readKeyBackup, unlockKeyBackup } from './recovery/backup-file.ts';
 import { errnoCode, ExportError } from './recovery/errors.ts';
 import type { ExportReader } from './recovery/export-reader.ts';
+import { exportKeys } from './recovery/file-keys.ts';
 import { parseManifest } from './recovery/manifest.ts';
 import { openExport } from './recovery/open-export.ts';
 import { formatBytes, megabytesPerSecond, ProgressLine } from './recovery/progress.ts';
@@ -105,7 +106,9 @@ async function run(invocation: Invocation, signal: AbortSignal): Promise<number>
     const count = manifest.items.length;
     console.log(`Recovering ${count} file${count === 1 ? '' : 's'}${title} into ${invocation.outputDir}`);
     const startedAt = performance.now();
-    const totals = await recoverExport(privateKey, reader, manifest, {
+    const keys = exportKeys(privateKey, manifest);
+    if (keys.teamSummary !== null) console.log(printablePath(keys.teamSummary));
+    const totals = await recoverExport(keys.open, reader, manifest, {
       outputDir: invocation.outputDir,
       force: invocation.force,
       signal,

@@ -9,7 +9,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import { fileListResponse, type FileRecord } from '../../contract/files.ts';
 import { teamAnswer, type TeamAnswer } from '../../contract/team-folders.ts';
-import { keyHash, OfflineCryptoError, openEnvelope, strictBase64, TeamManifestError, unwrapFileKey, verifyChain, type VerifiedChain } from '../../server/crypto/index.ts';
+import { openEpochKeys, strictBase64, TeamManifestError, unwrapFileKey, type OpenedEpochKeys, type VerifiedChain } from '../../server/crypto/index.ts';
 import { errnoCode, FileRecoveryError, printablePath, safeSegments } from '../../server/recovery/index.ts';
 import { ApiSession } from '../shared/api-session.ts';
 import { ApiRequestError, CliUsageError, EXIT, TeamUnusableError } from '../shared/errors.ts';
@@ -28,34 +28,17 @@ export interface TeamFetchInvocation {
   force: boolean;
 }
 
-/** The folder's verified chain and the epoch keys this member holds. */
-interface OpenedTeam {
-  chain: VerifiedChain;
-  epochKeys: Map<number, KeyObject>;
-}
-
-function openTeam(folderId: number, team: TeamAnswer, viewer: { userId: number; publicKeySpki: string; privateKey: KeyObject }): OpenedTeam {
+function openTeam(folderId: number, team: TeamAnswer, viewer: { userId: number; privateKey: KeyObject }): OpenedEpochKeys {
   if (team.manifests.length === 0) throw new TeamUnusableError('NOT_A_TEAM_FOLDER', `folder ${folderId} is not shared with a team`);
-  const viewerHash = keyHash(viewer.publicKeySpki);
-  let chain: VerifiedChain;
+  let opened: OpenedEpochKeys;
   try {
-    chain = verifyChain(folderId, team.manifests, { userId: viewer.userId, keyHash: viewerHash });
+    opened = openEpochKeys(folderId, team.manifests, team.my_envelopes, viewer);
   } catch (error) {
     if (error instanceof TeamManifestError) throw new TeamUnusableError('TEAM_MANIFEST_INVALID', `the folder's member list is refused (${error.reason}): ${error.message}. Nothing was fetched.`);
     throw error;
   }
-  const epochKeys = new Map<number, KeyObject>();
-  for (const item of team.my_envelopes) {
-    const epoch = chain.head.epochs.find((entry) => entry.epoch === item.epoch);
-    if (!epoch) continue;
-    try {
-      epochKeys.set(item.epoch, openEnvelope(viewer.privateKey, { folderId, epoch: item.epoch, memberKeyHash: viewerHash, epochKeyHash: epoch.key, envelope: item.envelope }));
-    } catch (error) {
-      if (!(error instanceof OfflineCryptoError)) throw error;
-      console.error(`Warning: the key of epoch ${item.epoch} does not open (${error.message}); files sealed to it are skipped.`);
-    }
-  }
-  return { chain, epochKeys };
+  for (const { epoch, error } of opened.unopened) console.error(`Warning: the key of epoch ${epoch} does not open (${error.message}); files sealed to it are skipped.`);
+  return opened;
 }
 
 /** Member rows the server lists that the verified list does not (a row the server added): named, never trusted. */
@@ -66,10 +49,10 @@ function warnAboutUnlisted(team: TeamAnswer, chain: VerifiedChain): void {
   }
 }
 
-function fileKeyOf(file: FileRecord, opened: OpenedTeam, privateKey: KeyObject): Buffer {
+function fileKeyOf(file: FileRecord, opened: OpenedEpochKeys, privateKey: KeyObject): Buffer {
   if (file.key_epoch === null) return unwrapFileKey(privateKey, file.encrypted_key);
   const epochKey = opened.epochKeys.get(file.key_epoch);
-  if (!epochKey) throw new FileRecoveryError('ENTRY_INVALID', `this account holds no key of epoch ${file.key_epoch} (it was not a member then)`);
+  if (!epochKey) throw new FileRecoveryError('TEAM_KEY_UNAVAILABLE', `this account holds no key of epoch ${file.key_epoch} (it was not a member then)`);
   return unwrapFileKey(epochKey, file.encrypted_key);
 }
 
@@ -101,7 +84,7 @@ export async function runTeamFetch(invocation: TeamFetchInvocation, signal: Abor
     prompts.close();
   }
   const team = await withRetries(() => session.json(teamAnswer, { method: 'GET', path: `/api/folders/${folderId}/team`, signal }), { signal }).catch(notFound);
-  const opened = openTeam(folderId, team, { userId: account.user.id, publicKeySpki: account.publicKeySpki, privateKey: account.privateKey });
+  const opened = openTeam(folderId, team, { userId: account.user.id, privateKey: account.privateKey });
   warnAboutUnlisted(team, opened.chain);
   const files = await withRetries(() => session.json(fileListResponse, { method: 'GET', path: `/api/folders/${folderId}/files`, signal }), { signal }).catch(notFound);
   const me = opened.chain.head.members.find((member) => member.user_id === account.user.id)!;

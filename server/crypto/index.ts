@@ -8,3 +8,4 @@ export * from './keys.ts';
 export * from './kdf-params.ts';
 export * from './account-kdf.ts';
 export * from './team-manifest.ts';
+export * from './team-keys.ts';

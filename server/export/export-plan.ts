@@ -5,7 +5,7 @@
 import type { FileRecord } from '../db/repositories/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { ExportBlobMissingError, ExportFilesNotFoundError } from './errors.ts';
-import { buildManifest, exportBlobPath, type ExportedFolder, type ExportManifest } from './manifest.ts';
+import { buildManifest, exportBlobPath, type ExportedFolder, type ExportManifest, type ExportTeam } from './manifest.ts';
 
 export interface ExportBlob {
   fileId: number;
@@ -57,12 +57,13 @@ export async function planExport(
   folder: ExportedFolder,
   files: readonly FileRecord[],
   exportedAt: number,
+  team: ExportTeam | null,
 ): Promise<ExportPlan> {
   const sizes = await statAll(blobs, files);
   const missing = files.filter((_file, index) => sizes[index] === null).map((file) => file.id);
   if (missing.length > 0) throw new ExportBlobMissingError(missing);
   return {
-    manifest: buildManifest(folder, files, exportedAt),
+    manifest: buildManifest(folder, files, exportedAt, team),
     blobs: files.map((file, index) => ({
       fileId: file.id,
       blobKey: file.blobKey,

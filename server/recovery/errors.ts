@@ -26,7 +26,8 @@ export type FileRecoveryErrorCode =
   | 'BLOB_UNREADABLE'
   | 'BLOB_TRUNCATED'
   | 'SIZE_MISMATCH'
-  | 'HASH_MISMATCH';
+  | 'HASH_MISMATCH'
+  | 'TEAM_KEY_UNAVAILABLE';
 
 export class FileRecoveryError extends CodedError<FileRecoveryErrorCode> {}
 

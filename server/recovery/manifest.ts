@@ -2,12 +2,13 @@
 // refused (ExportError) when the manifest is not JSON, not a Sealdrop export, or of a format_version
 // this reader does not know. A single bad entry (missing field, unsafe path, a blob other than
 // files/<id>.sdrp, a path already used by an earlier entry) only refuses that file, so the rest of
-// a damaged export can still be recovered.
+// a damaged export can still be recovered. Version 2 (a team folder's export) adds the folder's
+// signed member list and envelopes, and each file's key_epoch.
 import { z } from 'zod';
 import { ExportError, FileRecoveryError } from './errors.ts';
 import { safeSegments } from './output-path.ts';
 
-export const SUPPORTED_FORMAT_VERSION = 1;
+export const SUPPORTED_FORMAT_VERSIONS: readonly unknown[] = [1, 2];
 
 const ManifestHead = z.looseObject({ format: z.literal('sealdrop-export'), format_version: z.unknown() });
 
@@ -16,6 +17,20 @@ const ManifestV1 = z.looseObject({
   folder: z.looseObject({ id: z.number().optional(), title: z.string().optional() }).optional(),
   files: z.array(z.unknown()),
 });
+
+const positiveInt = z.number().int().positive();
+
+const TeamSection = z.looseObject({
+  manifests: z.array(z.looseObject({ manifest: z.string(), signature: z.string(), signer_public_key_spki: z.string() })).min(1),
+  envelopes: z.array(z.looseObject({ user_id: positiveInt, epoch: positiveInt, envelope: z.string() })),
+});
+
+const ManifestV2 = ManifestV1.extend({
+  folder: z.looseObject({ id: positiveInt, title: z.string().optional() }),
+  team: TeamSection,
+});
+
+export type ExportTeamSection = z.infer<typeof TeamSection>;
 
 const FileEntryV1 = z.looseObject({
   id: z.number().int().nonnegative(),
@@ -28,6 +43,8 @@ const FileEntryV1 = z.looseObject({
   iv: z.string(),
 });
 
+const FileEntryV2 = FileEntryV1.extend({ key_epoch: positiveInt.nullable() });
+
 export interface ExportedFile {
   id: number;
   /** "files/<id>.sdrp", checked. */
@@ -39,6 +56,8 @@ export interface ExportedFile {
   sha256: string;
   encryptedKey: string;
   iv: string;
+  /** The team folder's epoch `encryptedKey` is sealed to; null: the account key (always, in version 1). */
+  keyEpoch: number | null;
 }
 
 /** One manifest entry: what to recover, or why it is refused. displayPath names it in reports. */
@@ -46,6 +65,8 @@ export type ManifestItem = { displayPath: string } & ({ ok: true; file: Exported
 
 export interface Manifest {
   folderTitle: string | undefined;
+  /** Version 2: the team folder's id (the envelopes and signed list are bound to it) and key material. */
+  team: { folderId: number; section: ExportTeamSection } | null;
   items: ManifestItem[];
 }
 
@@ -59,8 +80,8 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(top)'} ${issue.message}`).join('; ');
 }
 
-function readEntry(entry: unknown): ExportedFile {
-  const parsed = FileEntryV1.safeParse(entry);
+function readEntry(entry: unknown, version: 1 | 2): ExportedFile {
+  const parsed = (version === 1 ? FileEntryV1 : FileEntryV2).safeParse(entry);
   if (!parsed.success) throw new FileRecoveryError('ENTRY_INVALID', `manifest entry is invalid: ${describeIssues(parsed.error)}`);
   const value = parsed.data;
   const { directories, name } = safeSegments(value.relative_path, value.name);
@@ -76,7 +97,14 @@ function readEntry(entry: unknown): ExportedFile {
     sha256: value.sha256,
     encryptedKey: value.encrypted_key,
     iv: value.iv,
+    keyEpoch: 'key_epoch' in value && typeof value.key_epoch === 'number' ? value.key_epoch : null,
   };
+}
+
+function readTeam(json: unknown): Manifest['team'] {
+  const parsed = ManifestV2.safeParse(json);
+  if (!parsed.success) throw new ExportError('EXPORT_UNREADABLE', `manifest.json is invalid: ${describeIssues(parsed.error)}`);
+  return { folderId: parsed.data.folder.id, section: parsed.data.team };
 }
 
 export function parseManifest(bytes: Buffer): Manifest {
@@ -88,20 +116,22 @@ export function parseManifest(bytes: Buffer): Manifest {
   }
   const head = ManifestHead.safeParse(json);
   if (!head.success) throw new ExportError('EXPORT_UNREADABLE', 'manifest.json is not a Sealdrop export manifest');
-  if (head.data.format_version !== SUPPORTED_FORMAT_VERSION) {
+  const version = head.data.format_version;
+  if (version !== 1 && version !== 2) {
     throw new ExportError(
       'EXPORT_UNSUPPORTED_VERSION',
-      `the export has format_version ${JSON.stringify(head.data.format_version)}; this recover command reads version ${SUPPORTED_FORMAT_VERSION} only`,
+      `the export has format_version ${JSON.stringify(version)}; this recover command reads versions ${SUPPORTED_FORMAT_VERSIONS.join(' and ')} only`,
     );
   }
   const body = ManifestV1.safeParse(json);
   if (!body.success) throw new ExportError('EXPORT_UNREADABLE', `manifest.json is invalid: ${describeIssues(body.error)}`);
+  const team = version === 2 ? readTeam(json) : null;
 
   const seen = new Set<string>();
   const items = body.data.files.map((entry, index): ManifestItem => {
     const displayPath = displayPathOf(entry, index);
     try {
-      const file = readEntry(entry);
+      const file = readEntry(entry, version);
       const key = [...file.directories, file.name].join('/');
       if (seen.has(key)) throw new FileRecoveryError('DUPLICATE_PATH', 'refused: an earlier file in the manifest has the same path');
       seen.add(key);
@@ -111,5 +141,5 @@ export function parseManifest(bytes: Buffer): Manifest {
       throw error;
     }
   });
-  return { folderTitle: body.data.folder?.title, items };
+  return { folderTitle: body.data.folder?.title, team, items };
 }

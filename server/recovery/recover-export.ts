@@ -1,7 +1,7 @@
 // Recovers every file of a manifest in turn. A file that fails is reported (by the caller, through
 // onFailed) and skipped; only an interruption (AbortError) stops the run.
-import type { KeyObject } from 'node:crypto';
 import type { ExportReader } from './export-reader.ts';
+import type { ExportKeyOpener } from './file-keys.ts';
 import type { Manifest, ManifestItem } from './manifest.ts';
 import type { ProgressLine } from './progress.ts';
 import { recoverFile } from './recover-file.ts';
@@ -21,7 +21,7 @@ export interface RecoveryTotals {
   bytes: number;
 }
 
-export async function recoverExport(privateKey: KeyObject, reader: ExportReader, manifest: Manifest, options: RecoverExportOptions): Promise<RecoveryTotals> {
+export async function recoverExport(openKey: ExportKeyOpener, reader: ExportReader, manifest: Manifest, options: RecoverExportOptions): Promise<RecoveryTotals> {
   const totals: RecoveryTotals = { files: manifest.items.length, recovered: 0, bytes: 0 };
   for (const item of manifest.items) {
     options.signal.throwIfAborted();
@@ -31,7 +31,7 @@ export async function recoverExport(privateKey: KeyObject, reader: ExportReader,
     }
     options.progress.start(item.displayPath, item.file.size);
     try {
-      await recoverFile(privateKey, item.file, reader, {
+      await recoverFile(openKey, item.file, reader, {
         outputDir: options.outputDir,
         force: options.force,
         signal: options.signal,

@@ -1,15 +1,15 @@
-// Recovers one file of an export: unwraps its key with the private key and decrypts its blob to
-// disk with every check of decrypt-to-disk.ts (the manifest gives the size and the SHA-256).
-import type { KeyObject } from 'node:crypto';
-import { strictBase64, unwrapFileKey } from '../crypto/index.ts';
+// Recovers one file of an export: opens its key (file-keys.ts) and decrypts its blob to disk with
+// every check of decrypt-to-disk.ts (the manifest gives the size and the SHA-256).
+import { strictBase64 } from '../crypto/index.ts';
 import { checkedTarget, decryptToDisk, type DecryptOptions, type ExpectedFile } from './decrypt-to-disk.ts';
 import type { ExportReader } from './export-reader.ts';
+import type { ExportKeyOpener } from './file-keys.ts';
 import type { ExportedFile } from './manifest.ts';
 
 export type RecoverFileOptions = DecryptOptions;
 
 /** Writes the file to its target path, or throws FileRecoveryError / OfflineCryptoError (or AbortError). */
-export async function recoverFile(privateKey: KeyObject, file: ExportedFile, reader: ExportReader, options: RecoverFileOptions): Promise<void> {
+export async function recoverFile(openKey: ExportKeyOpener, file: ExportedFile, reader: ExportReader, options: RecoverFileOptions): Promise<void> {
   const expected: ExpectedFile = {
     source: file.blob,
     describedBy: 'the manifest',
@@ -20,7 +20,7 @@ export async function recoverFile(privateKey: KeyObject, file: ExportedFile, rea
   };
   // An existing output is refused before the key is even unwrapped.
   await checkedTarget(expected, options);
-  const fileKey = unwrapFileKey(privateKey, file.encryptedKey);
+  const fileKey = openKey(file);
   try {
     await decryptToDisk(fileKey, strictBase64(file.iv, 'iv'), expected, () => reader.openBlob(file.blob), options);
   } finally {

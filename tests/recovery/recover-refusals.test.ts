@@ -18,10 +18,7 @@ import {
   writeDirectoryExport,
 } from './export-fixtures.ts';
 import { expectedTree, linesOf, runRecover, treeDifferences, treeOf } from './run-recover.ts';
-
-// Each test runs the command as a process of its own (tsx loads the server's modules: about 2.5
-// CPU-s apiece), some of them several times; 30 s was too little on a loaded two-core machine.
-const CLI_TEST_TIMEOUT_MS = 90_000;
+import { CLI_TEST_TIMEOUT_MS } from '../support/cli-timeouts.ts';
 
 const OLD_PASSWORD = 'the password at backup time';
 const NEW_PASSWORD = 'the password after the change';
@@ -134,12 +131,12 @@ describe('manifest paths', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
 describe('unusable exports and usage', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('refuses an export of an unknown format_version as a whole (exit 2, one line, nothing created)', async () => {
-    const dir = path.join(work, 'version-2');
-    await writeDirectoryExport(dir, { manifest: { ...built.manifest, format_version: 2 }, blobs: built.blobs });
-    const out = path.join(work, 'out-version-2');
+    const dir = path.join(work, 'version-3');
+    await writeDirectoryExport(dir, { manifest: { ...built.manifest, format_version: 3 }, blobs: built.blobs });
+    const out = path.join(work, 'out-version-3');
     const result = await runRecover(['--backup', backup, '--password-stdin', dir, out], `${OLD_PASSWORD}\n`);
     expect(result.code).toBe(2);
-    expect(linesOf(result.stderr)).toEqual(['Error: the export has format_version 2; this recover command reads version 1 only']);
+    expect(linesOf(result.stderr)).toEqual(['Error: the export has format_version 3; this recover command reads versions 1 and 2 only']);
     expect(await exists(out)).toBe(false);
   });
 

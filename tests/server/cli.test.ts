@@ -9,10 +9,7 @@ import { ARGON2_DEFAULT_COST, deriveAccountSecrets, parseAccountKdfParams } from
 import { createFolder, seedFile } from './files-fixtures.ts';
 import { signedInClient, startServer, type TestServer } from './harness.ts';
 import { totpAt } from './totp-reference.ts';
-
-// Each test runs the command as a process of its own (tsx loads the server's modules: about 2.5
-// CPU-s apiece), some of them several times; 30 s was too little on a loaded two-core machine.
-const CLI_TEST_TIMEOUT_MS = 90_000;
+import { CLI_TEST_TIMEOUT_MS } from '../support/cli-timeouts.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let server: TestServer;

@@ -82,7 +82,7 @@ async function fixture(): Promise<{ files: FileRecord[]; contents: Map<string, B
   const files = [record(1, '.', 'a.txt'), record(2, 'docs/ü', 'b 🌊.bin'), record(3, 'docs', 'c.bin')];
   const contents = new Map(files.map((file, i) => [file.blobKey, randomBytes(i === 1 ? 4_000_000 : 1000 + i)]));
   const store = await diskStore(contents);
-  const plan = await planExport(store, { id: 3, title: 'T' }, files, Date.UTC(2030, 5, 1));
+  const plan = await planExport(store, { id: 3, title: 'T' }, files, Date.UTC(2030, 5, 1), null);
   return { files, contents, store, plan };
 }
 

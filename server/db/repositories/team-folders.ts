@@ -176,6 +176,18 @@ export function createTeamFoldersRepository(db: Kysely<Database>) {
       return rows.map((row) => ({ epoch: Number(row.epoch), envelope: row.envelope }));
     },
 
+    /** Every member's envelopes, by member then epoch (an export carries them all: each opens only with its member's key). */
+    async allEnvelopes(folderId: number): Promise<Array<{ userId: number; epoch: number; envelope: string }>> {
+      const rows = await db
+        .selectFrom('folder_epoch_keys')
+        .select(['user_id', 'epoch', 'envelope'])
+        .where('folder_id', '=', folderId)
+        .orderBy('user_id')
+        .orderBy('epoch')
+        .execute();
+      return rows.map((row) => ({ userId: row.user_id, epoch: Number(row.epoch), envelope: row.envelope }));
+    },
+
     /** The member rows with each account's name, current public key and standing. */
     async members(folderId: number): Promise<TeamMemberRow[]> {
       const rows = await db

@@ -3,6 +3,7 @@
 // store. Nothing is decrypted and no key is needed; the browser's download manager saves it.
 import type { FastifyInstance } from 'fastify';
 import { planExport, selectExportFiles } from '../../export/export-plan.ts';
+import { loadExportTeam } from '../../export/export-team.ts';
 import { createExportZip } from '../../export/zip-export.ts';
 import { requireFolderRole } from '../../folders/folder-access.ts';
 import { signedIn } from '../../plugins/sessions.ts';
@@ -28,7 +29,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const { user } = signedIn(request);
       const folder = await requireFolderRole(repos, user.id, request.params.id, 'reader');
       const files = selectExportFiles(await repos.files.listForFolder(folder.id), request.query.file_ids);
-      const plan = await planExport(blobs, folder, files, app.now());
+      const plan = await planExport(blobs, folder, files, app.now(), await loadExportTeam(repos, folder.id));
       const zip = await createExportZip(plan, blobs);
       zip.stream.once('error', (error) => request.log.error({ err: error }, 'export ZIP failed while streaming'));
       reply
