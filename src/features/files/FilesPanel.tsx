@@ -61,7 +61,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
   const [selection, setSelection] = useState<ReadonlySet<number>>(new Set());
   const [sort, setSort] = useState<FileSort>(DEFAULT_FILE_SORT);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const downloads = useFileDownloads(folder.id);
+  const downloads = useFileDownloads(folder.id, folder.my_role === 'owner');
   const deletion = useDeleteFiles(folder.id, (deleted) => setSelection((current) => new Set([...current].filter((id) => !deleted.includes(id)))));
 
   const root = useMemo(() => buildFileTree(files), [files]);

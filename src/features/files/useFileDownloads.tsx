@@ -62,13 +62,14 @@ function isCryptoFailure(error: unknown): boolean {
   return isCryptoError(error) || isDownloadError(error, 'INTEGRITY') || isDownloadError(error, 'NOTHING_DECRYPTED');
 }
 
-export function useFileDownloads(folderId: number): FileDownloads {
+/** `viewerIsOwner`: the signed-in account owns the folder (its files with no key epoch are sealed to this account's key). */
+export function useFileDownloads(folderId: number, viewerIsOwner: boolean): FileDownloads {
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
   const { enqueueSnackbar } = useSnackbar();
   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
   const { askSaveChoice, choiceDialog } = useSaveChoice();
-  const openerFor = useFileKeyOpener(folderId);
+  const openerFor = useFileKeyOpener(folderId, viewerIsOwner);
   const [active, setActive] = useState<ActiveDownload | null>(null);
   const running = useRef<AbortController | null>(null);
 

@@ -3,7 +3,9 @@
 // once for the whole batch; a failure to open them fails those files, with no fallback.
 import { describe, expect, it, vi } from 'vitest';
 import type { FileKeyHandle, FolderKeysHandle, PrivateKeyHandle } from '../../../workers/index.ts';
+import { describeApiError } from '../../api/errors.ts';
 import { fileKeyOpener, type FileKeyPool } from './fileKeys.ts';
+import { OwnerKeyOnlyError } from './teamErrors.ts';
 
 const privateKey = { id: 'p', kind: 'private' } as PrivateKeyHandle;
 const folderKeys = { id: 'f', kind: 'folder' } as FolderKeysHandle;
@@ -40,5 +42,16 @@ describe('fileKeyOpener', () => {
     const open = fileKeyOpener(p, privateKey, () => Promise.reject(refusal));
     await expect(open({ encrypted_key: 'a', key_epoch: 1 })).rejects.toBe(refusal);
     expect(p.unwrapFileKey).not.toHaveBeenCalled();
+  });
+
+  it('refuses a file with no epoch to a member who is not the owner, without trying their key (which must not look wrong)', async () => {
+    const p = pool();
+    const open = fileKeyOpener(p, privateKey, async () => folderKeys, false);
+    const refusal = await open({ encrypted_key: 'a', key_epoch: null }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(OwnerKeyOnlyError);
+    expect((refusal as OwnerKeyOnlyError).code).toBe('OWNER_KEY_ONLY');
+    expect(describeApiError(refusal).message).toBe("This file was uploaded while the folder was being shared, so it is sealed to the owner's key only. Ask the folder's owner for it.");
+    expect(p.unwrapFileKey).not.toHaveBeenCalled();
+    expect((await open({ encrypted_key: 'b', key_epoch: 1 })).id).toBe('epoch1:b');
   });
 });

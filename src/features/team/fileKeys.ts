@@ -4,6 +4,7 @@
 // folder's keys, which are opened (and the signed chain checked) the first time a file needs them.
 // Everything downstream (downloads, ZIP, save to folder, download links) gets the same FileKeyHandle.
 import type { CryptoPool, FileKeyHandle, PrivateKeyHandle } from '../../../workers/index.ts';
+import { OwnerKeyOnlyError } from './teamErrors.ts';
 import type { FolderKeysHandle } from './teamPool.ts';
 
 /** What opening needs of a file record (GET /folders/{id}/files). */
@@ -22,12 +23,18 @@ export type FileKeyPool = Pick<CryptoPool, 'unwrapFileKey' | 'unwrapFolderFileKe
 /**
  * An opener for the files of one folder. `folderKeys` is asked at most once, and only when a file
  * with an epoch comes; if it fails, every such file fails with its error (no fallback to the
- * account key: a team file was never sealed to it).
+ * account key: a team file was never sealed to it). `viewerIsOwner` false (a member of someone
+ * else's folder): a file with no epoch is sealed to the owner's key, so it fails with
+ * OwnerKeyOnlyError before any unwrap, rather than as a wrong key that would make this
+ * member's own unlocked key look suspect.
  */
-export function fileKeyOpener(pool: FileKeyPool, privateKey: PrivateKeyHandle, folderKeys: () => Promise<FolderKeysHandle>): FileKeyOpener {
+export function fileKeyOpener(pool: FileKeyPool, privateKey: PrivateKeyHandle, folderKeys: () => Promise<FolderKeysHandle>, viewerIsOwner = true): FileKeyOpener {
   let opened: Promise<FolderKeysHandle> | null = null;
   return async (file) => {
-    if (file.key_epoch === null) return pool.unwrapFileKey(privateKey, file.encrypted_key);
+    if (file.key_epoch === null) {
+      if (!viewerIsOwner) throw new OwnerKeyOnlyError();
+      return pool.unwrapFileKey(privateKey, file.encrypted_key);
+    }
     opened ??= folderKeys();
     return pool.unwrapFolderFileKey(await opened, file.key_epoch, file.encrypted_key);
   };

@@ -27,16 +27,21 @@ export function useOpenTeam(folderId: number): (privateKey: PrivateKeyHandle, fr
 }
 
 /** For downloads and links: the opener of this folder's file keys with the unlocked private key. */
-export function useFileKeyOpener(folderId: number): (privateKey: PrivateKeyHandle) => FileKeyOpener {
+export function useFileKeyOpener(folderId: number, viewerIsOwner: boolean): (privateKey: PrivateKeyHandle) => FileKeyOpener {
   const cryptoPool = useCryptoPool();
   const openTeam = useOpenTeam(folderId);
   return useCallback(
     (privateKey) =>
-      fileKeyOpener(cryptoPool(), privateKey, async () => {
-        const opened = await openTeam(privateKey);
-        if (opened === null) throw new TeamNotOpenError();
-        return opened.folderKeys;
-      }),
-    [cryptoPool, openTeam],
+      fileKeyOpener(
+        cryptoPool(),
+        privateKey,
+        async () => {
+          const opened = await openTeam(privateKey);
+          if (opened === null) throw new TeamNotOpenError();
+          return opened.folderKeys;
+        },
+        viewerIsOwner,
+      ),
+    [cryptoPool, openTeam, viewerIsOwner],
   );
 }

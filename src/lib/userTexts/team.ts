@@ -41,6 +41,7 @@ export const TEAM_TEXTS = {
     'The server sent a member list that is not signed by the folder\'s owner or a manager, or that differs from what this browser saw before. Nothing is signed or sealed for this folder from this browser until it is resolved. Tell the folder\'s owner and your administrator.',
   refusedUnlisted: (names: string) => `Members the server lists without a signature: ${names}.`,
   refusedReason: (reason: string) => `Check that failed: ${reason}.`,
+  ownerKeyOnly: 'This file was uploaded while the folder was being shared, so it is sealed to the owner\'s key only. Ask the folder\'s owner for it.',
 } as const;
 
 export const TEAM_DIALOG_TEXTS = {
