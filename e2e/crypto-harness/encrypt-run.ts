@@ -77,7 +77,15 @@ async function encryptOne(pool: CryptoPool, file: File, options: EncryptRunOptio
 export async function encryptPickedFiles(pool: CryptoPool, options: EncryptRunOptions): Promise<EncryptRunResult> {
   const files = pickedFiles();
   const started = performance.now();
-  const results = await Promise.all(files.map((file) => encryptOne(pool, file, options)));
+  const results: EncryptedFileResult[] = new Array(files.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < files.length) {
+      const index = next++;
+      results[index] = await encryptOne(pool, files[index]!, options);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.atOnce ?? files.length, files.length) }, lane));
   return { seconds: (performance.now() - started) / 1000, plainBytes: files.reduce((sum, f) => sum + f.size, 0), files: results };
 }
 

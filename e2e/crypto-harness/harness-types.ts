@@ -8,6 +8,8 @@ export interface EncryptRunOptions {
   /** Return each file's raw key (base64) so node can reproduce the ciphertext. Tests only. */
   readonly exportKeys?: boolean;
   readonly hashPlacement?: 'auto' | 'same-worker' | 'other-worker';
+  /** Files streamed at once (default: all of them): the upload engine streams LARGE_FILES_AT_ONCE. */
+  readonly atOnce?: number;
 }
 
 export interface EncryptedFileResult {
