@@ -17,6 +17,12 @@ import {
 } from './blob-store.ts';
 
 /**
+ * Bytes per read of a blob being sent. Node's default (64 KiB) made the server's side of a 1 GiB
+ * download cost seconds of CPU in per-chunk work alone (docs/operations.md, "The efficiency targets").
+ */
+const BLOB_READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
  * Blobs as files under one directory. A put writes a temporary file beside the target, fsyncs it,
  * renames it into place and fsyncs the directory, so a blob that `put` reported is on disk even
  * after a crash, and a half-written one is never visible under its key.
@@ -70,9 +76,9 @@ export class DiskBlobStore implements BlobStore {
       if (range.start < 0 || end < range.start || end >= info.size) {
         throw new BlobStoreError('BLOB_BAD_RANGE', 'Range outside the blob');
       }
-      return createReadStream(this.pathOf(key), { start: range.start, end });
+      return createReadStream(this.pathOf(key), { start: range.start, end, highWaterMark: BLOB_READ_CHUNK_BYTES });
     }
-    return createReadStream(this.pathOf(key));
+    return createReadStream(this.pathOf(key), { highWaterMark: BLOB_READ_CHUNK_BYTES });
   }
 
   async stat(key: string): Promise<BlobInfo | null> {
