@@ -15,6 +15,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { newBoundArgon2Block } from '../server/crypto/index.ts';
 import { createAdmin } from './support/admin.ts';
 import { E2E_BASE_URL, E2E_PORT } from './support/environment.mjs';
+import { forwardUpstream, readBody } from './support/forwardingProxy.ts';
 
 const PROXY_PORT = E2E_PORT + 1;
 const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
@@ -29,15 +30,6 @@ interface Seen {
 const atProxy: Seen[] = [];
 const fromBrowser: Seen[] = [];
 let hostile = false;
-
-function readBody(request: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
 
 function answerJson(response: http.ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });
@@ -55,21 +47,9 @@ const proxy = http.createServer(async (request, response) => {
   if (hostile && request.method === 'POST' && request.url === '/api/auth/token') {
     return answerJson(response, 401, { detail: 'This account signs in with its password once more, to move to the new sign-in', code: 'SIGN_IN_UPGRADE_REQUIRED' });
   }
-  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'connection' && name !== 'content-length'));
-  const upstream = await fetch(E2E_BASE_URL + request.url, {
-    method: request.method,
-    headers: headers as Record<string, string>,
-    body: body.length > 0 ? new Uint8Array(body) : undefined,
-    redirect: 'manual',
-  });
-  const answerHeaders: Record<string, string | string[]> = {};
-  upstream.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding') answerHeaders[name] = value;
-  });
-  const cookies = upstream.headers.getSetCookie();
-  if (cookies.length > 0) answerHeaders['set-cookie'] = cookies;
-  response.writeHead(upstream.status, answerHeaders);
-  response.end(Buffer.from(await upstream.arrayBuffer()));
+  const upstream = await forwardUpstream(E2E_BASE_URL, request, body);
+  response.writeHead(upstream.status, upstream.headers);
+  response.end(upstream.body);
 });
 
 test.beforeAll(async () => {

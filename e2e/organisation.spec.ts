@@ -14,6 +14,8 @@ import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { expectAccessible } from './support/axe.ts';
 import { E2E_DATA_DIR } from './support/environment.mjs';
 import { expectNoSidewaysScrolling } from './support/layout.ts';
+import { expectedFingerprint } from './support/keyFingerprint.ts';
+import { invitationLinkFromOutbox } from './support/outbox.ts';
 import { Authenticator } from './support/totp.ts';
 
 const SHOTS_DIR = process.env.ORG_SHOTS_DIR;
@@ -22,30 +24,6 @@ async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS_DIR) return;
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
-
-/** The invitation link of the newest mail to `email` in the server's outbox (quoted-printable soft breaks undone). */
-async function invitationLinkFromOutbox(email: string): Promise<string> {
-  const outbox = path.join(E2E_DATA_DIR, 'outbox');
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const names = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith('.eml')).sort().reverse() : [];
-        const mail = names.map((name) => fs.readFileSync(path.join(outbox, name), 'utf8')).find((text) => new RegExp(`^To: ${email}$`, 'mi').test(text));
-        link = mail === undefined ? undefined : /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(mail.replace(/=\r?\n/g, ''))?.[0];
-        return link;
-      },
-      { message: `an invitation mail to ${email} in ${outbox}` },
-    )
-    .toMatch(/\/invite\//);
-  return link!;
-}
-
-/** What the browser's crypto/key-fingerprint.ts shows, computed here from the stored SPKI. */
-function expectedFingerprint(spkiBase64: string): string {
-  const digest = createHash('sha256').update(Buffer.from(spkiBase64, 'base64')).digest('hex').slice(0, 40).toUpperCase();
-  return digest.match(/.{4}/g)!.join(' ');
 }
 
 async function signInWithCode(page: Page, account: AdminAccount, code: string): Promise<void> {
@@ -78,7 +56,7 @@ test('an organisation admin invites a person who registers, sets up 2FA and keys
   await expect(invite.getByText(`Invitation sent to ${email}.`)).toBeVisible();
   const invitations = page.getByRole('region', { name: 'Invitations' });
   await expect(invitations.getByRole('listitem', { name: email })).toContainText('Pending');
-  const link = await invitationLinkFromOutbox(email);
+  const link = await invitationLinkFromOutbox(E2E_DATA_DIR, email);
 
   // The invitee, in a browser of their own.
   const inviteeContext = await browser.newContext();
@@ -188,7 +166,7 @@ test('the members page, the invitation page and a used invitation fit a 390 px p
   await expectNoSidewaysScrolling(page, 'members at 390 px');
   await shot(page, 'members');
 
-  const link = await invitationLinkFromOutbox(email);
+  const link = await invitationLinkFromOutbox(E2E_DATA_DIR, email);
   const visitor = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   await visitor.goto(link);
   await expect(visitor.getByRole('button', { name: 'Create Account' })).toBeVisible();
@@ -212,7 +190,7 @@ test('the members page, the invitation page and a used invitation fit a 390 px p
   const revokedEmail = `revoked-${randomBytes(4).toString('hex')}@example.com`;
   await invite.getByLabel('E-mail address').fill(revokedEmail);
   await invite.getByRole('button', { name: 'Send Invitation' }).click();
-  const revokedLink = await invitationLinkFromOutbox(revokedEmail);
+  const revokedLink = await invitationLinkFromOutbox(E2E_DATA_DIR, revokedEmail);
   await page.getByRole('button', { name: `Revoke ${revokedEmail}` }).click();
   await expect(page.getByRole('region', { name: 'Invitations' }).getByRole('listitem', { name: revokedEmail })).toContainText('Revoked');
   await visitor.goto(revokedLink);

@@ -28,6 +28,9 @@ import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT } from './support/environment.mjs'
 import { createFolder, giveAdminKeyPair, sha256, type PlainFile, type UploadedFile } from './support/files-seed.ts';
 import { pickedPaths, readOpfsTree, withOpfsPickers } from './support/fileSystemAccess.ts';
 import { expectNoSidewaysScrolling } from './support/layout.ts';
+import { forwardUpstream, readBody } from './support/forwardingProxy.ts';
+import { expectedFingerprint } from './support/keyFingerprint.ts';
+import { invitationLinkFromOutbox } from './support/outbox.ts';
 import { Authenticator } from './support/totp.ts';
 
 const SHOTS_DIR = process.env.TEAM_SHOTS_DIR ?? path.join('test-results', 'team-shots');
@@ -37,29 +40,6 @@ const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
-
-/** The invitation link of the newest mail to `email` in the server's outbox (quoted-printable soft breaks undone). */
-async function invitationLinkFromOutbox(email: string): Promise<string> {
-  const outbox = path.join(E2E_DATA_DIR, 'outbox');
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const names = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith('.eml')).sort().reverse() : [];
-        const mail = names.map((name) => fs.readFileSync(path.join(outbox, name), 'utf8')).find((text) => new RegExp(`^To: ${email}$`, 'mi').test(text));
-        link = mail === undefined ? undefined : /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(mail.replace(/=\r?\n/g, ''))?.[0];
-        return link;
-      },
-      { message: `an invitation mail to ${email} in ${outbox}` },
-    )
-    .toMatch(/\/invite\//);
-  return link!;
-}
-
-/** What crypto/key-fingerprint.ts shows for an SPKI. */
-function expectedFingerprint(spkiBase64: string): string {
-  return keyHash(spkiBase64).slice(0, 40).toUpperCase().match(/.{4}/g)!.join(' ');
 }
 
 interface Person extends AdminAccount {
@@ -76,7 +56,7 @@ async function inviteAndSetUp(browser: Browser, owner: Page, prefix: string): Pr
   await invite.getByLabel('E-mail address').fill(email);
   await invite.getByRole('button', { name: 'Send Invitation' }).click();
   await expect(invite.getByText(`Invitation sent to ${email}.`)).toBeVisible();
-  const link = await invitationLinkFromOutbox(email);
+  const link = await invitationLinkFromOutbox(E2E_DATA_DIR, email);
 
   const context = await browser.newContext();
   await withOpfsPickers(context);
@@ -205,38 +185,17 @@ let inserting = false;
 const foreign = generateRsaKeyPair();
 const atProxy: Array<{ method: string; url: string }> = [];
 
-function readBody(request: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
-
 const proxy = http.createServer(async (request, response) => {
   const body = await readBody(request);
   atProxy.push({ method: request.method ?? '', url: request.url ?? '' });
-  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'connection' && name !== 'content-length'));
-  const upstream = await fetch(E2E_BASE_URL + request.url, {
-    method: request.method,
-    headers: headers as Record<string, string>,
-    body: body.length > 0 ? new Uint8Array(body) : undefined,
-    redirect: 'manual',
-  });
-  const answerHeaders: Record<string, string | string[]> = {};
-  upstream.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding') answerHeaders[name] = value;
-  });
-  const cookies = upstream.headers.getSetCookie();
-  if (cookies.length > 0) answerHeaders['set-cookie'] = cookies;
-  let answer = Buffer.from(await upstream.arrayBuffer());
+  const upstream = await forwardUpstream(E2E_BASE_URL, request, body);
+  let answer = upstream.body;
   if (inserting && request.method === 'GET' && /^\/api\/folders\/\d+\/team$/.test(request.url ?? '') && upstream.status === 200) {
     const team = JSON.parse(answer.toString('utf8')) as { members: unknown[] };
     team.members.push({ user_id: 987_654, username: 'mallory', display_name: 'Mallory', role: 'manager', public_key_spki: foreign.publicKeySpki, is_disabled: false, notify: false });
     answer = Buffer.from(JSON.stringify(team));
   }
-  response.writeHead(upstream.status, answerHeaders);
+  response.writeHead(upstream.status, upstream.headers);
   response.end(answer);
 });
 
