@@ -49,7 +49,7 @@ function uploadBodies(page: Page): Promise<UploadBodies> {
   });
 }
 
-/** Records every iframe the page adds (the service-worker download starts in one, removed after). */
+/** Records every iframe the page adds (the service-worker download starts in one, removed a while after). */
 async function recordAddedIframes(page: Page): Promise<() => Promise<string[]>> {
   await page.evaluate(() => {
     const added: string[] = [];

@@ -75,6 +75,9 @@ export function keepServiceWorkerAlive(worker: ServiceWorker): () => void {
   return () => clearInterval(timer);
 }
 
+/** How long the hidden frame of a finished download stays in the page (see triggerBrowserDownload). */
+const DOWNLOAD_FRAME_LINGER_MS = 30_000;
+
 /**
  * Starts the browser's download of a registered plan (its download manager writes to disk). A
  * hidden iframe navigates to the plan's URL: navigations go through the service worker, and its
@@ -88,7 +91,10 @@ export function triggerBrowserDownload(id: string, fileName: string): () => void
   frame.title = 'download';
   frame.src = downloadPath(id, fileName);
   document.body.append(frame);
-  return () => frame.remove();
+  // Removed a while after the download ended, not at once: Chromium announces a download with the
+  // frame that started it, and a file of a few bytes can be complete before that announcement;
+  // tools that follow downloads over DevTools (Playwright) drop a download whose frame is gone.
+  return () => void setTimeout(() => frame.remove(), DOWNLOAD_FRAME_LINGER_MS);
 }
 
 /**
