@@ -308,6 +308,10 @@ test('three members share a folder, an uploader sends files, the owner removes o
   const readerTeam = (await (await reader.page.request.get(`/api/folders/${folder.id}/team`)).json()) as { my_envelopes: Array<{ epoch: number; envelope: string }> };
   expect(readerTeam.my_envelopes.map((row) => row.epoch)).toEqual([1]);
 
+  // The folder key the link hands out before the removal (epoch 1), kept to be served stale below.
+  const epochOneKey = (await (await uploader.request.get(`/api/upload/${folder.link_token}/public-key`)).json()) as { public_key_spki: string; key_epoch: number };
+  expect(epochOneKey.key_epoch).toBe(1);
+
   // The owner removes the reader; the dialog says what removal does.
   await openFolderUnlocked(ownerPage, folder.id, owner.password);
   await expect(list.getByRole('listitem')).toHaveCount(3);
@@ -329,8 +333,26 @@ test('three members share a folder, an uploader sends files, the owner removes o
   await shot(ownerPage, 'members-owner');
   await ownerPage.setViewportSize({ width: 1280, height: 720 });
 
-  // A new upload seals to epoch 2.
+  // A new upload seals to epoch 2, even from a page that is first handed the old key (a cache or
+  // proxy answering stale): the server refuses the old epoch (FOLDER_KEY_CHANGED) before storing
+  // anything, and the page fetches the key again and seals the refused files to epoch 2.
+  const keyAnswers: number[] = [];
+  await uploader.route(`**/api/upload/${folder.link_token}/public-key`, async (route) => {
+    if (keyAnswers.length === 0) {
+      keyAnswers.push(epochOneKey.key_epoch);
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(epochOneKey) });
+    }
+    const fresh = await route.fetch();
+    keyAnswers.push(((await fresh.json()) as { key_epoch: number }).key_epoch);
+    return route.fulfill({ response: fresh });
+  });
+  const refusedForOldKey = uploader.waitForResponse((response) => response.url().includes(`/api/upload/${folder.link_token}`) && response.status() === 409);
   const batch2 = await uploadAnonymously(uploader, ownerPage, folder, 'Batch2', secondBatch());
+  expect(((await (await refusedForOldKey).json()) as { code: string }).code).toBe('FOLDER_KEY_CHANGED');
+  expect(keyAnswers).toEqual([1, 2]);
+  await uploader.unroute(`**/api/upload/${folder.link_token}/public-key`);
+  const afterRemoval = (await (await ownerPage.request.get(`/api/folders/${folder.id}/files`)).json()) as Array<{ key_epoch: number | null }>;
+  expect(afterRemoval.map((file) => file.key_epoch).sort()).toEqual([1, 1, 1, 2]);
   const everything = [...batch1, ...batch2];
   await openFolderUnlocked(ownerPage, folder.id, owner.password);
   await downloadEverything(ownerPage, everything);

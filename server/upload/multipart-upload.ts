@@ -203,7 +203,11 @@ export async function receiveMultipartUpload(
       }
       // The gates are checked before the first byte of the first file is stored.
       await authorize();
-      if (keyEpochText !== undefined && !keyEpochChecked) await checkKeyEpoch();
+      // A batch sealed to an old key is refused like a full folder: nothing stored, the body read
+      // to its end. Thrown at once instead, the answer waited behind the unread body, and a
+      // browser still sending it saw no answer at all (it took the reset for a network failure
+      // and sent the batch again for minutes).
+      if (!refused.failed && keyEpochText !== undefined && !keyEpochChecked) await checkKeyEpoch().catch(refuse);
       const file = part.file;
       // After a refusal nothing more is stored, but the body is still read to its end (dropped):
       // see UploadAdmission.admitted.

@@ -457,7 +457,8 @@ describe('refusing what an attacker sends', { timeout: TEAM_TEST_TIMEOUT_MS }, (
     remove.commit();
     const before = (await owner.client.get(`/api/folders/${folder.id}/files`)).body.length;
 
-    const old = await uploadOne(folder, oldSpki, 1);
+    // A body of several MiB: the refusal comes before its files are read, and still answers.
+    const old = await uploadOne(folder, oldSpki, 1, randomBytes(3 * 1024 * 1024));
     expect(old.response.status).toBe(409);
     expect(old.response.body.code).toBe('FOLDER_KEY_CHANGED');
     const none = await uploadOne(folder, owner.keys.spki, undefined);

@@ -54,14 +54,27 @@ export function isTransportError(value: unknown, code?: TransportErrorCode): val
 }
 
 /**
+ * 409 answers that no wait changes: a team folder's key changed (FOLDER_KEY_CHANGED), so what was
+ * sealed to the old key is refused for good; the run fetches the new key and seals the files again
+ * (uploadController.ts), which it can only do once the request has failed.
+ */
+const FINAL_CONFLICT_CODES: ReadonlySet<unknown> = new Set(['FOLDER_KEY_CHANGED']);
+
+function answerCode(error: TransportError): unknown {
+  return typeof error.data === 'object' && error.data !== null && 'code' in error.data ? error.data.code : undefined;
+}
+
+/**
  * Worth trying again later: no answer, or an answer that says "not now" rather than "never". Not
  * 507 (the server's disk is full) nor 413 (the folder's limit, or a file too large): waiting does
  * not make room, only the admin can, so the file fails at once with the message that says so and
- * keeps what the server holds of it; the uploader's Retry continues from there.
+ * keeps what the server holds of it; the uploader's Retry continues from there. Not a 409 that
+ * names a changed folder key either (FINAL_CONFLICT_CODES).
  */
 export function isRetryable(error: TransportError): boolean {
   if (error.code === 'network') return true;
   if (error.code !== 'http' || typeof error.status !== 'number') return false;
   if (error.status === 507) return false;
+  if (error.status === 409 && FINAL_CONFLICT_CODES.has(answerCode(error))) return false;
   return error.status >= 500 || error.status === 408 || error.status === 409 || error.status === 423;
 }
