@@ -2,7 +2,7 @@
 // parameter block from pre-login, the authentication secret derived from the password (the
 // password itself never leaves this process), the two-factor code when the account asks for one,
 // then the private key fetched wrapped and opened here with the same password.
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { loginResponse, preloginResponse, userResponse, type User } from '../../contract/auth.ts';
 import { encryptedKeyResponse } from '../../contract/keys.ts';
 import { deriveAccountSecrets, OfflineCryptoError, unwrapPrivateKey } from '../../server/crypto/index.ts';
@@ -13,8 +13,6 @@ import type { Prompts } from '../shared/prompts.ts';
 export interface SignedInAccount {
   user: User;
   privateKey: KeyObject;
-  /** base64 SPKI of the public half of the opened private key (never the server's word for it). */
-  publicKeySpki: string;
 }
 
 function refused(error: unknown): never {
@@ -47,6 +45,5 @@ export async function signIn(session: ApiSession, username: string, password: st
     if (error instanceof OfflineCryptoError) throw new GateRefusedError(error.code, `the account's private key does not open with this password (${error.message})`);
     throw error;
   }
-  const publicKeySpki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).toString('base64');
-  return { user, privateKey, publicKeySpki };
+  return { user, privateKey };
 }

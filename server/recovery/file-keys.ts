@@ -30,7 +30,7 @@ export interface ExportKeys {
 type ExportedTeam = NonNullable<Manifest['team']>;
 
 /** The member of the last signed version whose key is this one (the chain check then confirms it). */
-function memberIdOfKey(team: ExportedTeam, ownKeyHash: string): { userId: number; username: string; role: string } | undefined {
+function memberWithKey(team: ExportedTeam, ownKeyHash: string): { userId: number; username: string; role: string } | undefined {
   try {
     const last = team.section.manifests[team.section.manifests.length - 1]!;
     const head = parseTeamManifest(strictBase64(last.manifest, 'manifest'));
@@ -43,7 +43,7 @@ function memberIdOfKey(team: ExportedTeam, ownKeyHash: string): { userId: number
 
 function openTeamKeys(team: ExportedTeam, privateKey: KeyObject): { opened: OpenedEpochKeys; summary: string } | { refusal: string } {
   const ownKeyHash = keyHash(publicKeySpkiOf(privateKey));
-  const member = memberIdOfKey(team, ownKeyHash);
+  const member = memberWithKey(team, ownKeyHash);
   if (!member) return { refusal: "this backup's key is not a member of the team folder in the export's signed member list" };
   const envelopes = team.section.envelopes.filter((item) => item.user_id === member.userId);
   try {

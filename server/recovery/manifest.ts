@@ -8,7 +8,12 @@ import { z } from 'zod';
 import { ExportError, FileRecoveryError } from './errors.ts';
 import { safeSegments } from './output-path.ts';
 
-export const SUPPORTED_FORMAT_VERSIONS: readonly unknown[] = [1, 2];
+export const SUPPORTED_FORMAT_VERSIONS = [1, 2] as const;
+type FormatVersion = (typeof SUPPORTED_FORMAT_VERSIONS)[number];
+
+function isSupportedVersion(version: unknown): version is FormatVersion {
+  return (SUPPORTED_FORMAT_VERSIONS as readonly unknown[]).includes(version);
+}
 
 const ManifestHead = z.looseObject({ format: z.literal('sealdrop-export'), format_version: z.unknown() });
 
@@ -80,7 +85,7 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(top)'} ${issue.message}`).join('; ');
 }
 
-function readEntry(entry: unknown, version: 1 | 2): ExportedFile {
+function readEntry(entry: unknown, version: FormatVersion): ExportedFile {
   const parsed = (version === 1 ? FileEntryV1 : FileEntryV2).safeParse(entry);
   if (!parsed.success) throw new FileRecoveryError('ENTRY_INVALID', `manifest entry is invalid: ${describeIssues(parsed.error)}`);
   const value = parsed.data;
@@ -117,7 +122,7 @@ export function parseManifest(bytes: Buffer): Manifest {
   const head = ManifestHead.safeParse(json);
   if (!head.success) throw new ExportError('EXPORT_UNREADABLE', 'manifest.json is not a Sealdrop export manifest');
   const version = head.data.format_version;
-  if (version !== 1 && version !== 2) {
+  if (!isSupportedVersion(version)) {
     throw new ExportError(
       'EXPORT_UNSUPPORTED_VERSION',
       `the export has format_version ${JSON.stringify(version)}; this recover command reads versions ${SUPPORTED_FORMAT_VERSIONS.join(' and ')} only`,

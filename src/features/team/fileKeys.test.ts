@@ -21,7 +21,7 @@ describe('fileKeyOpener', () => {
   it('opens a personal folder\'s file with the account key, without opening the team', async () => {
     const p = pool();
     const team = vi.fn(async () => folderKeys);
-    const open = fileKeyOpener(p, privateKey, team);
+    const open = fileKeyOpener(p, privateKey, team, true);
     expect((await open({ encrypted_key: 'a', key_epoch: null })).id).toBe('account:a');
     expect(team).not.toHaveBeenCalled();
   });
@@ -29,7 +29,7 @@ describe('fileKeyOpener', () => {
   it('opens team files with their epoch\'s key and opens the team once', async () => {
     const p = pool();
     const team = vi.fn(async () => folderKeys);
-    const open = fileKeyOpener(p, privateKey, team);
+    const open = fileKeyOpener(p, privateKey, team, true);
     const keys = await Promise.all([open({ encrypted_key: 'a', key_epoch: 1 }), open({ encrypted_key: 'b', key_epoch: 2 })]);
     expect(keys.map((key) => key.id)).toEqual(['epoch1:a', 'epoch2:b']);
     expect(team).toHaveBeenCalledTimes(1);
@@ -39,7 +39,7 @@ describe('fileKeyOpener', () => {
   it('fails a team file when the team cannot be opened, and never tries the account key', async () => {
     const p = pool();
     const refusal = Object.assign(new Error('refused'), { code: 'TEAM_MANIFEST_INVALID' });
-    const open = fileKeyOpener(p, privateKey, () => Promise.reject(refusal));
+    const open = fileKeyOpener(p, privateKey, () => Promise.reject(refusal), true);
     await expect(open({ encrypted_key: 'a', key_epoch: 1 })).rejects.toBe(refusal);
     expect(p.unwrapFileKey).not.toHaveBeenCalled();
   });

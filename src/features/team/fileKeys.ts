@@ -28,7 +28,7 @@ export type FileKeyPool = Pick<CryptoPool, 'unwrapFileKey' | 'unwrapFolderFileKe
  * OwnerKeyOnlyError before any unwrap, rather than as a wrong key that would make this
  * member's own unlocked key look suspect.
  */
-export function fileKeyOpener(pool: FileKeyPool, privateKey: PrivateKeyHandle, folderKeys: () => Promise<FolderKeysHandle>, viewerIsOwner = true): FileKeyOpener {
+export function fileKeyOpener(pool: FileKeyPool, privateKey: PrivateKeyHandle, folderKeys: () => Promise<FolderKeysHandle>, viewerIsOwner: boolean): FileKeyOpener {
   let opened: Promise<FolderKeysHandle> | null = null;
   return async (file) => {
     if (file.key_epoch === null) {
