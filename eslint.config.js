@@ -2,6 +2,7 @@
 // Each rule below is one line of that page; an import that crosses a layer is an error, not a
 // warning. Exceptions are listed in `except` with the reason beside them, nowhere else.
 import { readdirSync } from 'node:fs';
+import formatjs from 'eslint-plugin-formatjs';
 import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
@@ -172,6 +173,31 @@ export default tseslint.config(
       // fuzzers build control characters on purpose.
       '@typescript-eslint/no-explicit-any': 'off',
       'no-control-regex': 'off',
+    },
+  },
+  {
+    // Every text a screen shows comes from the catalogues (locales/, docs/i18n.md): a literal in JSX,
+    // or in a prop a person reads or hears, is an error. Messages carry explicit ids by screen.
+    files: ['src/**/*.tsx'],
+    ignores: ['**/*.test.tsx', '**/testing/**'],
+    plugins: { formatjs },
+    rules: {
+      'formatjs/no-literal-string-in-jsx': [
+        'error',
+        { props: { include: [['*', '{label,title,subtitle,helperText,placeholder,alt,tooltip,failureMessage,successMessage,copiedMessage,heading,description,emptyText,primary,secondary}']] } },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'workers/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { formatjs },
+    rules: {
+      'formatjs/enforce-id': ['error', { idInterpolationPattern: '[sha512:contenthash:base64:6]', idWhitelist: ['^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$'] }],
+      'formatjs/enforce-default-message': ['error', 'literal'],
+      'formatjs/enforce-placeholders': 'error',
+      'formatjs/no-multiple-whitespaces': 'error',
+      'formatjs/no-offset': 'error',
     },
   },
   {

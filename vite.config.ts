@@ -1,17 +1,20 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { buildDigestsPlugin } from './scripts/build-digests/build-digests.ts';
 import { swCodeKeyPlugin } from './scripts/build-digests/sw-code-key.ts';
+import { compiledCataloguesPlugin } from './scripts/i18n/compile-catalogue.ts';
 import packageJson from './package.json' with { type: 'json' };
 
 // The app, the service worker (workers/sw.ts, Workbox precache via injectManifest) and the
 // Vitest settings live here. The API runs on the same origin in production (npm start);
 // in `npm run dev` Vite proxies /api to the server on 8080.
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
     react(),
+    compiledCataloguesPlugin(fileURLToPath(new URL('./locales', import.meta.url))),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'workers',
@@ -51,6 +54,8 @@ export default defineConfig({
     // Last: lists every file of dist/, sw.js included (docs/security.md, "The code the server serves").
     buildDigestsPlugin(packageJson.version),
   ],
+  // The catalogues arrive compiled (above), so the browser needs FormatJS's formatter only.
+  resolve: command === 'build' ? { alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }] } : {},
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
   server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
@@ -73,4 +78,4 @@ export default defineConfig({
     // on sockets, child processes and timers, not the CPU (docs/operations.md, "Test suite").
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 3,
   },
-});
+}));

@@ -3,6 +3,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
+import { LanguageProvider } from '../i18n/LanguageProvider.tsx';
 import { NotificationContent } from './layout/NotificationContent.tsx';
 import { CryptoPoolProvider, type CryptoPoolSource } from './cryptoPool.ts';
 import type { AppStore } from './store.ts';
@@ -22,20 +23,22 @@ const NOTIFICATION_COMPONENTS = {
 export function AppProviders({ store, cryptoPool, children }: { store: AppStore; cryptoPool: CryptoPoolSource; children: ReactNode }) {
   return (
     <Provider store={store}>
-      <CryptoPoolProvider value={cryptoPool}>
-        <ThemeProvider theme={theme}>
-          <CssBaseline />
-          <SnackbarProvider
-            maxSnack={4}
-            autoHideDuration={NOTIFICATION_DURATION_MS}
-            anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-            preventDuplicate
-            Components={NOTIFICATION_COMPONENTS}
-          >
-            {children}
-          </SnackbarProvider>
-        </ThemeProvider>
-      </CryptoPoolProvider>
+      <LanguageProvider>
+        <CryptoPoolProvider value={cryptoPool}>
+          <ThemeProvider theme={theme}>
+            <CssBaseline />
+            <SnackbarProvider
+              maxSnack={4}
+              autoHideDuration={NOTIFICATION_DURATION_MS}
+              anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+              preventDuplicate
+              Components={NOTIFICATION_COMPONENTS}
+            >
+              {children}
+            </SnackbarProvider>
+          </ThemeProvider>
+        </CryptoPoolProvider>
+      </LanguageProvider>
     </Provider>
   );
 }

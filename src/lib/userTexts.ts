@@ -16,3 +16,4 @@ export * from './userTexts/storage.ts';
 export * from './userTexts/upload.ts';
 export * from './userTexts/passkeys.ts';
 export * from './userTexts/team.ts';
+export * from './userTexts/layout.ts';

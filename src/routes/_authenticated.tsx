@@ -2,6 +2,7 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
 import { Route as rootRoute } from './__root.tsx';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
@@ -10,5 +11,5 @@ export const Route = createRoute({
     // While the session check runs, RequireAuth shows the loading text and decides afterwards.
     if (context.store.getState().auth.status === 'anonymous') throw redirect({ to: '/login', replace: true });
   },
-  component: RequireAuth,
+  component: followsLanguage(RequireAuth),
 });

@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as rootRoute } from './__root.tsx';
 import { parseLinkToken } from './routeParams.ts';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 /** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
 const DownloadPage = lazyRouteComponent(() => import('../features/recipient/DownloadPage.tsx'), 'DownloadPage');
@@ -12,8 +13,8 @@ export const Route = createRoute({
     parse: ({ linkToken }) => ({ linkToken: parseLinkToken(linkToken) }),
     stringify: ({ linkToken }) => ({ linkToken: linkToken ?? '' }),
   },
-  component: function DownloadRoute() {
+  component: followsLanguage(function DownloadRoute() {
     const { linkToken } = Route.useParams();
     return <DownloadPage linkToken={linkToken} />;
-  },
+  }),
 });

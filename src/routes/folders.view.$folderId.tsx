@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
 import { parseFolderId } from './routeParams.ts';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 /** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
 const FolderFilesPage = lazyRouteComponent(() => import('../features/files/FolderFilesPage.tsx'), 'FolderFilesPage');
@@ -12,8 +13,8 @@ export const Route = createRoute({
     parse: ({ folderId }) => ({ folderId: parseFolderId(folderId) }),
     stringify: ({ folderId }) => ({ folderId: folderId === null ? '' : String(folderId) }),
   },
-  component: function FolderFilesRoute() {
+  component: followsLanguage(function FolderFilesRoute() {
     const { folderId } = Route.useParams();
     return <FolderFilesPage folderId={folderId} />;
-  },
+  }),
 });

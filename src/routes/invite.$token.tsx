@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as rootRoute } from './__root.tsx';
 import { parseLinkToken } from './routeParams.ts';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 /** Loaded when the route is first visited, so other screens do not carry it. */
 const InvitationPage = lazyRouteComponent(() => import('../features/organisation/InvitationPage.tsx'), 'InvitationPage');
@@ -13,8 +14,8 @@ export const Route = createRoute({
     parse: ({ token }) => ({ token: parseLinkToken(token) }),
     stringify: ({ token }) => ({ token: token ?? '' }),
   },
-  component: function InviteRoute() {
+  component: followsLanguage(function InviteRoute() {
     const { token } = Route.useParams();
     return <InvitationPage token={token} />;
-  },
+  }),
 });

@@ -1,6 +1,7 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { Route as rootRoute } from './__root.tsx';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
@@ -8,5 +9,5 @@ export const Route = createRoute({
   beforeLoad: ({ context }) => {
     if (context.store.getState().auth.status === 'authenticated') throw redirect({ to: '/dashboard', replace: true });
   },
-  component: LoginPage,
+  component: followsLanguage(LoginPage),
 });

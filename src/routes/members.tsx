@@ -1,5 +1,6 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 /** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
 const MembersPage = lazyRouteComponent(() => import('../features/organisation/MembersPage.tsx'), 'MembersPage');
@@ -7,5 +8,5 @@ const MembersPage = lazyRouteComponent(() => import('../features/organisation/Me
 export const Route = createRoute({
   getParentRoute: () => authenticatedRoute,
   path: 'members',
-  component: MembersPage,
+  component: followsLanguage(MembersPage),
 });

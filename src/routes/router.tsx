@@ -1,6 +1,7 @@
 // The code-based route tree: one file per route of the spec's route table in src/routes/.
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { NotFoundPage } from '../app/layout/NotFoundPage.tsx';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 import type { AppStore } from '../app/store.ts';
 import { Route as rootRoute } from './__root.tsx';
 import { Route as aboutRoute } from './about.tsx';
@@ -35,7 +36,7 @@ export function createAppRouter(store: AppStore, history?: RouterHistory) {
     context: { store },
     ...(history ? { history } : {}),
     defaultPreload: 'intent',
-    defaultNotFoundComponent: NotFoundPage,
+    defaultNotFoundComponent: followsLanguage(NotFoundPage),
     scrollRestoration: true,
   });
 }

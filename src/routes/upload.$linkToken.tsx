@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as rootRoute } from './__root.tsx';
 import { parseLinkToken } from './routeParams.ts';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 /** Loaded when the route is first visited (or preloaded on intent), so other screens do not carry it. */
 const UploadPage = lazyRouteComponent(() => import('../features/upload/UploadPage.tsx'), 'UploadPage');
@@ -12,8 +13,8 @@ export const Route = createRoute({
     parse: ({ linkToken }) => ({ linkToken: parseLinkToken(linkToken) }),
     stringify: ({ linkToken }) => ({ linkToken: linkToken ?? '' }),
   },
-  component: function UploadRoute() {
+  component: followsLanguage(function UploadRoute() {
     const { linkToken } = Route.useParams();
     return <UploadPage linkToken={linkToken} />;
-  },
+  }),
 });

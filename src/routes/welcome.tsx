@@ -1,5 +1,6 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { Route as authenticatedRoute } from './_authenticated.tsx';
+import { followsLanguage } from '../i18n/LanguageProvider.tsx';
 
 /** The first page of an account made from an invitation: two-factor setup and key pair. */
 const AccountSetupPage = lazyRouteComponent(() => import('../features/organisation/AccountSetupPage.tsx'), 'AccountSetupPage');
@@ -7,5 +8,5 @@ const AccountSetupPage = lazyRouteComponent(() => import('../features/organisati
 export const Route = createRoute({
   getParentRoute: () => authenticatedRoute,
   path: 'welcome',
-  component: AccountSetupPage,
+  component: followsLanguage(AccountSetupPage),
 });

@@ -4,7 +4,10 @@ import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
 import { Link, Outlet } from '@tanstack/react-router';
+import { LAYOUT_TEXTS } from '../../lib/userTexts.ts';
+import { useLanguage } from '../../i18n/LanguageProvider.tsx';
 import { ShieldIcon } from '../icons.tsx';
+import { LanguageMenu } from './LanguageMenu.tsx';
 import { DocumentTitle } from './DocumentTitle.tsx';
 import { TextLink } from './links.tsx';
 import { OfflineNotice } from './OfflineNotice.tsx';
@@ -16,6 +19,7 @@ import { UpdatePrompt } from './UpdatePrompt.tsx';
  * at the top right, above the header's right end (notistack's anchor, see AppProviders).
  */
 export function AppLayout() {
+  useLanguage();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <DocumentTitle />
@@ -25,7 +29,7 @@ export function AppLayout() {
             <Box
               component={Link}
               to="/"
-              aria-label="Sealdrop home"
+              aria-label={LAYOUT_TEXTS.homeLink}
               sx={{ color: 'inherit', textDecoration: 'none', display: 'flex', alignItems: 'center' }}
             >
               <SealdropLogo />
@@ -33,7 +37,7 @@ export function AppLayout() {
             <Box sx={{ flexGrow: 1 }} />
             <Chip
               icon={<ShieldIcon fontSize="small" />}
-              label="End-to-end encrypted"
+              label={LAYOUT_TEXTS.encryptedBadge}
               size="small"
               sx={{
                 display: { xs: 'none', sm: 'inline-flex' },
@@ -42,6 +46,7 @@ export function AppLayout() {
                 '& .MuiChip-icon': { color: 'inherit' },
               }}
             />
+            <LanguageMenu />
           </Toolbar>
         </Container>
       </AppBar>
@@ -56,7 +61,7 @@ export function AppLayout() {
         <Container maxWidth="lg">
           {/* A block 44 px high: a target a finger can hit on a phone (WCAG 2.5.8 asks at least 24 px). */}
           <TextLink to="/about" variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', minHeight: 44 }}>
-            About Sealdrop and the code you are running
+            {LAYOUT_TEXTS.aboutLink}
           </TextLink>
         </Container>
       </Box>

@@ -1,5 +1,9 @@
 // Texts of the form parts every screen shares (src/app/forms).
+import { defineMessages } from '../../i18n/defineMessages.ts';
+import { textsOf } from '../../i18n/language.ts';
 
-export const FORM_TEXTS = {
-  expirationDate: 'Expiration date',
-} as const;
+const messages = defineMessages({
+  expirationDate: { id: 'common.form.expirationDate', defaultMessage: 'Expiration date' },
+});
+
+export const FORM_TEXTS = textsOf(messages);

@@ -1,0 +1,98 @@
+// The language the app speaks right now, outside React too: the texts of src/lib/userTexts are
+// read through it at the moment they are shown (t, textsOf), and the React tree follows it through
+// LanguageProvider. English is compiled into the shell; another language is fetched (precached)
+// the first time it is chosen, merged over English so a missing text falls back to English
+// (tests/i18n/catalogues.test.ts reports any that is missing).
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { createIntl, createIntlCache, type IntlShape, type MessageDescriptor } from 'react-intl';
+import english from 'virtual:catalogue/en';
+import { catalogueLoaders } from 'virtual:catalogues';
+import { LANGUAGES, SOURCE_LANGUAGE, isLanguageCode, matchLanguage, type LanguageCode } from '../../locales/languages.ts';
+
+export type MessageValues = Record<string, string | number | boolean | Date | null | undefined>;
+
+/** Where the chosen language is remembered in this browser. */
+export const LANGUAGE_STORAGE_KEY = 'sealdrop.language';
+
+const cache = createIntlCache();
+const listeners = new Set<() => void>();
+
+function intlFor(code: LanguageCode, messages: Record<string, MessageFormatElement[]>): IntlShape {
+  return createIntl({ locale: code, defaultLocale: SOURCE_LANGUAGE, messages }, cache);
+}
+
+let current: IntlShape = intlFor(SOURCE_LANGUAGE, english);
+
+export function currentIntl(): IntlShape {
+  return current;
+}
+
+export function currentLanguage(): LanguageCode {
+  return current.locale as LanguageCode;
+}
+
+export function subscribeToLanguage(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** One text in the current language. */
+export function t(descriptor: MessageDescriptor, values?: MessageValues): string {
+  return current.formatMessage(descriptor, values as Record<string, string | number | boolean | Date | null>);
+}
+
+/**
+ * An object whose properties are texts in the current language, read when used: the shape the
+ * texts modules had as constant objects (GATE_MESSAGES.passwordRequired), now following the
+ * language.
+ */
+export function textsOf<const Keys extends string>(descriptors: Record<Keys, MessageDescriptor>): { readonly [Key in Keys]: string } {
+  const texts = {} as { [Key in Keys]: string };
+  for (const key of Object.keys(descriptors) as Keys[]) {
+    Object.defineProperty(texts, key, { enumerable: true, get: () => t(descriptors[key]) });
+  }
+  return texts;
+}
+
+/** The language a page starts in: the one chosen in this browser, else the browser's own. */
+export function initialLanguage(storage: Pick<Storage, 'getItem'> | null, preferred: readonly string[]): LanguageCode {
+  const stored = safeRead(storage);
+  return isLanguageCode(stored) ? stored : matchLanguage(preferred);
+}
+
+function safeRead(storage: Pick<Storage, 'getItem'> | null): string | null {
+  try {
+    return storage?.getItem(LANGUAGE_STORAGE_KEY) ?? null;
+  } catch {
+    // Storage refused (a private window's policy): the browser's language then.
+    return null;
+  }
+}
+
+export async function loadMessages(code: LanguageCode): Promise<Record<string, MessageFormatElement[]>> {
+  if (code === SOURCE_LANGUAGE) return english;
+  const load = catalogueLoaders[code];
+  if (!load) throw new Error(`No catalogue for language ${code}`);
+  const { default: messages } = await load();
+  return { ...english, ...messages };
+}
+
+/** Switches every text to `code`; `document` gets its lang so screen readers and hyphenation follow. */
+export async function switchLanguage(code: LanguageCode): Promise<void> {
+  const messages = await loadMessages(code);
+  current = intlFor(code, messages);
+  if (typeof document !== 'undefined') document.documentElement.lang = code;
+  for (const listener of listeners) listener();
+}
+
+/** Switches and remembers the choice in this browser. */
+export async function chooseLanguage(code: LanguageCode, storage: Pick<Storage, 'setItem'> | null): Promise<void> {
+  await switchLanguage(code);
+  try {
+    storage?.setItem(LANGUAGE_STORAGE_KEY, code);
+  } catch {
+    // Not remembered (storage refused); the page still speaks the chosen language.
+  }
+}
+
+export { LANGUAGES, type LanguageCode };
