@@ -126,6 +126,13 @@ export const profileUpdateBody = z.object({
 });
 export type ProfileUpdateBody = z.input<typeof profileUpdateBody>;
 
+/**
+ * PUT /auth/users/me/language: the language the app shows, for the account's e-mails. A tag of
+ * one of the server's languages (locales/languages.ts); another is refused with 422.
+ */
+export const languageUpdateBody = z.object({ language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'A language tag such as en or de') });
+export type LanguageUpdateBody = z.input<typeof languageUpdateBody>;
+
 /** POST /auth/2fa/enable. */
 export const codeBody = z.object({ code: totpCode });
 export type CodeBody = z.input<typeof codeBody>;

@@ -12,8 +12,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Request } from '@playwright/test';
 import { argon2Block, kdfBlock, newArgon2Block, newBoundArgon2Block, SCHEME_PBKDF2 } from '../server/crypto/index.ts';
-import { SIGN_IN_TEXTS } from '../src/lib/userTexts/signIn.ts';
-import { DOWNLOAD_PAGE_MESSAGES } from '../src/lib/userTexts/recipient.ts';
+import { text } from './support/texts.ts';
 import { createAdmin } from './support/admin.ts';
 import { E2E_BASE_URL, E2E_PORT } from './support/environment.mjs';
 import { linkWithFiles } from './support/link-seed.ts';
@@ -88,7 +87,7 @@ test('a weak pre-login block: nothing is derived, no secret is sent, the sign-in
   await page.getByLabel('Username', { exact: true }).fill(admin.username);
   await page.getByLabel('Password', { exact: true }).fill(admin.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByText(SIGN_IN_TEXTS.kdfRefused).first()).toBeVisible();
+  await expect(page.getByText(text('en', 'signIn.kdf.refused')).first()).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   expect(apiPosts(requests).map((request) => new URL(request.url()).pathname)).toEqual(['/api/auth/prelogin']);
   for (const request of requests) expect(request.postData() ?? '').not.toContain(admin.password);
@@ -106,7 +105,7 @@ test('a password link whose block the server swapped: refused before the passwor
     context.on('request', (request) => requests.push(request));
     const page = await context.newPage();
     await page.goto(pinned);
-    await expect(page.getByText(DOWNLOAD_PAGE_MESSAGES.kdfRefused)).toBeVisible();
+    await expect(page.getByText(text('en', 'recipient.password.kdfRefused'))).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
     expect(apiPosts(requests)).toEqual([]);
     await context.close();
@@ -119,8 +118,8 @@ test('a password link whose block the server swapped: refused before the passwor
   await page.goto(pinned);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Unlock Files' }).click();
-  await expect(page.getByText(DOWNLOAD_PAGE_MESSAGES.filesReady)).toBeVisible();
-  await expect(page.getByText(DOWNLOAD_PAGE_MESSAGES.olderProtection)).toHaveCount(0);
+  await expect(page.getByText(text('en', 'recipient.ready.filesReady'))).toBeVisible();
+  await expect(page.getByText(text('en', 'recipient.password.olderProtection'))).toHaveCount(0);
   await context.close();
 });
 
@@ -133,17 +132,17 @@ test('a password link made before pins (no fragment) still opens, with the older
   const refusedContext = await browser.newContext();
   const refusedPage = await refusedContext.newPage();
   await refusedPage.goto(unpinned);
-  await expect(refusedPage.getByText(DOWNLOAD_PAGE_MESSAGES.kdfRefused)).toBeVisible();
+  await expect(refusedPage.getByText(text('en', 'recipient.password.kdfRefused'))).toBeVisible();
   await refusedContext.close();
 
   swap.linkStatus = null;
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(unpinned);
-  await expect(page.getByText(DOWNLOAD_PAGE_MESSAGES.olderProtection)).toBeVisible();
+  await expect(page.getByText(text('en', 'recipient.password.olderProtection'))).toBeVisible();
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Unlock Files' }).click();
-  await expect(page.getByText(DOWNLOAD_PAGE_MESSAGES.filesReady)).toBeVisible();
+  await expect(page.getByText(text('en', 'recipient.ready.filesReady'))).toBeVisible();
   await context.close();
 });
 
@@ -183,14 +182,14 @@ test('a salt shared across names: bound blocks give each name its own secret; a 
   const sent = requests.length;
   swap.prelogin = () => newBoundArgon2Block(names[0]!, sharedSalt);
   await attempt(names[1]!);
-  await expect(page.getByText(SIGN_IN_TEXTS.kdfNameRefused).first()).toBeVisible();
+  await expect(page.getByText(text('en', 'signIn.kdf.nameRefused')).first()).toBeVisible();
   expect(apiPosts(requests.slice(sent)).map((request) => new URL(request.url()).pathname)).toEqual(['/api/auth/prelogin']);
 
   // An unbound block (the same salt for any name) for a name this browser saw bound: refused too.
   const sentBefore = requests.length;
   swap.prelogin = newArgon2Block(sharedSalt);
   await attempt(names[0]!);
-  await expect(page.getByText(SIGN_IN_TEXTS.kdfNameRefused).first()).toBeVisible();
+  await expect(page.getByText(text('en', 'signIn.kdf.nameRefused')).first()).toBeVisible();
   expect(apiPosts(requests.slice(sentBefore)).map((request) => new URL(request.url()).pathname)).toEqual(['/api/auth/prelogin']);
   for (const request of requests) expect(request.postData() ?? '').not.toContain(password);
   await context.close();

@@ -5,31 +5,60 @@
 // branching on the code. A concern declares its errors with defineHttpError or httpErrorTable.
 import { CodedError } from '../contract/coded-error.ts';
 import type { ErrorResponse, ServerErrorCode, ValidationIssue } from '../contract/errors.ts';
+import { english } from './i18n/intl.ts';
+import { defineMessages, type LocalisedText, type MessageDescriptor } from './i18n/messages.ts';
+
+/** The details in English; the error handler answers each in the request's language (server/i18n). */
+const details = defineMessages({
+  RATE_LIMITED: {
+    id: 'server.api.rateLimited',
+    defaultMessage: 'Too many {what}. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    description: 'what: a plural noun phrase such as "failed password attempts"',
+  },
+  NOT_AUTHENTICATED: { id: 'server.api.notAuthenticated', defaultMessage: 'Not authenticated' },
+  SESSION_EXPIRED: { id: 'server.api.sessionExpired', defaultMessage: 'Session expired' },
+  INCORRECT_CREDENTIALS: { id: 'server.api.incorrectCredentials', defaultMessage: 'Incorrect username or password' },
+  INCORRECT_PASSWORD: { id: 'server.api.incorrectPassword', defaultMessage: 'Incorrect password' },
+  SIGN_IN_UPGRADE_REQUIRED: { id: 'server.api.signInUpgradeRequired', defaultMessage: 'This account signs in with its password once more, to move to the new sign-in' },
+  OLD_SCHEME_SIGN_IN_CLOSED: { id: 'server.api.oldSchemeSignInClosed', defaultMessage: 'This server no longer accepts passwords at sign-in' },
+  LOGIN_ALREADY_UPGRADED: { id: 'server.api.loginAlreadyUpgraded', defaultMessage: 'This account already uses the new sign-in' },
+  LOGIN_CHANGED: { id: 'server.api.loginChanged', defaultMessage: 'The sign-in of this account changed meanwhile; nothing was stored' },
+  KDF_PARAMS_NOT_BOUND: { id: 'server.api.kdfParamsNotBound', defaultMessage: "The new KDF parameters must be bound to the account's username" },
+  KEY_PAIR_CHANGED: { id: 'server.api.keyPairChanged', defaultMessage: 'The key pair on the server changed meanwhile; nothing was stored' },
+  INVALID_TOTP_CODE: { id: 'server.api.invalidTotpCode', defaultMessage: 'Invalid authentication code' },
+  CSRF_FAILED: { id: 'server.api.csrfFailed', defaultMessage: 'CSRF validation failed' },
+  NOT_FOUND: { id: 'server.api.notFound', defaultMessage: 'Not Found' },
+  USERNAME_TAKEN: { id: 'server.api.usernameTaken', defaultMessage: 'Username already taken' },
+  TWO_FACTOR_ALREADY_ENABLED: { id: 'server.api.twoFactorAlreadyEnabled', defaultMessage: 'Two-factor authentication is already enabled' },
+  TWO_FACTOR_NOT_STARTED: { id: 'server.api.twoFactorNotStarted', defaultMessage: 'Two-factor setup has not been started' },
+  INTERNAL: { id: 'server.api.internal', defaultMessage: 'Internal Server Error' },
+  FILE_NOT_FOUND: { id: 'server.api.fileNotFound', defaultMessage: 'File not found' },
+});
 
 /** The status and detail of one code, as the tables below give them. */
 export interface HttpErrorEntry {
   readonly status: number;
-  readonly detail: string;
+  readonly detail: MessageDescriptor;
 }
 
 export const API_ERRORS = {
-  NOT_AUTHENTICATED: { status: 401, detail: 'Not authenticated' },
-  SESSION_EXPIRED: { status: 401, detail: 'Session expired' },
-  INCORRECT_CREDENTIALS: { status: 401, detail: 'Incorrect username or password' },
-  INCORRECT_PASSWORD: { status: 401, detail: 'Incorrect password' },
-  SIGN_IN_UPGRADE_REQUIRED: { status: 401, detail: 'This account signs in with its password once more, to move to the new sign-in' },
-  OLD_SCHEME_SIGN_IN_CLOSED: { status: 403, detail: 'This server no longer accepts passwords at sign-in' },
-  LOGIN_ALREADY_UPGRADED: { status: 409, detail: 'This account already uses the new sign-in' },
-  LOGIN_CHANGED: { status: 409, detail: 'The sign-in of this account changed meanwhile; nothing was stored' },
-  KDF_PARAMS_NOT_BOUND: { status: 422, detail: "The new KDF parameters must be bound to the account's username" },
-  KEY_PAIR_CHANGED: { status: 409, detail: 'The key pair on the server changed meanwhile; nothing was stored' },
-  INVALID_TOTP_CODE: { status: 401, detail: 'Invalid authentication code' },
-  CSRF_FAILED: { status: 403, detail: 'CSRF validation failed' },
-  NOT_FOUND: { status: 404, detail: 'Not Found' },
-  USERNAME_TAKEN: { status: 409, detail: 'Username already taken' },
-  TWO_FACTOR_ALREADY_ENABLED: { status: 400, detail: 'Two-factor authentication is already enabled' },
-  TWO_FACTOR_NOT_STARTED: { status: 400, detail: 'Two-factor setup has not been started' },
-  INTERNAL: { status: 500, detail: 'Internal Server Error' },
+  NOT_AUTHENTICATED: { status: 401, detail: details.NOT_AUTHENTICATED },
+  SESSION_EXPIRED: { status: 401, detail: details.SESSION_EXPIRED },
+  INCORRECT_CREDENTIALS: { status: 401, detail: details.INCORRECT_CREDENTIALS },
+  INCORRECT_PASSWORD: { status: 401, detail: details.INCORRECT_PASSWORD },
+  SIGN_IN_UPGRADE_REQUIRED: { status: 401, detail: details.SIGN_IN_UPGRADE_REQUIRED },
+  OLD_SCHEME_SIGN_IN_CLOSED: { status: 403, detail: details.OLD_SCHEME_SIGN_IN_CLOSED },
+  LOGIN_ALREADY_UPGRADED: { status: 409, detail: details.LOGIN_ALREADY_UPGRADED },
+  LOGIN_CHANGED: { status: 409, detail: details.LOGIN_CHANGED },
+  KDF_PARAMS_NOT_BOUND: { status: 422, detail: details.KDF_PARAMS_NOT_BOUND },
+  KEY_PAIR_CHANGED: { status: 409, detail: details.KEY_PAIR_CHANGED },
+  INVALID_TOTP_CODE: { status: 401, detail: details.INVALID_TOTP_CODE },
+  CSRF_FAILED: { status: 403, detail: details.CSRF_FAILED },
+  NOT_FOUND: { status: 404, detail: details.NOT_FOUND },
+  USERNAME_TAKEN: { status: 409, detail: details.USERNAME_TAKEN },
+  TWO_FACTOR_ALREADY_ENABLED: { status: 400, detail: details.TWO_FACTOR_ALREADY_ENABLED },
+  TWO_FACTOR_NOT_STARTED: { status: 400, detail: details.TWO_FACTOR_NOT_STARTED },
+  INTERNAL: { status: 500, detail: details.INTERNAL },
 } as const satisfies { [Code in ServerErrorCode]?: HttpErrorEntry };
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
@@ -79,12 +108,21 @@ export function errorBody(code: string, detail: string | ValidationIssue[]): Err
  * through defineHttpError or httpErrorTable.
  */
 export class HttpError<Code extends ServerErrorCode = ServerErrorCode> extends CodedError<Code> {
+  /** The detail in English: the contract's text (docs/api.md), logs and tests. */
+  readonly detail: string;
+  /** The detail as a message, answered in the request's language (plugins/error-handler.ts). */
+  readonly detailText: LocalisedText;
+
   constructor(
     code: Code,
     readonly statusCode: number,
-    readonly detail: string,
+    detail: MessageDescriptor | LocalisedText,
   ) {
-    super(code, detail);
+    const text: LocalisedText = 'message' in detail ? detail : { message: detail };
+    const inEnglish = english(text);
+    super(code, inEnglish);
+    this.detail = inEnglish;
+    this.detailText = text;
   }
 }
 
@@ -93,18 +131,18 @@ export type HttpErrorClass<Code extends ServerErrorCode, Args extends unknown[]>
 
 /**
  * The base of an error with one code, status and detail:
- * `class FileNotFoundError extends defineHttpError('FILE_NOT_FOUND', 404, 'File not found') {}`.
+ * `class FileNotFoundError extends defineHttpError('FILE_NOT_FOUND', 404, details.FILE_NOT_FOUND) {}`.
  * A detail that names a value is a function, whose parameters become the constructor's:
  * `defineHttpError('FILE_TOO_LARGE', 413, (maxBytes: number) => ...)`, thrown as `new X(maxBytes)`.
  */
 export function defineHttpError<const Code extends ServerErrorCode, Args extends unknown[] = []>(
   code: Code,
   status: number,
-  detail: string | ((...args: Args) => string),
+  detail: MessageDescriptor | ((...args: Args) => LocalisedText),
 ): HttpErrorClass<Code, Args> {
   return class extends HttpError<Code> {
     constructor(...args: Args) {
-      super(code, status, typeof detail === 'string' ? detail : detail(...args));
+      super(code, status, typeof detail === 'function' ? detail(...args) : detail);
     }
   };
 }
@@ -125,11 +163,11 @@ export class ApiError extends httpErrorTable(API_ERRORS) {}
 /** 429: too many failures of one kind; `retryAfterSeconds` goes into the retry-after header. */
 export class RateLimitedError extends HttpError<'RATE_LIMITED'> {
   constructor(
-    what: string,
+    what: MessageDescriptor,
     readonly retryAfterSeconds: number,
   ) {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    super('RATE_LIMITED', 429, `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    super('RATE_LIMITED', 429, { message: details.RATE_LIMITED, values: { what: { message: what }, minutes } });
   }
 }
 

@@ -40,6 +40,7 @@ export {
   type StatusMessage,
   type ControlMessage,
 } from './download-service/protocol.ts';
+export { DOWNLOAD_SERVICE_MESSAGES } from './download-service/messages.ts';
 export { DownloadError, isDownloadError, type DownloadErrorCode, type DownloadFailureFacts } from './download-service/downloadErrors.ts';
 export { fromWireError, type WireDownloadError } from './wire-errors.ts';
 /** The pool's errors arrive as crypto's CryptoError (wire-errors.ts); the app shell tells them by code. */

@@ -12,6 +12,7 @@ import { ApiError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { AccountError } from './errors.ts';
 import { invitationMessage, invitationUrl } from './invitation-message.ts';
+import { storedLanguage } from '../i18n/intl.ts';
 
 /** How long an invitation's link works after it was (re)sent. */
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
@@ -59,6 +60,7 @@ async function mailInvitation(deps: InvitationDeps, invitation: Invitation, toke
     displayName: invitation.displayName,
     url: invitationUrl(origin, token),
     expiresAt: invitation.expiresAt,
+    language: storedLanguage(inviter.language),
   });
   await sendWithin(deps, deps.mailer.send(message));
   deps.log.info({ invitationId: invitation.id }, 'invitation mail sent');

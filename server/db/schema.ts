@@ -27,6 +27,8 @@ export interface UsersTable {
   /** When an organisation admin disabled the account; NULL: active. */
   disabled_at: number | null;
   display_name: string | null;
+  /** The language chosen in the app (locales/languages.ts); NULL: never chosen. */
+  language: string | null;
   /** When the invitation the account was made from was sent; NULL: made by the CLI. */
   invited_at: number | null;
 }

@@ -2,19 +2,25 @@
 // prints their message as one line.
 import { codedError } from '../../contract/coded-error.ts';
 import { defineHttpError } from '../errors.ts';
+import { defineMessages, type LocalisedText } from '../i18n/messages.ts';
 
 const LISTED_IDS = 10;
 
-function listIds(ids: readonly number[]): string {
-  const shown = ids.slice(0, LISTED_IDS).join(', ');
-  return ids.length > LISTED_IDS ? `${shown} and ${ids.length - LISTED_IDS} more` : shown;
+const details = defineMessages({
+  filesNotFound: { id: 'server.export.filesNotFound', defaultMessage: 'Files not found in this folder: {ids}' },
+  blobMissing: { id: 'server.export.blobMissing', defaultMessage: 'The stored data of these files is missing: {ids}' },
+  idList: { id: 'server.export.idList', defaultMessage: '{shown}{more, plural, =0 {} other { and # more}}', description: 'shown: up to ten file ids, comma-separated' },
+});
+
+function listIds(ids: readonly number[]): LocalisedText {
+  return { message: details.idList, values: { shown: ids.slice(0, LISTED_IDS).join(', '), more: Math.max(0, ids.length - LISTED_IDS) } };
 }
 
 /** Some requested ids are not files of the folder (missing, or another folder's: the same answer). */
 export class ExportFilesNotFoundError extends defineHttpError(
   'EXPORT_FILES_NOT_FOUND',
   404,
-  (fileIds: readonly number[]) => `Files not found in this folder: ${listIds(fileIds)}`,
+  (fileIds: readonly number[]) => ({ message: details.filesNotFound, values: { ids: listIds(fileIds) } }),
 ) {
   constructor(readonly fileIds: readonly number[]) {
     super(fileIds);
@@ -25,7 +31,7 @@ export class ExportFilesNotFoundError extends defineHttpError(
 export class ExportBlobMissingError extends defineHttpError(
   'EXPORT_BLOB_MISSING',
   404,
-  (fileIds: readonly number[]) => `The stored data of these files is missing: ${listIds(fileIds)}`,
+  (fileIds: readonly number[]) => ({ message: details.blobMissing, values: { ids: listIds(fileIds) } }),
 ) {
   constructor(readonly fileIds: readonly number[]) {
     super(fileIds);

@@ -17,6 +17,12 @@ import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import { resolveRange } from './byte-range.ts';
 import { attachmentDisposition } from '../../contract/content-disposition.ts';
 import { FileNotFoundError } from './errors.ts';
+import { defineMessages } from '../i18n/messages.ts';
+
+/** The details in English; the error handler answers each in the request's language (server/i18n). */
+const details = defineMessages({
+  RANGE_NOT_SATISFIABLE: { id: 'server.ciphertextResponse.rangeNotSatisfiable', defaultMessage: 'Requested range not satisfiable' },
+});
 
 export interface CiphertextDownload {
   blobKey: string;
@@ -34,7 +40,7 @@ export interface ResponseMeter {
   open(range: { start: number; end: number; size: number }): Transform;
 }
 
-export class RangeNotSatisfiableError extends defineHttpError('RANGE_NOT_SATISFIABLE', 416, 'Requested range not satisfiable') {}
+export class RangeNotSatisfiableError extends defineHttpError('RANGE_NOT_SATISFIABLE', 416, details.RANGE_NOT_SATISFIABLE) {}
 
 /** A range from an offset to the end, as a client resuming a download asks for it. */
 const RESUME_RANGE = /^bytes=\d+-$/;

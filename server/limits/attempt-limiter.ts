@@ -9,6 +9,7 @@
 // and window are ever evaluated. After the check the caller says how it went: a wrong guess stays
 // counted; a right one is given back (`succeeded`), and the counters marked `clearOnSuccess` are
 // forgotten. A request that dies between the two leaves its attempt counted (fail closed).
+import type { MessageDescriptor } from '../i18n/messages.ts';
 import type { FailureCountersRepository } from '../db/repositories/failure-counters.ts';
 import { RateLimitedError } from '../errors.ts';
 
@@ -23,7 +24,7 @@ export interface AttemptBudget {
 
 export interface AttemptRule {
   /** Completes "Too many … Try again in N minutes." */
-  what: string;
+  what: MessageDescriptor;
   budgets: readonly AttemptBudget[];
 }
 

@@ -17,15 +17,28 @@
 //   a link's budget), then per link (bounding what many clients together can add for one link).
 //   Requests of a known recipient are not counted: a ZIP of many files is many requests.
 import type { Config } from '../config.ts';
+import { defineMessages } from '../i18n/messages.ts';
 import type { AttemptRule } from './attempt-limiter.ts';
+
+/** What was tried too often, as "Too many {what}." names it (server/errors.ts, RateLimitedError). */
+const WHAT = defineMessages({
+  failedLogins: { id: 'server.limits.failedLogins', defaultMessage: 'failed login attempts' },
+  invalidAuthCodes: { id: 'server.limits.invalidAuthCodes', defaultMessage: 'invalid authentication codes' },
+  failedPasswords: { id: 'server.limits.failedPasswords', defaultMessage: 'failed password attempts' },
+  failedPasskeys: { id: 'server.limits.failedPasskeys', defaultMessage: 'failed passkey sign-ins' },
+  signInRequests: { id: 'server.limits.signInRequests', defaultMessage: 'sign-in requests' },
+  invalidCodes: { id: 'server.limits.invalidCodes', defaultMessage: 'invalid verification codes' },
+  codeRequests: { id: 'server.limits.codeRequests', defaultMessage: 'verification code requests' },
+  downloadRequests: { id: 'server.limits.downloadRequests', defaultMessage: 'download requests' },
+});
 
 export type AccountAttemptKind = 'login' | 'code' | 'password';
 
-const ACCOUNT_WHAT: Record<AccountAttemptKind, string> = {
-  login: 'failed login attempts',
-  code: 'invalid authentication codes',
-  password: 'failed password attempts',
-};
+const ACCOUNT_WHAT = {
+  login: WHAT.failedLogins,
+  code: WHAT.invalidAuthCodes,
+  password: WHAT.failedPasswords,
+} satisfies Record<AccountAttemptKind, unknown>;
 
 export type AttemptRules = ReturnType<typeof createAttemptRules>;
 
@@ -47,16 +60,16 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
 
     /** A passkey sign-in: refusals per IP (there is no account to count against before the assertion verifies). */
     passkeySignIn(ip: string): AttemptRule {
-      return { what: 'failed passkey sign-ins', budgets: [{ key: `passkey:ip:${ip}`, max: ipMaxFailures }] };
+      return { what: WHAT.failedPasskeys, budgets: [{ key: `passkey:ip:${ip}`, max: ipMaxFailures }] };
     },
 
     prelogin(ip: string): AttemptRule {
-      return { what: 'sign-in requests', budgets: [{ key: `prelogin:ip:${ip}`, max: preloginPerIp }] };
+      return { what: WHAT.signInRequests, budgets: [{ key: `prelogin:ip:${ip}`, max: preloginPerIp }] };
     },
 
     uploadLinkPassword(folderId: number, ip: string): AttemptRule {
       return {
-        what: 'failed password attempts',
+        what: WHAT.failedPasswords,
         budgets: [
           { key: `link-password:link:${folderId}:${ip}`, max: accountMaxFailures, clearOnSuccess: true },
           { key: `link-password:ip:${ip}`, max: ipMaxFailures },
@@ -66,7 +79,7 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
 
     uploadVerificationCode(folderId: number, email: string, ip: string): AttemptRule {
       return {
-        what: 'invalid verification codes',
+        what: WHAT.invalidCodes,
         budgets: [
           { key: `verification-code:link:${folderId}:${email}`, max: accountMaxFailures, clearOnSuccess: true },
           { key: `verification-code:ip:${ip}`, max: ipMaxFailures },
@@ -76,7 +89,7 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
 
     uploadCodeRequest(folderId: number, email: string, ip: string): AttemptRule {
       return {
-        what: 'verification code requests',
+        what: WHAT.codeRequests,
         budgets: [
           { key: `code-request:link:${folderId}:${email}`, max: codeRequestsPerAddress },
           { key: `code-request:ip:${ip}`, max: codeRequestsPerIp },
@@ -86,7 +99,7 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
 
     downloadLinkRecipient(linkId: number, ip: string): AttemptRule {
       return {
-        what: 'download requests',
+        what: WHAT.downloadRequests,
         budgets: [
           { key: `link-recipient:ip:${ip}`, max: linkRecipientsPerIp },
           { key: `link-recipient:link:${linkId}`, max: linkRecipientsPerLink },
@@ -96,7 +109,7 @@ export function createAttemptRules(config: Pick<Config, 'rateLimit' | 'upload'>)
 
     downloadLinkPassword(linkId: number, ip: string): AttemptRule {
       return {
-        what: 'failed password attempts',
+        what: WHAT.failedPasswords,
         budgets: [
           { key: `link-password:link:${linkId}:ip:${ip}`, max: accountMaxFailures, clearOnSuccess: true },
           { key: `link-password:ip:${ip}`, max: ipMaxFailures },

@@ -12,6 +12,7 @@ import { codedError } from '../../contract/coded-error.ts';
 import type { Repositories } from '../db/repositories/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { uploadMessage } from './upload-message.ts';
+import { storedLanguage, type LanguageCode } from '../i18n/intl.ts';
 
 export const NOTIFY_LEASE = 'upload-notify';
 /** Renewed before each folder's message. A holder that died frees it after this. */
@@ -104,8 +105,8 @@ async function notifyFolder(
   const activityCheckpoint = await checkpointOf(deps, folder.ownerId);
   try {
     // One message per recipient: members never see each other's addresses.
-    for (const to of recipients) {
-      const message = uploadMessage({ to, folder: { id: folder.id, title: folder.title }, events, files, origin: deps.publicUrl, kind: settings.mode, activityCheckpoint });
+    for (const { to, language } of recipients) {
+      const message = uploadMessage({ to, language, folder: { id: folder.id, title: folder.title }, events, files, origin: deps.publicUrl, kind: settings.mode, activityCheckpoint });
       await withDeadline(deps.mailer.send(message), deps.sendDeadlineMs ?? SEND_DEADLINE_MS);
     }
   } catch (error) {
@@ -125,13 +126,14 @@ async function notifyFolder(
  * Who is told: a personal folder's owner; a team folder's members who chose to be (PUT
  * team/me; the owner is by default), active accounts with an e-mail address only.
  */
-async function recipientsOf(deps: NotifierDeps, folder: { id: number; ownerId: number }): Promise<string[]> {
+/** Who is told, each in the language their account chose. */
+async function recipientsOf(deps: NotifierDeps, folder: { id: number; ownerId: number }): Promise<Array<{ to: string; language: LanguageCode }>> {
   const members = await deps.repos.teamFolders.notifiedMembers(folder.id);
   if ((await deps.repos.teamFolders.head(folder.id)) !== undefined) {
-    return members.map((member) => member.email).filter((email): email is string => email !== null && email !== '');
+    return members.flatMap((member) => (member.email ? [{ to: member.email, language: storedLanguage(member.language) }] : []));
   }
   const owner = await deps.repos.users.findById(folder.ownerId);
-  return owner?.email ? [owner.email] : [];
+  return owner?.email ? [{ to: owner.email, language: storedLanguage(owner.language) }] : [];
 }
 
 /** The owner's activity checkpoint, or none: the message is worth sending without it. */

@@ -51,6 +51,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   'POST /api/auth/token/2fa': { tag: 'auth', summary: 'Log in: the authenticator code step', errors: { 401: ['INVALID_TOTP_CODE'], 403: ['ACCOUNT_DISABLED'], 429: ['RATE_LIMITED'] } },
   'POST /api/auth/logout': { tag: 'auth', summary: 'End the session (works without one too)' },
   'GET /api/auth/users/me': { tag: 'auth', summary: 'The signed-in user' },
+  'PUT /api/auth/users/me/language': { tag: 'auth', summary: "Set the language of the account's notification e-mails (a code of the server's languages)", noContent: true },
   'PUT /api/auth/users/me': {
     tag: 'auth',
     summary: 'Change username or e-mail (needs the current password\'s authentication secret; a new username re-keys the login to it)',

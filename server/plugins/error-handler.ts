@@ -11,6 +11,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, errorBody, HttpError, protocolErrorCode, RateLimitedError, RequestValidationError } from '../errors.ts';
+import { english, requestLanguage, textIn } from '../i18n/intl.ts';
 import { DiskFullError, isNoSpaceError } from '../storage/storage-errors.ts';
 import { globalPlugin } from './global-plugin.ts';
 
@@ -20,15 +21,15 @@ export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
       return reply
         .code(429)
         .header('retry-after', String(error.retryAfterSeconds))
-        .send(errorBody(error.code, error.detail));
+        .send(errorBody(error.code, detailFor(error, request)));
     }
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send(errorBody(error.code, error.detail));
+      return reply.code(error.statusCode).send(errorBody(error.code, detailFor(error, request)));
     }
     if (isNoSpaceError(error)) {
       const full = new DiskFullError(error);
       request.log.error({ err: error }, 'request refused: no space left on the disk for its writes');
-      return reply.code(full.statusCode).send(errorBody(full.code, full.detail));
+      return reply.code(full.statusCode).send(errorBody(full.code, detailFor(full, request)));
     }
     if (error instanceof RequestValidationError) {
       return reply.code(422).send(errorBody(error.code, error.issues));
@@ -38,9 +39,14 @@ export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
       return reply.code(status).send(errorBody(protocolErrorCode(status), error.message));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send(errorBody('INTERNAL', API_ERRORS.INTERNAL.detail));
+    return reply.code(500).send(errorBody('INTERNAL', textIn(requestLanguage(request.headers['accept-language']), API_ERRORS.INTERNAL.detail)));
   });
 });
+
+/** A typed error's detail in the language the request asks for (English by default, as the contract's). */
+function detailFor(error: HttpError, request: FastifyRequest): string {
+  return textIn(requestLanguage(request.headers['accept-language']), error.detailText);
+}
 
 function statusText(status: number): string {
   return STATUS_CODES[status] ?? 'Bad Request';
@@ -51,7 +57,7 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status === 500) request.log.error({ err: error }, 'request failed before routing');
   // The detail never echoes the path: it can hold a link token.
-  const detail = status === 500 ? API_ERRORS.INTERNAL.detail : statusText(status);
+  const detail = status === 500 ? english(API_ERRORS.INTERNAL.detail) : statusText(status);
   void reply.code(status).header('cache-control', 'no-store').send(errorBody(protocolErrorCode(status), detail));
 }
 

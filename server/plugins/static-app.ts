@@ -10,6 +10,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, errorBody } from '../errors.ts';
+import { english } from '../i18n/intl.ts';
 import { globalPlugin } from './global-plugin.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -50,7 +51,7 @@ function isAppRoute(request: FastifyRequest): boolean {
 }
 
 function notFound(reply: FastifyReply) {
-  return reply.code(404).send(errorBody('NOT_FOUND', API_ERRORS.NOT_FOUND.detail));
+  return reply.code(404).send(errorBody('NOT_FOUND', english(API_ERRORS.NOT_FOUND.detail)));
 }
 
 export const staticAppPlugin = globalPlugin('static-app', async (app) => {

@@ -2,10 +2,19 @@
 // file system itself full); FOLDER_QUOTA_EXCEEDED: the folder's own limits. The upload page tells
 // the uploader what happened and what to do by these codes.
 import { defineHttpError } from '../errors.ts';
+import { defineMessages } from '../i18n/messages.ts';
+import { english } from '../i18n/intl.ts';
 
-export const STORAGE_FULL_DETAIL = 'The server has no room for this upload right now.';
+/** The details in English; the error handler answers each in the request's language (server/i18n). */
+const details = defineMessages({
+  STORAGE_FULL: { id: 'server.storage.storageFull', defaultMessage: 'The server has no room for this upload right now.' },
+  DISK_FULL: { id: 'server.storage.diskFull', defaultMessage: "The server's disk is full, so this could not be saved. Try again once space has been freed." },
+  FOLDER_QUOTA: { id: 'server.storage.folderQuota', defaultMessage: "This upload would pass the folder's storage or file limit." },
+});
 
-export class StorageFullError extends defineHttpError('STORAGE_FULL', 507, STORAGE_FULL_DETAIL) {}
+export const STORAGE_FULL_DETAIL = english(details.STORAGE_FULL);
+
+export class StorageFullError extends defineHttpError('STORAGE_FULL', 507, details.STORAGE_FULL) {}
 
 /**
  * The codes of a write that found no room: the file system's (ENOSPC, EDQUOT), SQLite's on it
@@ -20,7 +29,7 @@ export function isNoSpaceError(error: unknown): boolean {
   return NO_SPACE_CODES.has((error as { code?: unknown }).code);
 }
 
-export const DISK_FULL_DETAIL = "The server's disk is full, so this could not be saved. Try again once space has been freed.";
+export const DISK_FULL_DETAIL = english(details.DISK_FULL);
 
 /**
  * DISK_FULL: a write of the server's own (a sign-in's counter or session, a sign-out, a delete, the
@@ -28,7 +37,7 @@ export const DISK_FULL_DETAIL = "The server's disk is full, so this could not be
  * before it may have been); the answer is 507 with this text, never a 500, so the admin knows
  * what to free.
  */
-export class DiskFullError extends defineHttpError('DISK_FULL', 507, DISK_FULL_DETAIL) {
+export class DiskFullError extends defineHttpError('DISK_FULL', 507, details.DISK_FULL) {
   constructor(override readonly cause: unknown) {
     super();
   }
@@ -41,11 +50,11 @@ export class NoSpaceWriteError extends StorageFullError {
   }
 }
 
-export const FOLDER_QUOTA_DETAIL = "This upload would pass the folder's storage or file limit.";
+export const FOLDER_QUOTA_DETAIL = english(details.FOLDER_QUOTA);
 
 /**
  * FOLDER_QUOTA_EXCEEDED: storing this would pass the folder's storage limit or file limit (its files,
  * unfinished uploads and streaming requests together). Not the disk's state: only the admin can make
  * room (delete files, raise the limit), so clients do not retry it on their own.
  */
-export class FolderQuotaExceededError extends defineHttpError('FOLDER_QUOTA_EXCEEDED', 413, FOLDER_QUOTA_DETAIL) {}
+export class FolderQuotaExceededError extends defineHttpError('FOLDER_QUOTA_EXCEEDED', 413, details.FOLDER_QUOTA) {}

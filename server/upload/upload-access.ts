@@ -13,6 +13,7 @@ import type { UploadLinkFolder, Repositories } from '../db/repositories/index.ts
 import type { UploadGrant } from '../db/repositories/upload-grants.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { verificationCodeMail } from './code-mail.ts';
+import type { LanguageCode } from '../i18n/intl.ts';
 import { UploadError } from './errors.ts';
 import {
   emailAllowed,
@@ -126,7 +127,7 @@ export function createUploadAccess(deps: UploadAccessDeps) {
     },
 
     /** request-code: sends a fresh code to an allowed address (after the password, when there is one). */
-    async requestCode(folder: UploadLinkFolder, grantToken: string | undefined, email: string, ip: string): Promise<void> {
+    async requestCode(folder: UploadLinkFolder, grantToken: string | undefined, email: string, ip: string, language: LanguageCode = 'en'): Promise<void> {
       // Otherwise anyone holding an ungated link could make the server mail arbitrary addresses.
       if (!folder.requireEmailVerification) throw new UploadError('EMAIL_NOT_REQUIRED');
       const grant = await passedBy(folder, grantToken);
@@ -143,7 +144,7 @@ export function createUploadAccess(deps: UploadAccessDeps) {
         expiresAt: now() + CODE_TTL_MS,
         now: now(),
       });
-      await mailer.send(verificationCodeMail(email, folder.title, code));
+      await mailer.send(verificationCodeMail(email, folder.title, code, language));
       log.info({ folderId: folder.id }, 'upload verification code sent');
     },
 

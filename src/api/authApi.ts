@@ -59,6 +59,10 @@ export const authApi = baseApi.injectEndpoints({
     logout: build.mutation<DetailResponse, void>({
       query: () => ({ url: '/auth/logout', method: 'POST' }),
     }),
+    // The language of the account's notification e-mails: the one picked in the header's menu.
+    setAccountLanguage: build.mutation<void, { language: string }>({
+      query: (body) => ({ url: '/auth/users/me/language', method: 'PUT', body }),
+    }),
     updateProfile: build.mutation<User, ProfileUpdateBody>({
       query: (body) => ({ url: '/auth/users/me', method: 'PUT', body }),
     }),
@@ -85,6 +89,7 @@ export const {
   useLoginWithCodeMutation,
   useLogoutMutation,
   useUpdateProfileMutation,
+  useSetAccountLanguageMutation,
   useStartTwoFactorSetupMutation,
   useEnableTwoFactorMutation,
   useDisableTwoFactorMutation,

@@ -9,6 +9,7 @@ import {
   type FetchBaseQueryError,
   type FetchBaseQueryMeta,
 } from '@reduxjs/toolkit/query/react';
+import { currentLanguage } from '../i18n/language.ts';
 import { CSRF_HEADER, isMutatingMethod, readCsrfToken } from './csrf.ts';
 import { describeApiError } from './errors.ts';
 import { sessionEnded } from './sessionEvents.ts';
@@ -30,6 +31,9 @@ const rawBaseQuery = fetchBaseQuery({
   baseUrl: apiBaseUrl(),
   credentials: 'include',
   prepareHeaders: (headers, { arg }) => {
+    // The server words its error details, and the e-mails a request causes (an upload code), in
+    // the language the page shows, which may differ from the browser's own.
+    headers.set('accept-language', currentLanguage());
     if (isMutatingMethod(methodOf(arg))) {
       const token = readCsrfToken();
       if (token) headers.set(CSRF_HEADER, token);

@@ -9,8 +9,35 @@
 import { OTP_REQUIRED_MESSAGE } from '../../contract/auth.ts';
 import type { ServerErrorCode } from '../../contract/errors.ts';
 import { isDownloadFailure } from '../../contract/download-failure.ts';
+import { defineMessages } from '../i18n/defineMessages.ts';
+import { t } from '../i18n/language.ts';
 import { isUserFacingError } from '../lib/userFacingError.ts';
 import { downloadErrorText, SIGN_IN_TEXTS, STORAGE_REFUSAL_MESSAGES } from '../lib/userTexts.ts';
+
+// The spec's section 8 texts: English exactly as the spec quotes them.
+const messages = defineMessages({
+  sessionExpired: { id: 'errors.http.sessionExpired', defaultMessage: 'Session expired. Please login again.' },
+  badCredentials: { id: 'errors.http.badCredentials', defaultMessage: 'Incorrect username or password.' },
+  wrongPassword: { id: 'errors.http.wrongPassword', defaultMessage: 'Incorrect password provided.' },
+  unauthorized: { id: 'errors.http.unauthorized', defaultMessage: 'Unauthorized or session possibly expired.' },
+  forbidden: { id: 'errors.http.forbidden', defaultMessage: 'Forbidden' },
+  rateLimited: { id: 'errors.http.rateLimited', defaultMessage: 'Too many requests. Please try again later.' },
+  validation: { id: 'errors.http.validation', defaultMessage: 'Request validation failed. Check inputs.' },
+  validationItem: {
+    id: 'errors.http.validationItem',
+    defaultMessage: '{field}: {problem}',
+    description: "One refused input of a request: the field's name and the server's words for what is wrong (both as the server sent them)",
+  },
+  validationField: { id: 'errors.http.validationField', defaultMessage: 'input', description: 'Stands for the field when the server did not name it' },
+  validationProblem: { id: 'errors.http.validationProblem', defaultMessage: 'invalid value', description: 'Stands for the problem when the server did not say it' },
+  serverDetail: { id: 'errors.http.serverDetail', defaultMessage: 'Server Error: {detail}', description: "detail: the server's own words" },
+  status: { id: 'errors.http.status', defaultMessage: 'Error: {status} - {reason}', description: 'status: the HTTP status number; reason: its reason phrase' },
+  requestFailed: { id: 'errors.http.requestFailed', defaultMessage: 'Request failed', description: 'Stands for the HTTP reason phrase when there is none' },
+  network: { id: 'errors.network.unreachable', defaultMessage: 'Network Error: Could not connect to the server.' },
+  unexpected: { id: 'errors.unexpected.withMessage', defaultMessage: 'Unexpected Error: {message}' },
+  unknown: { id: 'errors.unexpected.unknown', defaultMessage: 'An unknown error occurred.' },
+  unexpectedOther: { id: 'errors.unexpected.other', defaultMessage: 'An unexpected error occurred.' },
+});
 
 export type ApiErrorCode =
   | 'session-expired'
@@ -67,8 +94,8 @@ function validationPairs(data: unknown): string | null {
   return (data.detail as ValidationItem[])
     .map((item) => {
       const loc = Array.isArray(item.loc) ? item.loc : [];
-      const field = loc.length > 0 ? String(loc[loc.length - 1]) : 'input';
-      return `${field}: ${typeof item.msg === 'string' ? item.msg : 'invalid value'}`;
+      const field = loc.length > 0 ? String(loc[loc.length - 1]) : t(messages.validationField);
+      return t(messages.validationItem, { field, problem: typeof item.msg === 'string' ? item.msg : t(messages.validationProblem) });
     })
     .join('; ');
 }
@@ -122,25 +149,25 @@ function describeHttp(status: number, data: unknown, statusText: string): ApiErr
   const answer = (code: ApiErrorCode, message: string, toast = true) => info(code, message, status, toast, serverCode);
   switch (row) {
     case 'session-expired':
-      return answer('session-expired', 'Session expired. Please login again.', false);
+      return answer('session-expired', t(messages.sessionExpired), false);
     case 'bad-credentials':
-      return answer('bad-credentials', 'Incorrect username or password.');
+      return answer('bad-credentials', t(messages.badCredentials));
     case 'wrong-password':
-      return answer('wrong-password', 'Incorrect password provided.');
+      return answer('wrong-password', t(messages.wrongPassword));
     case 'sign-in-upgrade':
       return answer('sign-in-upgrade', SIGN_IN_TEXTS.upgradeRequired);
     case 'unauthorized':
-      return answer('unauthorized', detail ?? 'Unauthorized or session possibly expired.');
+      return answer('unauthorized', detail ?? t(messages.unauthorized));
     case 'forbidden':
-      return answer('forbidden', detail ?? 'Forbidden');
+      return answer('forbidden', detail ?? t(messages.forbidden));
     case 'rate-limited':
-      return answer('rate-limited', detail ?? 'Too many requests. Please try again later.');
+      return answer('rate-limited', detail ?? t(messages.rateLimited));
     case 'validation':
-      return answer('validation', validationPairs(data) ?? detail ?? 'Request validation failed. Check inputs.');
+      return answer('validation', validationPairs(data) ?? detail ?? t(messages.validation));
     case 'other': {
       const kind = status >= 500 ? 'server' : 'http';
-      if (detail !== null) return answer(kind, status >= 500 ? `Server Error: ${detail}` : detail);
-      return answer(kind, `Error: ${status} - ${statusText || 'Request failed'}`);
+      if (detail !== null) return answer(kind, status >= 500 ? t(messages.serverDetail, { detail }) : detail);
+      return answer(kind, t(messages.status, { status: String(status), reason: statusText || t(messages.requestFailed) }));
     }
   }
 }
@@ -159,19 +186,19 @@ export function describeApiError(error: unknown): ApiErrorInfo {
       return describeHttp(error.originalStatus, undefined, statusText);
     }
     if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') {
-      return info('network', 'Network Error: Could not connect to the server.', null);
+      return info('network', t(messages.network), null);
     }
     if (status === 'CUSTOM_ERROR') {
       const message = typeof error.error === 'string' ? error.error : '';
-      return info('unexpected', message ? `Unexpected Error: ${message}` : 'An unknown error occurred.', null);
+      return info('unexpected', message ? t(messages.unexpected, { message }) : t(messages.unknown), null);
     }
   }
   if (error instanceof Error || (isRecord(error) && 'message' in error)) {
     const message = isRecord(error) && typeof error.message === 'string' ? error.message : '';
-    return info('unexpected', message ? `Unexpected Error: ${message}` : 'An unknown error occurred.', null);
+    return info('unexpected', message ? t(messages.unexpected, { message }) : t(messages.unknown), null);
   }
-  if (typeof error === 'string' && error !== '') return info('unexpected', `Unexpected Error: ${error}`, null);
-  return info('unexpected', 'An unexpected error occurred.', null);
+  if (typeof error === 'string' && error !== '') return info('unexpected', t(messages.unexpected, { message: error }), null);
+  return info('unexpected', t(messages.unexpectedOther), null);
 }
 
 /**

@@ -1,6 +1,8 @@
 // Sizes for people in binary units (1 KB = 1024 B), as file managers and the spec write them
 // (5120 MB = 5 GiB). One function for every screen; the screens differ only in how many decimals
-// they show, and each keeps its own so that no size the app shows changes.
+// they show, and each keeps its own so that no size the app shows changes. The number follows the
+// page's language (12.3 MB, German 12,3 MB), without thousands separators as before.
+import { currentIntl } from '../i18n/language.ts';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
@@ -20,7 +22,9 @@ export function formatBytes(bytes: number, decimals: SizeDecimals): string {
     unit += 1;
   }
   if (unit === 0) return `${bytes} B`;
-  return `${value.toFixed(decimalsFor(value, unit, decimals))} ${UNITS[unit]}`;
+  const digits = decimalsFor(value, unit, decimals);
+  const number = currentIntl().formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  return `${number} ${UNITS[unit]}`;
 }
 
 function decimalsFor(value: number, unit: number, decimals: SizeDecimals): number {

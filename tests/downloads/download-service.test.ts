@@ -12,6 +12,9 @@ import { DownloadService } from '../../workers/download-service/downloadService.
 import { worded } from '../support/wordedStatus.ts';
 import { loopbackServer } from '../../workers/download-service/testing/loopbackServer.ts';
 
+/** The worker's own answers as a page speaking German words them (DownloadPlan.texts). */
+const GERMAN_TEXTS = { expired: 'Dieser Download-Link ist abgelaufen.', failed: 'Der Download ist fehlgeschlagen.' };
+
 interface Served {
   plain: Buffer;
   cipher: Buffer;
@@ -101,7 +104,7 @@ async function register(
   keys: Map<string, Buffer>,
   skipFailedFiles = false,
 ): Promise<Registered & { plan: DownloadPlan }> {
-  const plan: DownloadPlan = { type: PLAN_MESSAGE, id: randomBytes(8).toString('hex'), kind, fileName, entries, skipFailedFiles };
+  const plan: DownloadPlan = { type: PLAN_MESSAGE, id: randomBytes(8).toString('hex'), kind, fileName, entries, skipFailedFiles, texts: GERMAN_TEXTS };
   const keyChannel = new MessageChannel();
   const statusChannel = new MessageChannel();
   const messages: StatusMessage[] = [];
@@ -155,8 +158,10 @@ describe('DownloadService: one file', () => {
     expect(await finished).toEqual({ type: 'done', bytes: served.plain.length });
     expect(messages.map((m) => m.type)).toEqual(expect.arrayContaining(['ready', 'started', 'progress', 'done']));
 
-    // Used up: a second request for the same id finds nothing.
-    expect((await service.respond(url)).status).toBe(404);
+    // Used up: a second request for the same id finds nothing, answered in the language the page sent.
+    const usedUp = await service.respond(url);
+    expect(usedUp.status).toBe(404);
+    expect(await usedUp.text()).toBe(GERMAN_TEXTS.expired);
     expect(service.activeCount).toBe(0);
   });
 
@@ -199,6 +204,7 @@ describe('DownloadService: one file', () => {
     const { service, plan, finished } = await register(new DownloadService(), 'file', 'gone.txt', [e], keysOf([e], [served]));
     const response = await service.respond(new URL(`${http.base}/downloads/${plan.id}/gone.txt`));
     expect(response.status).toBe(502);
+    expect(await response.text()).toBe(GERMAN_TEXTS.failed);
     expect(worded(await finished)).toEqual({ type: 'error', code: 'HTTP', text: 'Failed to download gone.txt: File not found' });
   });
 

@@ -42,7 +42,7 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   ...(Object.keys(ACCOUNT_ERRORS) as AccountErrorCode[]).map((code) => new AccountError(code)),
   ...(Object.keys(PASSKEY_ERRORS) as PasskeyErrorCode[]).map((code) => new PasskeyError(code)),
   new FileTooLargeError(5 * 1024 * 1024 * 1024),
-  new RateLimitedError('failed login attempts', 900),
+  new RateLimitedError({ id: 'server.limits.failedLogins', defaultMessage: 'failed login attempts' }, 900),
   new LinkNotFoundError(),
   new LinkExpiredError(),
   new LinkPasswordRequiredError(),
@@ -214,7 +214,7 @@ describe('error codes', () => {
   });
 
   it('keeps the class of a declared error: its name, instanceof and a detail built from the arguments', () => {
-    class ProbeError extends defineHttpError('HOST_NOT_ALLOWED', 421, (where: string) => `at ${where} only`) {}
+    class ProbeError extends defineHttpError('HOST_NOT_ALLOWED', 421, (where: string) => ({ message: { id: 'test.probe', defaultMessage: 'at {where} only' }, values: { where } })) {}
     const error = new ProbeError('https://a.example');
     expect(error).toBeInstanceOf(ProbeError);
     expect(error).toBeInstanceOf(HttpError);
@@ -231,7 +231,7 @@ describe('error codes', () => {
 
   it("refuses at compile time a code that is not in the contract's list", () => {
     // @ts-expect-error NOT_IN_THE_CONTRACT is no code of contract/errors.ts
-    expect(new (defineHttpError('NOT_IN_THE_CONTRACT', 400, 'x'))().code).toBe('NOT_IN_THE_CONTRACT');
+    expect(new (defineHttpError('NOT_IN_THE_CONTRACT', 400, { id: 'test.x', defaultMessage: 'x' }))().code).toBe('NOT_IN_THE_CONTRACT');
     // @ts-expect-error FILE_NOT_FOUND is a code of the contract but not of ApiError's table
     expect(() => new ApiError('FILE_NOT_FOUND')).toThrow(TypeError);
   });

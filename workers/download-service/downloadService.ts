@@ -9,6 +9,7 @@ import { safeAttachmentDisposition } from '../../contract/content-disposition.ts
 import { DownloadError } from './downloadErrors.ts';
 import { downloadIdOfPath, isControlMessage, type DownloadPlan } from './protocol.ts';
 import { openDecryptedFile } from './decryptedFile.ts';
+import { ENGLISH_DOWNLOAD_SERVICE_TEXTS, type DownloadServiceTexts } from './messages.ts';
 import { receiveFileKeys } from './keyInbox.ts';
 import { monitorStream } from './monitoredStream.ts';
 import { StatusReporter } from './statusReporter.ts';
@@ -50,6 +51,8 @@ function textResponse(status: number, text: string): Response {
 
 export class DownloadService {
   private readonly pending = new Map<string, PendingDownload>();
+  /** The latest plan's texts: the language a page last spoke, for requests no plan matches. */
+  private texts: DownloadServiceTexts = ENGLISH_DOWNLOAD_SERVICE_TEXTS;
   private running = 0;
 
   constructor(private readonly options: DownloadServiceOptions = {}) {}
@@ -61,6 +64,7 @@ export class DownloadService {
 
   /** A plan from the page, with the key port (from the crypto worker) and the status port. */
   async register(plan: DownloadPlan, keyPort: MessagePort, statusPort: MessagePort): Promise<void> {
+    this.texts = plan.texts;
     const status = new StatusReporter(statusPort);
     let keys: Map<string, CryptoKey>;
     try {
@@ -93,7 +97,7 @@ export class DownloadService {
     const id = downloadIdOfPath(url.pathname);
     const download = id === null ? undefined : this.pending.get(id);
     if (!download || id === null) {
-      return textResponse(404, 'This download link has expired. Start the download again from the app.');
+      return textResponse(404, this.texts.expired);
     }
     this.forget(id);
     this.running += 1;
@@ -131,7 +135,7 @@ export class DownloadService {
     } catch (error) {
       finish(true);
       status.failed(error);
-      return textResponse(502, error instanceof Error ? error.message : 'The download failed.');
+      return textResponse(502, plan.texts.failed);
     }
 
     let handedOver = 0;

@@ -8,6 +8,7 @@
  * (../wire-errors.ts), which the page turns back into the DownloadError with fromWireError.
  */
 import type { WireDownloadError } from '../wire-errors.ts';
+import type { DownloadServiceTexts } from './messages.ts';
 
 export const DOWNLOAD_PATH_PREFIX = '/downloads/';
 export const PLAN_MESSAGE = 'sealdrop-download:plan';
@@ -38,6 +39,8 @@ export interface DownloadPlan {
    * so no Content-Length is sent.
    */
   readonly skipFailedFiles: boolean;
+  /** The worker's own answers, worded by the page in the language it shows. */
+  readonly texts: DownloadServiceTexts;
 }
 
 export interface KeepaliveMessage {

@@ -23,6 +23,7 @@ import { boundKdfParams } from './0021-bound-kdf-params.ts';
 import { organisationAccounts } from './0022-organisation-accounts.ts';
 import { passkeys } from './0024-passkeys.ts';
 import { teamFolders } from './0025-team-folders.ts';
+import { accountLanguage } from './0026-account-language.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -46,4 +47,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0022-organisation-accounts', organisationAccounts],
   ['0024-passkeys', passkeys],
   ['0025-team-folders', teamFolders],
+  ['0026-account-language', accountLanguage],
 ];

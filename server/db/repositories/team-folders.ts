@@ -228,17 +228,17 @@ export function createTeamFoldersRepository(db: Kysely<Database>) {
     },
 
     /** Active members who chose to receive the folder's upload notifications. */
-    async notifiedMembers(folderId: number): Promise<Array<{ userId: number; username: string; email: string | null }>> {
+    async notifiedMembers(folderId: number): Promise<Array<{ userId: number; username: string; email: string | null; language: string | null }>> {
       const rows = await db
         .selectFrom('folder_members')
         .innerJoin('users', 'users.id', 'folder_members.user_id')
-        .select(['users.id', 'users.username', 'users.email'])
+        .select(['users.id', 'users.username', 'users.email', 'users.language'])
         .where('folder_members.folder_id', '=', folderId)
         .where('folder_members.notify', '=', 1)
         .where('users.disabled_at', 'is', null)
         .orderBy('users.id')
         .execute();
-      return rows.map((row) => ({ userId: row.id, username: row.username, email: row.email }));
+      return rows.map((row) => ({ userId: row.id, username: row.username, email: row.email, language: row.language }));
     },
 
     /**

@@ -26,6 +26,8 @@ export interface User {
   displayName: string | null;
   /** When the invitation it was made from was sent; null for accounts the CLI made. */
   invitedAt: number | null;
+  /** The language chosen in the app; null: never chosen (its e-mails are in English). */
+  language: string | null;
 }
 
 /** A new account's fields besides its login secret. */
@@ -160,6 +162,10 @@ export function createUsersRepository(db: Kysely<Database>) {
     },
 
     /** Throws UsernameTakenError when another user has the new name. */
+    async setLanguage(id: number, language: string): Promise<void> {
+      await db.updateTable('users').set({ language }).where('id', '=', id).execute();
+    },
+
     async updateProfile(id: number, changes: { username?: string; email?: string | null }): Promise<void> {
       const values: { username?: string; email?: string | null } = {};
       if (changes.username !== undefined) values.username = changes.username;

@@ -4,10 +4,11 @@
 // stored with the name in one transaction; without it the rename is refused.
 import type { FastifyInstance } from 'fastify';
 import { UsernameTakenError } from '../../db/repositories/index.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, RequestValidationError } from '../../errors.ts';
+import { isLanguageCode } from '../../../locales/languages.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { profileUpdateBody, userResponse } from '../../../contract/auth.ts';
+import { languageUpdateBody, profileUpdateBody, userResponse } from '../../../contract/auth.ts';
 import { toUserResponse } from './user-response.ts';
 import { requireAuthSecret, requireBoundTo } from './passwords.ts';
 import { hashAuthSecret } from '../../auth/login-secret.ts';
@@ -60,4 +61,14 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
       return toUserResponse(updated);
     },
   );
+
+  // The language the account's notification e-mails are written in: the app sends it when the
+  // signed-in person picks one. No password needed: it changes nothing of the account's security.
+  routes.put('/users/me/language', { schema: { body: languageUpdateBody } }, async (request, reply) => {
+    const { user } = signedIn(request);
+    const { language } = request.body;
+    if (!isLanguageCode(language)) throw new RequestValidationError([{ loc: ['body', 'language'], msg: 'This server does not offer that language' }]);
+    await repos.users.setLanguage(user.id, language);
+    return reply.code(204).send();
+  });
 }

@@ -6,6 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineHttpError } from '../../errors.ts';
+import { defineMessages } from '../../i18n/messages.ts';
+
+/** The details in English; the error handler answers each in the request's language (server/i18n). */
+const details = defineMessages({
+  PAYLOAD_TOO_LARGE: { id: 'server.discardRoute.payloadTooLarge', defaultMessage: 'The body must declare a Content-Length of at most 256 MiB.' },
+});
 
 /** Bodies larger than this are refused: the benchmark sends 16 MiB pieces; no reason to take more. */
 export const BENCH_DISCARD_MAX_BYTES = 256 * 1024 * 1024;
@@ -13,7 +19,7 @@ export const BENCH_DISCARD_MAX_BYTES = 256 * 1024 * 1024;
 export class BenchBodyTooLargeError extends defineHttpError(
   'PAYLOAD_TOO_LARGE',
   413,
-  'The body must declare a Content-Length of at most 256 MiB.',
+  details.PAYLOAD_TOO_LARGE,
 ) {}
 
 export const benchDiscardResponse = z.object({ bytes: z.number().int().nonnegative() });

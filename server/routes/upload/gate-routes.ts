@@ -9,6 +9,7 @@ import type { GrantUpdate } from '../../upload/upload-access.ts';
 import { messageResponse, verifiedResponse } from '../../../contract/common.ts';
 import { uploadPublicKeyResponse } from '../../../contract/team-folders.ts';
 import { uploadLinkParams, uploadLinkStatusResponse, verifyUploadPasswordBody } from '../../../contract/upload.ts';
+import { requestLanguage } from '../../i18n/intl.ts';
 import { requestCodeBody, verifyCodeBody } from './schemas.ts';
 import { uploadFolder } from './upload-folder.ts';
 
@@ -58,7 +59,7 @@ export async function gateRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const folder = uploadFolder(request);
       const email = request.body.uploader_email;
-      await access.requestCode(folder, readGrantToken(request), email, request.ip);
+      await access.requestCode(folder, readGrantToken(request), email, request.ip, requestLanguage(request.headers['accept-language']));
       return { message: `Verification code sent to ${email}.` };
     },
   );

@@ -8,6 +8,10 @@ import { LAYOUT_TEXTS } from '../../lib/userTexts.ts';
 import { useLanguage } from '../../i18n/LanguageProvider.tsx';
 import { ShieldIcon } from '../icons.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
+import { useSetAccountLanguageMutation } from '../../api/authApi.ts';
+import { selectAuthStatus } from '../../features/auth/index.ts';
+import { useAppSelector } from '../hooks.ts';
+import { useNotifier } from '../notifier.ts';
 import { DocumentTitle } from './DocumentTitle.tsx';
 import { TextLink } from './links.tsx';
 import { OfflineNotice } from './OfflineNotice.tsx';
@@ -20,6 +24,16 @@ import { UpdatePrompt } from './UpdatePrompt.tsx';
  */
 export function AppLayout() {
   useLanguage();
+  const signedIn = useAppSelector(selectAuthStatus) === 'authenticated';
+  const [setAccountLanguage] = useSetAccountLanguageMutation();
+  const notifier = useNotifier();
+  // Signed in, the choice is also the account's, for its e-mails; the page has switched already.
+  const rememberForAccount = (language: string) => {
+    if (!signedIn) return;
+    setAccountLanguage({ language })
+      .unwrap()
+      .catch(() => notifier.warning(LAYOUT_TEXTS.languageNotSaved));
+  };
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <DocumentTitle />
@@ -46,7 +60,7 @@ export function AppLayout() {
                 '& .MuiChip-icon': { color: 'inherit' },
               }}
             />
-            <LanguageMenu />
+            <LanguageMenu onChosen={rememberForAccount} />
           </Toolbar>
         </Container>
       </AppBar>

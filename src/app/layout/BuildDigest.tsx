@@ -1,16 +1,15 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { t, textsOf } from '../../i18n/language.ts';
+import { withTexts } from '../../lib/userTexts/withTexts.ts';
 import type { BuildIdentityState } from '../buildIdentity.ts';
+import { BUILD_DIGEST_MESSAGES as M } from './messages.ts';
 
-export const BUILD_DIGEST_TEXTS = {
-  label: 'Build digest:',
-  loading: 'Reading the build digest...',
-  noServiceWorker: 'Not available: this page does not run from an installed copy of the app (no service worker controls it).',
-  failed: (code: string) => `Not available: the service worker could not describe its build (${code}).`,
-  mismatched: (count: number, names: string) =>
-    `${count} cached ${count === 1 ? 'file differs' : 'files differ'} from the build's list of digests: ${names}. Do not trust this copy of the app.`,
-} as const;
+export const BUILD_DIGEST_TEXTS = withTexts(textsOf({ label: M.label, loading: M.loading, noServiceWorker: M.noServiceWorker }), {
+  failed: (code: string) => t(M.failed, { code }),
+  mismatched: (count: number, names: string) => t(M.mismatched, { count, names }),
+});
 
 /**
  * The SHA-256 build digest of a service worker's build (buildIdentity.ts), written out in full so

@@ -3,7 +3,9 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
+import { useIntl } from 'react-intl';
 import { DialogChoice } from '../forms/index.ts';
+import { SHELL_MESSAGES } from './messages.ts';
 
 interface ConfirmDeleteDialogProps {
   open: boolean;
@@ -17,6 +19,7 @@ interface ConfirmDeleteDialogProps {
 
 /** The one confirmation dialog behind every destructive delete (folders, files, download links). */
 export function ConfirmDeleteDialog({ open, title, message, busy, onCancel, onConfirm }: ConfirmDeleteDialogProps) {
+  const intl = useIntl();
   const titleId = useId();
   const textId = useId();
   return (
@@ -25,7 +28,14 @@ export function ConfirmDeleteDialog({ open, title, message, busy, onCancel, onCo
       <DialogContent>
         <DialogContentText id={textId}>{message}</DialogContentText>
       </DialogContent>
-      <DialogChoice dismissLabel="Cancel" onDismiss={onCancel} confirmLabel={busy ? 'Deleting...' : 'Delete'} onConfirm={onConfirm} confirmColor="error" busy={busy} />
+      <DialogChoice
+        dismissLabel={intl.formatMessage(SHELL_MESSAGES.deleteCancel)}
+        onDismiss={onCancel}
+        confirmLabel={intl.formatMessage(busy ? SHELL_MESSAGES.deleting : SHELL_MESSAGES.deleteConfirm)}
+        onConfirm={onConfirm}
+        confirmColor="error"
+        busy={busy}
+      />
     </Dialog>
   );
 }

@@ -1,8 +1,10 @@
 import Button from '@mui/material/Button';
 import { useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { useNotifier } from '../notifier.ts';
 import { CheckIcon, CopyIcon } from '../icons.tsx';
+import { SHELL_MESSAGES } from './messages.ts';
 
 /** How long 'Copied!' stays after a copy (spec section 9). */
 export const COPIED_INDICATOR_MS = 2000;
@@ -19,6 +21,7 @@ interface CopyTextButtonProps {
 
 /** Copies `text`; reads 'Copied!' for 2 s (spec section 9), or toasts the failure. */
 export function CopyTextButton({ text, label, failureMessage, ariaLabel, variant = 'outlined' }: CopyTextButtonProps) {
+  const intl = useIntl();
   const notify = useNotifier();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -48,7 +51,7 @@ export function CopyTextButton({ text, label, failureMessage, ariaLabel, variant
       aria-live="polite"
       sx={{ whiteSpace: 'nowrap', minWidth: 96, px: 1.25, flexShrink: 0, '& .MuiButton-startIcon': { mr: 0.75 } }}
     >
-      {copied ? 'Copied!' : label}
+      {copied ? intl.formatMessage(SHELL_MESSAGES.copied) : label}
     </Button>
   );
 }

@@ -1,21 +1,24 @@
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { FormattedMessage } from 'react-intl';
+import { notFoundTitle } from '../../lib/userTexts.ts';
 import { HomeIcon } from '../icons.tsx';
 import { useNotFoundTitle } from './DocumentTitle.tsx';
 import { ButtonLink } from './links.tsx';
+import { SHELL_MESSAGES } from './messages.ts';
 
 export function NotFoundPage() {
   useNotFoundTitle();
   return (
     <Paper variant="outlined" sx={{ maxWidth: 520, mx: 'auto', mt: { xs: 2, sm: 6 }, p: { xs: 4, sm: 6 }, textAlign: 'center' }}>
       <Typography variant="h1" sx={{ mb: 1.5 }}>
-        404 Not Found
+        {notFoundTitle()}
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 4 }}>
-        The page you are looking for does not exist.
+        <FormattedMessage {...SHELL_MESSAGES.notFoundText} />
       </Typography>
       <ButtonLink to="/" variant="contained" startIcon={<HomeIcon />}>
-        Go Home
+        <FormattedMessage {...SHELL_MESSAGES.goHome} />
       </ButtonLink>
     </Paper>
   );

@@ -1,6 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Container from '@mui/material/Container';
 import { useSyncExternalStore } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { SHELL_MESSAGES } from './messages.ts';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('online', onChange);
@@ -27,7 +29,7 @@ export function OfflineNotice() {
   return (
     <Container maxWidth="lg" sx={{ pt: 2 }}>
       <Alert severity="warning" role="status" data-testid="offline-notice">
-        You are offline. Anything that needs the server waits; uploads pause and continue by themselves when the connection is back.
+        <FormattedMessage {...SHELL_MESSAGES.offline} />
       </Alert>
     </Container>
   );

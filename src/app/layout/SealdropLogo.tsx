@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { PRODUCT_NAME } from '../../lib/userTexts.ts';
 
 /** The padlock mark: the same drawing as public/favicon.svg and the PWA icons. */
 export function SealdropMark({ size = 32 }: { size?: number }) {
@@ -19,7 +20,7 @@ export function SealdropLogo() {
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25 }}>
       <SealdropMark />
       <Typography component="span" sx={{ fontSize: '1.25rem', fontWeight: 700, letterSpacing: '0.01em', color: 'inherit' }}>
-        Sealdrop
+        {PRODUCT_NAME}
       </Typography>
     </Box>
   );

@@ -41,7 +41,7 @@ export function SortSelect<K extends string>({ columns, value, onChange }: SortS
       {columns.flatMap(({ key, label }) =>
         (['asc', 'desc'] as const).map((order) => (
           <option key={`${key}${order}`} value={`${key}${separator}${order}`}>
-            {`${label}, ${order === 'asc' ? SORT_LABELS.ascending : SORT_LABELS.descending}`}
+            {order === 'asc' ? SORT_LABELS.ascending(label) : SORT_LABELS.descending(label)}
           </option>
         )),
       )}

@@ -2,10 +2,12 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import { useSyncExternalStore } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { isTransferRunning, subscribeTransfers } from '../../lib/transferActivity.ts';
 import { useBuildIdentity } from '../buildIdentity.ts';
 import { subscribeUpdate, waitingUpdate, waitingWorker } from '../serviceWorkerUpdate.ts';
 import { BuildDigest } from './BuildDigest.tsx';
+import { SHELL_MESSAGES } from './messages.ts';
 
 /**
  * "Reload to update" when a new version's service worker is waiting (registerServiceWorker.ts).
@@ -27,11 +29,11 @@ export function UpdatePrompt() {
         data-testid="update-prompt"
         action={
           <Button color="inherit" size="small" onClick={apply}>
-            Reload to update
+            <FormattedMessage {...SHELL_MESSAGES.updateReload} />
           </Button>
         }
       >
-        A new version of Sealdrop is ready.
+        <FormattedMessage {...SHELL_MESSAGES.updateReady} />
         <BuildDigest state={identity} />
       </Alert>
     </Container>

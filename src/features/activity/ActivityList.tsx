@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useGetActivityQuery, type ActivityFilters } from '../../api/activityApi.ts';
 import { describeApiError } from '../../api/errors.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
@@ -13,6 +14,7 @@ import { formatDateTime } from '../../lib/folderDisplay.ts';
 import type { ActivityEntry } from '../../../contract/activity.ts';
 import { ACTIVITY_TEXTS } from '../../lib/userTexts.ts';
 import { activityLabel, activitySummary } from './activityDisplay.ts';
+import { ACTIVITY_MESSAGES as messages } from './messages.ts';
 
 function Entry({ entry }: { entry: ActivityEntry }) {
   const summary = activitySummary(entry);
@@ -36,6 +38,7 @@ function Entry({ entry }: { entry: ActivityEntry }) {
 }
 
 export function ActivityList({ filters, pageSize = 50, label }: { filters: ActivityFilters; pageSize?: number; label: string }) {
+  const intl = useIntl();
   const [beforeSeq, setBeforeSeq] = useState<number | undefined>(undefined);
   const [shown, setShown] = useState<ActivityEntry[]>([]);
   const filterKey = JSON.stringify(filters);
@@ -56,7 +59,7 @@ export function ActivityList({ filters, pageSize = 50, label }: { filters: Activ
   }, [data]);
 
   if (error !== undefined) return <Alert severity="error">{describeApiError(error).message}</Alert>;
-  if (shown.length === 0 && isFetching) return <LoadingMessage text="Loading activity..." />;
+  if (shown.length === 0 && isFetching) return <LoadingMessage text={intl.formatMessage(messages.loading)} />;
   if (shown.length === 0) return <Typography color="text.secondary">{ACTIVITY_TEXTS.empty}</Typography>;
   return (
     <Stack spacing={1.5}>

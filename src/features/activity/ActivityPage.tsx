@@ -8,6 +8,7 @@ import TextField from '@mui/material/TextField';
 import Button from '@mui/material/Button';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { activityExportUrl, useVerifyActivityQuery, type ActivityFilters } from '../../api/activityApi.ts';
 import { useListFoldersQuery } from '../../api/foldersApi.ts';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
@@ -16,6 +17,7 @@ import { displayTitle } from '../../lib/folderDisplay.ts';
 import { ACTIVITY_KINDS, type ActivityKind } from '../../../contract/activity.ts';
 import { ActivityList } from './ActivityList.tsx';
 import { ACTIVITY_LABELS, ACTIVITY_TEXTS } from '../../lib/userTexts.ts';
+import { ACTIVITY_MESSAGES as messages } from './messages.ts';
 
 /** 'YYYY-MM-DD' of a date input as the start of that local day, ISO. */
 const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
@@ -37,6 +39,7 @@ function ChainStatus() {
 }
 
 export function ActivityPage({ folderId }: { folderId?: number | undefined }) {
+  const intl = useIntl();
   const navigate = useNavigate();
   const { data: folders } = useListFoldersQuery({ sort_by: 'title', sort_order: 'asc' });
   const [kind, setKind] = useState<ActivityKind | ''>('');
@@ -51,13 +54,13 @@ export function ActivityPage({ folderId }: { folderId?: number | undefined }) {
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 3 }}>
           <TextField
             select
-            label="Folder"
+            label={intl.formatMessage(messages.folder)}
             value={folderId === undefined ? '' : String(folderId)}
             onChange={(event) => void navigate({ to: '/activity', search: event.target.value ? { folder_id: Number(event.target.value) } : {} })}
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
             sx={{ minWidth: 200 }}
           >
-            <MenuItem value="">All folders</MenuItem>
+            <MenuItem value="">{intl.formatMessage(messages.allFolders)}</MenuItem>
             {(folders ?? []).map((folder) => (
               <MenuItem key={folder.id} value={String(folder.id)}>
                 {displayTitle(folder.title)}
@@ -66,21 +69,21 @@ export function ActivityPage({ folderId }: { folderId?: number | undefined }) {
           </TextField>
           <TextField
             select
-            label="Kind"
+            label={intl.formatMessage(messages.kind)}
             value={kind}
             onChange={(event) => setKind(event.target.value as ActivityKind | '')}
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
             sx={{ minWidth: 220 }}
           >
-            <MenuItem value="">All kinds</MenuItem>
+            <MenuItem value="">{intl.formatMessage(messages.allKinds)}</MenuItem>
             {ACTIVITY_KINDS.map((item) => (
               <MenuItem key={item} value={item}>
                 {ACTIVITY_LABELS[item]}
               </MenuItem>
             ))}
           </TextField>
-          <TextField label="From" type="date" value={fromDay} onChange={(event) => setFromDay(event.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField label="To" type="date" value={toDay} onChange={(event) => setToDay(event.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField label={intl.formatMessage(messages.from)} type="date" value={fromDay} onChange={(event) => setFromDay(event.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField label={intl.formatMessage(messages.to)} type="date" value={toDay} onChange={(event) => setToDay(event.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
         </Stack>
         <Stack direction="row" spacing={1.5} sx={{ mb: 2 }}>
           <Button variant="outlined" size="small" href={activityExportUrl(filters, 'csv')}>

@@ -3,9 +3,11 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { FieldErrorLink } from '../../app/layout/fieldError.ts';
 import { sanitizeCodeInput } from './loginResponse.ts';
+import { AUTH_MESSAGES } from './messages.ts';
 
 interface LoginCodeStepProps {
   username: string;
@@ -19,21 +21,23 @@ interface LoginCodeStepProps {
 }
 
 export function LoginCodeStep(props: LoginCodeStepProps) {
+  const intl = useIntl();
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
     props.onSubmit();
   }
 
   return (
-    <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Verify code">
+    <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(AUTH_MESSAGES.codeFormLabel)}>
       <Typography color="text.secondary">
-        Signing in as <strong>{props.username}</strong>. Enter the 6-digit code your authenticator app shows.
+        <FormattedMessage {...AUTH_MESSAGES.codeIntro} values={{ username: props.username, b: (chunks: ReactNode[]) => <strong>{chunks}</strong> }} />
       </Typography>
       <TextField
-        label="Authentication Code"
+        label={intl.formatMessage(AUTH_MESSAGES.codeLabel)}
         name="code"
         autoFocus
         autoComplete="one-time-code"
+        // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- six digits as an example, the same in every language
         placeholder="123456"
         value={props.code}
         onChange={(event) => props.onCodeChange(sanitizeCodeInput(event.target.value))}
@@ -42,10 +46,10 @@ export function LoginCodeStep(props: LoginCodeStepProps) {
         }}
       />
       <Button type="submit" variant="contained" size="large" disabled={props.busy}>
-        {props.busy ? 'Verifying...' : 'Verify Code'}
+        {intl.formatMessage(props.busy ? AUTH_MESSAGES.verifying : AUTH_MESSAGES.verifyCode)}
       </Button>
       <Link component="button" type="button" variant="body2" onClick={props.onBackToPassword} sx={{ alignSelf: 'center' }}>
-        Enter password instead?
+        {intl.formatMessage(AUTH_MESSAGES.backToPassword)}
       </Link>
     </Stack>
   );

@@ -4,6 +4,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
@@ -12,6 +13,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { selectAuthNotice, selectAuthStatus } from './authSlice.ts';
 import { LoginCodeStep } from './LoginCodeStep.tsx';
 import { LoginPasswordStep } from './LoginPasswordStep.tsx';
+import { AUTH_MESSAGES } from './messages.ts';
 import { SIX_DIGITS } from './loginResponse.ts';
 import { OldSchemeConfirmation } from './OldSchemeConfirmation.tsx';
 import { bindSignIn, submitCodeStep, submitOldSchemePassword, submitPasswordStep, upgradeSignIn, type PasswordStepOutcome } from './signIn.ts';
@@ -29,6 +31,7 @@ type Busy = null | 'checking' | 'verifying' | 'upgrading';
  * made before that change sends it once and is moved to the new sign-in before the session starts.
  */
 export function LoginPage() {
+  const intl = useIntl();
   const status = useAppSelector(selectAuthStatus);
   const notice = useAppSelector(selectAuthNotice);
   const navigate = useNavigate();
@@ -75,7 +78,7 @@ export function LoginPage() {
   async function submitPassword() {
     setError(null);
     if (!username.trim() || !password) {
-      setError('Please enter your username and password.');
+      setError(intl.formatMessage(AUTH_MESSAGES.credentialsRequired));
       return;
     }
     setBusy('checking');
@@ -120,7 +123,7 @@ export function LoginPage() {
   async function submitCode() {
     setError(null);
     if (!SIX_DIGITS.test(code)) {
-      setError('Please enter the 6-digit code from your authenticator app.');
+      setError(intl.formatMessage(AUTH_MESSAGES.codeRequired));
       return;
     }
     setBusy('verifying');
@@ -151,10 +154,10 @@ export function LoginPage() {
         <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', mb: 3 }}>
           <SealdropMark size={48} />
           <Typography variant="h1" sx={{ mt: 2 }}>
-            Admin Login
+            {intl.formatMessage(AUTH_MESSAGES.pageTitle)}
           </Typography>
           <Typography color="text.secondary" sx={{ mt: 0.75 }}>
-            {step === 'password' ? 'Sign in to manage your folders and files.' : 'Two-step verification'}
+            {intl.formatMessage(step === 'password' ? AUTH_MESSAGES.pageSubtitle : AUTH_MESSAGES.twoStepSubtitle)}
           </Typography>
         </Box>
         {notice && !error && step === 'password' && (

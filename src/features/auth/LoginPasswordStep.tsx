@@ -2,8 +2,10 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import type { FieldErrorLink } from '../../app/layout/fieldError.ts';
 import { PasswordField } from '../../app/forms/index.ts';
+import { AUTH_MESSAGES } from './messages.ts';
 
 interface LoginPasswordStepProps {
   username: string;
@@ -17,15 +19,16 @@ interface LoginPasswordStepProps {
 }
 
 export function LoginPasswordStep(props: LoginPasswordStepProps) {
+  const intl = useIntl();
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
     props.onSubmit();
   }
 
   return (
-    <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Sign in">
+    <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(AUTH_MESSAGES.passwordFormLabel)}>
       <TextField
-        label="Username"
+        label={intl.formatMessage(AUTH_MESSAGES.username)}
         name="username"
         autoFocus
         autoComplete="username"
@@ -35,14 +38,14 @@ export function LoginPasswordStep(props: LoginPasswordStepProps) {
         slotProps={{ htmlInput: { required: true, ...props.errorInputProps } }}
       />
       <PasswordField
-        label="Password"
+        label={intl.formatMessage(AUTH_MESSAGES.password)}
         name="password"
         value={props.password}
         onChange={props.onPasswordChange}
         inputProps={{ required: true, ...props.errorInputProps }}
       />
       <Button type="submit" variant="contained" size="large" disabled={props.busy}>
-        {props.busy ? 'Checking...' : 'Sign In'}
+        {intl.formatMessage(props.busy ? AUTH_MESSAGES.checking : AUTH_MESSAGES.signIn)}
       </Button>
     </Stack>
   );

@@ -5,7 +5,9 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { authApi } from '../../api/authApi.ts';
 import { sessionEnded } from '../../api/sessionEvents.ts';
 import type { User } from '../../api/types.ts';
+import { t } from '../../i18n/language.ts';
 import { userFromLoginResponse } from './loginResponse.ts';
+import { AUTH_MESSAGES } from './messages.ts';
 
 export type AuthStatus = 'checking' | 'authenticated' | 'anonymous';
 
@@ -37,7 +39,7 @@ export const authSlice = createSlice({
       .addCase(sessionEnded, (state, action) => {
         state.user = null;
         state.status = 'anonymous';
-        if (action.payload.reason === 'expired') state.notice = 'Session expired. Please login again.';
+        if (action.payload.reason === 'expired') state.notice = t(AUTH_MESSAGES.sessionExpired);
         if (action.payload.reason === 'logout') state.notice = null;
       })
       .addMatcher(authApi.endpoints.login.matchFulfilled, (state, action) => {

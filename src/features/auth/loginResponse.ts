@@ -4,7 +4,9 @@
 
 import { asksForOtpCode } from '../../api/errors.ts';
 import type { User } from '../../api/types.ts';
+import { t } from '../../i18n/language.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
+import { AUTH_MESSAGES } from './messages.ts';
 
 export type LoginErrorCode = 'login-unexpected-response' | 'login-invalid-otp-response';
 
@@ -31,14 +33,14 @@ export function interpretPasswordStep(response: unknown, typedUsername: string):
       return { kind: 'code-required', username };
     }
   }
-  throw new UserFacingError<LoginErrorCode>('login-unexpected-response', 'Login failed: Unexpected server response structure.');
+  throw new UserFacingError<LoginErrorCode>('login-unexpected-response', t(AUTH_MESSAGES.unexpectedResponse));
 }
 
 /** Interprets the answer of POST /auth/token/2fa: only a user is acceptable. */
 export function interpretCodeStep(response: unknown): User {
   const user = userFromLoginResponse(response);
   if (user) return user;
-  throw new UserFacingError<LoginErrorCode>('login-invalid-otp-response', 'Login failed: Invalid response after OTP submission.');
+  throw new UserFacingError<LoginErrorCode>('login-invalid-otp-response', t(AUTH_MESSAGES.invalidOtpResponse));
 }
 
 export const SIX_DIGITS = /^\d{6}$/;

@@ -1,6 +1,7 @@
 import Button from '@mui/material/Button';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { LogoutIcon, PersonIcon } from '../../app/icons.tsx';
@@ -11,8 +12,10 @@ import { useNotifier } from '../../app/notifier.ts';
 import { StorageSummary } from '../storage/index.ts';
 import { FolderListSection } from './FolderListSection.tsx';
 import { MEMBERS_TEXTS } from '../../lib/userTexts.ts';
+import { DASHBOARD_MESSAGES as messages } from './messages.ts';
 
 export function DashboardPage() {
+  const intl = useIntl();
   const user = useAppSelector(selectCurrentUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -28,24 +31,20 @@ export function DashboardPage() {
   }
 
   // The folders load only once a user is present (spec section 6).
-  if (!user) return <LoadingMessage text="Checking authentication..." />;
+  if (!user) return <LoadingMessage text={intl.formatMessage(messages.checkingAuthentication)} />;
 
   return (
     <>
       <PageHeader
-        title="Admin Dashboard"
-        subtitle={
-          <>
-            Signed in as <strong>{user.username}</strong>
-          </>
-        }
+        title={intl.formatMessage(messages.title)}
+        subtitle={<FormattedMessage {...messages.signedInAs} values={{ username: user.username, b: (chunks) => <strong>{chunks}</strong> }} />}
         actions={
           <>
             <ButtonLink to="/profile" variant="outlined" startIcon={<PersonIcon />}>
-              My Profile
+              {intl.formatMessage(messages.myProfile)}
             </ButtonLink>
             <ButtonLink to="/activity" variant="outlined">
-              Activity
+              {intl.formatMessage(messages.activity)}
             </ButtonLink>
             {user.org_role === 'admin' && (
               <ButtonLink to="/members" variant="outlined">
@@ -53,10 +52,10 @@ export function DashboardPage() {
               </ButtonLink>
             )}
             <ButtonLink to="/folders/new" variant="contained">
-              + Create New Folder
+              {intl.formatMessage(messages.createFolder)}
             </ButtonLink>
             <Button variant="text" color="inherit" startIcon={<LogoutIcon />} onClick={handleLogout} disabled={loggingOut}>
-              Logout
+              {intl.formatMessage(messages.logout)}
             </Button>
           </>
         }

@@ -1,4 +1,6 @@
 import { ConfirmDeleteDialog } from '../../app/layout/ConfirmDeleteDialog.tsx';
+import { t } from '../../i18n/language.ts';
+import { DASHBOARD_MESSAGES as messages } from './messages.ts';
 
 interface DeleteFolderDialogProps {
   /** The folder's display title; the dialog is open while this is set. */
@@ -9,14 +11,14 @@ interface DeleteFolderDialogProps {
 }
 
 export function deleteConfirmationText(title: string): string {
-  return `Are you sure you want to delete the folder "${title}"? This action cannot be undone.`;
+  return t(messages.deleteConfirmation, { title });
 }
 
 export function DeleteFolderDialog({ title, ...actions }: DeleteFolderDialogProps) {
   return (
     <ConfirmDeleteDialog
       open={title !== null}
-      title="Delete folder"
+      title={t(messages.deleteTitle)}
       message={title === null ? '' : deleteConfirmationText(title)}
       {...actions}
     />

@@ -1,9 +1,11 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import { useIntl } from 'react-intl';
 import type { Folder } from '../../api/types.ts';
 import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { uploadLink } from '../../lib/folderDisplay.ts';
+import { DASHBOARD_MESSAGES as messages } from './messages.ts';
 
 interface FolderActionsProps {
   folder: Folder;
@@ -18,6 +20,7 @@ interface FolderActionsProps {
  * folder's reader gets only Copy Link; a manager edits but only the owner deletes.
  */
 export function FolderActions({ folder, origin, onDelete, placement = 'row' }: FolderActionsProps) {
+  const intl = useIntl();
   return (
     <Stack
       direction="row"
@@ -25,15 +28,15 @@ export function FolderActions({ folder, origin, onDelete, placement = 'row' }: F
       useFlexGap
       sx={{ justifyContent: placement === 'card' ? 'flex-start' : 'flex-end', alignItems: 'center', flexWrap: placement === 'card' ? 'wrap' : 'nowrap' }}
     >
-      <CopyTextButton text={uploadLink(origin, folder.link_token)} label="Copy Link" failureMessage="Failed to copy link to clipboard." />
+      <CopyTextButton text={uploadLink(origin, folder.link_token)} label={intl.formatMessage(messages.copyLink)} failureMessage={intl.formatMessage(messages.copyFailed)} />
       {folder.my_role !== 'reader' && (
         <ButtonLink to="/folders/edit/$folderId" params={{ folderId: folder.id }} size="small" sx={{ px: 1.25, minWidth: 0 }}>
-          Edit
+          {intl.formatMessage(messages.edit)}
         </ButtonLink>
       )}
       {folder.my_role === 'owner' && (
         <Button size="small" color="error" onClick={() => onDelete(folder)} sx={{ px: 1.25, minWidth: 0 }}>
-          Delete
+          {intl.formatMessage(messages.delete)}
         </Button>
       )}
     </Stack>

@@ -6,6 +6,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
+import { useIntl } from 'react-intl';
 import type { Folder, FolderListParams } from '../../api/types.ts';
 import { TextLink } from '../../app/layout/links.tsx';
 import { SortSelect } from '../../app/layout/SortSelect.tsx';
@@ -15,7 +16,8 @@ import { folderStatus } from '../folders/index.ts';
 import { FolderStorageUsage } from '../storage/index.ts';
 import { FolderActions } from './FolderActions.tsx';
 import { FolderStatusChip, NewFilesChip, SecurityHints, TeamChip } from './folderBadges.tsx';
-import { SORTABLE_COLUMNS } from './FolderTable.tsx';
+import { sortableColumns } from './FolderTable.tsx';
+import { DASHBOARD_MESSAGES as messages } from './messages.ts';
 
 interface FolderCardsProps {
   folders: Folder[];
@@ -96,20 +98,21 @@ function FolderCard({ folder, now, origin, onDelete }: { folder: Folder; now: nu
 }
 
 export function FolderCards({ folders, sort, onSort, onDelete }: FolderCardsProps) {
+  const intl = useIntl();
   const now = Date.now();
   const origin = window.location.origin;
   return (
     <Stack spacing={2}>
       <Box sx={{ maxWidth: { sm: 320 } }}>
         <SortSelect
-          columns={SORTABLE_COLUMNS}
+          columns={sortableColumns()}
           value={{ key: sort.sort_by, order: sort.sort_order }}
           onChange={({ key, order }) => onSort({ sort_by: key, sort_order: order })}
         />
       </Box>
       <Box
         component="ul"
-        aria-label="Folders"
+        aria-label={intl.formatMessage(messages.folders)}
         sx={{ m: 0, p: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' } }}
       >
         {folders.map((folder) => (

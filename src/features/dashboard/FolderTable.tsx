@@ -6,16 +6,22 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import { useIntl } from 'react-intl';
 import type { Folder, FolderListParams, FolderSortKey } from '../../api/types.ts';
 import { STORAGE_TEXTS } from '../../lib/userTexts.ts';
+import { t } from '../../i18n/language.ts';
 import { FolderRow } from './FolderRow.tsx';
+import { DASHBOARD_MESSAGES as messages } from './messages.ts';
 
-export const SORTABLE_COLUMNS: ReadonlyArray<{ key: FolderSortKey; label: string }> = [
-  { key: 'title', label: 'Title' },
-  { key: 'creation_date', label: 'Created' },
-  { key: 'expiration_date', label: 'Expires' },
-  { key: 'last_upload_time', label: 'Last Upload' },
-];
+/** The sortable columns with their names in the current language. */
+export function sortableColumns(): ReadonlyArray<{ key: FolderSortKey; label: string }> {
+  return [
+    { key: 'title', label: t(messages.columnTitle) },
+    { key: 'creation_date', label: t(messages.columnCreated) },
+    { key: 'expiration_date', label: t(messages.columnExpires) },
+    { key: 'last_upload_time', label: t(messages.columnLastUpload) },
+  ];
+}
 
 /** Clicking the sorted column reverses it; another column starts A-Z for titles, newest first for dates. */
 export function nextSort(current: FolderListParams, key: FolderSortKey): FolderListParams {
@@ -31,12 +37,13 @@ interface FolderTableProps {
 }
 
 export function FolderTable({ folders, sort, onSort, onDelete }: FolderTableProps) {
+  const intl = useIntl();
   const now = Date.now();
   const origin = window.location.origin;
   return (
     <TableContainer component={Paper} variant="outlined">
       <Table
-        aria-label="Folders"
+        aria-label={intl.formatMessage(messages.folders)}
         sx={{
           '& th, & td': { px: 1.5 },
           '& th:first-of-type, & td:first-of-type': { pl: 2.5 },
@@ -45,7 +52,7 @@ export function FolderTable({ folders, sort, onSort, onDelete }: FolderTableProp
       >
         <TableHead>
           <TableRow>
-            {SORTABLE_COLUMNS.map(({ key, label }) => (
+            {sortableColumns().map(({ key, label }) => (
               <TableCell key={key} sortDirection={sort.sort_by === key ? sort.sort_order : false}>
                 <TableSortLabel
                   active={sort.sort_by === key}
@@ -57,9 +64,9 @@ export function FolderTable({ folders, sort, onSort, onDelete }: FolderTableProp
               </TableCell>
             ))}
             <TableCell>{STORAGE_TEXTS.folderColumn}</TableCell>
-            <TableCell>Status</TableCell>
-            <TableCell>Security</TableCell>
-            <TableCell align="right">Actions</TableCell>
+            <TableCell>{intl.formatMessage(messages.columnStatus)}</TableCell>
+            <TableCell>{intl.formatMessage(messages.columnSecurity)}</TableCell>
+            <TableCell align="right">{intl.formatMessage(messages.columnActions)}</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>

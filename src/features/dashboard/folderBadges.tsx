@@ -4,10 +4,12 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useIntl, type MessageDescriptor } from 'react-intl';
 import type { Folder } from '../../api/types.ts';
 import { LockIcon, MailIcon, PublicIcon } from '../../app/icons.tsx';
 import type { FolderStatus } from '../folders/index.ts';
 import { DASHBOARD_TEAM_TEXTS, TEAM_ROLE_TEXTS } from '../../lib/userTexts.ts';
+import { DASHBOARD_MESSAGES as messages } from './messages.ts';
 
 const STATUS_COLOR: Record<FolderStatus, 'success' | 'default' | 'warning'> = {
   Active: 'success',
@@ -15,42 +17,52 @@ const STATUS_COLOR: Record<FolderStatus, 'success' | 'default' | 'warning'> = {
   Expired: 'warning',
 };
 
+/** The chip's text; the status itself stays the spec's English word (folderStatus). */
+const STATUS_LABEL: Record<FolderStatus, MessageDescriptor> = {
+  Active: messages.statusActive,
+  Inactive: messages.statusInactive,
+  Expired: messages.statusExpired,
+};
+
 export function FolderStatusChip({ status }: { status: FolderStatus }) {
-  return <Chip size="small" label={status} color={STATUS_COLOR[status]} variant={status === 'Inactive' ? 'outlined' : 'filled'} />;
+  const intl = useIntl();
+  return <Chip size="small" label={intl.formatMessage(STATUS_LABEL[status])} color={STATUS_COLOR[status]} variant={status === 'Inactive' ? 'outlined' : 'filled'} />;
 }
 
 export function NewFilesChip() {
+  const intl = useIntl();
   return (
-    <Tooltip title="Some files in this folder have never been downloaded">
-      <Chip size="small" color="secondary" label="New files" sx={{ height: 20, fontSize: '0.75rem' }} />
+    <Tooltip title={intl.formatMessage(messages.newFilesHint)}>
+      <Chip size="small" color="secondary" label={intl.formatMessage(messages.newFiles)} sx={{ height: 20, fontSize: '0.75rem' }} />
     </Tooltip>
   );
 }
 
 export function SecurityHints({ folder, direction = 'column' }: { folder: Folder; direction?: 'row' | 'column' }) {
+  const intl = useIntl();
   const emails = folder.allowed_emails ?? [];
   if (!folder.has_password && !folder.require_email_verification) {
     return (
-      <Tooltip title="Anyone with the link can upload">
-        <Chip size="small" variant="outlined" icon={<PublicIcon />} label="Open link" sx={{ color: 'text.secondary' }} />
+      <Tooltip title={intl.formatMessage(messages.openLinkHint)}>
+        <Chip size="small" variant="outlined" icon={<PublicIcon />} label={intl.formatMessage(messages.openLink)} sx={{ color: 'text.secondary' }} />
       </Tooltip>
     );
   }
   return (
     <Stack direction={direction} spacing={0.5} useFlexGap sx={{ alignItems: direction === 'row' ? 'center' : 'flex-start', flexWrap: 'wrap' }}>
       {folder.has_password && (
-        <Tooltip title="The upload link asks for a password">
-          <Chip size="small" variant="outlined" color="primary" icon={<LockIcon />} label="Password" />
+        <Tooltip title={intl.formatMessage(messages.passwordHint)}>
+          <Chip size="small" variant="outlined" color="primary" icon={<LockIcon />} label={intl.formatMessage(messages.password)} />
         </Tooltip>
       )}
       {folder.require_email_verification && (
-        <Tooltip title={emails.length > 0 ? `Only: ${emails.join(', ')}` : 'Any verified e-mail address'}>
-          <Chip size="small" variant="outlined" color="primary" icon={<MailIcon />} label="E-mail verification" />
+        <Tooltip title={emails.length > 0 ? intl.formatMessage(messages.onlyEmails, { emails: emails.join(', ') }) : intl.formatMessage(messages.anyEmail)}>
+          <Chip size="small" variant="outlined" color="primary" icon={<MailIcon />} label={intl.formatMessage(messages.emailVerification)} />
         </Tooltip>
       )}
       {folder.require_email_verification && emails.length > 0 && (
         <Typography variant="caption" color="text.secondary" sx={{ pl: 0.5 }}>
-          {emails.length === 1 ? '1 allowed address' : `${emails.length} allowed addresses`}
+          {intl.formatMessage(messages.allowedAddresses, { count: emails.length })}
         </Typography>
       )}
     </Stack>

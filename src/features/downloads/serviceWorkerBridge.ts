@@ -3,10 +3,12 @@
  * page, hands it a plan, and starts the browser's download of the plan's URL.
  */
 import { safeFileName } from '../../../contract/content-disposition.ts';
+import { t } from '../../i18n/language.ts';
 import {
   DownloadError,
   downloadPath,
   KEEPALIVE_MESSAGE,
+  DOWNLOAD_SERVICE_MESSAGES,
   PLAN_MESSAGE,
   type DownloadPlan,
   type KeepaliveMessage,
@@ -109,7 +111,14 @@ export async function serviceWorkerReceiver(
 ): Promise<DownloadReceiver> {
   const worker = await controllingServiceWorker();
   const fileName = safeFileName(destination.kind === 'browser-zip' ? destination.zipName : sources[0]!.name);
-  const plan: DownloadPlan = { type: PLAN_MESSAGE, id: crypto.randomUUID(), kind: destination.kind === 'browser-zip' ? 'zip' : 'file', fileName, ...body };
+  const plan: DownloadPlan = {
+    type: PLAN_MESSAGE,
+    id: crypto.randomUUID(),
+    kind: destination.kind === 'browser-zip' ? 'zip' : 'file',
+    fileName,
+    ...body,
+    texts: { expired: t(DOWNLOAD_SERVICE_MESSAGES.expired), failed: t(DOWNLOAD_SERVICE_MESSAGES.failed) },
+  };
   let stopKeepalive = () => {};
   let removeTrigger = () => {};
   return {

@@ -1,11 +1,13 @@
 // The files toolbar's 'Export Encrypted' button (see encryptedExport.ts): the selection when there
 // is one, otherwise every file shown, saved by the browser as the server's export ZIP.
 import Button from '@mui/material/Button';
+import { useIntl } from 'react-intl';
 import type { FileRecord } from '../../api/filesApi.ts';
 import { LockIcon } from '../../app/icons.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { exportChoice, MAX_EXPORT_IDS, startBrowserDownload } from './encryptedExport.ts';
 import { FILES_MESSAGES } from '../../lib/userTexts.ts';
+import { toolbarMessages } from './messages.ts';
 
 interface ExportEncryptedButtonProps {
   folderId: number;
@@ -18,6 +20,7 @@ interface ExportEncryptedButtonProps {
 }
 
 export function ExportEncryptedButton({ folderId, files, chosen, hasSelection, disabled }: ExportEncryptedButtonProps) {
+  const intl = useIntl();
   const notify = useNotifier();
 
   function exportFiles() {
@@ -36,9 +39,9 @@ export function ExportEncryptedButton({ folderId, files, chosen, hasSelection, d
       startIcon={<LockIcon />}
       onClick={exportFiles}
       disabled={disabled || chosen.length === 0}
-      title="Download the stored encrypted files with a manifest, for recovery without the server. No key is needed."
+      title={intl.formatMessage(toolbarMessages.exportTitle)}
     >
-      {hasSelection ? `Export Encrypted (${chosen.length} selected)` : 'Export Encrypted'}
+      {hasSelection ? intl.formatMessage(toolbarMessages.exportSelected, { count: chosen.length }) : intl.formatMessage(toolbarMessages.export)}
     </Button>
   );
 }

@@ -7,13 +7,16 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { formatDateTime, NEVER } from '../../lib/folderDisplay.ts';
+import { useIntl } from 'react-intl';
+import { t } from '../../i18n/language.ts';
+import { formatDateTime, neverText } from '../../lib/folderDisplay.ts';
 import { ChevronRightIcon, DescriptionIcon, DownloadIcon, ExpandMoreIcon, FolderIcon, FolderOpenIcon } from '../../app/icons.tsx';
 import type { FileSort } from './fileSort.ts';
 import { sortDirectories, sortFiles } from './fileSort.ts';
 import type { DirectoryNode, FileNode } from './fileTree.ts';
 import { COMPACT_TREE_LABELS, FILES_MESSAGES, formatSizeKb } from '../../lib/userTexts.ts';
 import { directoryCheckState, isSelectable } from './selection.ts';
+import { treeMessages } from './messages.ts';
 import { FileDeletionDate } from '../storage/index.ts';
 
 export interface TreeActions {
@@ -38,6 +41,7 @@ const indentOf = (compact: boolean) => (compact ? 2 : 3);
 
 /** 'Download' as text on a wide screen, as an icon (same name) where every pixel goes to the names. */
 function DownloadAction({ compact, label, disabled, onClick }: { compact: boolean; label: string; disabled: boolean; onClick(): void }) {
+  const intl = useIntl();
   if (compact) {
     return (
       <IconButton size="small" color="primary" disabled={disabled} onClick={onClick} aria-label={label}>
@@ -47,7 +51,7 @@ function DownloadAction({ compact, label, disabled, onClick }: { compact: boolea
   }
   return (
     <Button size="small" disabled={disabled} onClick={onClick} aria-label={label}>
-      Download
+      {intl.formatMessage(treeMessages.download)}
     </Button>
   );
 }
@@ -58,13 +62,13 @@ function totalSize(directory: DirectoryNode): number {
 
 function countText(directory: DirectoryNode, neverDownloadedOnly: boolean): string {
   const all = directory.descendants.length;
-  const noun = all === 1 ? 'file' : 'files';
-  if (!neverDownloadedOnly) return `${all} ${noun}`;
+  if (!neverDownloadedOnly) return t(treeMessages.fileCount, { count: all });
   const matching = directory.descendants.filter((file) => isSelectable(file, true)).length;
-  return `${matching} of ${all} ${noun}`;
+  return t(treeMessages.matchingCount, { matching, count: all });
 }
 
 function DirectoryRow({ directory, depth, ...actions }: TreeActions & { directory: DirectoryNode; depth: number }) {
+  const intl = useIntl();
   const open = actions.expanded.has(directory.path);
   const state = directoryCheckState(directory, actions.selected, actions.neverDownloadedOnly);
   return (
@@ -76,14 +80,14 @@ function DirectoryRow({ directory, depth, ...actions }: TreeActions & { director
           indeterminate={state === 'indeterminate'}
           disabled={actions.disabled}
           onChange={() => actions.onToggleDirectory(directory)}
-          slotProps={{ input: { 'aria-label': `Select folder ${directory.path}` } }}
+          slotProps={{ input: { 'aria-label': intl.formatMessage(treeMessages.selectFolder, { path: directory.path }) } }}
         />
       </TableCell>
       <TableCell colSpan={actions.compact ? 1 : 3}>
         <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: actions.compact ? 'wrap' : 'nowrap', gap: 0.75, pl: depth * indentOf(actions.compact) }}>
           <IconButton
             size="small"
-            aria-label={`${open ? 'Collapse' : 'Expand'} ${directory.path}`}
+            aria-label={intl.formatMessage(open ? treeMessages.collapse : treeMessages.expand, { path: directory.path })}
             aria-expanded={open}
             onClick={() => actions.onToggleExpanded(directory.path)}
             sx={{ ml: -0.75 }}
@@ -106,7 +110,7 @@ function DirectoryRow({ directory, depth, ...actions }: TreeActions & { director
         {directory.descendants.length > 0 && (
           <DownloadAction
             compact={actions.compact}
-            label={`Download folder ${directory.path}`}
+            label={intl.formatMessage(treeMessages.downloadFolder, { path: directory.path })}
             disabled={actions.disabled}
             onClick={() => actions.onDownloadDirectory(directory)}
           />
@@ -117,6 +121,7 @@ function DirectoryRow({ directory, depth, ...actions }: TreeActions & { director
 }
 
 function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; depth: number }) {
+  const intl = useIntl();
   const { file } = node;
   const checked = actions.selected.has(file.id);
   return (
@@ -127,7 +132,7 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
           checked={checked}
           disabled={actions.disabled}
           onChange={() => actions.onToggleFile(file.id)}
-          slotProps={{ input: { 'aria-label': `Select ${node.directory ? `${node.directory}/` : ''}${node.name}` } }}
+          slotProps={{ input: { 'aria-label': intl.formatMessage(treeMessages.selectFile, { path: node.directory ? `${node.directory}/${node.name}` : node.name }) } }}
         />
       </TableCell>
       <TableCell sx={{ minWidth: actions.compact ? 0 : 220 }}>
@@ -139,7 +144,7 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
             {node.name}
           </Typography>
           {node.duplicate && (
-            <Tooltip title="Another uploaded file has exactly the same content">
+            <Tooltip title={intl.formatMessage(treeMessages.duplicateHint)}>
               <Chip size="small" label={FILES_MESSAGES.duplicate} color="warning" variant="outlined" sx={{ height: 20, fontSize: '0.7rem' }} />
             </Tooltip>
           )}
@@ -154,7 +159,7 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
           </TableCell>
           <TableCell sx={{ whiteSpace: 'nowrap' }}>
             {file.last_downloaded_admin === null ? (
-              <Chip size="small" label="Never" color="secondary" variant="outlined" sx={{ height: 20, fontSize: '0.75rem' }} />
+              <Chip size="small" label={neverText()} color="secondary" variant="outlined" sx={{ height: 20, fontSize: '0.75rem' }} />
             ) : (
               <Typography variant="body2">{formatDateTime(file.last_downloaded_admin)}</Typography>
             )}
@@ -165,7 +170,7 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
         {formatSizeKb(file.file_size)}
       </TableCell>
       <TableCell align="right" sx={{ pr: '12px !important' }}>
-        <DownloadAction compact={actions.compact} label={`Download ${node.name}`} disabled={actions.disabled} onClick={() => actions.onDownloadFile(node)} />
+        <DownloadAction compact={actions.compact} label={intl.formatMessage(treeMessages.downloadFile, { name: node.name })} disabled={actions.disabled} onClick={() => actions.onDownloadFile(node)} />
       </TableCell>
     </TableRow>
   );
@@ -173,13 +178,14 @@ function FileRow({ node, depth, ...actions }: TreeActions & { node: FileNode; de
 
 /** The date columns' content under the name, on a narrow screen. */
 function CompactDates({ file, retentionDays, indent }: { file: FileNode['file']; retentionDays: number | null; indent: number }) {
-  const downloaded = file.last_downloaded_admin === null ? NEVER : formatDateTime(file.last_downloaded_admin);
+  const intl = useIntl();
+  const downloaded = file.last_downloaded_admin === null ? neverText() : formatDateTime(file.last_downloaded_admin);
   return (
     <Box sx={{ pl: indent, mt: 0.25 }}>
       <Typography variant="caption" color="text.secondary" component="div">
-        {COMPACT_TREE_LABELS.uploaded}: {formatDateTime(file.upload_time)}
+        {intl.formatMessage(treeMessages.compactDate, { label: COMPACT_TREE_LABELS.uploaded, date: formatDateTime(file.upload_time) })}
         <br />
-        {COMPACT_TREE_LABELS.lastDownloaded}: {downloaded}
+        {intl.formatMessage(treeMessages.compactDate, { label: COMPACT_TREE_LABELS.lastDownloaded, date: downloaded })}
       </Typography>
       <FileDeletionDate uploadTime={file.upload_time} retentionDays={retentionDays} />
     </Box>

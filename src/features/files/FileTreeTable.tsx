@@ -10,16 +10,18 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
+import { useIntl, type MessageDescriptor } from 'react-intl';
 import { SortSelect } from '../../app/layout/SortSelect.tsx';
 import type { DirectoryNode, FileNode } from './fileTree.ts';
 import type { FileSort, FileSortKey } from './fileSort.ts';
 import { nextFileSort } from './fileSort.ts';
 import { TreeLevel, type TreeActions } from './FileTreeRows.tsx';
+import { treeMessages } from './messages.ts';
 
-const SORTABLE: ReadonlyArray<{ key: FileSortKey; label: string }> = [
-  { key: 'name', label: 'Name' },
-  { key: 'upload_time', label: 'Uploaded' },
-  { key: 'last_downloaded_admin', label: 'Last Downloaded' },
+const SORTABLE: ReadonlyArray<{ key: FileSortKey; label: MessageDescriptor }> = [
+  { key: 'name', label: treeMessages.name },
+  { key: 'upload_time', label: treeMessages.uploaded },
+  { key: 'last_downloaded_admin', label: treeMessages.lastDownloaded },
 ];
 
 /**
@@ -39,20 +41,22 @@ interface FileTreeTableProps extends Omit<TreeActions, 'compact'> {
 export type { FileNode };
 
 export function FileTreeTable({ root, sort, onSort, toolbar, ...rest }: FileTreeTableProps) {
+  const intl = useIntl();
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down(COMPACT_TREE_BELOW), { noSsr: true });
   const actions: TreeActions = { ...rest, compact };
-  const columns = compact ? SORTABLE.slice(0, 1) : SORTABLE;
+  const sortable = SORTABLE.map(({ key, label }) => ({ key, label: intl.formatMessage(label) }));
+  const columns = compact ? sortable.slice(0, 1) : sortable;
   return (
     <TableContainer component={Paper} variant="outlined">
       {toolbar}
       {compact && (
         <Box sx={{ px: 1.5, pb: 1.5 }}>
-          <SortSelect columns={SORTABLE} value={sort} onChange={onSort} />
+          <SortSelect columns={sortable} value={sort} onChange={onSort} />
         </Box>
       )}
       <Table
-        aria-label="Files"
+        aria-label={intl.formatMessage(treeMessages.table)}
         size="small"
         sx={{
           '& th, & td': { px: compact ? 1 : 1.5 },
@@ -80,9 +84,9 @@ export function FileTreeTable({ root, sort, onSort, toolbar, ...rest }: FileTree
                 </TableSortLabel>
               </TableCell>
             ))}
-            <TableCell align="right">Size</TableCell>
+            <TableCell align="right">{intl.formatMessage(treeMessages.size)}</TableCell>
             <TableCell align="right" sx={{ pr: '20px !important' }}>
-              Action
+              {intl.formatMessage(treeMessages.action)}
             </TableCell>
           </TableRow>
         </TableHead>

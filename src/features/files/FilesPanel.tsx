@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import type { FileRecord } from '../../api/filesApi.ts';
 import type { Folder } from '../../api/types.ts';
 import { displayTitle } from '../../lib/folderDisplay.ts';
@@ -21,6 +22,7 @@ import { buildFileTree, type DirectoryNode, type FileNode } from './fileTree.ts'
 import { FileTreeTable } from './FileTreeTable.tsx';
 import { FILES_MESSAGES } from '../../lib/userTexts.ts';
 import { FilesToolbar } from './FilesToolbar.tsx';
+import { pageMessages } from './messages.ts';
 import { checkState, pruneSelection, selectableFiles, selectedFiles, toggleFile, toggleGroup } from './selection.ts';
 import { useDeleteFiles } from './useDeleteFiles.ts';
 import { useFileDownloads } from './useFileDownloads.tsx';
@@ -56,6 +58,7 @@ function EmptyState({ filtered }: { filtered: boolean }) {
 }
 
 export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps) {
+  const intl = useIntl();
   const notify = useNotifier();
   const [neverDownloadedOnly, setNeverDownloadedOnly] = useState(false);
   const [selection, setSelection] = useState<ReadonlySet<number>>(new Set());
@@ -145,7 +148,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
   );
 
   return (
-    <Box component="section" aria-label={`Files of ${title}`}>
+    <Box component="section" aria-label={intl.formatMessage(pageMessages.region, { title })}>
       <PoliteAnnouncer message={adminDownloadAnnouncement(downloads.active)} />
       {downloads.active && <DownloadProgressPanel active={downloads.active} onCancel={downloads.cancel} />}
       {files.length === 0 || selectable.length === 0 ? (

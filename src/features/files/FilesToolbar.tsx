@@ -5,7 +5,9 @@ import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import { DownloadIcon, FilterIcon } from '../../app/icons.tsx';
+import { toolbarMessages } from './messages.ts';
 import type { CheckState } from './selection.ts';
 
 interface FilesToolbarProps {
@@ -29,11 +31,12 @@ interface FilesToolbarProps {
 
 /** Spec section 2: select-all with 'n / total selected', the filter toggle and the bulk actions. */
 export function FilesToolbar(props: FilesToolbarProps) {
+  const intl = useIntl();
   const { selectedCount, selectableCount, allState, neverDownloadedOnly, disabled } = props;
   return (
     <Stack
       role="toolbar"
-      aria-label="File actions"
+      aria-label={intl.formatMessage(toolbarMessages.toolbar)}
       direction={{ xs: 'column', md: 'row' }}
       spacing={1.5}
       useFlexGap
@@ -54,10 +57,10 @@ export function FilesToolbar(props: FilesToolbarProps) {
           indeterminate={allState === 'indeterminate'}
           onChange={props.onToggleAll}
           disabled={disabled || selectableCount === 0}
-          slotProps={{ input: { 'aria-label': 'Select all files' } }}
+          slotProps={{ input: { 'aria-label': intl.formatMessage(toolbarMessages.selectAll) } }}
         />
         <Typography variant="body2" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums', minWidth: 88 }} aria-live="polite">
-          {selectedCount} / {selectableCount} selected
+          {intl.formatMessage(toolbarMessages.selectedCount, { selected: selectedCount, total: selectableCount })}
         </Typography>
         <Divider orientation="vertical" flexItem sx={{ mx: 0.5 }} />
         <Button
@@ -69,21 +72,21 @@ export function FilesToolbar(props: FilesToolbarProps) {
           onClick={props.onToggleFilter}
           disabled={disabled}
         >
-          {neverDownloadedOnly ? 'Show All' : 'Never Downloaded'}
+          {intl.formatMessage(neverDownloadedOnly ? toolbarMessages.showAll : toolbarMessages.neverDownloaded)}
         </Button>
       </Stack>
       <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {props.linkAction && <Box sx={{ display: 'contents' }}>{props.linkAction}</Box>}
         <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={props.onDownloadSelected} disabled={disabled}>
-          Download Selected
+          {intl.formatMessage(toolbarMessages.downloadSelected)}
         </Button>
         <Button size="small" variant="contained" startIcon={<DownloadIcon />} onClick={props.onDownloadAll} disabled={disabled || selectableCount === 0}>
-          Download All ({selectableCount})
+          {intl.formatMessage(toolbarMessages.downloadAll, { count: selectableCount })}
         </Button>
         {props.exportAction}
         {props.onDeleteSelected && (
           <Button size="small" variant="outlined" color="error" onClick={props.onDeleteSelected} disabled={disabled || selectedCount === 0}>
-            Delete Selected
+            {intl.formatMessage(toolbarMessages.deleteSelected)}
           </Button>
         )}
       </Stack>

@@ -5,6 +5,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import { describeApiError } from '../../api/errors.ts';
 import { useListFolderFilesQuery } from '../../api/filesApi.ts';
 import { useGetFolderQuery } from '../../api/foldersApi.ts';
@@ -22,6 +23,7 @@ import { MembersSection } from '../team/index.ts';
 import { FilesPanel, type LinkActionContext } from './FilesPanel.tsx';
 import { formatBytes } from '../../lib/formatBytes.ts';
 import { FILES_MESSAGES } from '../../lib/userTexts.ts';
+import { pageMessages } from './messages.ts';
 
 function Frame({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
@@ -37,6 +39,7 @@ function linkAction({ folderId, selectedFiles, requestKeyOpener, disabled }: Lin
 }
 
 function FolderFilesScreen({ folderId }: { folderId: number }) {
+  const intl = useIntl();
   const folderQuery = useGetFolderQuery(folderId);
   const filesQuery = useListFolderFilesQuery(folderId, { refetchOnMountOrArgChange: true });
   const folder = folderQuery.data;
@@ -44,7 +47,7 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
   if (!folder) {
     if (!folderQuery.error) {
       return (
-        <Frame title="Files in Folder">
+        <Frame title={intl.formatMessage(pageMessages.title)}>
           <LoadingMessage text={FILES_MESSAGES.loading} />
           <ActiveDownloadLinksSection folderId={folderId} />
         </Frame>
@@ -52,7 +55,7 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
     }
     // Spec section 8: a load failure with no folder shows the mapped error in place of the page.
     return (
-      <Frame title="Files in Folder">
+      <Frame title={intl.formatMessage(pageMessages.title)}>
         <Alert severity="error" role="alert">
           {describeApiError(folderQuery.error).message}
         </Alert>
@@ -62,7 +65,7 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
 
   const files = filesQuery.data;
   const totalBytes = files?.reduce((sum, file) => sum + file.file_size, 0) ?? 0;
-  const subtitle = files ? `${files.length === 1 ? '1 file' : `${files.length} files`} · ${formatBytes(totalBytes, 'oneDecimal')}` : undefined;
+  const subtitle = files ? intl.formatMessage(pageMessages.summary, { count: files.length, size: formatBytes(totalBytes, 'oneDecimal') }) : undefined;
 
   let content: ReactNode;
   if (files) {
@@ -72,7 +75,7 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
   } else if (filesQuery.error) {
     content = (
       <Alert severity="error" role="alert">
-        Error: {describeApiError(filesQuery.error).message}
+        {intl.formatMessage(pageMessages.error, { message: describeApiError(filesQuery.error).message })}
       </Alert>
     );
   } else {
@@ -80,7 +83,7 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
   }
 
   return (
-    <Frame title={`Files in Folder: ${displayTitle(folder.title)}`} subtitle={subtitle}>
+    <Frame title={intl.formatMessage(pageMessages.titleWithFolder, { title: displayTitle(folder.title) })} subtitle={subtitle}>
       <Stack spacing={4}>
         <Box>
           <RetentionNote retentionDays={folder.retention_days} />
@@ -96,19 +99,20 @@ function FolderFilesScreen({ folderId }: { folderId: number }) {
 }
 
 export function FolderFilesPage({ folderId }: { folderId: number | null }) {
+  const intl = useIntl();
   const status = useAppSelector(selectAuthStatus);
   const user = useAppSelector(selectCurrentUser);
   if (status === 'checking') return <LoadingMessage text={FILES_MESSAGES.loading} />;
   if (!user) {
     return (
-      <Frame title="Files in Folder">
+      <Frame title={intl.formatMessage(pageMessages.title)}>
         <Alert severity="error">{FILES_MESSAGES.notAuthenticated}</Alert>
       </Frame>
     );
   }
   if (folderId === null) {
     return (
-      <Frame title="Files in Folder">
+      <Frame title={intl.formatMessage(pageMessages.title)}>
         <InvalidFolderId />
       </Frame>
     );

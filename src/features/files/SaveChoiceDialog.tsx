@@ -8,8 +8,10 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import { DownloadIcon, FolderOpenIcon } from '../../app/icons.tsx';
 import { FILES_MESSAGES } from '../../lib/userTexts.ts';
+import { dialogMessages } from './messages.ts';
 
 export type SaveChoice = 'folder' | 'zip';
 
@@ -55,6 +57,7 @@ function ChoiceButton({ icon, title, detail, onClick, autoFocus }: { icon: React
  * browser's downloads. Resolves with the choice, or null when the dialog was cancelled.
  */
 export function useSaveChoice(): { askSaveChoice(request: ChoiceRequest): Promise<SaveChoice | null>; choiceDialog: ReactNode } {
+  const intl = useIntl();
   const titleId = useId();
   const [request, setRequest] = useState<ChoiceRequest | null>(null);
   const pending = useRef<((choice: SaveChoice | null) => void) | null>(null);
@@ -85,7 +88,7 @@ export function useSaveChoice(): { askSaveChoice(request: ChoiceRequest): Promis
       </DialogContent>
       <DialogActions>
         <Button color="inherit" onClick={() => finish(null)}>
-          Cancel
+          {intl.formatMessage(dialogMessages.cancel)}
         </Button>
       </DialogActions>
     </Dialog>

@@ -18,6 +18,8 @@ import { keyOperationFailureText, privateKeyCryptoFailed, usePrivateKeyUnlock } 
 import { useFileKeyOpener, type FileKeyOpener } from '../team/index.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { DOWNLOAD_MESSAGES, downloadErrorText, FILES_MESSAGES } from '../../lib/userTexts.ts';
+import { t } from '../../i18n/language.ts';
+import { progressMessages } from './messages.ts';
 import { useSaveChoice } from './SaveChoiceDialog.tsx';
 import { chooseSaveDestination, type DownloadTarget } from './saveDestination.ts';
 
@@ -88,7 +90,7 @@ export function useFileDownloads(folderId: number, viewerIsOwner: boolean): File
       if (!destination || running.current) return; // a dialog was cancelled
       const controller = new AbortController();
       running.current = controller;
-      const label = destination.kind === 'disk-folder' ? `to "${destination.directory.name}"` : target.label;
+      const label = destination.kind === 'disk-folder' ? t(progressMessages.toFolder, { folder: destination.directory.name }) : target.label;
       setActive({ label, fileCount: target.files.length, progress: null });
       try {
         const outcome = await downloadAdminFiles({

@@ -1,6 +1,8 @@
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useIntl } from 'react-intl';
 import { OptionalSetting, PasswordField } from '../../app/forms/index.ts';
+import { FOLDER_PAGE_MESSAGES as messages } from '../../lib/userTexts.ts';
 import type { FolderFormErrors, FolderFormValues } from './folderForm.ts';
 
 interface AccessFieldsProps {
@@ -15,6 +17,7 @@ interface AccessFieldsProps {
 
 /** Who may upload: link password, e-mail verification with its allowed list, MIME check. */
 export function AccessFields({ values, errors, disabled, hasExistingPassword, onPasswordChange, onChange }: AccessFieldsProps) {
+  const intl = useIntl();
   /** The props that tie an optional setting's checkbox to its value. */
   function setting(field: 'usePassword' | 'requireEmailVerification' | 'performMimeCheck', name: string) {
     return { name, checked: values[field], disabled, onToggle: (on: boolean) => onChange({ [field]: on }) };
@@ -24,30 +27,27 @@ export function AccessFields({ values, errors, disabled, hasExistingPassword, on
     <Stack spacing={2}>
       <OptionalSetting
         {...setting('usePassword', 'use_password')}
-        label={hasExistingPassword ? 'Change or remove the link password' : 'Protect the upload link with a password'}
-        hint={
-          hasExistingPassword
-            ? 'The upload link has a password. Leave this unticked to keep it; tick it and leave the fields blank to remove it.'
-            : 'Uploaders must enter this password before they can send files.'
-        }
+        label={intl.formatMessage(hasExistingPassword ? messages.changePassword : messages.protectWithPassword)}
+        hint={intl.formatMessage(hasExistingPassword ? messages.existingPasswordHint : messages.passwordHint)}
       >
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
           <PasswordField
-            label={hasExistingPassword ? 'New link password' : 'Link password'}
+            label={intl.formatMessage(hasExistingPassword ? messages.newPassword : messages.password)}
             name="link_password"
             autoComplete="new-password"
             value={values.password}
             disabled={disabled}
-            helperText={hasExistingPassword ? 'Blank removes the password.' : 'Share it with uploaders separately.'}
+            helperText={intl.formatMessage(hasExistingPassword ? messages.blankRemovesPassword : messages.shareSeparately)}
             onChange={onPasswordChange}
           />
           <PasswordField
-            label="Confirm link password"
+            label={intl.formatMessage(messages.confirmPassword)}
             name="confirm_link_password"
             autoComplete="new-password"
             value={values.confirmPassword}
             disabled={disabled || values.password === ''}
             error={errors.confirmPassword}
+            // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- an empty line under the field, so both fields line up; no text
             helperText=" "
             onChange={(confirmPassword) => onChange({ confirmPassword })}
           />
@@ -56,17 +56,17 @@ export function AccessFields({ values, errors, disabled, hasExistingPassword, on
 
       <OptionalSetting
         {...setting('requireEmailVerification', 'require_email_verification')}
-        label="Require e-mail verification"
-        hint="Uploaders confirm their e-mail address with a 6-digit code before sending files."
+        label={intl.formatMessage(messages.requireEmail)}
+        hint={intl.formatMessage(messages.requireEmailHint)}
       >
         <TextField
-          label="Allowed e-mails"
+          label={intl.formatMessage(messages.allowedEmails)}
           name="allowed_emails"
           value={values.allowedEmails}
           disabled={disabled}
-          placeholder="anna@example.com, ben@example.org"
+          placeholder={intl.formatMessage(messages.allowedEmailsExample)}
           error={Boolean(errors.allowedEmails)}
-          helperText={errors.allowedEmails ?? 'Comma-separated. Leave empty to let any verified address upload.'}
+          helperText={errors.allowedEmails ?? intl.formatMessage(messages.allowedEmailsHint)}
           onChange={(event) => onChange({ allowedEmails: event.target.value })}
           fullWidth
         />
@@ -74,8 +74,8 @@ export function AccessFields({ values, errors, disabled, hasExistingPassword, on
 
       <OptionalSetting
         {...setting('performMimeCheck', 'perform_mime_check')}
-        label="Perform MIME check"
-        hint="Check that each uploaded file's content matches its file type."
+        label={intl.formatMessage(messages.mimeCheck)}
+        hint={intl.formatMessage(messages.mimeCheckHint)}
       />
     </Stack>
   );

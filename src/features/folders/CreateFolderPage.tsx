@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import { useNavigate } from '@tanstack/react-router';
+import { useIntl } from 'react-intl';
 import { useCreateFolderMutation } from '../../api/foldersApi.ts';
 import { useGetStorageOverviewQuery } from '../../api/storageApi.ts';
 import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
@@ -8,10 +9,12 @@ import type { FolderPayload } from '../../api/types.ts';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { useNotifier } from '../../app/notifier.ts';
+import { FOLDER_PAGE_MESSAGES as messages } from '../../lib/userTexts.ts';
 import { emptyFolderForm } from './folderForm.ts';
 import { FolderForm } from './FolderForm.tsx';
 
 export function CreateFolderPage() {
+  const intl = useIntl();
   const navigate = useNavigate();
   const notify = useNotifier();
   const [createFolder] = useCreateFolderMutation();
@@ -20,24 +23,24 @@ export function CreateFolderPage() {
 
   async function save(payload: FolderPayload) {
     const folder = await createFolder(payload).unwrap();
-    notify.success(`Folder "${folder.title}" created successfully!`);
+    notify.success(intl.formatMessage(messages.created, { title: folder.title }));
     await navigate({ to: '/dashboard' });
   }
 
   return (
     <Box sx={{ maxWidth: 760, mx: 'auto' }}>
       <PageHeader
-        title="Create New Upload Folder"
-        subtitle="Uploaders get a link to this folder; their files are encrypted in their browser before they are sent."
+        title={intl.formatMessage(messages.createTitle)}
+        subtitle={intl.formatMessage(messages.createSubtitle)}
         back={<BackToDashboardLink />}
       />
       {defaults.isLoading ? (
-        <LoadingMessage text="Loading..." />
+        <LoadingMessage text={intl.formatMessage(messages.loading)} />
       ) : (
         <FolderForm
           mode="create"
           initialValues={{ ...emptyFolderForm(), limits: defaults.data ? limitsFormFrom(defaults.data.folder_defaults) : null }}
-          submitLabel="Create Folder"
+          submitLabel={intl.formatMessage(messages.createSubmit)}
           onSubmit={save}
         />
       )}

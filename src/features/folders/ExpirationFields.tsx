@@ -5,13 +5,15 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import { useId } from 'react';
+import { useIntl, type MessageDescriptor } from 'react-intl';
 import { ExpiryDateField, WholeNumberField } from '../../app/forms/index.ts';
+import { FOLDER_PAGE_MESSAGES as messages } from '../../lib/userTexts.ts';
 import type { ExpirationMode, FolderFormErrors, FolderFormValues } from './folderForm.ts';
 
-const MODES: ReadonlyArray<{ mode: ExpirationMode; label: string }> = [
-  { mode: 'none', label: 'Never expires' },
-  { mode: 'date', label: 'On a date' },
-  { mode: 'days', label: 'After a number of days' },
+const MODES: ReadonlyArray<{ mode: ExpirationMode; label: MessageDescriptor }> = [
+  { mode: 'none', label: messages.neverExpires },
+  { mode: 'date', label: messages.onDate },
+  { mode: 'days', label: messages.afterDays },
 ];
 
 interface ExpirationFieldsProps {
@@ -24,12 +26,13 @@ interface ExpirationFieldsProps {
 
 /** The expiration mode selector (none, date, days) and the one field the chosen mode needs. */
 export function ExpirationFields({ values, errors, disabled, onModeChange, onChange }: ExpirationFieldsProps) {
+  const intl = useIntl();
   const labelId = useId();
   return (
     <Stack spacing={2}>
       <FormControl disabled={disabled}>
         <FormLabel id={labelId} sx={{ fontWeight: 600, color: 'text.primary', '&.Mui-focused': { color: 'text.primary' } }}>
-          Expiration
+          {intl.formatMessage(messages.expiration)}
         </FormLabel>
         <RadioGroup
           row
@@ -39,7 +42,7 @@ export function ExpirationFields({ values, errors, disabled, onModeChange, onCha
           onChange={(event) => onModeChange(event.target.value as ExpirationMode)}
         >
           {MODES.map(({ mode, label }) => (
-            <FormControlLabel key={mode} value={mode} control={<Radio />} label={label} />
+            <FormControlLabel key={mode} value={mode} control={<Radio />} label={intl.formatMessage(label)} />
           ))}
         </RadioGroup>
       </FormControl>
@@ -50,18 +53,18 @@ export function ExpirationFields({ values, errors, disabled, onModeChange, onCha
           withSeconds
           disabled={disabled}
           error={errors.expirationDate}
-          helperText="In your local time. Uploads are refused after this moment."
+          helperText={intl.formatMessage(messages.dateHint)}
           onChange={(expirationDate) => onChange({ expirationDate })}
         />
       )}
       {values.expirationMode === 'days' && (
         <WholeNumberField
-          label="Expires in (days)"
+          label={intl.formatMessage(messages.days)}
           name="expires_in_days"
           value={values.expiresInDays}
           disabled={disabled}
           error={errors.expiresInDays}
-          helperText="Counted from when you save."
+          helperText={intl.formatMessage(messages.daysHint)}
           onChange={(expiresInDays) => onChange({ expiresInDays })}
         />
       )}

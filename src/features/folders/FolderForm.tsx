@@ -10,10 +10,12 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import type { FolderPayload } from '../../api/types.ts';
 import { OptionalSetting } from '../../app/forms/index.ts';
 import { ButtonLink } from '../../app/layout/links.tsx';
 import { useNotifier } from '../../app/notifier.ts';
+import { FORM_MESSAGES, FOLDER_PAGE_MESSAGES as messages } from '../../lib/userTexts.ts';
 import { StorageLimitFields, validateLimits, type LimitsErrors } from '../storage/index.ts';
 import { AccessFields } from './AccessFields.tsx';
 import { ExpirationFields } from './ExpirationFields.tsx';
@@ -25,8 +27,6 @@ import {
   type FolderFormValues,
 } from './folderForm.ts';
 import { buildFolderPayload, type FolderFormMode } from './folderPayload.ts';
-
-export const SAVE_FAILED = 'An error occurred while saving. Please check details.';
 
 interface FolderFormProps {
   mode: FolderFormMode;
@@ -50,6 +50,7 @@ function FormPart({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export function FolderForm({ mode, initialValues, hasExistingPassword = false, submitLabel, onSubmit }: FolderFormProps) {
+  const intl = useIntl();
   const notify = useNotifier();
   const [values, setValues] = useState(initialValues);
   const [errors, setErrors] = useState<FolderFormErrors>({});
@@ -84,36 +85,36 @@ export function FolderForm({ mode, initialValues, hasExistingPassword = false, s
       variant="outlined"
       noValidate
       onSubmit={handleSubmit}
-      aria-label={mode === 'create' ? 'Create folder' : 'Edit folder'}
+      aria-label={intl.formatMessage(mode === 'create' ? messages.createFormLabel : messages.editFormLabel)}
       sx={{ p: { xs: 3, sm: 4 } }}
     >
       <Stack spacing={3.5}>
-        <FormPart title="Details">
+        <FormPart title={intl.formatMessage(messages.details)}>
           <TextField
-            label="Title"
+            label={intl.formatMessage(messages.title)}
             name="title"
             required
             autoFocus={mode === 'create'}
             value={values.title}
             disabled={saving}
             error={Boolean(errors.title)}
-            helperText={errors.title ?? 'Uploaders see it on the upload page.'}
+            helperText={errors.title ?? intl.formatMessage(messages.titleHint)}
             onChange={(event) => change({ title: event.target.value })}
             slotProps={{ htmlInput: { maxLength: 255 } }}
           />
           <TextField
-            label="Description"
+            label={intl.formatMessage(messages.description)}
             name="description"
             multiline
             minRows={3}
             value={values.description}
             disabled={saving}
-            helperText="Optional. Shown to uploaders under the title."
+            helperText={intl.formatMessage(messages.descriptionHint)}
             onChange={(event) => change({ description: event.target.value })}
           />
         </FormPart>
         <Divider />
-        <FormPart title="Access">
+        <FormPart title={intl.formatMessage(messages.access)}>
           <AccessFields
             values={values}
             errors={errors}
@@ -138,26 +139,26 @@ export function FolderForm({ mode, initialValues, hasExistingPassword = false, s
             <Divider />
             <OptionalSetting
               name="is_active"
-              label="Folder is active"
+              label={intl.formatMessage(messages.isActive)}
               checked={values.isActive}
               disabled={saving}
               onToggle={(isActive) => change({ isActive })}
-              hint="An inactive folder's upload link accepts no uploads."
+              hint={intl.formatMessage(messages.isActiveHint)}
             />
           </>
         )}
         {saveError && (
           <Alert severity="error" role="alert">
-            <AlertTitle>{SAVE_FAILED}</AlertTitle>
+            <AlertTitle>{FORM_MESSAGES.saveFailed}</AlertTitle>
             {saveError}
           </Alert>
         )}
         <Stack direction="row" spacing={1.5}>
           <Button type="submit" variant="contained" disabled={saving}>
-            {saving ? 'Saving...' : submitLabel}
+            {saving ? intl.formatMessage(messages.saving) : submitLabel}
           </Button>
           <ButtonLink to="/dashboard" variant="text" color="inherit" disabled={saving}>
-            Cancel
+            {intl.formatMessage(messages.cancel)}
           </ButtonLink>
         </Stack>
       </Stack>

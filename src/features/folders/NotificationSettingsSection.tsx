@@ -13,6 +13,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId, useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { useGetFolderNotificationsQuery, useSaveFolderNotificationsMutation } from '../../api/foldersApi.ts';
 import { describeApiError } from '../../api/errors.ts';
 import { useAppSelector } from '../../app/hooks.ts';
@@ -20,9 +21,10 @@ import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import type { NotificationSettings, NotifyMode } from '../../../contract/notifications.ts';
 import { selectCurrentUser } from '../auth/index.ts';
-import { NOTIFICATION_TEXTS } from '../../lib/userTexts.ts';
+import { FOLDER_PAGE_MESSAGES, NOTIFICATION_TEXTS } from '../../lib/userTexts.ts';
 
 function SettingsForm({ folderId, initial }: { folderId: number; initial: NotificationSettings }) {
+  const intl = useIntl();
   const labelId = useId();
   const notify = useNotifier();
   const user = useAppSelector(selectCurrentUser);
@@ -43,7 +45,7 @@ function SettingsForm({ folderId, initial }: { folderId: number; initial: Notifi
     <Stack component="form" spacing={2} onSubmit={submit} aria-label={NOTIFICATION_TEXTS.title}>
       {user !== null && !user.email && settings.mode !== 'off' && <Alert severity="info">{NOTIFICATION_TEXTS.noAddress}</Alert>}
       <FormControl>
-        <FormLabel id={`${labelId}-mode`}>E-mail me</FormLabel>
+        <FormLabel id={`${labelId}-mode`}>{intl.formatMessage(FOLDER_PAGE_MESSAGES.emailMe)}</FormLabel>
         <RadioGroup
           aria-labelledby={`${labelId}-mode`}
           name="notify_mode"
@@ -82,6 +84,7 @@ function SettingsForm({ folderId, initial }: { folderId: number; initial: Notifi
 }
 
 export function NotificationSettingsSection({ folderId }: { folderId: number }) {
+  const intl = useIntl();
   const headingId = useId();
   const { data, error } = useGetFolderNotificationsQuery(folderId, { refetchOnMountOrArgChange: true });
   return (
@@ -94,7 +97,7 @@ export function NotificationSettingsSection({ folderId }: { folderId: number }) 
       ) : error !== undefined ? (
         <Alert severity="error">{describeApiError(error).message}</Alert>
       ) : (
-        <LoadingMessage text="Loading..." />
+        <LoadingMessage text={intl.formatMessage(FOLDER_PAGE_MESSAGES.loading)} />
       )}
     </Paper>
   );

@@ -3,6 +3,7 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import { useEffect, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { describeApiError } from '../../api/errors.ts';
 import { useGetEncryptedKeyQuery } from '../../api/keysApi.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
@@ -15,6 +16,7 @@ import type { GeneratedKeyPairData } from './keyPool.ts';
 import { KeyStatusBox, KeyStatusChip } from './KeyStatusBox.tsx';
 import { privateKeyCleared, selectPrivateKeyUnlocked } from './keysSlice.ts';
 import { hasOrphanedPublicKey, keyStorageStatus, shouldReportStatusError } from './keyStatus.ts';
+import { KEYS_UI } from './messages.ts';
 import { NewKeyPairDialog } from './NewKeyPairDialog.tsx';
 import { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
 import { RestoreKeyPanel } from './RestoreKeyPanel.tsx';
@@ -25,6 +27,7 @@ import { RestoreKeyPanel } from './RestoreKeyPanel.tsx';
  * key exists without a stored encrypted private key.
  */
 export function EncryptionKeySection() {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const notify = useNotifier();
   const user = useAppSelector(selectCurrentUser);
@@ -44,7 +47,7 @@ export function EncryptionKeySection() {
 
   if (!user) {
     return (
-      <SettingsSection title="End-to-End Encryption Key">
+      <SettingsSection title={intl.formatMessage(KEYS_UI.sectionTitle)}>
         <Alert severity="error">{KEY_MESSAGES.profileUnavailable}</Alert>
       </SettingsSection>
     );
@@ -59,17 +62,16 @@ export function EncryptionKeySection() {
 
   return (
     <SettingsSection
-      title="End-to-End Encryption Key"
-      description="Your key pair lets you decrypt the files uploaders send you. The private key never leaves your browser unencrypted."
+      title={intl.formatMessage(KEYS_UI.sectionTitle)}
+      description={intl.formatMessage(KEYS_UI.sectionDescription)}
       aside={<KeyStatusChip status={status} />}
     >
       <Stack spacing={3}>
         <KeyStatusBox status={status} unlocked={unlocked} onUnlock={() => setUnlocking(true)} onLock={() => dispatch(privateKeyCleared({ reason: 'locked' }))} />
         {hasOrphanedPublicKey(user.public_key_spki, status) && (
           <Alert severity="warning" role="alert">
-            <AlertTitle>Public key without a stored private key</AlertTitle>
-            Uploaders encrypt files for your public key, but no encrypted private key is stored on the server, so those files cannot be
-            decrypted here. Restore your key from its backup file, or generate a new key pair.
+            <AlertTitle>{intl.formatMessage(KEYS_UI.orphanTitle)}</AlertTitle>
+            {intl.formatMessage(KEYS_UI.orphanText)}
           </Alert>
         )}
         <Divider />

@@ -7,6 +7,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId, useState, type FormEvent } from 'react';
+import { useIntl, type MessageDescriptor } from 'react-intl';
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
 import { describeApiError } from '../../api/errors.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
@@ -17,14 +18,15 @@ import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { generationFailedMessage, KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { KeyError, keyOperationFailureText } from './keyError.ts';
 import type { GeneratedKeyPairData } from './keyPool.ts';
+import { KEYS_UI } from './messages.ts';
 import { DialogChoice, PasswordField } from '../../app/forms/index.ts';
 
 type Stage = 'idle' | 'verifying' | 'generating';
 
-const STAGE_LABEL: Record<Stage, string> = {
-  idle: 'Generate New Key Pair',
-  verifying: 'Verifying password...',
-  generating: 'Generating and encrypting keys...',
+const STAGE_LABEL: Record<Stage, MessageDescriptor> = {
+  idle: KEYS_UI.generateTitle,
+  verifying: KEYS_UI.generateVerifying,
+  generating: KEYS_UI.generateGenerating,
 };
 
 /**
@@ -33,6 +35,7 @@ const STAGE_LABEL: Record<Stage, string> = {
  * encryption with the login password in the worker pool; the caller then opens the three-step modal.
  */
 export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExistingKey: boolean; onGenerated(pair: GeneratedKeyPairData): void }) {
+  const intl = useIntl();
   const notify = useNotifier();
   const cryptoPool = useCryptoPool();
   const confirmTitleId = useId();
@@ -96,43 +99,42 @@ export function GenerateKeyPairPanel({ hasExistingKey, onGenerated }: { hasExist
   return (
     <Box>
       <Typography variant="h3" sx={{ mb: 0.5 }}>
-        Generate New Key Pair
+        {intl.formatMessage(KEYS_UI.generateTitle)}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        Creates a new RSA key pair in this browser. The private key is encrypted with your login password before it is stored.
+        {intl.formatMessage(KEYS_UI.generateIntro)}
       </Typography>
-      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Generate new key pair">
+      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(KEYS_UI.generateFormLabel)}>
         <PasswordField
           id={errorLink.fieldId}
-          label="Login Password"
+          label={intl.formatMessage(KEYS_UI.generatePassword)}
           name="generate_password"
           value={password}
           disabled={busy}
-          helperText="Needed to encrypt the new private key."
+          helperText={intl.formatMessage(KEYS_UI.generatePasswordHint)}
           onChange={setPassword}
           inputProps={errorLink.inputProps}
         />
         <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" disabled={busy}>
-            {STAGE_LABEL[stage]}
+            {intl.formatMessage(STAGE_LABEL[stage])}
           </Button>
         </Box>
       </Stack>
       <Dialog open={confirming} onClose={handleCancel} aria-labelledby={confirmTitleId}>
-        <DialogTitle id={confirmTitleId}>Generate a new key pair?</DialogTitle>
+        <DialogTitle id={confirmTitleId}>{intl.formatMessage(KEYS_UI.generateConfirmTitle)}</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: hasExistingKey ? 1.5 : 0 }}>
-            Files already encrypted for your old key cannot be decrypted with the new one. They become inaccessible unless you keep
-            the backup file of your old key.
+            {intl.formatMessage(KEYS_UI.generateConfirmText)}
           </DialogContentText>
           {hasExistingKey && (
             <DialogContentText sx={{ fontWeight: 600, color: 'warning.dark' }}>
-              Your current key will be replaced. Make sure you have its backup file before you continue.
+              {intl.formatMessage(KEYS_UI.generateReplaceWarning)}
             </DialogContentText>
           )}
         </DialogContent>
-        <DialogChoice dismissLabel="Cancel" onDismiss={handleCancel} confirmLabel="Generate New Keys" onConfirm={handleConfirm} confirmColor="warning" />
+        <DialogChoice dismissLabel={intl.formatMessage(KEYS_UI.cancel)} onDismiss={handleCancel} confirmLabel={intl.formatMessage(KEYS_UI.generateConfirm)} onConfirm={handleConfirm} confirmColor="warning" />
       </Dialog>
     </Box>
   );

@@ -2,6 +2,8 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { KEYS_UI } from './messages.ts';
 
 interface KeyPairStepProps {
   number: number;
@@ -14,6 +16,7 @@ interface KeyPairStepProps {
 
 /** One numbered step of the 'New Key Pair Generated' modal. */
 export function KeyPairStep({ number, title, done, required, children, action }: KeyPairStepProps) {
+  const intl = useIntl();
   return (
     <Box
       component="li"
@@ -44,6 +47,7 @@ export function KeyPairStep({ number, title, done, required, children, action }:
           bgcolor: done ? 'success.main' : 'primary.main',
         }}
       >
+        {/* eslint-disable-next-line formatjs/no-literal-string-in-jsx -- a check mark in place of the step's number, hidden from screen readers */}
         {done ? '✓' : number}
       </Box>
       <Box sx={{ flex: 1, minWidth: 0 }}>
@@ -51,7 +55,7 @@ export function KeyPairStep({ number, title, done, required, children, action }:
           <Typography variant="h3" component="h3">
             {title}
           </Typography>
-          {required && <Chip label="Required" size="small" color="error" variant="outlined" />}
+          {required && <Chip label={intl.formatMessage(KEYS_UI.stepRequired)} size="small" color="error" variant="outlined" />}
         </Box>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
           {children}

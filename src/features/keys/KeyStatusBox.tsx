@@ -4,33 +4,31 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { MessageDescriptor } from 'react-intl';
+import { useIntl } from 'react-intl';
 import { KeyIcon } from '../../app/icons.tsx';
 import type { KeyStorageStatus } from './keyStatus.ts';
+import { KEYS_UI } from './messages.ts';
 
-const TEXT: Record<KeyStorageStatus, { headline: string; detail: string }> = {
-  checking: { headline: 'Checking key storage status...', detail: 'Asking the server whether your encrypted private key is stored.' },
-  stored: {
-    headline: 'Your encrypted private key is stored on the server.',
-    detail: 'It is unlocked with your login password, in this browser only, when you download files.',
-  },
-  'not-stored': {
-    headline: 'No encrypted private key is stored on the server.',
-    detail: 'Generate a new key pair, or restore your key from a backup file below.',
-  },
-  unknown: { headline: 'Key storage status unknown.', detail: 'The status could not be checked. Reload the page to try again.' },
+const TEXT: Record<KeyStorageStatus, { headline: MessageDescriptor; detail: MessageDescriptor }> = {
+  checking: { headline: KEYS_UI.checkingHeadline, detail: KEYS_UI.checkingDetail },
+  stored: { headline: KEYS_UI.storedHeadline, detail: KEYS_UI.storedDetail },
+  'not-stored': { headline: KEYS_UI.notStoredHeadline, detail: KEYS_UI.notStoredDetail },
+  unknown: { headline: KEYS_UI.unknownHeadline, detail: KEYS_UI.unknownDetail },
 };
 
-const CHIP: Record<KeyStorageStatus, { label: string; color: 'default' | 'success' | 'warning' }> = {
-  checking: { label: 'Checking...', color: 'default' },
-  stored: { label: 'Stored', color: 'success' },
-  'not-stored': { label: 'Not stored', color: 'warning' },
-  unknown: { label: 'Unknown', color: 'default' },
+const CHIP: Record<KeyStorageStatus, { label: MessageDescriptor; color: 'default' | 'success' | 'warning' }> = {
+  checking: { label: KEYS_UI.chipChecking, color: 'default' },
+  stored: { label: KEYS_UI.chipStored, color: 'success' },
+  'not-stored': { label: KEYS_UI.chipNotStored, color: 'warning' },
+  unknown: { label: KEYS_UI.chipUnknown, color: 'default' },
 };
 
 /** The status chip shown next to the section title. */
 export function KeyStatusChip({ status }: { status: KeyStorageStatus }) {
+  const intl = useIntl();
   const chip = CHIP[status];
-  return <Chip label={chip.label} color={chip.color} size="small" variant={status === 'stored' ? 'filled' : 'outlined'} />;
+  return <Chip label={intl.formatMessage(chip.label)} color={chip.color} size="small" variant={status === 'stored' ? 'filled' : 'outlined'} />;
 }
 
 interface KeyStatusBoxProps {
@@ -42,11 +40,12 @@ interface KeyStatusBoxProps {
 
 /** Key storage status (spec section 4): checking, stored, not stored, unknown; plus the session's lock state. */
 export function KeyStatusBox({ status, unlocked, onUnlock, onLock }: KeyStatusBoxProps) {
+  const intl = useIntl();
   const text = TEXT[status];
   return (
     <Box
       role="status"
-      aria-label="Key storage status"
+      aria-label={intl.formatMessage(KEYS_UI.statusLabel)}
       data-status={status}
       sx={{
         display: 'flex',
@@ -65,21 +64,21 @@ export function KeyStatusBox({ status, unlocked, onUnlock, onLock }: KeyStatusBo
       </Box>
       <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
-          {text.headline}
+          {intl.formatMessage(text.headline)}
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          {status === 'stored' && unlocked ? 'Unlocked for this session: downloads will not ask for your password.' : text.detail}
+          {intl.formatMessage(status === 'stored' && unlocked ? KEYS_UI.unlockedDetail : text.detail)}
         </Typography>
       </Box>
       {status === 'stored' && (
         <Stack direction="row" spacing={1}>
           {unlocked ? (
             <Button variant="outlined" size="small" onClick={onLock}>
-              Lock Private Key
+              {intl.formatMessage(KEYS_UI.lock)}
             </Button>
           ) : (
             <Button variant="outlined" size="small" onClick={onUnlock}>
-              Unlock Private Key
+              {intl.formatMessage(KEYS_UI.unlock)}
             </Button>
           )}
         </Stack>

@@ -6,6 +6,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { sessionConfirmed } from '../auth/index.ts';
@@ -13,8 +14,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { downloadKeyBackup } from './downloadBackup.ts';
 import type { GeneratedKeyPairData } from './keyPool.ts';
 import { KeyPairStep } from './KeyPairStep.tsx';
-
-export const CLOSE_BLOCKED_TITLE = 'Please complete all steps (upload, save, download) before closing.';
+import { KEYS_UI } from './messages.ts';
 
 type StepState = 'idle' | 'busy' | 'done';
 
@@ -65,6 +65,7 @@ export function NewKeyPairDialog({ pending, username, onClose }: NewKeyPairDialo
 }
 
 function NewKeyPairSteps({ pending, username, titleId, onClose }: { pending: GeneratedKeyPairData; username: string; titleId: string; onClose(): void }) {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const notify = useNotifier();
   const [setPublicKey] = useSetPublicKeyMutation();
@@ -73,6 +74,7 @@ function NewKeyPairSteps({ pending, username, titleId, onClose }: { pending: Gen
   const [save, setSave] = useState<StepState>('idle');
   const [downloaded, setDownloaded] = useState(false);
   const allDone = upload === 'done' && save === 'done' && downloaded;
+  const closeBlocked = allDone ? undefined : intl.formatMessage(KEYS_UI.closeBlocked);
 
   async function handleUpload() {
     setUpload('busy');
@@ -104,51 +106,60 @@ function NewKeyPairSteps({ pending, username, titleId, onClose }: { pending: Gen
 
   return (
     <>
-      <DialogTitle id={titleId}>New Key Pair Generated - Actions Required!</DialogTitle>
+      <DialogTitle id={titleId}>{intl.formatMessage(KEYS_UI.newPairTitle)}</DialogTitle>
       <DialogContent>
         <Alert severity="warning" sx={{ mb: 2.5 }}>
-          Your new key pair exists only in this window until these steps are done. Complete all three before closing.
+          {intl.formatMessage(KEYS_UI.newPairWarning)}
         </Alert>
         <Box component="ol" sx={{ display: 'grid', gap: 1.5, m: 0, p: 0 }}>
           <KeyPairStep
             number={1}
-            title="Upload the public key"
+            title={intl.formatMessage(KEYS_UI.uploadTitle)}
             done={upload === 'done'}
             action={
-              <StepButton state={upload} onClick={handleUpload} labels={{ idle: 'Upload Public Key', busy: 'Uploading...', done: 'Uploaded ✓' }} />
+              <StepButton
+                state={upload}
+                onClick={handleUpload}
+                labels={{ idle: intl.formatMessage(KEYS_UI.uploadIdle), busy: intl.formatMessage(KEYS_UI.uploadBusy), done: intl.formatMessage(KEYS_UI.uploadDone) }}
+              />
             }
           >
-            Uploaders' browsers encrypt every file for this key.
+            {intl.formatMessage(KEYS_UI.uploadText)}
           </KeyPairStep>
           <KeyPairStep
             number={2}
-            title="Save the encrypted key data to your profile"
+            title={intl.formatMessage(KEYS_UI.saveTitle)}
             done={save === 'done'}
             action={
-              <StepButton state={save} waiting={upload !== 'done'} onClick={handleSave} labels={{ idle: 'Save Key Data', busy: 'Saving...', done: 'Saved ✓' }} />
+              <StepButton
+                state={save}
+                waiting={upload !== 'done'}
+                onClick={handleSave}
+                labels={{ idle: intl.formatMessage(KEYS_UI.saveIdle), busy: intl.formatMessage(KEYS_UI.saveBusy), done: intl.formatMessage(KEYS_UI.saveDone) }}
+              />
             }
           >
-            Your private key, encrypted with your login password, is kept on the server so you can unlock it when you download files.
+            {intl.formatMessage(KEYS_UI.saveText)}
           </KeyPairStep>
           <KeyPairStep
             number={3}
-            title="Download the backup file"
+            title={intl.formatMessage(KEYS_UI.downloadTitle)}
             done={downloaded}
             required
             action={
               <Button variant={downloaded ? 'outlined' : 'contained'} size="small" onClick={handleDownload}>
-                {downloaded ? 'Download Again?' : 'Download Backup (.json)'}
+                {intl.formatMessage(downloaded ? KEYS_UI.downloadAgain : KEYS_UI.download)}
               </Button>
             }
           >
-            Keep this file in a safe place. Together with your login password it restores your key if the copy on the server is lost.
+            {intl.formatMessage(KEYS_UI.downloadText)}
           </KeyPairStep>
         </Box>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2.5 }}>
-        <span title={allDone ? undefined : CLOSE_BLOCKED_TITLE}>
-          <Button variant="contained" color={allDone ? 'success' : 'primary'} disabled={!allDone} title={allDone ? undefined : CLOSE_BLOCKED_TITLE} onClick={onClose}>
-            {allDone ? 'Done (Close)' : 'Close'}
+        <span title={closeBlocked}>
+          <Button variant="contained" color={allDone ? 'success' : 'primary'} disabled={!allDone} title={closeBlocked} onClick={onClose}>
+            {intl.formatMessage(allDone ? KEYS_UI.closeDone : KEYS_UI.close)}
           </Button>
         </span>
       </DialogActions>

@@ -8,12 +8,14 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { useSnackbar } from 'notistack';
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { describeApiError } from '../../api/errors.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { unlockPrivateKey } from './keyThunks.ts';
+import { KEYS_UI } from './messages.ts';
 import { DialogChoice, PasswordField } from '../../app/forms/index.ts';
 
 /** Spec section 9: key-loaded notice 2 s, key-error notice 5 s. */
@@ -35,6 +37,7 @@ interface PrivateKeyUnlockDialogProps {
  * dropped from this component.
  */
 export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKeyUnlockDialogProps) {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
   const { enqueueSnackbar } = useSnackbar();
@@ -76,25 +79,31 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
 
   return (
     <Dialog open={open} onClose={busy ? undefined : onCancel} aria-labelledby={titleId} maxWidth="xs">
-      <DialogTitle id={titleId}>Login Password Required</DialogTitle>
+      <DialogTitle id={titleId}>{intl.formatMessage(KEYS_UI.unlockTitle)}</DialogTitle>
       {(state.step === 'entering' || state.step === 'unlocking') && (
-        <Stack component="form" noValidate onSubmit={handleSubmit} aria-label="Unlock private key">
+        <Stack component="form" noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(KEYS_UI.unlockFormLabel)}>
           <DialogContent sx={{ pt: 0 }}>
             <DialogContentText sx={{ mb: 2.5 }}>
-              Enter your login password to unlock your private key. It stays unlocked in this browser's memory until you log out.
+              {intl.formatMessage(KEYS_UI.unlockIntro)}
             </DialogContentText>
             <PasswordField
-              label="Login Password"
+              label={intl.formatMessage(KEYS_UI.unlockPassword)}
               name="password"
               autoFocus
               value={password}
               disabled={busy}
               error={inlineError !== null}
+              // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- a space keeps the helper line's height, no text
               helperText={inlineError ?? ' '}
               onChange={setPassword}
             />
           </DialogContent>
-          <DialogChoice dismissLabel="Cancel" onDismiss={onCancel} confirmLabel={busy ? 'Unlocking...' : 'Unlock'} busy={busy} />
+          <DialogChoice
+            dismissLabel={intl.formatMessage(KEYS_UI.cancel)}
+            onDismiss={onCancel}
+            confirmLabel={intl.formatMessage(busy ? KEYS_UI.unlocking : KEYS_UI.unlockSubmit)}
+            busy={busy}
+          />
         </Stack>
       )}
       {state.step === 'keyLoaded' && (
@@ -106,7 +115,7 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2 }}>
             <Button variant="contained" autoFocus onClick={() => onContinue(state.handle)}>
-              Continue
+              {intl.formatMessage(KEYS_UI.unlockContinue)}
             </Button>
           </DialogActions>
         </>
@@ -118,7 +127,13 @@ export function PrivateKeyUnlockDialog({ open, onContinue, onCancel }: PrivateKe
               {state.message}
             </Alert>
           </DialogContent>
-          <DialogChoice dismissLabel="Cancel" onDismiss={onCancel} confirmLabel="Try Again" onConfirm={() => setState({ step: 'entering' })} autoFocusConfirm />
+          <DialogChoice
+            dismissLabel={intl.formatMessage(KEYS_UI.cancel)}
+            onDismiss={onCancel}
+            confirmLabel={intl.formatMessage(KEYS_UI.unlockTryAgain)}
+            onConfirm={() => setState({ step: 'entering' })}
+            autoFocusConfirm
+          />
         </>
       )}
     </Dialog>

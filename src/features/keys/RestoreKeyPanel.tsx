@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { useVerifyPasswordMutation } from '../../api/authApi.ts';
 import { useSaveEncryptedKeyMutation, useSetPublicKeyMutation } from '../../api/keysApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
@@ -16,6 +17,7 @@ import { BACKUP_MIME_TYPE } from './backupFile.ts';
 import { isKeyError } from './keyError.ts';
 import { KEY_MESSAGES } from '../../lib/userTexts.ts';
 import { privateKeyCleared } from './keysSlice.ts';
+import { KEYS_UI } from './messages.ts';
 import { restoreKeyFromBackup } from './restoreKey.ts';
 import { UsernameMismatchDialog } from './UsernameMismatchDialog.tsx';
 import { PasswordField } from '../../app/forms/index.ts';
@@ -25,6 +27,7 @@ export const KEY_RESTORED_STORAGE_KEY = 'keyRestored';
 
 /** Restore from backup (spec sections 4 and 5): file, current login password, checks, confirmation. */
 export function RestoreKeyPanel({ username, onRestored }: { username: string; onRestored(): void }) {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
   const notify = useNotifier();
@@ -117,32 +120,31 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
   return (
     <Box>
       <Typography variant="h3" sx={{ mb: 0.5 }}>
-        Restore From Backup
+        {intl.formatMessage(KEYS_UI.restoreTitle)}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        Puts the key pair of a backup file (.json) back on your profile, for example on a new computer or after generating keys by
-        mistake.
+        {intl.formatMessage(KEYS_UI.restoreIntro)}
       </Typography>
-      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Restore key from backup">
+      <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(KEYS_UI.restoreFormLabel)}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
           <input
             ref={fileInput}
             id={inputId}
             type="file"
             accept={`.json,${BACKUP_MIME_TYPE}`}
-            aria-label="Backup file"
+            aria-label={intl.formatMessage(KEYS_UI.restoreFileLabel)}
             hidden
             onChange={handleFile}
           />
           <Button component="label" htmlFor={inputId} variant="outlined" disabled={busy}>
-            Choose Backup File
+            {intl.formatMessage(KEYS_UI.restoreChooseFile)}
           </Button>
           <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'} sx={{ overflowWrap: 'anywhere' }} data-testid="backup-file-name">
-            {file ? file.name : 'No file selected'}
+            {file ? file.name : intl.formatMessage(KEYS_UI.restoreNoFile)}
           </Typography>
         </Box>
         <PasswordField
-          label="Current Login Password"
+          label={intl.formatMessage(KEYS_UI.restorePassword)}
           name="restore_password"
           value={password}
           disabled={busy}
@@ -151,20 +153,20 @@ export function RestoreKeyPanel({ username, onRestored }: { username: string; on
         />
         {askBackupPassword && (
           <PasswordField
-            label="Password When Backup Was Made"
+            label={intl.formatMessage(KEYS_UI.restoreBackupPassword)}
             name="backup_password"
             autoComplete="off"
             autoFocus
             value={backupPassword}
             disabled={busy}
-            helperText="Your login password at the time you downloaded this backup."
+            helperText={intl.formatMessage(KEYS_UI.restoreBackupPasswordHint)}
             onChange={setBackupPassword}
           />
         )}
         <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" color="secondary" disabled={busy}>
-            {busy ? 'Restoring...' : 'Restore Key'}
+            {intl.formatMessage(busy ? KEYS_UI.restoring : KEYS_UI.restoreSubmit)}
           </Button>
         </Box>
       </Stack>

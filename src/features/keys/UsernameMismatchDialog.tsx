@@ -3,7 +3,9 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
+import { useIntl } from 'react-intl';
 import { DialogChoice } from '../../app/forms/index.ts';
+import { KEYS_UI } from './messages.ts';
 
 interface UsernameMismatchDialogProps {
   /** The username in the backup file (null: the file names nobody); undefined: closed. */
@@ -14,19 +16,25 @@ interface UsernameMismatchDialogProps {
 
 /** Restore: a backup made for another username needs an explicit confirmation (spec section 5). */
 export function UsernameMismatchDialog({ backupUsername, currentUsername, onAnswer }: UsernameMismatchDialogProps) {
+  const intl = useIntl();
   const titleId = useId();
   return (
     <Dialog open={backupUsername !== undefined} onClose={() => onAnswer(false)} aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>Backup belongs to another user</DialogTitle>
+      <DialogTitle id={titleId}>{intl.formatMessage(KEYS_UI.mismatchTitle)}</DialogTitle>
       <DialogContent>
         <DialogContentText>
           {backupUsername === null || backupUsername === undefined
-            ? 'This backup file does not say which user it belongs to.'
-            : `This backup file was made for the user "${backupUsername}".`}{' '}
-          You are signed in as "{currentUsername}". Restore this key for your account anyway?
+            ? intl.formatMessage(KEYS_UI.mismatchNoUser, { currentUsername })
+            : intl.formatMessage(KEYS_UI.mismatchOtherUser, { backupUsername, currentUsername })}
         </DialogContentText>
       </DialogContent>
-      <DialogChoice dismissLabel="Cancel" onDismiss={() => onAnswer(false)} confirmLabel="Restore Anyway" onConfirm={() => onAnswer(true)} confirmColor="warning" />
+      <DialogChoice
+        dismissLabel={intl.formatMessage(KEYS_UI.cancel)}
+        onDismiss={() => onAnswer(false)}
+        confirmLabel={intl.formatMessage(KEYS_UI.mismatchConfirm)}
+        onConfirm={() => onAnswer(true)}
+        confirmColor="warning"
+      />
     </Dialog>
   );
 }

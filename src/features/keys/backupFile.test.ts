@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BACKUP_DESCRIPTION,
+  backupDescription,
   backupFileName,
   backupFileTypeError,
   buildBackupFile,
@@ -31,7 +31,7 @@ describe('backup file content (spec section 3)', () => {
   it('holds description, username, encryptedPrivateKey, kdfSalt and an ISO backupDate', () => {
     const date = new Date(Date.UTC(2030, 4, 6, 7, 8, 9));
     const backup = buildBackupFile('alice', keyData, date);
-    expect(backup).toEqual({ description: BACKUP_DESCRIPTION, username: 'alice', ...keyData, backupDate: '2030-05-06T07:08:09.000Z' });
+    expect(backup).toEqual({ description: backupDescription(), username: 'alice', ...keyData, backupDate: '2030-05-06T07:08:09.000Z' });
     const parsed = JSON.parse(serialiseBackupFile(backup));
     expect(Object.keys(parsed).sort()).toEqual(['backupDate', 'description', 'encryptedPrivateKey', 'kdfSalt', 'username']);
   });

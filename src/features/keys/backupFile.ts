@@ -3,7 +3,9 @@
 // private key only as the server stores it (wrapped under the login password at backup time), so
 // the file alone opens nothing; restore checks of spec section 5 live here too.
 
+import { t } from '../../i18n/language.ts';
 import { KEY_MESSAGES } from '../../lib/userTexts.ts';
+import { KEYS_UI } from './messages.ts';
 
 export interface KeyData {
   encryptedPrivateKey: string;
@@ -19,9 +21,11 @@ export interface KeyBackupFile extends KeyData {
 
 export const BACKUP_MIME_TYPE = 'application/json';
 
-export const BACKUP_DESCRIPTION =
-  'Sealdrop private key backup. The private key is encrypted with your login password as it was when this file was made. ' +
-  'Keep this file and that password: together they are the only way to decrypt your files if the key on the server is lost.';
+/**
+ * The file's "description" line, for the person who finds the file later, in the language of the
+ * page that saved it. Only a person reads it: restore ignores it (the JSON keys stay as they are).
+ */
+export const backupDescription = () => t(KEYS_UI.backupDescription);
 
 /** Letters, digits, underscore and hyphen stay; anything else becomes an underscore. */
 export function sanitiseUsernameForFile(username: string): string {
@@ -40,7 +44,7 @@ export function backupFileName(username: string, date: Date): string {
 
 export function buildBackupFile(username: string, keyData: KeyData, date: Date): KeyBackupFile {
   return {
-    description: BACKUP_DESCRIPTION,
+    description: backupDescription(),
     username,
     encryptedPrivateKey: keyData.encryptedPrivateKey,
     kdfSalt: keyData.kdfSalt,

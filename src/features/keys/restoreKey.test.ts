@@ -3,7 +3,8 @@ import type { User } from '../../api/types.ts';
 import { unwrapPrivateKey } from '../../../crypto/index.ts';
 import { buildBackupFile, serialiseBackupFile, type KeyData } from './backupFile.ts';
 import { isKeyError, type KeyErrorCode } from './keyError.ts';
-import { BACKUP_PASSWORD_NEEDED, restoreKeyFromBackup, type RestoreDependencies, type RestoreInput } from './restoreKey.ts';
+import { KEY_MESSAGES } from '../../lib/userTexts.ts';
+import { restoreKeyFromBackup, type RestoreDependencies, type RestoreInput } from './restoreKey.ts';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
 import { makeKeyData, testAccountKdfParams } from './testing/keyData.ts';
 
@@ -140,7 +141,7 @@ describe('restore from backup (spec sections 4 and 5)', () => {
     const { deps, saved, currentPassword } = setup({ confirm: true });
     const { keyData, publicKeySpki } = await makeKeyData('old password');
     const file = jsonFile(serialiseBackupFile(buildBackupFile('alice', keyData, new Date())));
-    await expectKeyError(restoreKeyFromBackup(input({ file, password: currentPassword }), deps), 'restore-wrong-backup-password', BACKUP_PASSWORD_NEEDED);
+    await expectKeyError(restoreKeyFromBackup(input({ file, password: currentPassword }), deps), 'restore-wrong-backup-password', KEY_MESSAGES.backupPasswordNeeded);
     expect(saved).toEqual({});
     await expectKeyError(
       restoreKeyFromBackup(input({ file, password: currentPassword, backupPassword: 'not it either' }), deps),

@@ -39,10 +39,6 @@ export interface RestoreDependencies {
   saveEncryptedKey(data: KeyData): Promise<User>;
 }
 
-export const BACKUP_PASSWORD_NEEDED =
-  'This backup does not open with your current login password. It was probably made before your last password change: ' +
-  'enter the login password you had when it was made.';
-
 const invalid = (message: string) => new KeyError('restore-invalid', message);
 const describe = (error: unknown) => describeApiError(error).message;
 
@@ -70,7 +66,7 @@ async function openBackup(
     publicKeySpki = await pool.publicKeyOfWrappedPrivateKey(keyData, openingPassword);
   } catch (error) {
     if (isCryptoError(error, 'WRONG_PASSWORD')) {
-      if (!input.backupPassword) throw new KeyError('restore-wrong-backup-password', BACKUP_PASSWORD_NEEDED);
+      if (!input.backupPassword) throw new KeyError('restore-wrong-backup-password', KEY_MESSAGES.backupPasswordNeeded);
       throw new KeyError('restore-wrong-backup-password', restoreFailedMessage(KEY_MESSAGES.decryptionFailed));
     }
     throw new KeyError('restore-failed', restoreFailedMessage(keyOperationFailureText(error, describe)));

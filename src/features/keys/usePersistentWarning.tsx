@@ -1,12 +1,15 @@
 import Button from '@mui/material/Button';
 import { useSnackbar, type SnackbarKey } from 'notistack';
 import { useCallback } from 'react';
+import { useIntl } from 'react-intl';
+import { KEYS_UI } from './messages.ts';
 
 /**
  * A warning notification that does not hide by itself (spec section 8: the re-encryption failure
  * after a password change is persistent); the user dismisses it.
  */
 export function usePersistentWarning(): (message: string) => void {
+  const intl = useIntl();
   const { enqueueSnackbar, closeSnackbar } = useSnackbar();
   return useCallback(
     (message: string) => {
@@ -16,11 +19,11 @@ export function usePersistentWarning(): (message: string) => void {
         preventDuplicate: true,
         action: (key: SnackbarKey) => (
           <Button color="inherit" size="small" onClick={() => closeSnackbar(key)}>
-            Dismiss
+            {intl.formatMessage(KEYS_UI.dismiss)}
           </Button>
         ),
       });
     },
-    [enqueueSnackbar, closeSnackbar],
+    [enqueueSnackbar, closeSnackbar, intl],
   );
 }

@@ -1,5 +1,6 @@
 import Button from '@mui/material/Button';
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useCreateDownloadLinkMutation } from '../../api/linksApi.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
@@ -11,6 +12,7 @@ import { LinkIcon } from '../../app/icons.tsx';
 import { prepareDownloadLink, readyLinkUrl, type LinkableFile } from './linkKeys.ts';
 import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
 import type { FileKeyOpener } from '../team/index.ts';
+import { LINK_MESSAGES as messages } from './messages.ts';
 
 export interface CreateDownloadLinkButtonProps {
   folderId: number;
@@ -31,6 +33,7 @@ type Step = { kind: 'idle' } | { kind: 'form'; files: readonly LinkableFile[]; o
  * create-link dialog opens; on success 'Download Link Ready' shows the link.
  */
 export function CreateDownloadLinkButton({ folderId, files, requestKeyOpener, onCreated, disabled = false }: CreateDownloadLinkButtonProps) {
+  const intl = useIntl();
   const notify = useNotifier();
   const cryptoPool = useCryptoPool();
   const [createLink] = useCreateDownloadLinkMutation();
@@ -65,7 +68,7 @@ export function CreateDownloadLinkButton({ folderId, files, requestKeyOpener, on
   return (
     <>
       <Button size="small" variant="outlined" startIcon={<LinkIcon />} onClick={start} disabled={disabled}>
-        Create Download Link...
+        {intl.formatMessage(messages.createButton)}
       </Button>
       <CreateDownloadLinkDialog
         open={step.kind === 'form'}

@@ -5,6 +5,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { useId, useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { DialogChoice, ExpiryDateField, OptionalSetting, PasswordField, WholeNumberField } from '../../app/forms/index.ts';
 import {
   MAX_LINK_DOWNLOADS,
@@ -17,7 +18,9 @@ import {
 } from './createLinkForm.ts';
 import { generateLinkPassword } from './linkPassword.ts';
 import { LinkPasswordStrengthError, linkPasswordStrength, type StrengthChecker } from './linkPasswordStrength.ts';
+import { t } from '../../i18n/language.ts';
 import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
+import { LINK_MESSAGES as messages } from './messages.ts';
 
 interface CreateDownloadLinkDialogProps {
   open: boolean;
@@ -32,32 +35,40 @@ interface CreateDownloadLinkDialogProps {
 
 /** The create-link dialog (spec section 5). Mounted fresh on every open, so defaults are new each time. */
 export function CreateDownloadLinkDialog({ open, fileNames, busy, onCancel, onSubmit, strengthChecker = linkPasswordStrength }: CreateDownloadLinkDialogProps) {
+  const intl = useIntl();
   const titleId = useId();
   return (
     <Dialog open={open} onClose={busy ? undefined : onCancel} aria-labelledby={titleId} maxWidth="sm">
-      <DialogTitle id={titleId}>Create Download Link</DialogTitle>
+      <DialogTitle id={titleId}>{intl.formatMessage(messages.dialogTitle)}</DialogTitle>
       {open && <CreateLinkForm fileNames={fileNames} busy={busy} onCancel={onCancel} onSubmit={onSubmit} strengthChecker={strengthChecker} />}
     </Dialog>
   );
 }
 
 function summary(fileNames: readonly string[]): string {
-  if (fileNames.length === 1) return `The link will share "${fileNames[0]}".`;
-  const shown = fileNames.slice(0, 3).map((name) => `"${name}"`).join(', ');
-  const more = fileNames.length > 3 ? ` and ${fileNames.length - 3} more` : '';
-  return `The link will share ${fileNames.length} files: ${shown}${more}.`;
+  if (fileNames.length === 1) return t(messages.summaryOne, { name: fileNames[0] });
+  const names = fileNames
+    .slice(0, 3)
+    .map((name) => t(messages.quotedName, { name }))
+    .join(', ');
+  const more = fileNames.length - 3;
+  return more > 0 ? t(messages.summaryManyMore, { count: fileNames.length, names, more }) : t(messages.summaryMany, { count: fileNames.length, names });
 }
 
 function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, strengthChecker }: Omit<CreateDownloadLinkDialogProps, 'open'> & { strengthChecker: StrengthChecker }) {
+  const intl = useIntl();
   const [values, setValues] = useState<CreateLinkFormValues>(() => initialCreateLinkForm());
   const [errors, setErrors] = useState<CreateLinkFormErrors>({});
   // The last password the dialog suggested: it is accepted as it is; anything else was typed and
   // must pass the strength check.
   const [suggested, setSuggested] = useState(values.password);
   const [checking, setChecking] = useState(false);
+  // The password was refused by the strength check (not by a rule): offer a suggestion. Kept apart
+  // from the error's text, which is in the language it was shown in.
+  const [strengthRefused, setStrengthRefused] = useState(false);
   const busy = submitting || checking;
   const typed = values.usePassword && values.password !== suggested;
-  const offerSuggestion = errors.password === CREATE_LINK_MESSAGES.passwordTooWeak || errors.password === CREATE_LINK_MESSAGES.passwordCheckUnavailable;
+  const offerSuggestion = strengthRefused && errors.password !== undefined;
 
   function change(changes: Partial<CreateLinkFormValues>) {
     setValues((current) => ({ ...current, ...changes }));
@@ -76,11 +87,13 @@ function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, stren
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     const found = validateCreateLinkForm(values);
+    setStrengthRefused(false);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     if (typed) {
       const message = await strengthProblem(values.password);
       if (message) {
+        setStrengthRefused(true);
         setErrors({ password: message });
         return;
       }
@@ -119,22 +132,22 @@ function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, stren
   }
 
   return (
-    <Stack component="form" noValidate onSubmit={(event: FormEvent) => void handleSubmit(event)} aria-label="Create download link">
+    <Stack component="form" noValidate onSubmit={(event: FormEvent) => void handleSubmit(event)} aria-label={intl.formatMessage(messages.formLabel)}>
       <DialogContent sx={{ pt: 0 }}>
         <DialogContentText sx={{ mb: 2.5 }}>{summary(fileNames)}</DialogContentText>
         <Stack spacing={1.5}>
           <OptionalSetting
             {...setting('usePassword', 'use_password')}
-            label="Protect with a password"
-            hint="The recipient enters this password to unlock the files. It never leaves your browser."
-            hintWhenOff="The decryption keys travel inside the link itself: anyone holding the full link can download."
+            label={intl.formatMessage(messages.protect)}
+            hint={intl.formatMessage(messages.protectHint)}
+            hintWhenOff={intl.formatMessage(messages.protectOffHint)}
           >
             <Stack spacing={2}>
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
-                <PasswordField revealed label="Link password" name="link_password" autoComplete="off" value={values.password} onChange={typePassword}
-                  disabled={busy} error={errors.password} helperText="Suggested for you; you may type your own." />
+                <PasswordField revealed label={intl.formatMessage(messages.password)} name="link_password" autoComplete="off" value={values.password} onChange={typePassword}
+                  disabled={busy} error={errors.password} helperText={intl.formatMessage(messages.passwordHint)} />
                 <Button variant="outlined" onClick={newPassword} disabled={busy} sx={{ whiteSpace: 'nowrap', mt: { sm: 1 }, flexShrink: 0 }}>
-                  New password
+                  {intl.formatMessage(messages.newPassword)}
                 </Button>
               </Stack>
               {offerSuggestion && (
@@ -142,33 +155,35 @@ function CreateLinkForm({ fileNames, busy: submitting, onCancel, onSubmit, stren
                   {CREATE_LINK_MESSAGES.useSuggestedPassword}
                 </Button>
               )}
-              <PasswordField revealed label="Confirm link password" name="confirm_link_password" autoComplete="off" value={values.confirmPassword}
-                onChange={(confirmPassword) => change({ confirmPassword })} disabled={busy} error={errors.confirmPassword} helperText=" " />
+              <PasswordField revealed label={intl.formatMessage(messages.confirmPassword)} name="confirm_link_password" autoComplete="off" value={values.confirmPassword}
+                onChange={(confirmPassword) => change({ confirmPassword })} disabled={busy} error={errors.confirmPassword}
+                // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- an empty line under the field, so the fields keep their spacing; no text
+                helperText=" " />
             </Stack>
           </OptionalSetting>
           <OptionalSetting
             {...setting('useExpiration', 'use_expiration')}
-            label="Link expires"
-            hint="After this date and time (your local time) the link stops working."
-            hintWhenOff="The link works until you delete it."
+            label={intl.formatMessage(messages.expires)}
+            hint={intl.formatMessage(messages.expiresHint)}
+            hintWhenOff={intl.formatMessage(messages.expiresOffHint)}
           >
             <ExpiryDateField name="expiration_date" value={values.expiration} disabled={busy} error={errors.expiration} onChange={(expiration) => change({ expiration })} />
           </OptionalSetting>
           <OptionalSetting
             {...setting('useDownloadLimit', 'use_download_limit')}
-            label="Limit downloads"
-            hint="Each file can be downloaded this many times, once per recipient browser (resuming is free). Downloading all files as one ZIP counts once for each file. After that the link answers as expired."
-            hintWhenOff="Files can be downloaded any number of times."
+            label={intl.formatMessage(messages.limitDownloads)}
+            hint={intl.formatMessage(messages.limitHint)}
+            hintWhenOff={intl.formatMessage(messages.limitOffHint)}
           >
-            <WholeNumberField label="Downloads per file" name="max_downloads" max={MAX_LINK_DOWNLOADS} maxWidth={200}
+            <WholeNumberField label={intl.formatMessage(messages.downloadsPerFile)} name="max_downloads" max={MAX_LINK_DOWNLOADS} maxWidth={200}
               value={values.maxDownloads} onChange={(maxDownloads) => change({ maxDownloads })} disabled={busy} error={errors.maxDownloads} />
           </OptionalSetting>
         </Stack>
       </DialogContent>
       <DialogChoice
-        dismissLabel="Cancel"
+        dismissLabel={intl.formatMessage(messages.cancel)}
         onDismiss={onCancel}
-        confirmLabel={checking ? CREATE_LINK_MESSAGES.checkingPassword : submitting ? 'Creating...' : 'Create Link'}
+        confirmLabel={checking ? CREATE_LINK_MESSAGES.checkingPassword : intl.formatMessage(submitting ? messages.creating : messages.submit)}
         busy={busy}
       />
     </Stack>

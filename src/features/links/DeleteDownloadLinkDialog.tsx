@@ -1,5 +1,7 @@
 import { ConfirmDeleteDialog } from '../../app/layout/ConfirmDeleteDialog.tsx';
+import { useIntl } from 'react-intl';
 import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
+import { LINK_MESSAGES as messages } from './messages.ts';
 
 interface DeleteDownloadLinkDialogProps {
   open: boolean;
@@ -9,5 +11,6 @@ interface DeleteDownloadLinkDialogProps {
 }
 
 export function DeleteDownloadLinkDialog(props: DeleteDownloadLinkDialogProps) {
-  return <ConfirmDeleteDialog title="Delete download link" message={CREATE_LINK_MESSAGES.deleteConfirmation} {...props} />;
+  const intl = useIntl();
+  return <ConfirmDeleteDialog title={intl.formatMessage(messages.deleteTitle)} message={CREATE_LINK_MESSAGES.deleteConfirmation} {...props} />;
 }

@@ -8,8 +8,10 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
 import { CREATE_LINK_MESSAGES } from '../../lib/userTexts.ts';
+import { LINK_MESSAGES as messages } from './messages.ts';
 
 export interface ReadyLink {
   /** The address to share; for a link without password it carries the keys in its fragment. */
@@ -22,6 +24,7 @@ const monospace = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, 
 
 /** 'Download Link Ready' (spec section 2): the URL with Copy, and the password warning. */
 export function DownloadLinkReadyDialog({ link: current, onClose }: { link: ReadyLink | null; onClose(): void }) {
+  const intl = useIntl();
   const titleId = useId();
   // Keep showing the link while the dialog fades out after Close, then forget it (it may hold keys).
   const [shown, setShown] = useState<ReadyLink | null>(current);
@@ -35,17 +38,15 @@ export function DownloadLinkReadyDialog({ link: current, onClose }: { link: Read
       maxWidth="sm"
       slotProps={{ transition: { onExited: () => setShown(null) } }}
     >
-      <DialogTitle id={titleId}>Download Link Ready</DialogTitle>
+      <DialogTitle id={titleId}>{intl.formatMessage(messages.readyTitle)}</DialogTitle>
       {link && (
         <DialogContent sx={{ pt: 0 }}>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {link.password === null
-              ? 'This link carries the decryption keys after its "#". The keys are not stored anywhere else: copy the full link now. Copy Link in the list below gives only the address without them.'
-              : 'Send this link to the recipient. It holds no keys: the files open only with the password.'}
+            {intl.formatMessage(link.password === null ? messages.readyKeysInLink : messages.readyNoKeys)}
           </Typography>
           <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
             <TextField
-              label="Download link"
+              label={intl.formatMessage(messages.readyLink)}
               value={link.url}
               size="small"
               multiline
@@ -53,19 +54,19 @@ export function DownloadLinkReadyDialog({ link: current, onClose }: { link: Read
               slotProps={{ htmlInput: { readOnly: true, style: monospace }, input: { readOnly: true } }}
               onFocus={(event) => event.target.select()}
             />
-            <CopyTextButton text={link.url} label="Copy" ariaLabel="Copy download link" failureMessage="Failed to copy link to clipboard." variant="contained" />
+            <CopyTextButton text={link.url} label={intl.formatMessage(messages.readyCopy)} ariaLabel={intl.formatMessage(messages.readyCopyLink)} failureMessage={intl.formatMessage(messages.readyCopyLinkFailed)} variant="contained" />
           </Stack>
           {link.password !== null && (
             <>
               <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mt: 2.5 }}>
                 <TextField
-                  label="Link password"
+                  label={intl.formatMessage(messages.readyPassword)}
                   value={link.password}
                   size="small"
                   slotProps={{ htmlInput: { readOnly: true, style: monospace }, input: { readOnly: true } }}
                   onFocus={(event) => event.target.select()}
                 />
-                <CopyTextButton text={link.password} label="Copy" ariaLabel="Copy link password" failureMessage="Failed to copy password." />
+                <CopyTextButton text={link.password} label={intl.formatMessage(messages.readyCopy)} ariaLabel={intl.formatMessage(messages.readyCopyPassword)} failureMessage={intl.formatMessage(messages.readyCopyPasswordFailed)} />
               </Stack>
               <Alert severity="warning" sx={{ mt: 2.5 }}>
                 {CREATE_LINK_MESSAGES.sharePasswordSeparately}
@@ -76,7 +77,7 @@ export function DownloadLinkReadyDialog({ link: current, onClose }: { link: Read
       )}
       <DialogActions sx={{ px: 3, pb: 2.5 }}>
         <Button variant="outlined" onClick={onClose}>
-          Close
+          {intl.formatMessage(messages.readyClose)}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,19 +1,21 @@
 // How a download link reads in the 'Active Download Links' list (spec section 2): created
 // ('Erstellt'), password state, valid until ('Gültig bis' or 'Never'), file count.
 
-import { formatDateTime, NEVER } from '../../lib/folderDisplay.ts';
+import { formatDateTime, neverText } from '../../lib/folderDisplay.ts';
 import type { DownloadLink } from '../../api/linksApi.ts';
+import { t, textsOf } from '../../i18n/language.ts';
+import { LINK_MESSAGES as messages } from './messages.ts';
 
-export const LINK_LABELS = {
-  created: 'Erstellt',
-  validUntil: 'Gültig bis',
-  passwordProtected: 'Password Protected',
-  public: 'Public (No Password)',
-  loading: 'Loading links...',
-  empty: 'No active download links for this folder.',
-  limitReached: 'Download limit reached',
-  notDownloaded: 'not downloaded yet',
-} as const;
+export const LINK_LABELS = textsOf({
+  created: messages.created,
+  validUntil: messages.validUntil,
+  passwordProtected: messages.passwordProtected,
+  public: messages.public,
+  loading: messages.loading,
+  empty: messages.empty,
+  limitReached: messages.limitReached,
+  notDownloaded: messages.notDownloaded,
+});
 
 /** The address of a link without its keys: {origin}/download/{link_token}. */
 export function downloadLinkAddress(origin: string, linkToken: string): string {
@@ -33,21 +35,23 @@ export interface LinkDisplay {
   files: Array<{ name: string; downloads: string }>;
 }
 
-const times = (count: number) => (count === 1 ? '1 download' : `${count} downloads`);
+const times = (count: number) => t(messages.downloads, { count });
+// The numbers as plain digits, as the list always showed them (no thousands separator).
+const ofLimit = (count: number, limit: number) => t(messages.downloadsOfLimit, { count: String(count), limit: String(limit) });
 
 function fileDownloads(count: number, last: string | null, limit: number | null, locale?: string): string {
-  if (count === 0) return limit === null ? LINK_LABELS.notDownloaded : `0 of ${limit} downloads`;
-  const counted = limit === null ? times(count) : `${count} of ${limit} downloads`;
-  return last === null ? counted : `${counted}, last ${formatDateTime(last, locale)}`;
+  if (count === 0) return limit === null ? LINK_LABELS.notDownloaded : ofLimit(0, limit);
+  const counted = limit === null ? times(count) : ofLimit(count, limit);
+  return last === null ? counted : t(messages.lastDownload, { downloads: counted, date: formatDateTime(last, locale) });
 }
 
 export function describeLink(link: DownloadLink, locale?: string): LinkDisplay {
   return {
     created: formatDateTime(link.creation_date, locale),
     access: link.has_password ? LINK_LABELS.passwordProtected : LINK_LABELS.public,
-    validUntil: link.expiration_date ? formatDateTime(link.expiration_date, locale) : NEVER,
-    fileCount: link.file_count === 1 ? '1 file' : `${link.file_count} files`,
-    downloadLimit: link.max_downloads === null ? null : `${times(link.max_downloads)} per file`,
+    validUntil: link.expiration_date ? formatDateTime(link.expiration_date, locale) : neverText(),
+    fileCount: t(messages.fileCount, { count: link.file_count }),
+    downloadLimit: link.max_downloads === null ? null : t(messages.perFileLimit, { count: link.max_downloads }),
     limitReached:
       link.max_downloads !== null &&
       link.file_downloads.length > 0 &&

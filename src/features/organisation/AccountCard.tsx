@@ -7,10 +7,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { OrgAccount } from '../../../contract/organisation.ts';
+import { formatDay as day } from '../../lib/folderDisplay.ts';
 import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
 import { useKeyFingerprint } from './keyFingerprint.ts';
-
-const day = (iso: string) => new Date(iso).toLocaleDateString();
 
 function Fingerprint({ spki }: { spki: string | null }) {
   const state = useKeyFingerprint(spki);
@@ -22,6 +21,7 @@ function Fingerprint({ spki }: { spki: string | null }) {
         {T.fingerprintLabel}
       </Typography>
       <Typography variant="body2" component="code" data-testid="key-fingerprint" sx={{ fontFamily: 'monospace', wordBreak: 'break-word', letterSpacing: 0.5 }}>
+        {/* eslint-disable-next-line formatjs/no-literal-string-in-jsx -- a mark that the fingerprint is being computed, not a text */}
         {state.kind === 'ready' ? state.fingerprint : '…'}
       </Typography>
     </Box>
@@ -53,7 +53,7 @@ export function AccountCard({ account, isSelf, busy, onDisable, onEnable }: Acco
             {name}
             {isSelf && (
               <Typography component="span" variant="body2" color="text.secondary">
-                {` (${T.you})`}
+                {T.youSuffix}
               </Typography>
             )}
           </Typography>
@@ -75,11 +75,11 @@ export function AccountCard({ account, isSelf, busy, onDisable, onEnable }: Acco
         {!isSelf && (
           <Box sx={{ flexShrink: 0 }}>
             {disabled ? (
-              <Button variant="outlined" onClick={() => onEnable(account)} disabled={busy} aria-label={`${T.enable} ${account.username}`}>
+              <Button variant="outlined" onClick={() => onEnable(account)} disabled={busy} aria-label={T.enableLabel(account.username)}>
                 {T.enable}
               </Button>
             ) : (
-              <Button variant="outlined" color="error" onClick={() => onDisable(account)} disabled={busy} aria-label={`${T.disable} ${account.username}`}>
+              <Button variant="outlined" color="error" onClick={() => onDisable(account)} disabled={busy} aria-label={T.disableLabel(account.username)}>
                 {T.disable}
               </Button>
             )}

@@ -53,9 +53,9 @@ export function AccountsSection() {
 
   return (
     <SettingsSection title={T.accountsTitle} description={T.disabledLinksNote}>
-      {accounts.isLoading && <LoadingMessage text="Loading accounts..." />}
+      {accounts.isLoading && <LoadingMessage text={T.accountsLoading} />}
       {accounts.isError && (
-        <Alert severity="error" action={<Button color="inherit" onClick={() => void accounts.refetch()}>Retry</Button>}>
+        <Alert severity="error" action={<Button color="inherit" onClick={() => void accounts.refetch()}>{T.retry}</Button>}>
           {T.loadFailed}
         </Alert>
       )}

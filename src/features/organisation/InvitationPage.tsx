@@ -98,7 +98,7 @@ export function InvitationPage({ token }: { token: string | null }) {
             <Alert
               severity="error"
               role="alert"
-              action={state.final ? undefined : <Button color="inherit" onClick={() => setAttempt((count) => count + 1)}>Retry</Button>}
+              action={state.final ? undefined : <Button color="inherit" onClick={() => setAttempt((count) => count + 1)}>{T.retry}</Button>}
             >
               <AlertTitle>{T.invalidTitle}</AlertTitle>
               {state.message}
@@ -135,6 +135,7 @@ export function InvitationPage({ token }: { token: string | null }) {
               value={confirm}
               onChange={setConfirm}
               error={problem}
+              // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- a blank line that keeps room for the error, not a text
               helperText=" "
               inputProps={{ required: true }}
             />

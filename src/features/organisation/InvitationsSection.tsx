@@ -9,10 +9,13 @@ import type { Invitation } from '../../../contract/organisation.ts';
 import { useListInvitationsQuery, useResendInvitationMutation, useRevokeInvitationMutation } from '../../api/orgApi.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { useNotifier } from '../../app/notifier.ts';
+import { formatDay as day } from '../../lib/folderDisplay.ts';
 import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
 
 const STATUS_COLOR = { pending: 'info', expired: 'warning', accepted: 'success', revoked: 'default' } as const;
-const day = (iso: string) => new Date(iso).toLocaleDateString();
+
+/** The invitee as an address book writes them: "Name <address>", or the address alone. */
+const invitee = (invitation: Invitation) => (invitation.display_name ? `${invitation.display_name} <${invitation.email}>` : invitation.email);
 
 function invitationMeta(invitation: Invitation): string {
   const role = invitation.org_role === 'admin' ? T.roleAdmin : T.roleMember;
@@ -46,7 +49,7 @@ export function InvitationsSection() {
   return (
     <SettingsSection title={T.invitationsTitle}>
       {invitations.isError && (
-        <Alert severity="error" action={<Button color="inherit" onClick={() => void invitations.refetch()}>Retry</Button>}>
+        <Alert severity="error" action={<Button color="inherit" onClick={() => void invitations.refetch()}>{T.retry}</Button>}>
           {T.loadFailed}
         </Alert>
       )}
@@ -59,7 +62,7 @@ export function InvitationsSection() {
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
                 <Stack spacing={0.5} sx={{ minWidth: 0 }}>
                   <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-                    <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{invitation.display_name ? `${invitation.display_name} <${invitation.email}>` : invitation.email}</Typography>
+                    <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{invitee(invitation)}</Typography>
                     <Chip size="small" label={T.invitationStatus[invitation.status]} color={STATUS_COLOR[invitation.status]} variant="outlined" />
                   </Stack>
                   <Typography variant="body2" color="text.secondary">
@@ -71,7 +74,7 @@ export function InvitationsSection() {
                     <Button
                       variant="outlined"
                       disabled={busy}
-                      aria-label={`${T.resend} ${invitation.email}`}
+                      aria-label={T.resendLabel(invitation.email)}
                       onClick={() => void run(() => resend(invitation.id).unwrap(), (sent) => T.resent(sent.email))}
                     >
                       {T.resend}
@@ -80,7 +83,7 @@ export function InvitationsSection() {
                       variant="text"
                       color="error"
                       disabled={busy}
-                      aria-label={`${T.revoke} ${invitation.email}`}
+                      aria-label={T.revokeLabel(invitation.email)}
                       onClick={() => void run(() => revoke(invitation.id).unwrap(), (withdrawn) => T.revoked(withdrawn.email))}
                     >
                       {T.revoke}

@@ -14,6 +14,7 @@ import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { useNotifier } from '../../app/notifier.ts';
+import { formatDateTime } from '../../lib/folderDisplay.ts';
 import { PASSKEY_TEXTS } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
 import { PasskeyConfirmDialog } from './PasskeyConfirmDialog.tsx';
@@ -21,8 +22,6 @@ import { addPasskey } from './passkeyFlows.ts';
 import { passkeysSupported } from './webauthn.ts';
 
 type Editing = { kind: 'add' } | { kind: 'rename'; passkey: Passkey } | { kind: 'remove'; passkey: Passkey } | null;
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 function nameProblem(name: string): string | null {
   return name.trim() === '' ? PASSKEY_TEXTS.nameRequired : null;
@@ -85,14 +84,14 @@ export function PasskeySection() {
                     />
                   </Stack>
                   <Typography variant="body2" color="text.secondary">
-                    {PASSKEY_TEXTS.createdAt(when(passkey.created_at))}, {PASSKEY_TEXTS.lastUsed(passkey.last_used_at && when(passkey.last_used_at))}
+                    {PASSKEY_TEXTS.usage(formatDateTime(passkey.created_at), passkey.last_used_at ? formatDateTime(passkey.last_used_at) : null)}
                   </Typography>
                 </Box>
                 <Stack direction="row" spacing={1}>
-                  <Button size="small" onClick={() => open({ kind: 'rename', passkey })} aria-label={`${PASSKEY_TEXTS.rename} ${passkey.name}`}>
+                  <Button size="small" onClick={() => open({ kind: 'rename', passkey })} aria-label={PASSKEY_TEXTS.renameNamed(passkey.name)}>
                     {PASSKEY_TEXTS.rename}
                   </Button>
-                  <Button size="small" color="error" onClick={() => open({ kind: 'remove', passkey })} aria-label={`${PASSKEY_TEXTS.remove} ${passkey.name}`}>
+                  <Button size="small" color="error" onClick={() => open({ kind: 'remove', passkey })} aria-label={PASSKEY_TEXTS.removeNamed(passkey.name)}>
                     {PASSKEY_TEXTS.remove}
                   </Button>
                 </Stack>

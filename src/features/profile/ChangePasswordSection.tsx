@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { useChangePasswordMutation } from '../../api/authApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
@@ -14,10 +15,12 @@ import { useNotifier } from '../../app/notifier.ts';
 import { afterPasswordChangedSteps, runAfterPasswordChanged } from './afterPasswordChanged.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
-import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, PASSWORD_MISMATCH, passwordChangeError } from './passwordChangeValidation.ts';
+import { PROFILE_MESSAGES } from './messages.ts';
+import { canSubmitPasswordChange, NEW_PASSWORD_MIN_LENGTH, passwordChangeError, passwordMismatchText } from './passwordChangeValidation.ts';
 import { PasswordField } from '../../app/forms/index.ts';
 
 export function ChangePasswordSection() {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
   const notify = useNotifier();
@@ -55,8 +58,9 @@ export function ChangePasswordSection() {
       setOldPassword('');
       setNewPassword('');
       setConfirmPassword('');
-      setFeedback({ severity: 'success', message: 'Password changed successfully.' });
-      notify.success('Password changed successfully.');
+      const changedText = intl.formatMessage(PROFILE_MESSAGES.passwordChanged);
+      setFeedback({ severity: 'success', message: changedText });
+      notify.success(changedText);
     } catch (cause) {
       if (isKeyError(cause, 'rewrap-failed')) {
         // The server already has the new password; only the key re-encryption failed (spec section 8).
@@ -75,12 +79,12 @@ export function ChangePasswordSection() {
 
   return (
     <SettingsSection
-      title="Change Login Password"
-      description="Other signed-in sessions of your account are ended when the password changes."
+      title={intl.formatMessage(PROFILE_MESSAGES.passwordTitle)}
+      description={intl.formatMessage(PROFILE_MESSAGES.passwordDescription)}
     >
-      <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Change Login Password">
+      <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(PROFILE_MESSAGES.passwordTitle)}>
         <PasswordField
-          label="Old Password"
+          label={intl.formatMessage(PROFILE_MESSAGES.oldPassword)}
           name="old_password"
           value={oldPassword}
           onChange={setOldPassword}
@@ -88,28 +92,29 @@ export function ChangePasswordSection() {
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
           <PasswordField
             id={errorLink.fieldId}
-            label="New Password"
+            label={intl.formatMessage(PROFILE_MESSAGES.newPassword)}
             name="new_password"
             autoComplete="new-password"
             value={newPassword}
-            helperText={`At least ${NEW_PASSWORD_MIN_LENGTH} characters.`}
+            helperText={intl.formatMessage(PROFILE_MESSAGES.newPasswordHint, { min: NEW_PASSWORD_MIN_LENGTH })}
             onChange={setNewPassword}
             inputProps={errorLink.inputProps}
           />
           <PasswordField
-            label="Confirm New Password"
+            label={intl.formatMessage(PROFILE_MESSAGES.confirmPassword)}
             name="confirm_password"
             autoComplete="new-password"
             value={confirmPassword}
             error={mismatch}
-            helperText={mismatch ? PASSWORD_MISMATCH : ' '}
+            // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- a space keeps the helper line's height, no text
+            helperText={mismatch ? passwordMismatchText() : ' '}
             onChange={setConfirmPassword}
           />
         </Stack>
         <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" disabled={busy || !canSubmitPasswordChange(values)}>
-            {busy ? 'Changing...' : 'Change Password'}
+            {intl.formatMessage(busy ? PROFILE_MESSAGES.changing : PROFILE_MESSAGES.changePassword)}
           </Button>
         </Box>
       </Stack>

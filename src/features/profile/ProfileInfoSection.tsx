@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { useUpdateProfileMutation } from '../../api/authApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
@@ -13,10 +14,12 @@ import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
+import { PROFILE_MESSAGES } from './messages.ts';
 import { planProfileUpdate, type ProfileField } from './profileValidation.ts';
 import { PasswordField } from '../../app/forms/index.ts';
 
 export function ProfileInfoSection() {
+  const intl = useIntl();
   const user = useAppSelector(selectCurrentUser);
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
@@ -58,8 +61,9 @@ export function ProfileInfoSection() {
       setUsername(updated.username);
       setEmail(updated.email ?? '');
       setCurrentPassword('');
-      setFeedback({ severity: 'success', message: 'Profile updated successfully.' });
-      notify.success('Profile updated successfully.');
+      const updatedText = intl.formatMessage(PROFILE_MESSAGES.profileUpdated);
+      setFeedback({ severity: 'success', message: updatedText });
+      notify.success(updatedText);
     } catch (cause) {
       const described = notify.error(cause);
       setFeedback({ severity: 'error', message: described.message });
@@ -70,11 +74,11 @@ export function ProfileInfoSection() {
   }
 
   return (
-    <SettingsSection title="Profile Information" description="Changing your username or e-mail needs your current password.">
-      <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label="Profile Information">
+    <SettingsSection title={intl.formatMessage(PROFILE_MESSAGES.infoTitle)} description={intl.formatMessage(PROFILE_MESSAGES.infoDescription)}>
+      <Stack component="form" spacing={2.5} noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(PROFILE_MESSAGES.infoTitle)}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
           <TextField
-            label="Username"
+            label={intl.formatMessage(PROFILE_MESSAGES.username)}
             name="username"
             autoComplete="username"
             value={username}
@@ -84,19 +88,19 @@ export function ProfileInfoSection() {
           />
           <TextField
             id={errorLink.fieldId}
-            label="Email"
+            label={intl.formatMessage(PROFILE_MESSAGES.email)}
             name="email"
             type="email"
             autoComplete="email"
             value={email}
             error={invalidField === 'email'}
-            helperText="Optional. Leave empty to remove it."
+            helperText={intl.formatMessage(PROFILE_MESSAGES.emailHint)}
             onChange={(event) => setEmail(event.target.value)}
             slotProps={{ htmlInput: errorField === 'email' ? errorLink.inputProps : {} }}
           />
         </Stack>
         <PasswordField
-          label="Current Password"
+          label={intl.formatMessage(PROFILE_MESSAGES.currentPassword)}
           name="current_password"
           value={currentPassword}
           error={invalidField === 'currentPassword'}
@@ -106,7 +110,7 @@ export function ProfileInfoSection() {
         <FormFeedback feedback={feedback} id={errorLink.messageId} />
         <Box>
           <Button type="submit" variant="contained" disabled={saving}>
-            {saving ? 'Saving...' : 'Save Changes'}
+            {intl.formatMessage(saving ? PROFILE_MESSAGES.saving : PROFILE_MESSAGES.saveChanges)}
           </Button>
         </Box>
       </Stack>

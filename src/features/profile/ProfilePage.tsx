@@ -1,19 +1,22 @@
 import Stack from '@mui/material/Stack';
+import { useIntl } from 'react-intl';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { EncryptionKeySection } from '../keys/index.ts';
 import { PasskeySection } from '../passkeys/index.ts';
 import { ChangePasswordSection } from './ChangePasswordSection.tsx';
+import { PROFILE_MESSAGES } from './messages.ts';
 import { ProfileInfoSection } from './ProfileInfoSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import { WebhookSection } from './WebhookSection.tsx';
 
 export function ProfilePage() {
+  const intl = useIntl();
   return (
     <Stack sx={{ maxWidth: 760, mx: 'auto' }}>
       <PageHeader
-        title="My Profile & Settings"
-        subtitle="Your account details, sign-in security and encryption keys."
+        title={intl.formatMessage(PROFILE_MESSAGES.pageTitle)}
+        subtitle={intl.formatMessage(PROFILE_MESSAGES.pageSubtitle)}
         back={<BackToDashboardLink />}
       />
       <Stack spacing={3}>

@@ -7,15 +7,18 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { useDisableTwoFactorMutation } from '../../api/authApi.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { DialogChoice, PasswordField } from '../../app/forms/index.ts';
+import { PROFILE_MESSAGES } from './messages.ts';
 
 /** Disabling needs the current password and a confirmation (spec sections 4 and 5). */
 export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
+  const intl = useIntl();
   const notify = useNotifier();
   const [disable] = useDisableTwoFactorMutation();
   const accountSecret = useAccountSecret();
@@ -36,7 +39,7 @@ export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (!password) {
-      setFeedback({ severity: 'error', message: 'Please enter your current login password.' });
+      setFeedback({ severity: 'error', message: intl.formatMessage(PROFILE_MESSAGES.disablePasswordRequired) });
       return;
     }
     setFeedback(null);
@@ -63,22 +66,22 @@ export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
     return (
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
         <Typography variant="body2" color="text.secondary">
-          Signing in asks for a code from your authenticator app.
+          {intl.formatMessage(PROFILE_MESSAGES.disableOnText)}
         </Typography>
         <Button variant="outlined" color="error" onClick={() => setPrompting(true)}>
-          Disable 2FA
+          {intl.formatMessage(PROFILE_MESSAGES.disable2fa)}
         </Button>
       </Box>
     );
   }
 
   return (
-    <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label="Disable two-factor authentication">
+    <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(PROFILE_MESSAGES.disableFormLabel)}>
       <Typography variant="body2" color="text.secondary">
-        Enter your login password to turn off two-factor authentication.
+        {intl.formatMessage(PROFILE_MESSAGES.disableIntro)}
       </Typography>
       <PasswordField
-        label="Login Password"
+        label={intl.formatMessage(PROFILE_MESSAGES.disablePassword)}
         name="password"
         autoFocus
         value={password}
@@ -88,18 +91,24 @@ export function TwoFactorDisablePanel({ onDisabled }: { onDisabled(): void }) {
       <FormFeedback feedback={feedback} id={errorLink.messageId} />
       <Stack direction="row" spacing={1.5}>
         <Button type="submit" variant="contained" color="error" disabled={disabling}>
-          {disabling ? 'Disabling...' : 'Disable'}
+          {intl.formatMessage(disabling ? PROFILE_MESSAGES.disabling : PROFILE_MESSAGES.disable)}
         </Button>
         <Button variant="text" color="inherit" onClick={reset} disabled={disabling}>
-          Cancel
+          {intl.formatMessage(PROFILE_MESSAGES.cancel)}
         </Button>
       </Stack>
       <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby="disable-2fa-title">
-        <DialogTitle id="disable-2fa-title">Disable two-factor authentication?</DialogTitle>
+        <DialogTitle id="disable-2fa-title">{intl.formatMessage(PROFILE_MESSAGES.disableConfirmTitle)}</DialogTitle>
         <DialogContent>
-          <DialogContentText>Signing in will then need only your password. You can turn it on again at any time.</DialogContentText>
+          <DialogContentText>{intl.formatMessage(PROFILE_MESSAGES.disableConfirmText)}</DialogContentText>
         </DialogContent>
-        <DialogChoice dismissLabel="Keep Enabled" onDismiss={() => setConfirming(false)} confirmLabel="Disable 2FA" onConfirm={handleConfirm} confirmColor="error" />
+        <DialogChoice
+          dismissLabel={intl.formatMessage(PROFILE_MESSAGES.keepEnabled)}
+          onDismiss={() => setConfirming(false)}
+          confirmLabel={intl.formatMessage(PROFILE_MESSAGES.disable2fa)}
+          onConfirm={handleConfirm}
+          confirmColor="error"
+        />
       </Dialog>
     </Stack>
   );

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useStartTwoFactorSetupMutation } from '../../api/authApi.ts';
 import type { TwoFactorSetupResponse } from '../../api/types.ts';
 import { useAppSelector } from '../../app/hooks.ts';
@@ -10,6 +11,7 @@ import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { selectCurrentUser } from '../auth/index.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
+import { PROFILE_MESSAGES } from './messages.ts';
 import { TwoFactorDisablePanel } from './TwoFactorDisablePanel.tsx';
 import { TwoFactorSetupPanel } from './TwoFactorSetupPanel.tsx';
 
@@ -19,6 +21,7 @@ import { TwoFactorSetupPanel } from './TwoFactorSetupPanel.tsx';
  * Enabled/disabled come from the user; only the pending setup lives here.
  */
 export function TwoFactorSection() {
+  const intl = useIntl();
   const user = useAppSelector(selectCurrentUser);
   const notify = useNotifier();
   const [startSetup, { isLoading: starting }] = useStartTwoFactorSetupMutation();
@@ -39,20 +42,26 @@ export function TwoFactorSection() {
 
   function handleEnabled() {
     setSetup(null);
-    setFeedback({ severity: 'success', message: 'Two-factor authentication is now enabled.' });
-    notify.success('Two-factor authentication enabled.');
+    setFeedback({ severity: 'success', message: intl.formatMessage(PROFILE_MESSAGES.twoFactorNowEnabled) });
+    notify.success(intl.formatMessage(PROFILE_MESSAGES.twoFactorEnabledToast));
   }
 
   function handleDisabled() {
-    setFeedback({ severity: 'info', message: 'Two-factor authentication has been disabled.' });
-    notify.success('Two-factor authentication disabled.');
+    setFeedback({ severity: 'info', message: intl.formatMessage(PROFILE_MESSAGES.twoFactorHasBeenDisabled) });
+    notify.success(intl.formatMessage(PROFILE_MESSAGES.twoFactorDisabledToast));
   }
 
   return (
     <SettingsSection
-      title="Two-Factor Authentication"
-      description="Protect your account with a 6-digit code from an authenticator app in addition to your password."
-      aside={<Chip label={enabled ? 'Enabled' : 'Disabled'} color={enabled ? 'success' : 'default'} size="small" variant={enabled ? 'filled' : 'outlined'} />}
+      title={intl.formatMessage(PROFILE_MESSAGES.twoFactorTitle)}
+      description={intl.formatMessage(PROFILE_MESSAGES.twoFactorDescription)}
+      aside={
+        <Chip
+          label={intl.formatMessage(enabled ? PROFILE_MESSAGES.twoFactorEnabledChip : PROFILE_MESSAGES.twoFactorDisabledChip)}           color={enabled ? 'success' : 'default'}
+          size="small"
+          variant={enabled ? 'filled' : 'outlined'}
+        />
+      }
     >
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
         <FormFeedback feedback={feedback} />
@@ -70,10 +79,10 @@ export function TwoFactorSection() {
         {!enabled && !setup && (
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
             <Typography variant="body2" color="text.secondary">
-              Two-factor authentication is currently off.
+              {intl.formatMessage(PROFILE_MESSAGES.twoFactorOff)}
             </Typography>
             <Button variant="contained" onClick={handleEnable} disabled={starting}>
-              {starting ? 'Starting...' : 'Enable 2FA'}
+              {intl.formatMessage(starting ? PROFILE_MESSAGES.twoFactorStarting : PROFILE_MESSAGES.twoFactorEnable)}
             </Button>
           </Box>
         )}

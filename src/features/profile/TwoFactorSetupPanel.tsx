@@ -5,12 +5,14 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { useEnableTwoFactorMutation } from '../../api/authApi.ts';
 import type { TwoFactorSetupResponse } from '../../api/types.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { sanitizeCodeInput, SIX_DIGITS } from '../auth/index.ts';
 import { FormFeedback, type Feedback } from '../../app/layout/FormFeedback.tsx';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
+import { PROFILE_MESSAGES } from './messages.ts';
 
 interface TwoFactorSetupPanelProps {
   setup: TwoFactorSetupResponse;
@@ -19,6 +21,7 @@ interface TwoFactorSetupPanelProps {
 }
 
 export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSetupPanelProps) {
+  const intl = useIntl();
   const notify = useNotifier();
   const [enable, { isLoading: verifying }] = useEnableTwoFactorMutation();
   const [code, setCode] = useState('');
@@ -42,17 +45,17 @@ export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSet
     <Stack spacing={3}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: { sm: 'center' } }}>
         <Box sx={{ p: 1.5, bgcolor: '#fff', border: 1, borderColor: 'divider', borderRadius: 2, alignSelf: { xs: 'center', sm: 'auto' }, lineHeight: 0 }}>
-          <QRCodeSVG value={setup.otp_uri} size={160} level="M" title="QR code for your authenticator app" />
+          <QRCodeSVG value={setup.otp_uri} size={160} level="M" title={intl.formatMessage(PROFILE_MESSAGES.setupQrTitle)} />
         </Box>
         <Box sx={{ minWidth: 0 }}>
           <Typography variant="h3" sx={{ mb: 0.75 }}>
-            1. Scan the QR code
+            {intl.formatMessage(PROFILE_MESSAGES.setupScanHeading)}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-            Open your authenticator app and scan the code. If you cannot scan it, enter this secret instead:
+            {intl.formatMessage(PROFILE_MESSAGES.setupScanText)}
           </Typography>
           {/* The name sits on a group around the secret: <code> has a role that may not be named (ARIA 1.2). */}
-          <Box role="group" aria-label="Two-factor secret">
+          <Box role="group" aria-label={intl.formatMessage(PROFILE_MESSAGES.setupSecretLabel)}>
             <Box
               component="code"
               sx={{
@@ -75,16 +78,16 @@ export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSet
           </Box>
         </Box>
       </Stack>
-      <Box component="form" noValidate onSubmit={handleSubmit} aria-label="Verify two-factor code">
+      <Box component="form" noValidate onSubmit={handleSubmit} aria-label={intl.formatMessage(PROFILE_MESSAGES.setupVerifyFormLabel)}>
         <Typography variant="h3" sx={{ mb: 0.75 }}>
-          2. Enter the code
+          {intl.formatMessage(PROFILE_MESSAGES.setupCodeHeading)}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          Type the 6-digit code your app shows to finish the setup.
+          {intl.formatMessage(PROFILE_MESSAGES.setupCodeText)}
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
           <TextField
-            label="Authentication Code"
+            label={intl.formatMessage(PROFILE_MESSAGES.setupCodeLabel)}
             name="code"
             autoComplete="one-time-code"
             value={code}
@@ -93,10 +96,10 @@ export function TwoFactorSetupPanel({ setup, onEnabled, onCancel }: TwoFactorSet
             slotProps={{ htmlInput: { ...errorLink.inputProps, inputMode: 'numeric', pattern: '[0-9]{6}', maxLength: 6, style: { letterSpacing: '0.25em' } } }}
           />
           <Button type="submit" variant="contained" size="large" disabled={verifying || !SIX_DIGITS.test(code)} sx={{ height: 56 }}>
-            {verifying ? 'Verifying...' : 'Verify & Enable'}
+            {intl.formatMessage(verifying ? PROFILE_MESSAGES.setupVerifying : PROFILE_MESSAGES.setupVerify)}
           </Button>
           <Button variant="text" color="inherit" size="large" onClick={onCancel} disabled={verifying} sx={{ height: 56 }}>
-            Cancel Setup
+            {intl.formatMessage(PROFILE_MESSAGES.setupCancel)}
           </Button>
         </Stack>
       </Box>

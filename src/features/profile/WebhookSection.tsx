@@ -14,6 +14,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { describeApiError } from '../../api/errors.ts';
 import { useDeleteWebhookMutation, useGetWebhookQuery, useSaveWebhookMutation, useSendTestEventMutation } from '../../api/webhooksApi.ts';
 import { CopyTextButton } from '../../app/layout/CopyTextButton.tsx';
@@ -21,28 +22,32 @@ import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { formatDateTime } from '../../lib/folderDisplay.ts';
 import type { WebhookDeliveryView } from '../../../contract/webhooks.ts';
+import { t } from '../../i18n/language.ts';
 import { WEBHOOK_TEXTS } from '../../lib/userTexts.ts';
+import { PROFILE_MESSAGES } from './messages.ts';
 
 const POLL_WHILE_PENDING_MS = 3000;
 
 function outcome(delivery: WebhookDeliveryView): string {
-  if (delivery.status === 'delivered') return `Delivered (HTTP ${delivery.last_status_code})`;
-  if (delivery.status === 'failed') return `Failed: ${delivery.last_error ?? 'unknown error'}`;
-  if (delivery.last_error === null) return 'Sending...';
-  return `${delivery.last_error}; retrying ${delivery.next_attempt_at ? formatDateTime(delivery.next_attempt_at) : 'soon'}`;
+  if (delivery.status === 'delivered') return t(PROFILE_MESSAGES.webhookDelivered, { status: delivery.last_status_code });
+  if (delivery.status === 'failed') return t(PROFILE_MESSAGES.webhookFailed, { error: delivery.last_error ?? t(PROFILE_MESSAGES.webhookUnknownError) });
+  if (delivery.last_error === null) return t(PROFILE_MESSAGES.webhookSending);
+  if (delivery.next_attempt_at) return t(PROFILE_MESSAGES.webhookRetryingAt, { error: delivery.last_error, when: formatDateTime(delivery.next_attempt_at) });
+  return t(PROFILE_MESSAGES.webhookRetryingSoon, { error: delivery.last_error });
 }
 
 function Deliveries({ deliveries }: { deliveries: WebhookDeliveryView[] }) {
+  const intl = useIntl();
   if (deliveries.length === 0) return <Typography color="text.secondary">{WEBHOOK_TEXTS.noDeliveries}</Typography>;
   return (
     <Box sx={{ overflowX: 'auto' }} tabIndex={0} aria-label={WEBHOOK_TEXTS.deliveries} role="region">
       <Table size="small">
         <TableHead>
           <TableRow>
-            <TableCell>Event</TableCell>
-            <TableCell>Created</TableCell>
-            <TableCell>Attempts</TableCell>
-            <TableCell>Outcome</TableCell>
+            <TableCell>{intl.formatMessage(PROFILE_MESSAGES.webhookEvent)}</TableCell>
+            <TableCell>{intl.formatMessage(PROFILE_MESSAGES.webhookCreated)}</TableCell>
+            <TableCell>{intl.formatMessage(PROFILE_MESSAGES.webhookAttempts)}</TableCell>
+            <TableCell>{intl.formatMessage(PROFILE_MESSAGES.webhookOutcome)}</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -68,6 +73,7 @@ function Deliveries({ deliveries }: { deliveries: WebhookDeliveryView[] }) {
 }
 
 export function WebhookSection() {
+  const intl = useIntl();
   const notify = useNotifier();
   const [pollingInterval, setPollingInterval] = useState(0);
   const { data, error: loadError } = useGetWebhookQuery(undefined, { pollingInterval });
@@ -112,6 +118,7 @@ export function WebhookSection() {
             label={WEBHOOK_TEXTS.url}
             name="webhook_url"
             type="url"
+            // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- an example address, the same in every language
             placeholder="https://example.com/hooks/sealdrop"
             value={shownUrl}
             disabled={busy}
@@ -131,7 +138,11 @@ export function WebhookSection() {
                 slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } } }}
                 sx={{ flex: 1 }}
               />
-              <CopyTextButton text={endpoint.secret} label="Copy Secret" failureMessage="Failed to copy the secret to the clipboard." />
+              <CopyTextButton
+                text={endpoint.secret}
+                label={intl.formatMessage(PROFILE_MESSAGES.webhookCopySecret)}
+                failureMessage={intl.formatMessage(PROFILE_MESSAGES.webhookCopyFailed)}
+              />
               <Button
                 variant="outlined"
                 disabled={busy}

@@ -1,4 +1,6 @@
 // Change Login Password rules (spec section 5, Password change), messages exact.
+import { t } from '../../i18n/language.ts';
+import { PROFILE_MESSAGES } from './messages.ts';
 
 export interface PasswordChangeValues {
   oldPassword: string;
@@ -8,7 +10,8 @@ export interface PasswordChangeValues {
 
 export const NEW_PASSWORD_MIN_LENGTH = 8;
 
-export const PASSWORD_MISMATCH = 'New passwords do not match.';
+/** 'New passwords do not match.' in the current language. */
+export const passwordMismatchText = () => t(PROFILE_MESSAGES.passwordMismatch);
 
 /** Submit stays disabled until all three fields are filled and the new ones match. */
 export function canSubmitPasswordChange(values: PasswordChangeValues): boolean {
@@ -17,8 +20,8 @@ export function canSubmitPasswordChange(values: PasswordChangeValues): boolean {
 
 /** The first broken rule's message, or null when the change may be sent. */
 export function passwordChangeError(values: PasswordChangeValues): string | null {
-  if (values.newPassword !== values.confirmPassword) return PASSWORD_MISMATCH;
-  if (values.newPassword.length < NEW_PASSWORD_MIN_LENGTH) return `New password must be at least ${NEW_PASSWORD_MIN_LENGTH} characters long.`;
-  if (values.newPassword === values.oldPassword) return 'New password cannot be the same as the old password.';
+  if (values.newPassword !== values.confirmPassword) return passwordMismatchText();
+  if (values.newPassword.length < NEW_PASSWORD_MIN_LENGTH) return t(PROFILE_MESSAGES.passwordTooShort, { min: NEW_PASSWORD_MIN_LENGTH });
+  if (values.newPassword === values.oldPassword) return t(PROFILE_MESSAGES.passwordSameAsOld);
   return null;
 }

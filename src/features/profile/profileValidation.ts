@@ -2,6 +2,8 @@
 // is sent as null (removes it); nothing changed means nothing is sent.
 
 import type { ProfileUpdateRequest, User } from '../../api/types.ts';
+import { t } from '../../i18n/language.ts';
+import { PROFILE_MESSAGES } from './messages.ts';
 
 export interface ProfileFormValues {
   username: string;
@@ -29,23 +31,23 @@ export function planProfileUpdate(user: Pick<User, 'username' | 'email'>, values
   const username = values.username.trim();
   const email = values.email.trim() === '' ? null : values.email.trim();
 
-  if (!username) return { ok: false, message: 'Username is required.', field: 'username', severity: 'error' };
+  if (!username) return { ok: false, message: t(PROFILE_MESSAGES.usernameRequired), field: 'username', severity: 'error' };
   if (username.length < USERNAME_MIN_LENGTH) {
-    return { ok: false, message: `Username must be at least ${USERNAME_MIN_LENGTH} characters long.`, field: 'username', severity: 'error' };
+    return { ok: false, message: t(PROFILE_MESSAGES.usernameTooShort, { min: USERNAME_MIN_LENGTH }), field: 'username', severity: 'error' };
   }
   if (email !== null && !EMAIL_SHAPE.test(email)) {
-    return { ok: false, message: 'Please enter a valid e-mail address.', field: 'email', severity: 'error' };
+    return { ok: false, message: t(PROFILE_MESSAGES.invalidEmail), field: 'email', severity: 'error' };
   }
 
   const changes: Omit<ProfileUpdateRequest, 'current_auth_secret'> = {};
   if (username !== user.username) changes.username = username;
   if (email !== (user.email ?? null)) changes.email = email;
   if (Object.keys(changes).length === 0) {
-    return { ok: false, message: 'No profile changes detected.', field: null, severity: 'info' };
+    return { ok: false, message: t(PROFILE_MESSAGES.noChanges), field: null, severity: 'info' };
   }
 
   if (!values.currentPassword) {
-    return { ok: false, message: 'Current password is required to save profile changes.', field: 'currentPassword', severity: 'error' };
+    return { ok: false, message: t(PROFILE_MESSAGES.passwordRequired), field: 'currentPassword', severity: 'error' };
   }
   return { ok: true, request: { currentPassword: values.currentPassword, changes } };
 }

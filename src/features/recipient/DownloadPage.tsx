@@ -3,14 +3,17 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useIntl } from 'react-intl';
 import { ShieldIcon } from '../../app/icons.tsx';
 import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
+import { pageMessages } from './messages.ts';
 import { PasswordStep } from './PasswordStep.tsx';
 import { ReadyStep } from './ReadyStep.tsx';
 import { useLinkAccess } from './useLinkAccess.ts';
 
 /** The public download page, /download/{link_token} (spec section 2). */
 export function DownloadPage({ linkToken }: { linkToken: string | null }) {
+  const intl = useIntl();
   const { state, unlock } = useLinkAccess(linkToken);
   return (
     <Paper variant="outlined" sx={{ maxWidth: 720, mx: 'auto', p: { xs: 3, sm: 5 } }}>
@@ -19,7 +22,7 @@ export function DownloadPage({ linkToken }: { linkToken: string | null }) {
       </Typography>
       <Typography color="text.secondary" sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 3.5 }}>
         <ShieldIcon fontSize="small" color="secondary" />
-        Files are decrypted in your browser; the server never sees their content.
+        {intl.formatMessage(pageMessages.decryptedHere)}
       </Typography>
       {state.step === 'loading' && (
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }} role="status">
@@ -31,7 +34,7 @@ export function DownloadPage({ linkToken }: { linkToken: string | null }) {
       {state.step === 'ready' && linkToken !== null && <ReadyStep linkToken={linkToken} files={state.files} keys={state.keys} />}
       {state.step === 'error' && (
         <Alert severity="error" role="alert">
-          Error: {state.message}
+          {intl.formatMessage(pageMessages.error, { message: state.message })}
         </Alert>
       )}
     </Paper>

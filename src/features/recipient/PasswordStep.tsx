@@ -3,10 +3,12 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { LockIcon } from '../../app/icons.tsx';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 import { PasswordField } from '../../app/forms/index.ts';
+import { pageMessages } from './messages.ts';
 
 interface PasswordStepProps {
   busy: boolean;
@@ -18,6 +20,7 @@ interface PasswordStepProps {
 
 /** Step 1: 'This download is password protected.' and 'Unlock Files'. */
 export function PasswordStep({ busy, error, pinned, onUnlock }: PasswordStepProps) {
+  const intl = useIntl();
   const [password, setPassword] = useState('');
   const errorLink = useFieldErrorLink(error !== null);
 
@@ -27,7 +30,7 @@ export function PasswordStep({ busy, error, pinned, onUnlock }: PasswordStepProp
   }
 
   return (
-    <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label="Unlock files">
+    <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label={intl.formatMessage(pageMessages.unlockForm)}>
       <Typography sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <LockIcon fontSize="small" color="primary" />
         {DOWNLOAD_PAGE_MESSAGES.passwordPrompt}
@@ -39,7 +42,7 @@ export function PasswordStep({ busy, error, pinned, onUnlock }: PasswordStepProp
         </Alert>
       )}
       <PasswordField
-        label="Password"
+        label={intl.formatMessage(pageMessages.password)}
         name="password"
         autoComplete="off"
         autoFocus

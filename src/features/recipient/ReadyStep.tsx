@@ -4,13 +4,16 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useIntl } from 'react-intl';
 import type { SharedFile } from '../../api/linksApi.ts';
+import { t } from '../../i18n/language.ts';
 import { PoliteAnnouncer } from '../../app/layout/PoliteAnnouncer.tsx';
 import { DOWNLOAD_PAGE_MESSAGES } from '../../lib/userTexts.ts';
 import { FILE_BUTTON_LABELS, isBusy } from './fileButtonState.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
 import { canSaveToFolder } from '../downloads/index.ts';
 import type { LinkKeys } from './linkKeyImport.ts';
+import { pageMessages } from './messages.ts';
 import { recipientAnnouncement } from './recipientAnnouncement.ts';
 import { useLinkDownloads, type FileDownloadState, type ZipDownloadState } from './useLinkDownloads.ts';
 
@@ -27,8 +30,8 @@ function buttonColor(state: FileDownloadState): 'primary' | 'success' | 'error' 
 }
 
 function batchLabel(zip: ZipDownloadState): string {
-  const percent = zip.percent !== null ? ` ${zip.percent}%` : '';
-  return zip.mode === 'folder' ? `${DOWNLOAD_PAGE_MESSAGES.savingToFolder}${percent}` : `Preparing ZIP...${percent}`;
+  const label = zip.mode === 'folder' ? DOWNLOAD_PAGE_MESSAGES.savingToFolder : t(pageMessages.preparingZip);
+  return zip.percent !== null ? t(pageMessages.batchPercent, { label, percent: zip.percent }) : label;
 }
 
 /**
@@ -36,6 +39,7 @@ function batchLabel(zip: ZipDownloadState): string {
  * beside it 'Save All to Folder...' where the browser can write to a folder.
  */
 export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
+  const intl = useIntl();
   const { stateOf, downloadFile, zip, downloadAll, saveAllToFolder } = useLinkDownloads(linkToken, files, keys);
   const folderOffered = canSaveToFolder();
   if (files.length === 0) return <Alert severity="info">{DOWNLOAD_PAGE_MESSAGES.noFilesLeft}</Alert>;
@@ -45,7 +49,7 @@ export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
       <Typography variant="h2" component="p">
         {DOWNLOAD_PAGE_MESSAGES.filesReady}
       </Typography>
-      <Box component="ul" aria-label="Shared files" sx={{ m: 0, p: 0, border: 1, borderColor: 'divider', borderRadius: 2 }}>
+      <Box component="ul" aria-label={intl.formatMessage(pageMessages.sharedFiles)} sx={{ m: 0, p: 0, border: 1, borderColor: 'divider', borderRadius: 2 }}>
         {files.map((file) => {
           const state = stateOf(file);
           return (
@@ -59,8 +63,9 @@ export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
                 <Box sx={{ minWidth: 0 }}>
                   <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{file.original_filename}</Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {formatBytes(file.file_size, 'twoBelow10GB')}
-                    {state.status === 'downloading' && state.percent !== null ? ` · ${state.percent}%` : ''}
+                    {state.status === 'downloading' && state.percent !== null
+                      ? intl.formatMessage(pageMessages.sizeAndPercent, { size: formatBytes(file.file_size, 'twoBelow10GB'), percent: state.percent })
+                      : formatBytes(file.file_size, 'twoBelow10GB')}
                   </Typography>
                 </Box>
                 <Button
@@ -68,7 +73,7 @@ export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
                   color={buttonColor(state)}
                   disabled={isBusy(state.status)}
                   onClick={() => void downloadFile(file)}
-                  aria-label={`${FILE_BUTTON_LABELS[state.status]} ${file.original_filename}`}
+                  aria-label={intl.formatMessage(pageMessages.fileButton, { label: FILE_BUTTON_LABELS[state.status], name: file.original_filename })}
                   sx={{ minWidth: 140, flexShrink: 0, '&.Mui-disabled': { color: 'primary.main', borderColor: 'primary.light' } }}
                 >
                   {FILE_BUTTON_LABELS[state.status]}
@@ -79,7 +84,7 @@ export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
                   variant={state.percent === null ? 'indeterminate' : 'determinate'}
                   value={state.percent ?? 0}
                   sx={{ mt: 1.25, borderRadius: 1 }}
-                  aria-label={`Progress of ${file.original_filename}`}
+                  aria-label={intl.formatMessage(pageMessages.fileProgress, { name: file.original_filename })}
                 />
               )}
             </Box>
@@ -108,7 +113,7 @@ export function ReadyStep({ linkToken, files, keys }: ReadyStepProps) {
               variant={zip.percent === null ? 'indeterminate' : 'determinate'}
               value={zip.percent ?? 0}
               sx={{ mt: 1.5, borderRadius: 1 }}
-              aria-label={zip.mode === 'folder' ? 'Progress of saving to the folder' : 'Progress of the ZIP download'}
+              aria-label={intl.formatMessage(zip.mode === 'folder' ? pageMessages.folderProgress : pageMessages.zipProgress)}
             />
           )}
         </Box>

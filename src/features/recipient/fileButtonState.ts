@@ -3,16 +3,13 @@
 // while the bytes arrive (record by record in the service worker), so 'Decrypting...' is the
 // last stretch: every byte is in and the final record is being authenticated and written.
 
+import { textsOf } from '../../i18n/language.ts';
+import { fileButtonMessages } from './messages.ts';
+
 export type FileButtonStatus = 'idle' | 'starting' | 'downloading' | 'decrypting' | 'done' | 'failed';
 
-export const FILE_BUTTON_LABELS: Record<FileButtonStatus, string> = {
-  idle: 'Download',
-  starting: 'Starting...',
-  downloading: 'Downloading...',
-  decrypting: 'Decrypting...',
-  done: 'Done!',
-  failed: 'Failed',
-};
+/** The button's label by status, read in the current language when used. */
+export const FILE_BUTTON_LABELS: { readonly [Status in FileButtonStatus]: string } = textsOf(fileButtonMessages);
 
 /** The status while a download runs, from the plaintext bytes written so far. */
 export function statusForProgress(bytes: number, totalBytes: number): FileButtonStatus {

@@ -78,7 +78,7 @@ export function UnfinishedUploadsSection({ folderId }: { folderId: number }) {
             >
               <ListItemText
                 primary={name}
-                secondary={`${UNFINISHED_TEXTS.held(upload.received_bytes, upload.upload_length)} · ${UNFINISHED_TEXTS.lastActivity(formatDateTime(new Date(upload.last_activity_at).toISOString()))}`}
+                secondary={UNFINISHED_TEXTS.details(upload.received_bytes, upload.upload_length, formatDateTime(new Date(upload.last_activity_at).toISOString()))}
                 slotProps={{ primary: { sx: { wordBreak: 'break-word' } } }}
               />
             </ListItem>

@@ -178,7 +178,7 @@ export function MembersSection({ folder }: { folder: Folder }) {
       <Stack spacing={2}>
         {latestEpoch && (
           <Typography variant="body2" color="text.secondary">
-            {`${T.keyLastChanged(formatDateTime(latestEpoch.createdAt))} (${T.keyEpoch(latestEpoch.epoch)})`}
+            {T.keyLastChanged(formatDateTime(latestEpoch.createdAt), latestEpoch.epoch)}
           </Typography>
         )}
         {canManage && disabled.length > 0 && <Alert severity="warning">{T.disabledNotice(disabled.map(memberName).join(', '))}</Alert>}

@@ -6,7 +6,7 @@ import { TEAM_TEXTS } from '../../lib/userTexts.ts';
 
 export class TeamNotOpenError extends codedError('TEAM_NOT_OPEN') {
   constructor() {
-    super('The folder\'s member list could not be opened.');
+    super(TEAM_TEXTS.notOpen);
   }
 }
 

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { describeApiError } from '../../api/errors.ts';
 import { useRequestUploadCodeMutation, useVerifyUploadCodeMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
@@ -10,6 +11,7 @@ import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { GateForm, GateSubmitButton } from './GateForm.tsx';
 import { codeFailureMessage, isSixDigitCode } from './gateRules.ts';
 import { codeResentMessage, errorSendingCodeMessage, GATE_MESSAGES } from '../../lib/userTexts.ts';
+import { gateMessages } from './messages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { changeEmailRequested, codeAccepted, codeRejected } from './uploadStepSlice.ts';
 
@@ -24,6 +26,7 @@ interface CodeGateProps {
 
 /** Step 3: the 6-digit code sent to the uploader's address. */
 export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const [verifyCode, verifying] = useVerifyUploadCodeMutation();
   const [requestCode, resending] = useRequestUploadCodeMutation();
@@ -75,12 +78,8 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
 
   return (
     <GateForm
-      label="Verification code"
-      intro={
-        <>
-          We sent a 6-digit code to <strong>{email}</strong>. It is valid for 10 minutes.
-        </>
-      }
+      label={intl.formatMessage(gateMessages.codeLabel)}
+      intro={intl.formatMessage(gateMessages.codeIntro, { email, b: (chunks) => <strong>{chunks}</strong> })}
       error={error}
       errorId={errorLink.messageId}
       onSubmit={() => void submit()}
@@ -93,21 +92,22 @@ export function CodeGate({ linkToken, email, notifier }: CodeGateProps) {
       }
       actions={
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
-          <GateSubmitButton busy={verifying.isLoading} disabled={code.length !== 6} label="Verify Code" busyLabel="Verifying..." />
+          <GateSubmitButton busy={verifying.isLoading} disabled={code.length !== 6} label={intl.formatMessage(gateMessages.verifyCode)} busyLabel={intl.formatMessage(gateMessages.verifying)} />
           <Button variant="outlined" onClick={() => dispatch(changeEmailRequested())}>
-            Go Back (Change Email)
+            {intl.formatMessage(gateMessages.changeEmail)}
           </Button>
           <Button onClick={() => void resend()} disabled={resending.isLoading}>
-            {resending.isLoading ? 'Sending...' : 'Resend Code'}
+            {intl.formatMessage(resending.isLoading ? gateMessages.sending : gateMessages.resendCode)}
           </Button>
         </Stack>
       }
     >
       <TextField
-        label="Verification code"
+        label={intl.formatMessage(gateMessages.codeLabel)}
         name="verification_code"
         autoFocus
         autoComplete="one-time-code"
+        // eslint-disable-next-line formatjs/no-literal-string-in-jsx -- six example digits, the same in every language
         placeholder="123456"
         value={code}
         error={error !== null}

@@ -3,9 +3,11 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { CloudUploadIcon, FileIcon, FolderIcon } from '../../app/icons.tsx';
 import { collectDroppedFiles, entriesOf, filesFromInput } from './dropTraversal.ts';
 import type { CandidateFile } from './fileSelection.ts';
+import { dropMessages } from './messages.ts';
 import { canPickHandles, dropHandlesOf, filesFromDropHandles, pickFileHandles, pickFolderHandle } from './filePickers.ts';
 
 interface DropAreaProps {
@@ -21,6 +23,7 @@ interface DropAreaProps {
  * the hidden inputs stay for other browsers (and for a dialog that fails).
  */
 export function DropArea({ disabled, onFiles }: DropAreaProps) {
+  const intl = useIntl();
   const [over, setOver] = useState(false);
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -93,17 +96,17 @@ export function DropArea({ disabled, onFiles }: DropAreaProps) {
     >
       <CloudUploadIcon sx={{ fontSize: 44, color: disabled ? 'text.disabled' : 'secondary.main' }} />
       <Typography variant="h3" sx={{ mt: 1 }}>
-        {disabled ? 'Adding files is paused while the upload runs' : 'Drag and drop files or folders here'}
+        {intl.formatMessage(disabled ? dropMessages.paused : dropMessages.dropHere)}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, mb: 2 }}>
-        Folders keep their structure. Up to 5120 MB per file.
+        {intl.formatMessage(dropMessages.limits)}
       </Typography>
       <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'center', flexWrap: 'wrap', rowGap: 1 }}>
         <Button variant="outlined" startIcon={<FileIcon />} disabled={disabled} onClick={() => choose(pickFileHandles, filesInput.current)}>
-          Select Files
+          {intl.formatMessage(dropMessages.selectFiles)}
         </Button>
         <Button variant="outlined" startIcon={<FolderIcon />} disabled={disabled} onClick={() => choose(pickFolderHandle, folderInput.current)}>
-          Select Folder
+          {intl.formatMessage(dropMessages.selectFolder)}
         </Button>
       </Stack>
       <input ref={filesInput} type="file" multiple hidden data-testid="file-input" onChange={(event) => picked(event.currentTarget)} />

@@ -1,12 +1,14 @@
 import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useRequestUploadCodeMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { GateForm, GateSubmitButton, showGateFailure } from './GateForm.tsx';
 import { GATE_MESSAGES } from '../../lib/userTexts.ts';
 import { isValidEmail } from './gateRules.ts';
+import { gateMessages } from './messages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { codeSendFailed, codeSent } from './uploadStepSlice.ts';
 
@@ -19,6 +21,7 @@ interface EmailGateProps {
 
 /** Step 2: the uploader's e-mail address, to which a 6-digit code is sent. */
 export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notifier }: EmailGateProps) {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const [requestCode, { isLoading }] = useRequestUploadCodeMutation();
   const [email, setEmail] = useState(initialEmail ?? '');
@@ -44,16 +47,16 @@ export function EmailGate({ linkToken, hasAllowedEmailsList, initialEmail, notif
 
   return (
     <GateForm
-      label="E-mail verification"
-      intro="Confirm your e-mail address: we will send you a 6-digit code to enter on the next step."
+      label={intl.formatMessage(gateMessages.emailLabel)}
+      intro={intl.formatMessage(gateMessages.emailIntro)}
       error={error}
       errorId={errorLink.messageId}
       onSubmit={() => void submit()}
-      actions={<GateSubmitButton busy={isLoading} label="Send Code" busyLabel="Sending..." />}
+      actions={<GateSubmitButton busy={isLoading} label={intl.formatMessage(gateMessages.sendCode)} busyLabel={intl.formatMessage(gateMessages.sending)} />}
     >
       {hasAllowedEmailsList && <Alert severity="info">{GATE_MESSAGES.allowedListNote}</Alert>}
       <TextField
-        label="Your e-mail address"
+        label={intl.formatMessage(gateMessages.emailField)}
         name="uploader_email"
         type="email"
         autoFocus

@@ -1,15 +1,18 @@
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useVerifyUploadPasswordMutation } from '../../api/uploadApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
 import { GateForm, GateSubmitButton, showGateFailure } from './GateForm.tsx';
 import { GATE_MESSAGES } from '../../lib/userTexts.ts';
+import { gateMessages } from './messages.ts';
 import type { UploadNotifier } from './uploadController.ts';
 import { passwordAccepted, passwordRejected } from './uploadStepSlice.ts';
 import { PasswordField } from '../../app/forms/index.ts';
 
 /** Step 1: the link password. */
 export function PasswordGate({ linkToken, notifier }: { linkToken: string; notifier: UploadNotifier }) {
+  const intl = useIntl();
   const dispatch = useAppDispatch();
   const [verify, { isLoading }] = useVerifyUploadPasswordMutation();
   const [password, setPassword] = useState('');
@@ -34,15 +37,15 @@ export function PasswordGate({ linkToken, notifier }: { linkToken: string; notif
 
   return (
     <GateForm
-      label="Link password"
-      intro="This upload link is protected. Enter the password you were given to continue."
+      label={intl.formatMessage(gateMessages.passwordLabel)}
+      intro={intl.formatMessage(gateMessages.passwordIntro)}
       error={error}
       errorId={errorLink.messageId}
       onSubmit={() => void submit()}
-      actions={<GateSubmitButton busy={isLoading} label="Continue" busyLabel="Checking..." />}
+      actions={<GateSubmitButton busy={isLoading} label={intl.formatMessage(gateMessages.passwordContinue)} busyLabel={intl.formatMessage(gateMessages.passwordChecking)} />}
     >
       <PasswordField
-        label="Link password"
+        label={intl.formatMessage(gateMessages.passwordLabel)}
         name="link_password"
         autoFocus
         autoComplete="off"

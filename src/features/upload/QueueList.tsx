@@ -1,6 +1,8 @@
 import Box from '@mui/material/Box';
 import { memo, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useAppSelector } from '../../app/hooks.ts';
+import { queueMessages } from './messages.ts';
 import { QUEUE_ROW_HEIGHT, QueueRow } from './QueueRow.tsx';
 import { selectQueuedFileIds } from './uploadQueueSlice.ts';
 
@@ -22,6 +24,7 @@ interface QueueListProps {
  * progress update re-renders only the rows that changed.
  */
 export const QueueList = memo(function QueueList({ idle, onRemove, onRetry }: QueueListProps) {
+  const intl = useIntl();
   const ids = useAppSelector(selectQueuedFileIds);
   const [scrollTop, setScrollTop] = useState(0);
   const first = Math.max(0, Math.floor(scrollTop / QUEUE_ROW_HEIGHT) - OVERSCAN_ROWS);
@@ -29,7 +32,7 @@ export const QueueList = memo(function QueueList({ idle, onRemove, onRetry }: Qu
   return (
     <Box
       role="list"
-      aria-label="Files to upload"
+      aria-label={intl.formatMessage(queueMessages.list)}
       // Focusable, so a keyboard user can scroll it with the arrow keys: once a run ends the rows
       // have no buttons left to tab to (WCAG 2.1.1, axe's scrollable-region-focusable).
       tabIndex={0}

@@ -5,22 +5,24 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
+import { useIntl, type IntlShape, type MessageDescriptor } from 'react-intl';
 import { useAppSelector } from '../../app/hooks.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
 import { FileNameText } from './FileNameText.tsx';
 import { transferLine } from './formatTransfer.ts';
+import { queueMessages } from './messages.ts';
 import { CloseIcon, DoneIcon, ErrorIcon, FileIcon, OfflineIcon, RetryIcon } from '../../app/icons.tsx';
 import { selectQueuedFileById, type QueuedFile, type QueuedFileStatus } from './uploadQueueSlice.ts';
 
 export const QUEUE_ROW_HEIGHT = 64;
 
-const STATUS_LABEL: Record<QueuedFileStatus, string> = {
-  pending: 'Pending',
-  hashing: 'Hashing',
-  encrypting: 'Encrypting',
-  uploading: 'Uploading',
-  success: 'Uploaded',
-  error: 'Failed',
+const STATUS_LABEL: Record<QueuedFileStatus, MessageDescriptor> = {
+  pending: queueMessages.pending,
+  hashing: queueMessages.hashing,
+  encrypting: queueMessages.encrypting,
+  uploading: queueMessages.uploading,
+  success: queueMessages.success,
+  error: queueMessages.error,
 };
 
 const STATUS_COLOR: Record<QueuedFileStatus, 'default' | 'info' | 'secondary' | 'primary' | 'success' | 'error'> = {
@@ -32,10 +34,10 @@ const STATUS_COLOR: Record<QueuedFileStatus, 'default' | 'info' | 'secondary' | 
   error: 'error',
 };
 
-function detail(file: QueuedFile): { text: string; tone: 'secondary' | 'error' | 'warning' } {
+function detail(file: QueuedFile, intl: IntlShape): { text: string; tone: 'secondary' | 'error' | 'warning' } {
   const location = file.relativePath === '.' ? '' : `${file.relativePath} · `;
-  if (file.status === 'error') return { text: file.error ?? 'Failed', tone: 'error' };
-  if (file.waitingForNetwork) return { text: 'Connection lost: continuing automatically when it is back', tone: 'warning' };
+  if (file.status === 'error') return { text: file.error ?? intl.formatMessage(queueMessages.error), tone: 'error' };
+  if (file.waitingForNetwork) return { text: intl.formatMessage(queueMessages.offline), tone: 'warning' };
   if (file.status === 'uploading') return { text: location + transferLine(file.bytesSent, file.size, file.bytesPerSecond, file.secondsLeft), tone: 'secondary' };
   return { text: location + formatBytes(file.size, 'wholeFrom100'), tone: 'secondary' };
 }
@@ -56,9 +58,10 @@ interface QueueRowProps {
 }
 
 export const QueueRow = memo(function QueueRow({ id, idle, onRemove, onRetry }: QueueRowProps) {
+  const intl = useIntl();
   const file = useAppSelector((state) => selectQueuedFileById(state, id));
   if (!file) return null;
-  const { text, tone } = detail(file);
+  const { text, tone } = detail(file, intl);
   const active = file.status === 'hashing' || file.status === 'encrypting' || file.status === 'uploading';
   const removable = idle && (file.status === 'pending' || file.status === 'error');
   return (
@@ -86,20 +89,20 @@ export const QueueRow = memo(function QueueRow({ id, idle, onRemove, onRetry }: 
         size="small"
         variant={file.status === 'pending' ? 'outlined' : 'filled'}
         color={STATUS_COLOR[file.status]}
-        label={file.status === 'uploading' ? `${STATUS_LABEL.uploading} ${file.progress}%` : STATUS_LABEL[file.status]}
+        label={file.status === 'uploading' ? intl.formatMessage(queueMessages.uploadingPercent, { percent: file.progress }) : intl.formatMessage(STATUS_LABEL[file.status])}
         sx={{ minWidth: { xs: 0, sm: 88 }, flexShrink: 0 }}
       />
       <Box sx={{ width: { xs: 'auto', sm: 72 }, display: 'flex', justifyContent: 'flex-end', flexShrink: 0 }}>
         {idle && file.status === 'error' && (
-          <Tooltip title="Retry this file">
-            <IconButton size="small" aria-label={`Retry ${file.name}`} onClick={() => onRetry(file.id)}>
+          <Tooltip title={intl.formatMessage(queueMessages.retryTooltip)}>
+            <IconButton size="small" aria-label={intl.formatMessage(queueMessages.retryFile, { name: file.name })} onClick={() => onRetry(file.id)}>
               <RetryIcon fontSize="small" />
             </IconButton>
           </Tooltip>
         )}
         {removable && (
-          <Tooltip title="Remove from the list">
-            <IconButton size="small" aria-label={`Remove ${file.name}`} onClick={() => onRemove(file.id)}>
+          <Tooltip title={intl.formatMessage(queueMessages.removeTooltip)}>
+            <IconButton size="small" aria-label={intl.formatMessage(queueMessages.removeFile, { name: file.name })} onClick={() => onRemove(file.id)}>
               <CloseIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -110,7 +113,7 @@ export const QueueRow = memo(function QueueRow({ id, idle, onRemove, onRetry }: 
           variant={file.status === 'uploading' || file.status === 'success' ? 'determinate' : 'indeterminate'}
           value={file.status === 'success' ? 100 : file.progress}
           color={file.status === 'success' ? 'success' : 'secondary'}
-          aria-label={`Progress of ${file.name}`}
+          aria-label={intl.formatMessage(queueMessages.fileProgress, { name: file.name })}
           sx={{ position: 'absolute', left: 0, right: 0, bottom: 0, height: 3 }}
         />
       )}

@@ -6,10 +6,12 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
+import { useIntl, type IntlShape, type MessageDescriptor } from 'react-intl';
 import { useGetUploadLinkStatusQuery } from '../../api/uploadApi.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { formatBytes } from '../../lib/formatBytes.ts';
 import { rememberSources } from './filePickers.ts';
+import { unfinishedMessages } from './messages.ts';
 import type { QueueEntry } from './resume/queueEntry.ts';
 import { reopenSources, type ReopenProblem } from './resume/reopenSources.ts';
 import { selectUploadStepState } from './uploadStepSlice.ts';
@@ -36,28 +38,29 @@ export function listedEntries(entries: readonly QueueEntry[], queued: readonly Q
   return running ? entries.filter((entry) => matchOf(entry, queued) === 'none') : entries;
 }
 
-const MATCH_NOTE: Record<Match, string> = {
-  selected: ' · selected again: continues when you press Upload',
-  changed: ' · changed since: will be sent again from the start',
-  none: '',
+const MATCH_NOTE: Record<Match, MessageDescriptor | null> = {
+  selected: unfinishedMessages.selectedAgain,
+  changed: unfinishedMessages.changedSince,
+  none: null,
 };
 
 /** Why Continue Upload could not open a file through its kept handle, and what to do. */
-export const REOPEN_NOTE: Record<ReopenProblem, string> = {
-  denied: ' · the browser did not allow reading it again: select it again',
-  missing: ' · no longer found where it was: select it again',
-  changed: ' · changed since: select it again (it will be sent from the start)',
+export const REOPEN_NOTE: Record<ReopenProblem, MessageDescriptor> = {
+  denied: unfinishedMessages.denied,
+  missing: unfinishedMessages.missing,
+  changed: unfinishedMessages.changed,
 };
 
-export const CONTINUE_HINT =
-  'Press Continue Upload to carry on where they stopped, without sending again what is already stored (the browser may ask you to allow reading the files again), or select the same files or folder again and press Upload.';
-export const RESELECT_HINT =
-  'Select the same files or folder again and press Upload: they continue where they stopped, without sending again what is already stored.';
+function pathOf(entry: QueueEntry): string {
+  return entry.relativePath === '.' ? entry.name : `${entry.relativePath}/${entry.name}`;
+}
 
-function noteOf(entry: QueueEntry, queued: readonly QueuedFile[], problems: ReadonlyMap<string, ReopenProblem>): string {
+/** The entry's note after its sizes (' · ' and the note), or '' when there is none. */
+function noteOf(entry: QueueEntry, queued: readonly QueuedFile[], problems: ReadonlyMap<string, ReopenProblem>, intl: IntlShape): string {
   const match = matchOf(entry, queued);
   const problem = problems.get(entry.id);
-  return match === 'none' && problem ? REOPEN_NOTE[problem] : MATCH_NOTE[match];
+  const note = match === 'none' && problem ? REOPEN_NOTE[problem] : MATCH_NOTE[match];
+  return note ? ` · ${intl.formatMessage(note)}` : '';
 }
 
 /**
@@ -80,6 +83,7 @@ function useServerAbandonTime(): { known: boolean; ms: number | undefined } {
  * Discard gives one up.
  */
 export function UnfinishedUploads({ controller, refreshKey, disabled }: { controller: UploadController; refreshKey: unknown; disabled: boolean }) {
+  const intl = useIntl();
   const [found, setEntries] = useState<QueueEntry[]>([]);
   const [delivered, setDelivered] = useState(0);
   const [reload, setReload] = useState(0);
@@ -118,19 +122,23 @@ export function UnfinishedUploads({ controller, refreshKey, disabled }: { contro
 
   if (entries.length === 0) return null;
   const reopenable = entries.some((entry) => entry.source !== undefined && !problems.has(entry.id));
+  const deliveredNote = delivered > 0 ? ` ${intl.formatMessage(unfinishedMessages.delivered, { count: delivered })}` : null;
+  const sizes = (entry: QueueEntry) =>
+    intl.formatMessage(unfinishedMessages.stored, { stored: formatBytes(entry.confirmedOffset, 'wholeFrom100'), total: formatBytes(entry.encryptedLength, 'wholeFrom100') }) +
+    noteOf(entry, queued, problems, intl);
   return (
-    <Alert severity="info" component="section" aria-label="Unfinished uploads" data-testid="unfinished-uploads">
-      <AlertTitle>Unfinished uploads ({entries.length})</AlertTitle>
+    <Alert severity="info" component="section" aria-label={intl.formatMessage(unfinishedMessages.region)} data-testid="unfinished-uploads">
+      <AlertTitle>{intl.formatMessage(unfinishedMessages.title, { count: entries.length })}</AlertTitle>
       <Typography variant="body2">
-        {reopenable ? CONTINUE_HINT : RESELECT_HINT}
-        {delivered > 0 && ` ${delivered} ${delivered === 1 ? 'file' : 'files'} of that upload arrived before the interruption and will not be sent again.`}
+        {intl.formatMessage(reopenable ? unfinishedMessages.continueHint : unfinishedMessages.reselectHint)}
+        {deliveredNote}
       </Typography>
       {reopenable && (
         <Button variant="contained" size="small" sx={{ mt: 1 }} disabled={disabled || opening} onClick={() => void continueUpload()}>
-          {opening ? 'Opening files...' : 'Continue Upload'}
+          {intl.formatMessage(opening ? unfinishedMessages.opening : unfinishedMessages.continueUpload)}
         </Button>
       )}
-      <List dense aria-label="Unfinished files">
+      <List dense aria-label={intl.formatMessage(unfinishedMessages.files)}>
         {entries.map((entry) => (
           <ListItem
             key={entry.id}
@@ -144,13 +152,13 @@ export function UnfinishedUploads({ controller, refreshKey, disabled }: { contro
                 disabled={disabled}
                 onClick={() => void controller.discardUnfinished(entry.id).then(() => setReload((n) => n + 1))}
               >
-                Discard
+                {intl.formatMessage(unfinishedMessages.discard)}
               </Button>
             }
           >
             <ListItemText
-              primary={entry.relativePath === '.' ? entry.name : `${entry.relativePath}/${entry.name}`}
-              secondary={`${formatBytes(entry.confirmedOffset, 'wholeFrom100')} of ${formatBytes(entry.encryptedLength, 'wholeFrom100')} stored${noteOf(entry, queued, problems)}`}
+              primary={pathOf(entry)}
+              secondary={sizes(entry)}
               slotProps={{ primary: { sx: { overflowWrap: 'anywhere', pr: 8 } } }}
             />
           </ListItem>

@@ -3,10 +3,12 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { useIntl } from 'react-intl';
 import { ShieldIcon } from '../../app/icons.tsx';
 import { useAppSelector } from '../../app/hooks.ts';
 import { CodeGate } from './CodeGate.tsx';
 import { EmailGate } from './EmailGate.tsx';
+import { pageMessages } from './messages.ts';
 import { PasswordGate } from './PasswordGate.tsx';
 import { UploadWorkspace } from './UploadWorkspace.tsx';
 import { isUploadRunning, UploadStep } from './uploadSteps.ts';
@@ -22,6 +24,7 @@ import { useUploadNotifier } from './useUploadNotifier.ts';
  * docs/upload.md.
  */
 export function UploadPage({ linkToken }: { linkToken: string | null }) {
+  const intl = useIntl();
   useUploadLink(linkToken);
   const notifier = useUploadNotifier();
   const controller = useUploadController(notifier);
@@ -32,7 +35,7 @@ export function UploadPage({ linkToken }: { linkToken: string | null }) {
   return (
     <Paper variant="outlined" sx={{ maxWidth: 760, mx: 'auto', p: { xs: 3, sm: 5 } }}>
       <Typography variant="h1" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
-        {link ? `Upload Files for "${link.title}"` : 'Secure File Upload'}
+        {link ? intl.formatMessage(pageMessages.titleForLink, { title: link.title }) : intl.formatMessage(pageMessages.title)}
       </Typography>
       {link?.description && (
         <Typography sx={{ mb: 1.5, whiteSpace: 'pre-line' }} data-testid="folder-description">
@@ -41,12 +44,12 @@ export function UploadPage({ linkToken }: { linkToken: string | null }) {
       )}
       <Typography color="text.secondary" sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 4 }}>
         <ShieldIcon fontSize="small" color="secondary" />
-        Your files are end-to-end encrypted.
+        {intl.formatMessage(pageMessages.encrypted)}
       </Typography>
       {step === UploadStep.loading && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }} role="status">
           <CircularProgress size={22} />
-          <Typography color="text.secondary">Loading upload link...</Typography>
+          <Typography color="text.secondary">{intl.formatMessage(pageMessages.loading)}</Typography>
         </Box>
       )}
       {step === UploadStep.fatal && (

@@ -4,8 +4,10 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCallback, useMemo } from 'react';
+import { useIntl } from 'react-intl';
 import { useAppSelector } from '../../app/hooks.ts';
 import { DropArea } from './DropArea.tsx';
+import { workspaceMessages } from './messages.ts';
 import { OverallProgress } from './OverallProgress.tsx';
 import { QueueList } from './QueueList.tsx';
 import { UnfinishedUploads } from './UnfinishedUploads.tsx';
@@ -16,12 +18,9 @@ import { DownloadIcon, RetryIcon } from '../../app/icons.tsx';
 import { canDropFiles, isUploadRunning, UploadStep } from './uploadSteps.ts';
 import { selectUploadStepState } from './uploadStepSlice.ts';
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** Steps 4 to 7 and 9: adding files, the queue, the run's progress and its outcome. */
 export function UploadWorkspace({ controller }: { controller: UploadController }) {
+  const intl = useIntl();
   const { step, runError, keyError } = useAppSelector(selectUploadStepState);
   const summary = useAppSelector(selectQueueSummary);
   const running = isUploadRunning(step);
@@ -51,13 +50,13 @@ export function UploadWorkspace({ controller }: { controller: UploadController }
       {summary.total > 0 && (
         <Box>
           <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', mb: 1, gap: 2, flexWrap: 'wrap' }}>
-            <Typography variant="h2">Files ({summary.total})</Typography>
+            <Typography variant="h2">{intl.formatMessage(workspaceMessages.filesHeading, { count: summary.total })}</Typography>
             <Typography variant="body2" color="text.secondary" data-testid="queue-summary">
               {[
-                summary.pending > 0 && `${summary.pending} pending`,
-                inProgress > 0 && `${inProgress} in progress`,
-                summary.success > 0 && `${summary.success} uploaded`,
-                summary.error > 0 && `${summary.error} failed`,
+                summary.pending > 0 && intl.formatMessage(workspaceMessages.pending, { count: summary.pending }),
+                inProgress > 0 && intl.formatMessage(workspaceMessages.inProgress, { count: inProgress }),
+                summary.success > 0 && intl.formatMessage(workspaceMessages.uploaded, { count: summary.success }),
+                summary.error > 0 && intl.formatMessage(workspaceMessages.failed, { count: summary.error }),
               ]
                 .filter(Boolean)
                 .join(' · ')}
@@ -76,21 +75,21 @@ export function UploadWorkspace({ controller }: { controller: UploadController }
           onClick={() => void controller.startUpload()}
         >
           {step === UploadStep.processing
-            ? 'Preparing...'
+            ? intl.formatMessage(workspaceMessages.preparing)
             : step === UploadStep.uploading
-              ? 'Uploading...'
+              ? intl.formatMessage(workspaceMessages.uploading)
               : summary.pending > 0
-                ? `Upload ${plural(summary.pending, 'file')}`
-                : 'Upload Files'}
+                ? intl.formatMessage(workspaceMessages.uploadCount, { count: summary.pending })
+                : intl.formatMessage(workspaceMessages.uploadFiles)}
         </Button>
         {summary.error > 0 && (
           <Button variant="outlined" size="large" startIcon={<RetryIcon />} disabled={running} onClick={() => controller.retryFailed()}>
-            Retry Failed ({summary.error})
+            {intl.formatMessage(workspaceMessages.retryFailed, { count: summary.error })}
           </Button>
         )}
         <Box sx={{ flexGrow: 1 }} />
         <Button size="large" startIcon={<DownloadIcon />} onClick={() => controller.downloadReceipt()}>
-          Download Receipt
+          {intl.formatMessage(workspaceMessages.downloadReceipt)}
         </Button>
       </Stack>
     </Stack>

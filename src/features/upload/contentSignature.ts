@@ -4,11 +4,16 @@
 // checked; anything else (text formats, unknown or missing extensions) passes. The table is
 // documented in docs/upload.md; keep the two in step.
 
+import type { MessageDescriptor } from 'react-intl';
+import { t } from '../../i18n/language.ts';
+import { signatureKinds, signatureMessages } from './messages.ts';
+
 /** Bytes read from the start of a file for the check (PDF allows its header within the first KiB). */
 export const SIGNATURE_BYTES = 1024;
 
 interface Signature {
-  readonly kind: string;
+  /** What a file with this signature is, as the mismatch message words it. */
+  readonly kind: MessageDescriptor;
   readonly matches: (head: Uint8Array) => boolean;
 }
 
@@ -33,36 +38,36 @@ function within(limit: number, bytes: readonly number[]) {
 const riff = (form: string) => (head: Uint8Array) => at(0, ascii('RIFF'))(head) && at(8, ascii(form))(head);
 
 const SIGNATURES = {
-  png: { kind: 'a PNG image', matches: at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
-  jpeg: { kind: 'a JPEG image', matches: at(0, [0xff, 0xd8, 0xff]) },
-  gif: { kind: 'a GIF image', matches: anyOf(at(0, ascii('GIF87a')), at(0, ascii('GIF89a'))) },
-  webp: { kind: 'a WebP image', matches: riff('WEBP') },
-  bmp: { kind: 'a BMP image', matches: at(0, ascii('BM')) },
-  tiff: { kind: 'a TIFF image', matches: anyOf(at(0, [0x49, 0x49, 0x2a, 0x00]), at(0, [0x4d, 0x4d, 0x00, 0x2a])) },
-  ico: { kind: 'an icon', matches: at(0, [0x00, 0x00, 0x01, 0x00]) },
-  psd: { kind: 'a Photoshop document', matches: at(0, ascii('8BPS')) },
-  pdf: { kind: 'a PDF document', matches: within(SIGNATURE_BYTES, ascii('%PDF-')) },
-  rtf: { kind: 'an RTF document', matches: at(0, ascii('{\\rtf')) },
-  zip: { kind: 'a ZIP archive', matches: anyOf(at(0, [0x50, 0x4b, 0x03, 0x04]), at(0, [0x50, 0x4b, 0x05, 0x06]), at(0, [0x50, 0x4b, 0x07, 0x08])) },
-  ole: { kind: 'a legacy Microsoft Office document', matches: at(0, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) },
-  gzip: { kind: 'a gzip archive', matches: at(0, [0x1f, 0x8b]) },
-  bzip2: { kind: 'a bzip2 archive', matches: at(0, ascii('BZh')) },
-  xz: { kind: 'an xz archive', matches: at(0, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) },
-  sevenZip: { kind: 'a 7-Zip archive', matches: at(0, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]) },
-  rar: { kind: 'a RAR archive', matches: at(0, ascii('Rar!\x1a\x07')) },
-  isoBmff: { kind: 'an MP4/QuickTime/HEIF file', matches: at(4, ascii('ftyp')) },
+  png: { kind: signatureKinds.png, matches: at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  jpeg: { kind: signatureKinds.jpeg, matches: at(0, [0xff, 0xd8, 0xff]) },
+  gif: { kind: signatureKinds.gif, matches: anyOf(at(0, ascii('GIF87a')), at(0, ascii('GIF89a'))) },
+  webp: { kind: signatureKinds.webp, matches: riff('WEBP') },
+  bmp: { kind: signatureKinds.bmp, matches: at(0, ascii('BM')) },
+  tiff: { kind: signatureKinds.tiff, matches: anyOf(at(0, [0x49, 0x49, 0x2a, 0x00]), at(0, [0x4d, 0x4d, 0x00, 0x2a])) },
+  ico: { kind: signatureKinds.ico, matches: at(0, [0x00, 0x00, 0x01, 0x00]) },
+  psd: { kind: signatureKinds.psd, matches: at(0, ascii('8BPS')) },
+  pdf: { kind: signatureKinds.pdf, matches: within(SIGNATURE_BYTES, ascii('%PDF-')) },
+  rtf: { kind: signatureKinds.rtf, matches: at(0, ascii('{\\rtf')) },
+  zip: { kind: signatureKinds.zip, matches: anyOf(at(0, [0x50, 0x4b, 0x03, 0x04]), at(0, [0x50, 0x4b, 0x05, 0x06]), at(0, [0x50, 0x4b, 0x07, 0x08])) },
+  ole: { kind: signatureKinds.ole, matches: at(0, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) },
+  gzip: { kind: signatureKinds.gzip, matches: at(0, [0x1f, 0x8b]) },
+  bzip2: { kind: signatureKinds.bzip2, matches: at(0, ascii('BZh')) },
+  xz: { kind: signatureKinds.xz, matches: at(0, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) },
+  sevenZip: { kind: signatureKinds.sevenZip, matches: at(0, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]) },
+  rar: { kind: signatureKinds.rar, matches: at(0, ascii('Rar!\x1a\x07')) },
+  isoBmff: { kind: signatureKinds.isoBmff, matches: at(4, ascii('ftyp')) },
   quicktime: {
-    kind: 'a QuickTime movie',
+    kind: signatureKinds.quicktime,
     matches: anyOf(at(4, ascii('ftyp')), at(4, ascii('moov')), at(4, ascii('mdat')), at(4, ascii('wide')), at(4, ascii('free')), at(4, ascii('skip'))),
   },
-  mp3: { kind: 'an MP3 file', matches: anyOf(at(0, ascii('ID3')), (h) => h.length >= 2 && h[0] === 0xff && (h[1]! & 0xe0) === 0xe0) },
-  wav: { kind: 'a WAV file', matches: riff('WAVE') },
-  avi: { kind: 'an AVI file', matches: riff('AVI ') },
-  ogg: { kind: 'an Ogg file', matches: at(0, ascii('OggS')) },
-  flac: { kind: 'a FLAC file', matches: at(0, ascii('fLaC')) },
-  matroska: { kind: 'a Matroska/WebM file', matches: at(0, [0x1a, 0x45, 0xdf, 0xa3]) },
-  exe: { kind: 'a Windows executable', matches: at(0, ascii('MZ')) },
-  wasm: { kind: 'a WebAssembly module', matches: at(0, [0x00, 0x61, 0x73, 0x6d]) },
+  mp3: { kind: signatureKinds.mp3, matches: anyOf(at(0, ascii('ID3')), (h) => h.length >= 2 && h[0] === 0xff && (h[1]! & 0xe0) === 0xe0) },
+  wav: { kind: signatureKinds.wav, matches: riff('WAVE') },
+  avi: { kind: signatureKinds.avi, matches: riff('AVI ') },
+  ogg: { kind: signatureKinds.ogg, matches: at(0, ascii('OggS')) },
+  flac: { kind: signatureKinds.flac, matches: at(0, ascii('fLaC')) },
+  matroska: { kind: signatureKinds.matroska, matches: at(0, [0x1a, 0x45, 0xdf, 0xa3]) },
+  exe: { kind: signatureKinds.exe, matches: at(0, ascii('MZ')) },
+  wasm: { kind: signatureKinds.wasm, matches: at(0, [0x00, 0x61, 0x73, 0x6d]) },
 } satisfies Record<string, Signature>;
 
 /** Extension (lower case, without the dot) -> the signature its content must start with. */
@@ -136,7 +141,7 @@ export function checkContentSignature(name: string, head: Uint8Array): Signature
   const extension = extensionOf(name);
   const signature = extension === null ? undefined : SIGNATURE_BY_EXTENSION[extension];
   if (!signature || signature.matches(head)) return { ok: true };
-  return { ok: false, reason: `File content does not match its type: a .${extension} file should be ${signature.kind}.` };
+  return { ok: false, reason: t(signatureMessages.mismatch, { extension, kind: t(signature.kind) }) };
 }
 
 /** Reads the start of a file and checks it. */

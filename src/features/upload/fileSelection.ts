@@ -2,6 +2,8 @@
 // (.DS_Store, Thumbs.db) is skipped silently, files over 5120 MB and files beyond the queue's
 // capacity are rejected with the spec's messages, and a file already waiting in the queue is not
 // queued twice.
+import { currentIntl, t } from '../../i18n/language.ts';
+import { selectionMessages } from './messages.ts';
 
 export const MAX_FILE_MB = 5120;
 export const MAX_FILE_BYTES = MAX_FILE_MB * 1024 * 1024;
@@ -33,10 +35,9 @@ export interface Selection {
   rejected: RejectedFile[];
 }
 
-export const TOO_MANY_FILES = 'Too many files';
-
+/** A size in MB with two decimals, in the page's language (5120.00, German 5120,00). */
 export function megabytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(2);
+  return currentIntl().formatNumber(bytes / (1024 * 1024), { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
 }
 
 function identity(name: string, relativePath: string, size: number, lastModified: number): string {
@@ -61,7 +62,7 @@ export function selectFiles(candidates: readonly CandidateFile[], queued: readon
     const key = identity(file.name, relativePath, file.size, file.lastModified);
     if (known.has(key)) continue;
     if (room <= 0) {
-      selection.rejected.push({ name: file.name, reasons: [TOO_MANY_FILES] });
+      selection.rejected.push({ name: file.name, reasons: [t(selectionMessages.tooManyFiles)] });
       continue;
     }
     known.add(key);
@@ -75,17 +76,17 @@ const LISTED_NAMES = 10;
 
 function listed<T>(items: readonly T[], show: (item: T) => string, separator: string): string {
   const shown = items.slice(0, LISTED_NAMES).map(show).join(separator);
-  return items.length > LISTED_NAMES ? `${shown}${separator}and ${items.length - LISTED_NAMES} more` : shown;
+  return items.length > LISTED_NAMES ? `${shown}${separator}${t(selectionMessages.andMore, { count: items.length - LISTED_NAMES })}` : shown;
 }
 
 /** 'Files too large (max 5120 MB): name (size MB)', names comma-separated. */
 export function tooLargeMessage(files: readonly CandidateFile[]): string {
-  return `Files too large (max ${MAX_FILE_MB} MB): ${listed(files, ({ file }) => `${file.name} (${megabytes(file.size)} MB)`, ', ')}`;
+  return t(selectionMessages.tooLarge, { max: MAX_FILE_MB, files: listed(files, ({ file }) => `${file.name} (${megabytes(file.size)} MB)`, ', ') });
 }
 
 /** 'Other rejected files: name: reasons'. */
 export function otherRejectedMessage(files: readonly RejectedFile[]): string {
-  return `Other rejected files: ${listed(files, (f) => `${f.name}: ${f.reasons.join(', ')}`, '; ')}`;
+  return t(selectionMessages.otherRejected, { files: listed(files, (f) => `${f.name}: ${f.reasons.join(', ')}`, '; ') });
 }
 
 /** The directory part of a browser-relative path ('Top/sub/a.txt' -> 'Top/sub'; 'a.txt' -> '.'). */

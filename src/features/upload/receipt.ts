@@ -3,7 +3,9 @@
 // file the server confirmed during this page session (names with their folders, sizes in MB with
 // two decimals) and the total count.
 
+import { currentIntl, t } from '../../i18n/language.ts';
 import { megabytes } from './fileSelection.ts';
+import { receiptMessages } from './messages.ts';
 import type { ReceiptEntry } from './uploadQueueSlice.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -21,12 +23,15 @@ function displayPath(entry: ReceiptEntry): string {
   return entry.relativePath === '.' ? entry.name : `${entry.relativePath}/${entry.name}`;
 }
 
+/** The generation time as Date's toLocaleString writes it, in the page's language. */
+const GENERATED_AT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' };
+
 export function receiptText(entries: readonly ReceiptEntry[], folderTitle: string | null, generatedAt: Date): string {
-  const lines = ['Upload Receipt (cumulative for this session)'];
-  if (folderTitle) lines.push(`Folder: ${folderTitle}`);
-  lines.push(`Generated on: ${generatedAt.toLocaleString()}`, '');
+  const lines = [t(receiptMessages.heading)];
+  if (folderTitle) lines.push(t(receiptMessages.folder, { title: folderTitle }));
+  lines.push(t(receiptMessages.generatedOn, { date: currentIntl().formatDate(generatedAt, GENERATED_AT) }), '');
   entries.forEach((entry, index) => lines.push(`${index + 1}. ${displayPath(entry)} (${megabytes(entry.size)} MB)`));
-  lines.push('', `Total files: ${entries.length}`, '');
+  lines.push('', t(receiptMessages.total, { count: entries.length }), '');
   return lines.join('\n');
 }
 

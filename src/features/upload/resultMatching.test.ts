@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchResults, resultKey } from './resultMatching.ts';
-import { UNREPORTED_MESSAGE } from '../../lib/userTexts.ts';
+import { RUN_MESSAGES } from '../../lib/userTexts.ts';
 
 const item = <T extends object>(name: string, path: string, extra: T) => ({ filename: name.replace(/%22/g, '"'), original_raw_name_from_client: name, path, size: 1, ...extra });
 
@@ -31,7 +31,7 @@ describe('matchResults', () => {
     });
     expect(outcomes.get('1')).toEqual({ ok: true, serverId: 17 });
     expect(outcomes.get('2')).toEqual({ ok: false, error: 'Missing or invalid file hash', unreported: false });
-    expect(outcomes.get('3')).toEqual({ ok: false, error: UNREPORTED_MESSAGE, unreported: true });
+    expect(outcomes.get('3')).toEqual({ ok: false, error: RUN_MESSAGES.unreported, unreported: true });
   });
 
   it('gives a failure without a message the default text', () => {

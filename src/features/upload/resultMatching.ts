@@ -5,9 +5,7 @@
 // that key in order.
 
 import type { UploadResult } from '../../api/types.ts';
-import { UNREPORTED_MESSAGE } from '../../lib/userTexts.ts';
-
-export const DEFAULT_SERVER_FAILURE = 'Upload failed on server';
+import { RUN_MESSAGES } from '../../lib/userTexts.ts';
 
 export function resultKey(path: string, name: string): string {
   const directory = path === '' ? '.' : path;
@@ -34,13 +32,13 @@ export function matchResults(sent: readonly SentFile[], result: UploadResult): M
     put(resultKey(item.path, item.original_raw_name_from_client ?? item.filename), { ok: true, serverId: item.id });
   }
   for (const item of result.failed_files) {
-    const error = typeof item.error === 'string' && item.error.trim() !== '' ? item.error : DEFAULT_SERVER_FAILURE;
+    const error = typeof item.error === 'string' && item.error.trim() !== '' ? item.error : RUN_MESSAGES.serverFailed;
     put(resultKey(item.path, item.original_raw_name_from_client ?? item.filename), { ok: false, error, unreported: false });
   }
   const outcomes = new Map<string, FileOutcome>();
   for (const file of sent) {
     const outcome = waiting.get(resultKey(file.relativePath, file.name))?.shift();
-    outcomes.set(file.id, outcome ?? { ok: false, error: UNREPORTED_MESSAGE, unreported: true });
+    outcomes.set(file.id, outcome ?? { ok: false, error: RUN_MESSAGES.unreported, unreported: true });
   }
   return outcomes;
 }

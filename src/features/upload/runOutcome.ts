@@ -50,7 +50,7 @@ export function runOutcome(counts: RunCounts): RunOutcome {
     stepError ??= message;
   };
   if (counts.requestFailed > 0) {
-    const message = requestFailedMessage(counts.requestFailureReason ?? 'An unexpected error occurred.');
+    const message = requestFailedMessage(counts.requestFailureReason ?? RUN_MESSAGES.unexpectedReason);
     toasts.push({ variant: 'error', message });
     keep(message);
   }

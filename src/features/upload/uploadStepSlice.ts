@@ -6,7 +6,7 @@
 import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 import { rootReducer, type RootState } from '../../app/rootReducer.ts';
 import { UploadStep, type UploadStepNumber } from './uploadSteps.ts';
-import { LINK_INVALID_MESSAGE, TOKEN_MISSING_MESSAGE } from '../../lib/userTexts.ts';
+import { PAGE_MESSAGES } from '../../lib/userTexts.ts';
 
 export interface UploadLinkInfo {
   title: string;
@@ -56,7 +56,7 @@ export const uploadStepSlice = createSlice({
     /** The page opened (again) for a link; a missing token is fatal at once. */
     pageOpened(_state, action: PayloadAction<{ linkToken: string | null }>) {
       const { linkToken } = action.payload;
-      if (linkToken === null) return { ...initialUploadStepState, step: UploadStep.fatal, fatalMessage: TOKEN_MISSING_MESSAGE };
+      if (linkToken === null) return { ...initialUploadStepState, step: UploadStep.fatal, fatalMessage: PAGE_MESSAGES.tokenMissing };
       return { ...initialUploadStepState, linkToken };
     },
     linkLoaded(state, action: PayloadAction<UploadLinkInfo>) {
@@ -68,7 +68,7 @@ export const uploadStepSlice = createSlice({
     linkFailed(state, action: PayloadAction<{ message: string | null }>) {
       if (state.step !== UploadStep.loading) return;
       state.step = UploadStep.fatal;
-      state.fatalMessage = action.payload.message || LINK_INVALID_MESSAGE;
+      state.fatalMessage = action.payload.message || PAGE_MESSAGES.linkInvalid;
     },
     passwordAccepted(state) {
       if (state.step === UploadStep.password) state.step = afterPassword(state.link);

@@ -2,10 +2,10 @@
 // errors with a code. Each carries the text of the file's row and the reason the toast gives.
 
 import { isCryptoError } from '../../../../crypto/index.ts';
+import { t } from '../../../i18n/language.ts';
 import { PROCESSING_REASONS } from '../../../lib/userTexts.ts';
+import { processingMessages } from '../messages.ts';
 import { ChunkBodyTimeoutError, SourceReadError } from '../transport/ciphertextSource.ts';
-
-export const WORKER_UNRESPONSIVE = PROCESSING_REASONS.workerUnresponsive;
 
 export type ProcessingFailureCode = 'CONTENT_MISMATCH' | 'HASHING_FAILED' | 'ENCRYPTION_FAILED' | 'WORKER_UNRESPONSIVE' | 'WORKER_FAILED';
 
@@ -26,7 +26,7 @@ export class WorkerUnresponsiveError extends Error {
   override readonly name = 'WorkerUnresponsiveError';
   readonly code = 'WORKER_UNRESPONSIVE';
   constructor() {
-    super(WORKER_UNRESPONSIVE);
+    super(PROCESSING_REASONS.workerUnresponsive);
   }
 }
 
@@ -36,18 +36,18 @@ function reasonOf(error: unknown): string {
 
 export function encryptionFailed(error: unknown): ProcessingFailure {
   // A chunk that never came is a worker (or storage) that stopped answering: the same advice.
-  if (error instanceof WorkerUnresponsiveError || error instanceof ChunkBodyTimeoutError) return failedWith('WORKER_UNRESPONSIVE', WORKER_UNRESPONSIVE, error);
+  if (error instanceof WorkerUnresponsiveError || error instanceof ChunkBodyTimeoutError) return failedWith('WORKER_UNRESPONSIVE', PROCESSING_REASONS.workerUnresponsive, error);
   // The pool has replaced the worker already (workers/worker-liveness.ts): Retry works.
   if (isCryptoError(error, 'WORKER_FAILED')) return failedWith('WORKER_FAILED', PROCESSING_REASONS.workerStopped, error);
   return failedWith('ENCRYPTION_FAILED', reasonOf(error), error);
 }
 
 function failedWith(code: ProcessingFailureCode, reason: string, cause: unknown): ProcessingFailure {
-  return new ProcessingFailure(code, `Encryption failed: ${reason}`, reason, { cause });
+  return new ProcessingFailure(code, t(processingMessages.encryptionFailed, { reason }), reason, { cause });
 }
 
 export function hashingFailed(error: unknown): ProcessingFailure {
-  return new ProcessingFailure('HASHING_FAILED', 'Hashing failed', reasonOf(error), { cause: error });
+  return new ProcessingFailure('HASHING_FAILED', t(processingMessages.hashingFailed), reasonOf(error), { cause: error });
 }
 
 export function contentMismatch(reason: string): ProcessingFailure {

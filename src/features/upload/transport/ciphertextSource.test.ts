@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asProcessingFailure, ProcessingFailure, WORKER_UNRESPONSIVE } from '../engine/processingFailure.ts';
+import { PROCESSING_REASONS } from '../../../lib/userTexts.ts';
+import { asProcessingFailure, ProcessingFailure } from '../engine/processingFailure.ts';
 import { ChunkBodyTimeoutError, ReadAheadCiphertextSource, SourceReadError, type CiphertextRange } from './ciphertextSource.ts';
 
 const SIZE = 40;
@@ -29,7 +30,7 @@ describe('ReadAheadCiphertextSource', () => {
     const processing = asProcessingFailure(failure);
     expect(processing).toBeInstanceOf(ProcessingFailure);
     expect((processing as ProcessingFailure).code).toBe('WORKER_UNRESPONSIVE');
-    expect((processing as ProcessingFailure).reason).toBe(WORKER_UNRESPONSIVE);
+    expect((processing as ProcessingFailure).reason).toBe(PROCESSING_REASONS.workerUnresponsive);
   });
 
   it('passes a read failure on as it came (not as a timeout)', async () => {

@@ -1,0 +1,4 @@
+// `virtual:catalogue/en` outside Vite (see node-catalogues.ts).
+import { englishCatalogue } from './node-catalogues.ts';
+
+export default englishCatalogue;
