@@ -64,6 +64,9 @@ export const theme = createTheme({
         // Checkboxes, radios and switches focus a hidden <input>, so :focus-visible never matches what
         // is seen; MUI marks the visible control (ButtonBase) with .Mui-focusVisible instead.
         '.MuiButtonBase-root.Mui-focusVisible': focusRing,
+        // Long words (German compounds) break where the language allows, with the document's lang
+        // (src/i18n/language.ts), and wrap whole otherwise: never between arbitrary letters.
+        body: { hyphens: 'auto', overflowWrap: 'break-word' },
       },
     },
     // Status chips change colour when their state arrives (e.g. the key status: 'Checking...' then

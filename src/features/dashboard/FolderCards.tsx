@@ -56,7 +56,7 @@ function FolderCard({ folder, now, origin, onDelete }: { folder: Folder; now: nu
       <Stack spacing={1.5}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start', justifyContent: 'space-between' }}>
           <Box sx={{ minWidth: 0 }}>
-            <Typography variant="h3" component="h2" id={titleId} sx={{ overflowWrap: 'anywhere' }}>
+            <Typography variant="h3" component="h2" id={titleId} sx={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
               <TextLink
                 to="/folders/view/$folderId"
                 params={{ folderId: folder.id }}

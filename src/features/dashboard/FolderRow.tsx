@@ -39,7 +39,7 @@ export function FolderRow({ folder, now, origin, onDelete }: FolderRowProps) {
           to="/folders/view/$folderId"
           params={{ folderId: folder.id }}
           underline="hover"
-          sx={{ fontWeight: 600, fontStyle: title === folder.title ? 'normal' : 'italic', wordBreak: 'break-word' }}
+          sx={{ fontWeight: 600, fontStyle: title === folder.title ? 'normal' : 'italic', overflowWrap: 'break-word', hyphens: 'auto' }}
         >
           {title}
         </TextLink>

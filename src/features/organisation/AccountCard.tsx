@@ -49,7 +49,7 @@ export function AccountCard({ account, isSelf, busy, onDisable, onEnable }: Acco
     <Paper component="li" variant="outlined" aria-label={account.username} sx={{ listStyle: 'none', p: 2, opacity: disabled ? 0.85 : 1 }}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}>
         <Stack spacing={1} sx={{ minWidth: 0 }}>
-          <Typography variant="h3" component="h3" sx={{ wordBreak: 'break-word' }}>
+          <Typography variant="h3" component="h3" sx={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             {name}
             {isSelf && (
               <Typography component="span" variant="body2" color="text.secondary">

@@ -42,7 +42,7 @@ function MemberItem({ listed, isSelf, canManage, busy, onRole, onRemove }: { lis
     <Paper component="li" variant="outlined" aria-label={member.username} sx={{ listStyle: 'none', p: 2 }}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}>
         <Stack spacing={1} sx={{ minWidth: 0 }}>
-          <Typography variant="h3" component="h3" sx={{ wordBreak: 'break-word' }}>
+          <Typography variant="h3" component="h3" sx={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             {memberName(listed)}
             {isSelf && (
               <Typography component="span" variant="body2" color="text.secondary">

@@ -1,0 +1,259 @@
+// The product in German (issue 43, docs/i18n.md), in browsers whose language is German: the whole
+// journey (an admin signs in, makes a folder and sees its link; an uploader sends a file through
+// the upload page; the admin finds it on the files screen and makes a download link; a recipient
+// downloads it byte for byte), every step found by its German text from the catalogue. Then a walk
+// over every screen: no English text of the catalogue is left on it, axe finds nothing serious
+// with lang="de", nothing scrolls sideways at 390 or 1280 px, and a German compound in the
+// dashboard's title column is never broken between two letters. Last, the language menu: an
+// English page switches to German on the spot, and the choice survives a reload.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { createAdmin, type AdminAccount } from './support/admin.ts';
+import { expectAccessible } from './support/axe.ts';
+import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
+import { createFolder, giveAdminKeyPair, sha256, uploadFiles } from './support/files-seed.ts';
+import { expectNoSidewaysScrolling } from './support/layout.ts';
+import { catalogue, german, text } from './support/texts.ts';
+
+const SHOTS_DIR = process.env.GERMAN_SHOTS_DIR;
+const FOLDER_TITLE = 'Steuerunterlagen 2026';
+
+async function germanContext(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+  return browser.newContext({ locale: 'de-DE', viewport });
+}
+
+async function signInGerman(page: Page, account: AdminAccount): Promise<void> {
+  await page.goto('/login');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await page.getByLabel(german('Username'), { exact: true }).fill(account.username);
+  await page.getByLabel(german('Password'), { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: text('de', 'signIn.password.submit') }).click();
+  await expect(page.getByRole('heading', { name: german('Admin Dashboard') })).toBeVisible();
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS_DIR) return;
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The catalogue's English texts that differ from their German, as matchers: an argument becomes
+ * "anything", a plural or select its branches' words. Texts of one short word are matched whole
+ * (so "Link" inside German is no finding), longer ones anywhere in a text of the page.
+ */
+function englishMatchers(): Array<{ id: string; english: string; pattern: RegExp }> {
+  const en = catalogue('en');
+  const de = catalogue('de');
+  const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return Object.entries(en)
+    .filter(([id, message]) => de[id] !== message && !/[{}]/.test(message.replace(/\{[a-zA-Z]+\}/g, '')))
+    .map(([id, message]) => {
+      const parts = message.split(/\{[a-zA-Z]+\}/).map(escape);
+      const body = parts.join('.+?');
+      const wordCount = message.replace(/\{[a-zA-Z]+\}/g, '').trim().split(/\s+/).length;
+      const pattern = wordCount <= 2 ? new RegExp(`^${body}$`) : new RegExp(body);
+      return { id, english: message, pattern };
+    })
+    .filter(({ english }) => english.replace(/\{[a-zA-Z]+\}/g, '').replace(/[^A-Za-z]/g, '').length >= 4);
+}
+
+/** Every text a person reads or hears on the page now: text nodes and the labelling attributes. */
+async function textsOnPage(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('script, style, [hidden]')) continue;
+      const value = node.textContent?.trim();
+      if (value) found.push(value);
+    }
+    for (const element of document.querySelectorAll('[aria-label], [title], [placeholder], [alt], [aria-description]')) {
+      for (const attribute of ['aria-label', 'title', 'placeholder', 'alt', 'aria-description']) {
+        const value = element.getAttribute(attribute)?.trim();
+        if (value) found.push(value);
+      }
+    }
+    found.push(document.title);
+    return found;
+  });
+}
+
+async function expectNoEnglish(page: Page, screen: string, userData: readonly string[] = []): Promise<void> {
+  const matchers = englishMatchers();
+  const texts = (await textsOnPage(page)).filter((value) => !userData.some((data) => value.includes(data)));
+  const leftovers = texts.flatMap((value) => matchers.filter(({ pattern }) => pattern.test(value)).map(({ id }) => `${id}: ${JSON.stringify(value)}`));
+  expect(leftovers, `English left on ${screen}`).toEqual([]);
+}
+
+/** The German screen's checks: no English left, axe, no sideways scrolling; a screenshot for looking. */
+async function checkScreen(page: Page, screen: string, userData: readonly string[] = []): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expectNoEnglish(page, screen, userData);
+  await expectNoSidewaysScrolling(page, screen);
+  await expectAccessible(page, `de-${screen}`);
+  await shot(page, `${screen}-${page.viewportSize()?.width ?? 0}`);
+}
+
+test('the whole journey in German: admin, uploader and recipient', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const admin = createAdmin('deutsch');
+  const adminContext = await germanContext(browser);
+  const page = await adminContext.newPage();
+  await signInGerman(page, admin);
+  await giveAdminKeyPair(page, admin.password);
+
+  // A folder through the German form.
+  await page.getByRole('link', { name: german('+ Create New Folder') }).click();
+  const form = page.getByRole('form', { name: german('Create folder') });
+  await form.getByRole('textbox', { name: new RegExp(`^${german('Title')}`) }).fill(FOLDER_TITLE);
+  await form.getByRole('button', { name: german('Create Folder') }).click();
+  await expect(page.getByText(text('de', 'folders.create.done', { title: FOLDER_TITLE }))).toBeVisible();
+  await expect(page.getByRole('link', { name: FOLDER_TITLE })).toBeVisible();
+  const folders = (await (await page.request.get('/api/folders/')).json()) as { items?: Array<{ id: number; title: string; link_token: string }> } | Array<{ id: number; title: string; link_token: string }>;
+  const folder = (Array.isArray(folders) ? folders : (folders.items ?? [])).find((item) => item.title === FOLDER_TITLE)!;
+  expect(folder, 'the new folder is listed').toBeTruthy();
+
+  // The uploader: the German upload page, one file.
+  const uploaderContext = await germanContext(browser);
+  const uploader = await uploaderContext.newPage();
+  await uploader.goto(`/upload/${folder.link_token}`);
+  await expect(uploader.getByRole('heading', { name: text('de', 'upload.page.titleForLink', { title: FOLDER_TITLE }) })).toBeVisible();
+  const plain = Buffer.concat([Buffer.from('Einkommensteuerbescheid 2025, Seite 1\n', 'utf8'), randomBytes(300_000)]);
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-de-'));
+  const filePath = path.join(directory, 'Bescheid 2025.pdf');
+  fs.writeFileSync(filePath, plain);
+  await uploader.getByTestId('file-input').setInputFiles(filePath);
+  await uploader.getByRole('button', { name: text('de', 'upload.workspace.uploadCount', { count: 1 }) }).click();
+  await expect(uploader.getByText(text('de', 'upload.run.allReceived', { count: 1 }))).toBeVisible({ timeout: 60_000 });
+  await uploaderContext.close();
+
+  // The admin's files screen, and a download link for the file.
+  await page.goto(`/folders/view/${folder.id}`);
+  const table = page.getByRole('table', { name: german('Files') });
+  await table.getByRole('checkbox', { name: text('de', 'files.tree.selectFile', { path: 'Bescheid 2025.pdf' }) }).check();
+  await page.getByRole('button', { name: german('Create Download Link...') }).click();
+  const dialog = page.getByRole('dialog', { name: german('Create Download Link') });
+  await dialog.getByRole('checkbox', { name: german('Protect with a password') }).uncheck();
+  await dialog.getByRole('button', { name: german('Create Link') }).click();
+  const ready = page.getByRole('dialog', { name: german('Download Link Ready') });
+  const linkUrl = await ready.getByRole('textbox', { name: text('de', 'links.ready.link') }).inputValue({ timeout: 60_000 });
+  await adminContext.close();
+
+  // The recipient: German download page, the service worker's download, the same bytes.
+  const recipientContext = await germanContext(browser);
+  await withoutFileSystemAccess(recipientContext);
+  const recipient = await recipientContext.newPage();
+  await recipient.goto(linkUrl);
+  await expect(recipient.getByText(german('Files ready for download:'))).toBeVisible({ timeout: 60_000 });
+  const row = recipient.getByRole('list', { name: text('de', 'recipient.ready.sharedFiles') }).getByRole('listitem', { name: 'Bescheid 2025.pdf', exact: true });
+  const started = recipient.waitForEvent('download', { timeout: 90_000 });
+  await row.getByRole('button').click();
+  const received = fs.readFileSync(await (await started).path());
+  expect(sha256(received)).toBe(sha256(plain));
+  await recipientContext.close();
+});
+
+test('every screen in German: no English left, accessible, nothing cut off at 390 and 1280 px', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const admin = createAdmin('deutsch-walk');
+  for (const width of [1280, 390]) {
+    const context = await germanContext(browser, { width, height: width === 390 ? 844 : 900 });
+    const page = await context.newPage();
+    const userData = [admin.username, FOLDER_TITLE, 'Vertrag.pdf', 'Belege'];
+
+    await page.goto('/login');
+    await checkScreen(page, 'login', userData);
+    await signInGerman(page, admin);
+    if (width === 1280) {
+      const publicKey = await giveAdminKeyPair(page, admin.password);
+      const folder = await createFolder(page, FOLDER_TITLE);
+      await uploadFiles(folder.link_token, publicKey, [
+        { dir: '.', name: 'Vertrag.pdf', content: Buffer.from('Vertrag') },
+        { dir: 'Belege', name: 'Quittung.txt', content: Buffer.from('Quittung') },
+      ]);
+      await page.reload();
+    }
+    const folderLink = page.getByRole('link', { name: FOLDER_TITLE });
+    await expect(folderLink.first()).toBeVisible();
+    await checkScreen(page, 'dashboard', userData);
+    if (width === 1280) {
+      // The title column wraps "Steuerunterlagen 2026" between its words (or at a hyphen the
+      // language allows), never inside "Steuerunterlagen" without one.
+      const lines = await folderLink.first().evaluate((link) => {
+        const node = link.firstChild!;
+        const range = document.createRange();
+        range.setStart(node, 0);
+        range.setEnd(node, 'Steuerunterlagen'.length);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      });
+      const hyphenated = await folderLink.first().evaluate((link) => getComputedStyle(link).hyphens);
+      expect(lines === 1 || hyphenated === 'auto', 'the compound stays on one line unless hyphenated').toBe(true);
+      expect(lines).toBe(1);
+    }
+
+    const folderId = await folderLink.first().evaluate((link) => Number(/\/folders\/view\/(\d+)/.exec(link.getAttribute('href') ?? '')?.[1]));
+    await page.goto(`/folders/view/${folderId}`);
+    await expect(page.getByText('Vertrag.pdf').first()).toBeVisible();
+    await checkScreen(page, 'files', userData);
+    await page.goto(`/folders/edit/${folderId}`);
+    await expect(page.getByRole('form', { name: german('Edit folder') })).toBeVisible();
+    await checkScreen(page, 'folder-edit', userData);
+    await page.goto('/folders/new');
+    await expect(page.getByRole('form', { name: german('Create folder') })).toBeVisible();
+    await checkScreen(page, 'folder-new', userData);
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await checkScreen(page, 'profile', userData);
+    await page.goto('/activity');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await checkScreen(page, 'activity', userData);
+    await page.goto('/members');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await checkScreen(page, 'members', userData);
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await checkScreen(page, 'about', userData);
+    await page.goto('/no-such-screen');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await checkScreen(page, 'not-found', userData);
+
+    // The public pages, without a session.
+    const anonymous = await germanContext(browser, { width, height: width === 390 ? 844 : 900 });
+    const visitor = await anonymous.newPage();
+    const folders = (await (await page.request.get('/api/folders/')).json()) as Array<{ link_token: string; title: string }> | { items: Array<{ link_token: string; title: string }> };
+    const token = (Array.isArray(folders) ? folders : folders.items).find((item) => item.title === FOLDER_TITLE)!.link_token;
+    await visitor.goto(`/upload/${token}`);
+    await expect(visitor.getByRole('heading', { name: text('de', 'upload.page.titleForLink', { title: FOLDER_TITLE }) })).toBeVisible();
+    await checkScreen(visitor, 'upload', userData);
+    await visitor.goto('/download/no-such-link#k=x');
+    await expect(visitor.getByRole('heading', { level: 1 })).toBeVisible();
+    await checkScreen(visitor, 'download-invalid', userData);
+    await anonymous.close();
+    await context.close();
+  }
+});
+
+test('the language menu switches an English page to German at once, and the choice is remembered', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await page.getByLabel('Username', { exact: true }).fill('typed before the switch');
+  await page.getByRole('button', { name: text('en', 'layout.languageMenu', { language: 'English' }) }).click();
+  await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByRole('button', { name: text('de', 'signIn.password.submit') })).toBeVisible();
+  // The page was not rebuilt: what was typed is still there.
+  await expect(page.getByLabel(german('Username'), { exact: true })).toHaveValue('typed before the switch');
+  await page.reload();
+  await expect(page.getByLabel(german('Username'), { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: text('de', 'layout.languageMenu', { language: 'Deutsch' }) }).click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await context.close();
+});
