@@ -27,7 +27,13 @@ export async function expectNoSidewaysScrolling(page: Page, screen: string): Pro
   const found = await page.evaluate(() => {
     const root = document.scrollingElement ?? document.documentElement;
     const problems: string[] = [];
-    if (root.scrollWidth > root.clientWidth) problems.push(`the page: ${root.scrollWidth} px of content in ${root.clientWidth} px`);
+    if (root.scrollWidth > root.clientWidth) {
+      // Name what sticks out: the innermost elements whose right edge passes the viewport's.
+      const outside = [...document.querySelectorAll<HTMLElement>('body *')].filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1);
+      const innermost = outside.filter((element) => !outside.some((other) => other !== element && element.contains(other))).slice(0, 5);
+      const named = innermost.map((element) => `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 40)}"`);
+      problems.push(`the page: ${root.scrollWidth} px of content in ${root.clientWidth} px (${named.join(', ')})`);
+    }
     for (const element of document.querySelectorAll<HTMLElement>('body *')) {
       const overflowX = getComputedStyle(element).overflowX;
       if ((overflowX === 'auto' || overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1 && element.clientWidth > 0) {

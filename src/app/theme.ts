@@ -51,7 +51,8 @@ export const theme = createTheme({
   shape: { borderRadius: 10 },
   typography: {
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", sans-serif',
-    h1: { fontSize: '1.875rem', fontWeight: 650, letterSpacing: '-0.01em' },
+    // Smaller on phones, so a long German compound in a title ("Steuerunterlagen") fits a line whole.
+    h1: { fontSize: '1.5rem', fontWeight: 650, letterSpacing: '-0.01em', '@media (min-width:600px)': { fontSize: '1.875rem' } },
     h2: { fontSize: '1.125rem', fontWeight: 650 },
     h3: { fontSize: '1rem', fontWeight: 650 },
     button: { textTransform: 'none', fontWeight: 600 },

@@ -17,8 +17,9 @@ export function SettingsSection({ title, description, aside, children }: Setting
   const headingId = useId();
   return (
     <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 3, sm: 4 } }}>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start', justifyContent: 'space-between', mb: description ? 0.5 : 2.5 }}>
-        <Typography variant="h2" id={headingId}>
+      {/* The aside wraps under a title too long for one line beside it (a German compound on a phone). */}
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'flex-start', justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1, mb: description ? 0.5 : 2.5 }}>
+        <Typography variant="h2" id={headingId} sx={{ minWidth: 0 }}>
           {title}
         </Typography>
         {aside}

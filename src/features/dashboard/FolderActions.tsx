@@ -11,7 +11,10 @@ interface FolderActionsProps {
   folder: Folder;
   origin: string;
   onDelete(folder: Folder): void;
-  /** On a card the buttons start at the left and may wrap; in a table row they keep to one line at the right. */
+  /**
+   * On a card the buttons start at the left, in a table row at the right; both wrap when their words
+   * are long (German), so the row never pushes the table wider than the page.
+   */
   placement?: 'row' | 'card';
 }
 
@@ -26,7 +29,7 @@ export function FolderActions({ folder, origin, onDelete, placement = 'row' }: F
       direction="row"
       spacing={placement === 'card' ? 1 : 0.5}
       useFlexGap
-      sx={{ justifyContent: placement === 'card' ? 'flex-start' : 'flex-end', alignItems: 'center', flexWrap: placement === 'card' ? 'wrap' : 'nowrap' }}
+      sx={{ justifyContent: placement === 'card' ? 'flex-start' : 'flex-end', alignItems: 'center', flexWrap: 'wrap' }}
     >
       <CopyTextButton text={uploadLink(origin, folder.link_token)} label={intl.formatMessage(messages.copyLink)} failureMessage={intl.formatMessage(messages.copyFailed)} />
       {folder.my_role !== 'reader' && (

@@ -34,7 +34,7 @@ export function UploadPage({ linkToken }: { linkToken: string | null }) {
 
   return (
     <Paper variant="outlined" sx={{ maxWidth: 760, mx: 'auto', p: { xs: 3, sm: 5 } }}>
-      <Typography variant="h1" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
+      <Typography variant="h1" sx={{ mb: 1, overflowWrap: 'break-word', hyphens: 'auto' }}>
         {link ? intl.formatMessage(pageMessages.titleForLink, { title: link.title }) : intl.formatMessage(pageMessages.title)}
       </Typography>
       {link?.description && (
