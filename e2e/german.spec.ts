@@ -12,6 +12,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { createAdmin, type AdminAccount } from './support/admin.ts';
+import { E2E_DATA_DIR } from './support/environment.mjs';
 import { expectAccessible } from './support/axe.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { createFolder, giveAdminKeyPair, sha256, uploadFiles } from './support/files-seed.ts';
@@ -146,8 +147,10 @@ test('the whole journey in German: admin, uploader and recipient', async ({ brow
   const filePath = path.join(directory, 'Bescheid 2025.pdf');
   fs.writeFileSync(filePath, plain);
   await uploader.getByTestId('file-input').setInputFiles(filePath);
+  await checkScreen(uploader, 'upload-queued', [FOLDER_TITLE, 'Bescheid 2025.pdf']);
   await uploader.getByRole('button', { name: text('de', 'upload.workspace.uploadCount', { count: 1 }) }).click();
   await expect(uploader.getByText(text('de', 'upload.run.allReceived', { count: 1 }))).toBeVisible({ timeout: 60_000 });
+  await checkScreen(uploader, 'upload-done', [FOLDER_TITLE, 'Bescheid 2025.pdf']);
   await uploaderContext.close();
 
   // The admin's files screen, and a download link for the file.
@@ -161,10 +164,12 @@ test('the whole journey in German: admin, uploader and recipient', async ({ brow
   await unlock.getByRole('button', { name: german('Unlock') }).click();
   await unlock.getByRole('button', { name: german('Continue') }).click({ timeout: 60_000 });
   const dialog = page.getByRole('dialog', { name: german('Create Download Link') });
-  await dialog.getByRole('checkbox', { name: german('Protect with a password') }).uncheck();
+  const linkPassword = await dialog.getByLabel(text('de', 'links.create.password'), { exact: true }).inputValue();
+  await checkScreen(page, 'create-link-dialog', [FOLDER_TITLE, 'Bescheid 2025.pdf', linkPassword]);
   await dialog.getByRole('button', { name: german('Create Link') }).click();
   const ready = page.getByRole('dialog', { name: german('Download Link Ready') });
   const linkUrl = await ready.getByRole('textbox', { name: text('de', 'links.ready.link') }).inputValue({ timeout: 60_000 });
+  await checkScreen(page, 'link-ready-dialog', [FOLDER_TITLE, 'Bescheid 2025.pdf', linkPassword, linkUrl]);
   await adminContext.close();
 
   // The recipient: German download page, the service worker's download, the same bytes.
@@ -172,7 +177,11 @@ test('the whole journey in German: admin, uploader and recipient', async ({ brow
   await withoutFileSystemAccess(recipientContext);
   const recipient = await recipientContext.newPage();
   await recipient.goto(linkUrl);
+  await recipient.getByLabel(text('de', 'recipient.password.field'), { exact: true }).fill(linkPassword);
+  await checkScreen(recipient, 'download-password', [linkPassword]);
+  await recipient.getByRole('button', { name: german('Unlock Files') }).click();
   await expect(recipient.getByText(german('Files ready for download:'))).toBeVisible({ timeout: 60_000 });
+  await checkScreen(recipient, 'download-ready', ['Bescheid 2025.pdf']);
   const row = recipient.getByRole('list', { name: text('de', 'recipient.ready.sharedFiles') }).getByRole('listitem', { name: 'Bescheid 2025.pdf', exact: true });
   const started = recipient.waitForEvent('download', { timeout: 90_000 });
   await row.getByRole('button').click();
@@ -249,6 +258,62 @@ test('every screen in German: no English left, accessible, nothing cut off at 39
     await context.close();
   }
 });
+
+test('the upload gates, the code e-mail and the invitation in German', async ({ browser }) => {
+  const admin = createAdmin('deutsch-gates', undefined, 'admin');
+  const context = await germanContext(browser, { width: 390, height: 844 });
+  const page = await context.newPage();
+  await signInGerman(page, admin);
+  const headers = { 'x-csrftoken': (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '' };
+  const created = await page.request.post('/api/folders/', { data: { title: 'Belege für die Kanzlei', link_password: 'Sonnenblume25-417', require_email_verification: true }, headers });
+  expect(created.status(), await created.text()).toBe(201);
+  const gated = (await created.json()) as { link_token: string };
+
+  const visitor = await (await germanContext(browser, { width: 390, height: 844 })).newPage();
+  await visitor.goto(`/upload/${gated.link_token}`);
+  const passwordGate = visitor.getByRole('form', { name: text('de', 'upload.passwordGate.label') });
+  await expect(passwordGate).toBeVisible();
+  await checkScreen(visitor, 'upload-password-gate', ['Belege für die Kanzlei']);
+  await passwordGate.getByLabel(text('de', 'upload.passwordGate.label')).fill('Sonnenblume25-417');
+  await passwordGate.locator('button[type=submit]').click();
+  const email = `mandant-${randomBytes(3).toString('hex')}@example.com`;
+  const emailField = visitor.getByLabel(german('Your e-mail address'));
+  await emailField.fill(email);
+  await checkScreen(visitor, 'upload-email-gate', ['Belege für die Kanzlei', email]);
+  await visitor.getByRole('button', { name: german('Send Code') }).click();
+  await expect(visitor.getByRole('textbox', { name: german('Verification code') })).toBeVisible();
+  await checkScreen(visitor, 'upload-code-gate', ['Belege für die Kanzlei', email]);
+  // The code's e-mail is written in the uploader's language.
+  const codeMail = await newestMailTo(email);
+  expect(codeMail).toContain(text('de', 'email.code.intro', { title: 'Belege für die Kanzlei' }));
+
+  // An invitation from an admin who chose German: the e-mail and the invitation page in German.
+  expect((await page.request.put('/api/auth/users/me/language', { data: { language: 'de' }, headers })).status()).toBe(204);
+  const invitee = `kollegin-${randomBytes(3).toString('hex')}@example.com`;
+  expect((await page.request.post('/api/org/invitations', { data: { email: invitee }, headers })).status()).toBe(201);
+  const invitation = await newestMailTo(invitee);
+  expect(invitation).toContain(text('de', 'email.invitation.subject'));
+  const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(invitation)![0];
+  await visitor.goto(link);
+  await expect(visitor.getByRole('heading', { level: 1 })).toBeVisible();
+  await checkScreen(visitor, 'invitation', [invitee, admin.username]);
+  await context.close();
+});
+
+/** The newest mail to `address` in the e2e server's outbox, quoted-printable undone, as UTF-8. */
+async function newestMailTo(address: string): Promise<string> {
+  const outbox = path.join(E2E_DATA_DIR, 'outbox');
+  let found = '';
+  await expect
+    .poll(() => {
+      const names = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith('.eml')).sort().reverse() : [];
+      const mail = names.map((name) => fs.readFileSync(path.join(outbox, name), 'latin1')).find((content) => content.toLowerCase().includes(`to: ${address}`));
+      found = mail === undefined ? '' : Buffer.from(mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+      return found.length > 0;
+    })
+    .toBe(true);
+  return found;
+}
 
 test('the language menu switches an English page to German at once, and the choice is remembered', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'en-US' });

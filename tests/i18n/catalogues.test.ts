@@ -6,9 +6,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, SOURCE_LANGUAGE } from '../../locales/languages.ts';
+import { compileCatalogue } from '../../scripts/i18n/compile-catalogue.ts';
 
 const LOCALES = new URL('../../locales/', import.meta.url);
 const read = (code: string) => JSON.parse(readFileSync(new URL(`${code}.json`, LOCALES), 'utf8')) as Record<string, string>;
@@ -55,6 +57,13 @@ describe('the catalogues', () => {
     await promisify(execFile)('sh', ['-c', `npx ${command}`], { cwd: new URL('../..', import.meta.url).pathname });
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(english);
   }, 60_000);
+
+  it('each add less than 60 KiB gzip to the precached shell, compiled as the build compiles them', () => {
+    for (const { code } of LANGUAGES) {
+      const chunk = `export default ${JSON.stringify(compileCatalogue(read(code)))};`;
+      expect(gzipSync(chunk, { level: 9 }).length, code).toBeLessThan(60 * 1024);
+    }
+  });
 
   it('parse as ICU MessageFormat', () => {
     for (const { code } of LANGUAGES) {
