@@ -30,14 +30,14 @@ const noUiPackages = {
 };
 
 /** Every folder of the project, for the zones that allow none of it. */
-const PROJECT = ['./src', './workers', './crypto', './contract', './server', './cli', './e2e', './tests', './bench', './scripts'];
+const PROJECT = ['./src', './workers', './crypto', './contract', './locales', './server', './cli', './e2e', './tests', './bench', './scripts'];
 const except = (from, allowed) => from.filter((folder) => !allowed.includes(folder));
 
 const zones = [
   {
     target: './server',
-    from: except(PROJECT, ['./server', './contract']),
-    message: 'The server imports only contract/; the node:crypto implementation in server/crypto stays separate from crypto/ (docs/architecture.md "Layers").',
+    from: except(PROJECT, ['./server', './contract', './locales']),
+    message: 'The server imports only contract/ and locales/; the node:crypto implementation in server/crypto stays separate from crypto/ (docs/architecture.md "Layers").',
   },
   {
     // The command-line clients (npm run upload / fetch) speak HTTP to a server like a browser does;
@@ -52,6 +52,12 @@ const zones = [
     from: './server',
     except: ['./crypto/index.ts', './recovery/index.ts', './cli-password.ts', './cli-errors.ts', './cli-args.ts'],
     message: 'cli/ uses server/ only through server/crypto/index.ts, server/recovery/index.ts and the command-line helpers (cli-password, cli-errors, cli-args) (docs/architecture.md "Layers").',
+  },
+  {
+    // The page, the service worker and the server all read the catalogues and the language list.
+    target: './locales',
+    from: except(PROJECT, ['./locales']),
+    message: 'locales/ (the catalogues, the language list, defineMessages) imports nothing of the project (docs/i18n.md).',
   },
   {
     target: './contract',
