@@ -6,7 +6,8 @@ import Typography from '@mui/material/Typography';
 export function LoadingMessage({ text }: { text: string }) {
   return (
     <Box role="status" sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 10 }}>
-      <CircularProgress size={32} />
+      {/* The text beside it names the wait; the spinner itself is decoration (axe: aria-progressbar-name). */}
+      <CircularProgress size={32} aria-hidden />
       <Typography color="text.secondary">{text}</Typography>
     </Box>
   );

@@ -60,7 +60,7 @@ export function KeyStatusBox({ status, unlocked, onUnlock, onLock }: KeyStatusBo
       }}
     >
       <Box sx={{ color: status === 'stored' ? 'success.main' : 'text.secondary', display: 'flex' }}>
-        {status === 'checking' ? <CircularProgress size={24} /> : <KeyIcon />}
+        {status === 'checking' ? <CircularProgress size={24} aria-hidden /> : <KeyIcon />}
       </Box>
       <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
         <Typography variant="body2" sx={{ fontWeight: 600 }}>

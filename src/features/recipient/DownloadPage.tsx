@@ -26,7 +26,7 @@ export function DownloadPage({ linkToken }: { linkToken: string | null }) {
       </Typography>
       {state.step === 'loading' && (
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }} role="status">
-          <CircularProgress size={20} />
+          <CircularProgress size={20} aria-hidden />
           <Typography color="text.secondary">{DOWNLOAD_PAGE_MESSAGES.loading}</Typography>
         </Stack>
       )}

@@ -48,7 +48,7 @@ export function UploadPage({ linkToken }: { linkToken: string | null }) {
       </Typography>
       {step === UploadStep.loading && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }} role="status">
-          <CircularProgress size={22} />
+          <CircularProgress size={22} aria-hidden />
           <Typography color="text.secondary">{intl.formatMessage(pageMessages.loading)}</Typography>
         </Box>
       )}
