@@ -6,6 +6,7 @@ import { CONTROL_CHARACTERS } from '../control-characters.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
 import type { NotifiedFile, UploadEvent } from '../db/repositories/upload-notifications.ts';
 import { intlFor, type LanguageCode } from '../i18n/intl.ts';
+import { formatBytes } from '../recovery/progress.ts';
 import { defineMessages } from '../i18n/messages.ts';
 
 export interface UploadMessageInput {
@@ -52,7 +53,7 @@ export function uploadMessage(input: UploadMessageInput): OutgoingMail {
   const title = oneLine(input.folder.title);
   const fileCount = input.events.reduce((sum, event) => sum + event.fileCount, 0);
   const totalBytes = input.events.reduce((sum, event) => sum + event.totalBytes, 0);
-  const size = (bytes: number) => formatSize(bytes, intl.locale);
+  const size = (bytes: number) => formatBytes(bytes, intl.locale);
   const summary = intl.formatMessage(messages.summary, { fileCount, size: size(totalBytes) });
   const uploaders = [...new Set(input.events.map((event) => event.uploaderEmail).filter((email): email is string => email !== null))];
   const lines = [intl.formatMessage(input.kind === 'each' ? messages.bodyEach : messages.bodyDigest, { summary, title })];
@@ -76,21 +77,4 @@ export function uploadMessage(input: UploadMessageInput): OutgoingMail {
   if (input.activityCheckpoint) lines.push('', intl.formatMessage(messages.checkpoint, { checkpoint: input.activityCheckpoint }));
   const subject = intl.formatMessage(input.kind === 'each' ? messages.subjectEach : messages.subjectDigest, { title, summary });
   return { to: input.to, subject, text: `${lines.join('\n')}\n` };
-}
-
-/**
- * A size in decimal units as the recover tool prints it (1.50 MB), with the number in the
- * recipient's language (German 1,50 MB).
- */
-function formatSize(bytes: number, locale: string): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const digits = value < 10 ? 2 : 1;
-  return `${value.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false })} ${units[unit]}`;
 }

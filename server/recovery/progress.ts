@@ -4,7 +4,8 @@
 const MIN_BYTES_FOR_PROGRESS = 32 * 1024 * 1024;
 const REDRAW_EVERY_MS = 250;
 
-export function formatBytes(bytes: number): string {
+/** A size in decimal units (1.50 MB); `locale` writes the number its way (German 1,50 MB). */
+export function formatBytes(bytes: number, locale = 'en'): string {
   if (bytes < 1000) return `${bytes} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
   let value = bytes / 1000;
@@ -13,7 +14,8 @@ export function formatBytes(bytes: number): string {
     value /= 1000;
     unit++;
   }
-  return `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
+  const digits = value < 10 ? 2 : 1;
+  return `${value.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false })} ${units[unit]}`;
 }
 
 export function megabytesPerSecond(bytes: number, milliseconds: number): number {
