@@ -8,7 +8,6 @@
 // copy of the database that holds it also holds the list of names.
 import { createHmac } from 'node:crypto';
 import { argon2Block, NODE_ARGON2_DEFAULT_COST, normaliseAccountName } from '../crypto/index.ts';
-import type { User } from '../db/repositories/index.ts';
 
 const LABEL = 'sealdrop/prelogin/v1:';
 const SALT_LENGTH = 16;
@@ -18,8 +17,9 @@ export function stableStandInParams(serverSecret: string, typedUsername: string)
   return argon2Block({ ...NODE_ARGON2_DEFAULT_COST, salt, boundName: normaliseAccountName(typedUsername) }).toString('base64');
 }
 
-export function preloginParams(user: User | undefined, typedUsername: string, serverSecret: string): string {
+/** `kdfParams`: the account's block (users.kdfParamsOf); undefined or null gets the stand-in. */
+export function preloginParams(kdfParams: string | null | undefined, typedUsername: string, serverSecret: string): string {
   // Computed for every name, so that a known name's answer does not come back sooner.
   const standIn = stableStandInParams(serverSecret, typedUsername);
-  return user?.kdfParams ?? standIn;
+  return kdfParams ?? standIn;
 }

@@ -126,6 +126,20 @@ export function createUsersRepository(db: Kysely<Database>) {
       return row && toUser(row);
     },
 
+    /**
+     * Only the KDF parameter block of a name's account (pre-login): one column, so that a known
+     * name's answer does no more work than an unknown one's (tests/server/login-timing.test.ts).
+     * undefined: no account; null: an account not yet upgraded.
+     */
+    async kdfParamsOf(username: string): Promise<string | null | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select('kdf_params')
+        .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+        .executeTakeFirst();
+      return row?.kdf_params;
+    },
+
     async findByUsername(username: string): Promise<User | undefined> {
       const row = await db
         .selectFrom('users')

@@ -50,8 +50,8 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       await limiter.reserve(rules.prelogin(request.ip));
       const { username } = request.body;
-      const user = await repos.users.findByUsername(username);
-      return { kdf_params: preloginParams(user, username, await repos.serverSecrets.get('prelogin')) };
+      const kdfParams = await repos.users.kdfParamsOf(username);
+      return { kdf_params: preloginParams(kdfParams, username, await repos.serverSecrets.get('prelogin')) };
     },
   );
 
