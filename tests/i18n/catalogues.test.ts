@@ -44,6 +44,34 @@ function argumentsOf(elements: MessageFormatElement[], found = new Set<string>()
   return found;
 }
 
+/**
+ * Messages that read the same in English and German: patterns without words, words both languages
+ * use (Status, Name, Passkeys, Webhooks), an example address, and the spec's own German labels
+ * (links.display.*). Any other message equal to its English is a text left untranslated.
+ */
+const SAME_IN_EVERY_LANGUAGE = new Set([
+  'a11y.folderCard.status',
+  'a11y.pageTitle.document',
+  'about.build.version',
+  'dashboard.table.status',
+  'errors.http.validationItem',
+  'files.duration.hours',
+  'files.duration.minutes',
+  'files.duration.seconds',
+  'files.tree.compactDate',
+  'files.tree.name',
+  'folders.access.allowedEmailsExample',
+  'links.display.created',
+  'links.display.validUntil',
+  'links.item.field',
+  'links.item.fileDownloads',
+  'members.invite.displayNameLabel',
+  'organisation.webhooks.title',
+  'passkeys.section.title',
+  'recipient.ready.fileButton',
+  'team.dialog.personLabel',
+]);
+
 describe('the catalogues', () => {
   it('list exactly the languages of locales/languages.ts', () => {
     const files = readdirSync(LOCALES).filter((file) => file.endsWith('.json')).map((file) => file.slice(0, -'.json'.length));
@@ -91,6 +119,11 @@ describe('the catalogues', () => {
             return JSON.stringify(expected) !== JSON.stringify(actual);
           });
         expect(differing).toEqual([]);
+      });
+
+      it('translates every message that has words to translate (a copied English text fails)', () => {
+        const untranslated = Object.keys(english).filter((id) => translated[id] === english[id] && !SAME_IN_EVERY_LANGUAGE.has(id));
+        expect(untranslated).toEqual([]);
       });
 
       it('leaves no message empty', () => {
