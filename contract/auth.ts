@@ -212,6 +212,8 @@ export const userResponse = z.object({
   public_key_spki: z.string().nullable(),
   /** The account's organisation role (contract/organisation.ts): `admin` sees the members page. */
   org_role: z.enum(['admin', 'member']),
+  /** The language the account chose in the app (PUT /auth/users/me/language); null: never chosen. */
+  language: z.string().nullable(),
 });
 export type User = z.infer<typeof userResponse>;
 

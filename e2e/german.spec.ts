@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { createAdmin, type AdminAccount } from './support/admin.ts';
+import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { E2E_DATA_DIR } from './support/environment.mjs';
 import { expectAccessible } from './support/axe.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
@@ -333,4 +333,37 @@ test('the language menu switches an English page to German at once, and the choi
   await page.getByRole('menuitem', { name: 'English' }).click();
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await context.close();
+});
+
+test("a browser with no language of its own opens in the account's after signing in; one that chose keeps its own", async ({ browser }) => {
+  const admin = createAdmin('konto-sprache');
+  const first = await browser.newContext({ locale: 'en-US' });
+  const firstPage = await first.newPage();
+  await signIn(firstPage, admin);
+  // Chosen in the menu while signed in: the page switches, and the account keeps the choice.
+  await firstPage.getByRole('button', { name: text('en', 'layout.languageMenu', { language: 'English' }) }).click();
+  const saved = firstPage.waitForResponse((response) => response.url().endsWith('/api/auth/users/me/language') && response.request().method() === 'PUT');
+  await firstPage.getByRole('menuitem', { name: 'Deutsch' }).click();
+  expect((await saved).status()).toBe(204);
+  await expect(firstPage.getByRole('heading', { name: german('Admin Dashboard') })).toBeVisible();
+  await first.close();
+
+  const elsewhere = await browser.newContext({ locale: 'en-US' });
+  const page = await elsewhere.newPage();
+  // Signed in through the English form; the dashboard then opens in German.
+  await page.goto('/login');
+  await page.getByLabel('Username', { exact: true }).fill(admin.username);
+  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('heading', { name: german('Admin Dashboard') })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await elsewhere.close();
+
+  const chosen = await browser.newContext({ locale: 'en-US' });
+  const chosenPage = await chosen.newPage();
+  await chosenPage.goto('/login');
+  await chosenPage.evaluate((key) => localStorage.setItem(key, 'en'), 'sealdrop.language');
+  await signIn(chosenPage, admin);
+  await expect(chosenPage.locator('html')).toHaveAttribute('lang', 'en');
+  await chosen.close();
 });

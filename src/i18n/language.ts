@@ -69,6 +69,16 @@ function safeRead(storage: Pick<Storage, 'getItem'> | null): string | null {
   }
 }
 
+/**
+ * The account's language to open in after signing in, or null: only when this browser has no
+ * choice of its own (a choice made here wins over one made on another device) and the page does
+ * not already speak it.
+ */
+export function accountLanguageToApply(accountLanguage: string | null | undefined, storage: Pick<Storage, 'getItem'> | null): LanguageCode | null {
+  if (!isLanguageCode(accountLanguage) || isLanguageCode(safeRead(storage))) return null;
+  return accountLanguage === currentLanguage() ? null : accountLanguage;
+}
+
 export async function loadMessages(code: LanguageCode): Promise<Record<string, MessageFormatElement[]>> {
   if (code === SOURCE_LANGUAGE) return english;
   const load = catalogueLoaders[code];

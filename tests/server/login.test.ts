@@ -29,7 +29,7 @@ describe('POST /api/auth/token', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      user: { id: expect.any(Number), username: 'Alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null, org_role: 'admin' },
+      user: { id: expect.any(Number), username: 'Alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null, org_role: 'admin', language: null },
     });
     const session = cookieAttributes(response.setCookies, 'sealdrop_session');
     expect(session?.has('httponly')).toBe(true);

@@ -10,5 +10,6 @@ export function toUserResponse(user: User): UserResponse {
     is_2fa_enabled: user.is2faEnabled,
     public_key_spki: user.publicKeySpki,
     org_role: user.orgRole,
+    language: user.language,
   };
 }

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -9,7 +10,8 @@ import { useLanguage } from '../../i18n/LanguageProvider.tsx';
 import { ShieldIcon } from '../icons.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { useSetAccountLanguageMutation } from '../../api/authApi.ts';
-import { selectAuthStatus } from '../../features/auth/index.ts';
+import { selectAuthStatus, selectCurrentUser } from '../../features/auth/index.ts';
+import { accountLanguageToApply, chooseLanguage } from '../../i18n/language.ts';
 import { useAppSelector } from '../hooks.ts';
 import { useNotifier } from '../notifier.ts';
 import { DocumentTitle } from './DocumentTitle.tsx';
@@ -25,6 +27,12 @@ import { UpdatePrompt } from './UpdatePrompt.tsx';
 export function AppLayout() {
   useLanguage();
   const signedIn = useAppSelector(selectAuthStatus) === 'authenticated';
+  const accountLanguage = useAppSelector(selectCurrentUser)?.language;
+  // A browser with no language of its own opens in the one the account chose elsewhere.
+  useEffect(() => {
+    const language = accountLanguageToApply(accountLanguage, window.localStorage);
+    if (language) void chooseLanguage(language, window.localStorage).catch(() => undefined);
+  }, [accountLanguage]);
   const [setAccountLanguage] = useSetAccountLanguageMutation();
   const notifier = useNotifier();
   // Signed in, the choice is also the account's, for its e-mails; the page has switched already.
