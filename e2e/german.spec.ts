@@ -17,6 +17,7 @@ import { expectAccessible } from './support/axe.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { createFolder, giveAdminKeyPair, sha256, uploadFiles } from './support/files-seed.ts';
 import { expectNoSidewaysScrolling } from './support/layout.ts';
+import { invitationLinkFromOutbox, mailTextFromOutbox } from './support/outbox.ts';
 import { catalogue, german, text } from './support/texts.ts';
 
 const SHOTS_DIR = process.env.GERMAN_SHOTS_DIR;
@@ -91,6 +92,14 @@ async function expectNoEnglish(page: Page, screen: string, userData: readonly st
   expect(leftovers, `English left on ${screen}`).toEqual([]);
 }
 
+/** The signed-in admin's folder with this title, as the dashboard lists it. */
+async function folderTitled(page: Page, title: string): Promise<{ id: number; link_token: string }> {
+  const listed = (await (await page.request.get('/api/folders/')).json()) as Array<{ id: number; title: string; link_token: string }> | { items: Array<{ id: number; title: string; link_token: string }> };
+  const folder = (Array.isArray(listed) ? listed : listed.items).find((item) => item.title === title);
+  expect(folder, `the folder "${title}" is listed`).toBeTruthy();
+  return folder!;
+}
+
 /** `word` inside the element's text is laid out on one line: not broken between two letters. */
 async function expectWordOnOneLine(element: Locator, word: string): Promise<void> {
   const lines = await element.evaluate((root, target) => {
@@ -132,9 +141,7 @@ test('the whole journey in German: admin, uploader and recipient', async ({ brow
   await form.getByRole('button', { name: german('Create Folder') }).click();
   await expect(page.getByText(text('de', 'folders.create.done', { title: FOLDER_TITLE }))).toBeVisible();
   await expect(page.getByRole('link', { name: FOLDER_TITLE })).toBeVisible();
-  const folders = (await (await page.request.get('/api/folders/')).json()) as { items?: Array<{ id: number; title: string; link_token: string }> } | Array<{ id: number; title: string; link_token: string }>;
-  const folder = (Array.isArray(folders) ? folders : (folders.items ?? [])).find((item) => item.title === FOLDER_TITLE)!;
-  expect(folder, 'the new folder is listed').toBeTruthy();
+  const folder = await folderTitled(page, FOLDER_TITLE);
 
   // The uploader: the German upload page, one file.
   const uploaderContext = await germanContext(browser);
@@ -245,9 +252,7 @@ test('every screen in German: no English left, accessible, nothing cut off at 39
     // The public pages, without a session.
     const anonymous = await germanContext(browser, { width, height: width === 390 ? 844 : 900 });
     const visitor = await anonymous.newPage();
-    const folders = (await (await page.request.get('/api/folders/')).json()) as Array<{ link_token: string; title: string }> | { items: Array<{ link_token: string; title: string }> };
-    const token = (Array.isArray(folders) ? folders : folders.items).find((item) => item.title === FOLDER_TITLE)!.link_token;
-    await visitor.goto(`/upload/${token}`);
+    await visitor.goto(`/upload/${(await folderTitled(page, FOLDER_TITLE)).link_token}`);
     await expect(visitor.getByRole('heading', { name: text('de', 'upload.page.titleForLink', { title: FOLDER_TITLE }) })).toBeVisible();
     await expectWordOnOneLine(visitor.getByRole('heading', { level: 1 }), 'Steuerunterlagen');
     await checkScreen(visitor, 'upload', userData);
@@ -284,36 +289,20 @@ test('the upload gates, the code e-mail and the invitation in German', async ({ 
   await expect(visitor.getByRole('textbox', { name: german('Verification code') })).toBeVisible();
   await checkScreen(visitor, 'upload-code-gate', ['Belege für die Kanzlei', email]);
   // The code's e-mail is written in the uploader's language.
-  const codeMail = await newestMailTo(email);
+  const codeMail = await mailTextFromOutbox(E2E_DATA_DIR, email);
   expect(codeMail).toContain(text('de', 'email.code.intro', { title: 'Belege für die Kanzlei' }));
 
   // An invitation from an admin who chose German: the e-mail and the invitation page in German.
   expect((await page.request.put('/api/auth/users/me/language', { data: { language: 'de' }, headers })).status()).toBe(204);
   const invitee = `kollegin-${randomBytes(3).toString('hex')}@example.com`;
   expect((await page.request.post('/api/org/invitations', { data: { email: invitee }, headers })).status()).toBe(201);
-  const invitation = await newestMailTo(invitee);
-  expect(invitation).toContain(text('de', 'email.invitation.subject'));
-  const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(invitation)![0];
+  expect(await mailTextFromOutbox(E2E_DATA_DIR, invitee)).toContain(text('de', 'email.invitation.subject'));
+  const link = await invitationLinkFromOutbox(E2E_DATA_DIR, invitee);
   await visitor.goto(link);
   await expect(visitor.getByRole('heading', { level: 1 })).toBeVisible();
   await checkScreen(visitor, 'invitation', [invitee, admin.username]);
   await context.close();
 });
-
-/** The newest mail to `address` in the e2e server's outbox, quoted-printable undone, as UTF-8. */
-async function newestMailTo(address: string): Promise<string> {
-  const outbox = path.join(E2E_DATA_DIR, 'outbox');
-  let found = '';
-  await expect
-    .poll(() => {
-      const names = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith('.eml')).sort().reverse() : [];
-      const mail = names.map((name) => fs.readFileSync(path.join(outbox, name), 'latin1')).find((content) => content.toLowerCase().includes(`to: ${address}`));
-      found = mail === undefined ? '' : Buffer.from(mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
-      return found.length > 0;
-    })
-    .toBe(true);
-  return found;
-}
 
 test('the language menu switches an English page to German at once, and the choice is remembered', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'en-US' });

@@ -22,6 +22,13 @@ async function fromNewestMail(dataDir: string, email: string, pick: (mail: strin
   return found!;
 }
 
+/** The text of the newest mail to `email`, quoted-printable undone and read as UTF-8 (waits until there is one). */
+export function mailTextFromOutbox(dataDir: string, email: string): Promise<string> {
+  const decoded = (mail: string) =>
+    Buffer.from(mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  return fromNewestMail(dataDir, email, decoded, 'a mail', /\S/);
+}
+
 /** The 6-digit code of the newest verification mail to `email` (waits until it is there). */
 export function codeFromOutbox(dataDir: string, email: string): Promise<string> {
   return fromNewestMail(dataDir, email, (mail) => /^\s+(\d{6})\s*$/m.exec(mail)?.[1], 'a verification mail', /^\d{6}$/);

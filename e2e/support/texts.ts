@@ -8,8 +8,16 @@ import { SOURCE_LANGUAGE, type LanguageCode } from '../../locales/languages.ts';
 const cache = createIntlCache();
 const intls = new Map<LanguageCode, IntlShape>();
 
+const catalogues = new Map<LanguageCode, Record<string, string>>();
+
+/** A language's catalogue, read once per worker. */
 export function catalogue(code: LanguageCode): Record<string, string> {
-  return JSON.parse(readFileSync(new URL(`../../locales/${code}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+  let messages = catalogues.get(code);
+  if (!messages) {
+    messages = JSON.parse(readFileSync(new URL(`../../locales/${code}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+    catalogues.set(code, messages);
+  }
+  return messages;
 }
 
 function intlFor(code: LanguageCode): IntlShape {

@@ -11,6 +11,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, errorBody, HttpError, protocolErrorCode, RateLimitedError, RequestValidationError } from '../errors.ts';
+import { SOURCE_LANGUAGE } from '../../locales/languages.ts';
 import { english, requestLanguage, textIn } from '../i18n/intl.ts';
 import { DiskFullError, isNoSpaceError } from '../storage/storage-errors.ts';
 import { globalPlugin } from './global-plugin.ts';
@@ -45,7 +46,8 @@ export const errorHandlerPlugin = globalPlugin('error-handler', async (app) => {
 
 /** A typed error's detail in the language the request asks for (English by default, as the contract's). */
 function detailFor(error: HttpError, request: FastifyRequest): string {
-  return textIn(requestLanguage(request.headers['accept-language']), error.detailText);
+  const language = requestLanguage(request.headers['accept-language']);
+  return language === SOURCE_LANGUAGE ? error.detail : textIn(language, error.detailText);
 }
 
 function statusText(status: number): string {

@@ -5,6 +5,7 @@
 // (tests/i18n/catalogues.test.ts reports any that is missing).
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { createIntl, createIntlCache, type IntlShape, type MessageDescriptor } from 'react-intl';
+import { settleWithin } from '../../workers/index.ts';
 import english from 'virtual:catalogue/en';
 import { catalogueLoaders } from 'virtual:catalogues';
 import { LANGUAGES, SOURCE_LANGUAGE, isLanguageCode, matchLanguage, type LanguageCode } from '../../locales/languages.ts';
@@ -79,11 +80,27 @@ export function accountLanguageToApply(accountLanguage: string | null | undefine
   return accountLanguage === currentLanguage() ? null : accountLanguage;
 }
 
+/** How long a language's catalogue may take to arrive (it is precached; a network fetch otherwise). */
+export const CATALOGUE_TIMEOUT_MS = 10_000;
+
+/** A catalogue that could not be fetched, or not in time: the page stays in its language. */
+export class LanguageLoadError extends Error {
+  readonly code = 'LANGUAGE_NOT_LOADED';
+  constructor(readonly language: string) {
+    super(`The catalogue of ${language} could not be loaded`);
+  }
+}
+
 export async function loadMessages(code: LanguageCode): Promise<Record<string, MessageFormatElement[]>> {
   if (code === SOURCE_LANGUAGE) return english;
   const load = catalogueLoaders[code];
-  if (!load) throw new Error(`No catalogue for language ${code}`);
-  const { default: messages } = await load();
+  if (!load) throw new LanguageLoadError(code);
+  // A fetch that never answers would otherwise hold the first render (main.tsx) for ever.
+  const { default: messages } = await settleWithin(
+    load().catch(() => Promise.reject(new LanguageLoadError(code))),
+    CATALOGUE_TIMEOUT_MS,
+    () => new LanguageLoadError(code),
+  );
   return { ...english, ...messages };
 }
 
