@@ -93,6 +93,21 @@ describe('the sweep racing a completion', () => {
     expect(fs.readFileSync(uploadFile(upload.id)).equals(upload.data)).toBe(true);
   });
 
+  it('keeps a live session whose older activity is recorded after its newer one', async () => {
+    // The stream's touch (POST_RECEIVE) is not awaited: under load it can commit after a later
+    // PATCH's, and a time moving back would make the live upload look abandoned.
+    const upload = await finishedUpload('late-touch.bin');
+    const now = suite.server.clock.now() + 25 * HOUR;
+    await suite.server.app.repos.uploadSessions.touch(upload.id, now);
+    await suite.server.app.repos.uploadSessions.touch(upload.id, suite.server.clock.now());
+
+    const report = await sweepWith(suite.server.app.repos, now);
+
+    expect(report.abandonedUploads).toBe(0);
+    expect((await suite.server.app.repos.uploadSessions.find(upload.id))?.lastActivityAt).toBe(now);
+    expect((await upload.complete()).successful_files).toHaveLength(1);
+  });
+
   it('still removes an abandoned session when no completion comes', async () => {
     const upload = await finishedUpload('abandoned.bin');
     const report = await sweepWith(suite.server.app.repos, suite.server.clock.now() + 25 * HOUR);

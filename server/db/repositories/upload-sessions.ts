@@ -97,8 +97,18 @@ export function createUploadSessionsRepository(db: Kysely<Database>) {
       return row && toSession(row);
     },
 
+    /**
+     * Records activity at `now`, never moving it back: the touches of one upload's PATCH and of its
+     * stream (POST_RECEIVE, not awaited) can commit out of order, and an older time landing last
+     * would make a live upload look abandoned to the sweep.
+     */
     async touch(id: string, now: number): Promise<void> {
-      await db.updateTable('upload_sessions').set({ last_activity_at: now }).where('id', '=', id).execute();
+      await db
+        .updateTable('upload_sessions')
+        .set({ last_activity_at: now })
+        .where('id', '=', id)
+        .where('last_activity_at', '<', now)
+        .execute();
     },
 
     async markFinished(id: string, now: number): Promise<void> {
