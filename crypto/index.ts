@@ -39,6 +39,13 @@ export * from './key-pair.ts';
 export * from './file-key.ts';
 export * from './private-key-wrap.ts';
 export * from './passkey-key-wrap.ts';
+// The private key after a single sign-on (docs/format.md): device, recovery and approval copies.
+export { assertAccountKeyPair } from './private-key-copy.ts';
+export * from './device-key-wrap.ts';
+export * from './recovery-key.ts';
+export * from './recovery-key-wrap.ts';
+export * from './device-approval.ts';
+export * from './approval-phrase.ts';
 export * from './link-keys.ts';
 export * from './sha256.ts';
 export * from './stored-file-key.ts';

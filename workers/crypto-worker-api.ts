@@ -3,6 +3,7 @@
  * id; byte arrays coming back are transferred, not copied. Every method is small: the work is in
  * crypto/ (formats and keys) and in the job classes beside this file.
  */
+import { wordlist as BIP39_ENGLISH } from '@scure/bip39/wordlists/english.js';
 import { transfer } from 'comlink';
 import {
   asCipherBytes,
@@ -52,6 +53,21 @@ import {
   wrapPrivateKeyForPasskey,
   accountKeysFrom,
   type SeenChain,
+  approvalPhrase,
+  assertAccountKeyPair,
+  formatRecoveryKey,
+  generateApprovalRequestKeys,
+  generateDeviceKey,
+  generateRecoveryKey,
+  openDeviceApproval,
+  parseRecoveryKey,
+  sealDeviceApproval,
+  unwrapDevicePrivateKey,
+  unwrapRecoveryPrivateKey,
+  wrapPrivateKeyForDevice,
+  wrapPrivateKeyForRecovery,
+  type DeviceApproval,
+  type RecoveryKeyText,
 } from '../crypto/index.ts';
 import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contract/team-folders.ts';
 import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
@@ -63,7 +79,7 @@ import type { SentSignature } from './sent-signature.ts';
 import { encryptWholeFiles, type WholeFileResult } from './whole-file-encryption.ts';
 import { KeyStore } from './key-store.ts';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
-import type { FileKeysMessage } from './pool-types.ts';
+import type { FileKeysMessage, SsoKeySource } from './pool-types.ts';
 import { changeTeam, openTeam, shareFolder, unwrapFolderFileKey, type OpenedTeam, type ShareFolderInput, type TeamChange, type VerifiedTeam } from './team-operations.ts';
 
 export interface StoredKeyData {
@@ -79,6 +95,39 @@ export interface StoredKeyData {
 export type PasskeyKeySource =
   | { readonly kind: 'password'; readonly data: StoredKeyData; readonly password: string }
   | { readonly kind: 'passkey'; readonly encryptedPrivateKey: string; readonly prfOutput: ArrayBuffer; readonly credentialId: string };
+
+/** SsoKeySource (pool-types.ts) as it reaches the worker: an approval names its request's key pair by id. */
+export type WorkerSsoKeySource =
+  | Exclude<SsoKeySource, { readonly kind: 'approval' }>
+  | {
+      readonly kind: 'approval';
+      readonly requestKeyId: string;
+      readonly requestId: string;
+      readonly approverSpki: string;
+      readonly copy: string;
+      readonly expectedSpki: string;
+    };
+
+/** A new recovery key (SECRET: its text is shown to the person once, never logged or stored) and the copy under it. */
+export interface NewRecoveryKey {
+  readonly recoveryKey: RecoveryKeyText;
+  readonly recoveryCopy: string;
+}
+
+/** A single-sign-on account's new key pair: kept in the worker (privateKeyId), with its first two copies. */
+export interface CreatedSsoKeyPair extends NewRecoveryKey {
+  readonly privateKeyId: string;
+  readonly publicKeySpki: PublicKeySpki;
+  readonly deviceCopy: string;
+}
+
+export interface CreatedApprovalRequest {
+  readonly requestKeyId: string;
+  /** base64 SPKI of the request's ECDH P-256 public key, for the server to relay. */
+  readonly publicKeySpki: string;
+  /** The fingerprint phrase this device shows; the approving device must show the same words. */
+  readonly phrase: string;
+}
 
 export interface GeneratedKeyPair extends WrappedPrivateKey {
   readonly publicKeySpki: PublicKeySpki;
@@ -138,6 +187,44 @@ function savedHashFrom(saved: SavedHashState | undefined): HashCheckpoint | unde
     return { records: saved.records, state: decodeBase64(saved.state, 'hash state') };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The private key of a WorkerSsoKeySource, extractable (to be wrapped again within the same call)
+ * and checked against the account's public key. A typed recovery key's bytes are zeroed after use.
+ */
+async function openSsoKeySource(keys: KeyStore, source: WorkerSsoKeySource): Promise<CryptoKey> {
+  switch (source.kind) {
+    case 'device':
+      return unwrapDevicePrivateKey(source.copy, source.deviceKey, source.deviceId, source.expectedSpki, true);
+    case 'recovery':
+      return withRecoveryKey(source.recoveryKey, (key) => unwrapRecoveryPrivateKey(source.copy, key, source.username, source.expectedSpki, true));
+    case 'approval':
+      return openDeviceApproval(keys.request(source.requestKeyId), source.requestId, source.approverSpki, source.copy, source.expectedSpki, true);
+    case 'password': {
+      const privateKey = await unwrapPrivateKey(source.data, source.password, true);
+      await assertAccountKeyPair(privateKey, source.expectedSpki);
+      return privateKey;
+    }
+  }
+}
+
+async function withRecoveryKey<T>(typed: string, use: (key: Bytes) => Promise<T>): Promise<T> {
+  const key = parseRecoveryKey(typed);
+  try {
+    return await use(key);
+  } finally {
+    key.fill(0);
+  }
+}
+
+async function newRecoveryCopy(privateKey: CryptoKey, username: string): Promise<NewRecoveryKey> {
+  const key = generateRecoveryKey();
+  try {
+    return { recoveryCopy: await wrapPrivateKeyForRecovery(privateKey, key, username), recoveryKey: formatRecoveryKey(key) };
+  } finally {
+    key.fill(0);
   }
 }
 
@@ -240,6 +327,54 @@ export function createCryptoWorkerApi() {
         prf.fill(0);
         sourcePrf?.fill(0);
       }
+    },
+    // ---- accounts without a password (docs/format.md, "The private key after a single sign-on") ----
+    // Every opened copy is checked against `expectedSpki`, the account's public key: another key pair is WRONG_KEY.
+    /** A new key pair, kept here like an unlocked one, with its copies for this device and under a new recovery key. */
+    async createSsoKeyPair(username: string, deviceKey: CryptoKey, deviceId: string): Promise<CreatedSsoKeyPair> {
+      const pair = await generateKeyPair();
+      const deviceCopy = await wrapPrivateKeyForDevice(pair.privateKey, deviceKey, deviceId);
+      const recovery = await newRecoveryCopy(pair.privateKey, username);
+      const publicKeySpki = await exportPublicKeySpki(pair.publicKey);
+      return { privateKeyId: keys.addAccount(await accountKeysFrom(pair.privateKey)), publicKeySpki, deviceCopy, ...recovery };
+    },
+    /** A new device key: AES-256-GCM, not extractable (the page keeps the CryptoKey in IndexedDB). */
+    generateDeviceKey(): Promise<CryptoKey> {
+      return generateDeviceKey();
+    },
+    async unlockPrivateKeyWithDevice(copy: string, deviceKey: CryptoKey, deviceId: string, expectedSpki: string): Promise<string> {
+      return keys.addAccount(await accountKeysFrom(await unwrapDevicePrivateKey(copy, deviceKey, deviceId, expectedSpki, true)));
+    },
+    /** `recoveryKey` as typed (read leniently; MALFORMED unless 32 base32 characters). */
+    async unlockPrivateKeyWithRecoveryKey(copy: string, recoveryKey: string, username: string, expectedSpki: string): Promise<string> {
+      return keys.addAccount(await accountKeysFrom(await withRecoveryKey(recoveryKey, (key) => unwrapRecoveryPrivateKey(copy, key, username, expectedSpki, true))));
+    },
+    /** A new device's request: its ECDH key pair is kept here (requestKeyId); the public key and phrase go to the page. */
+    async createApprovalRequest(): Promise<CreatedApprovalRequest> {
+      const request = await generateApprovalRequestKeys();
+      const phrase = await approvalPhrase(request.publicKeySpki, BIP39_ENGLISH);
+      return { requestKeyId: keys.addRequest(request), publicKeySpki: request.publicKeySpki, phrase };
+    },
+    /** The phrase the approving device shows for the requester's public key as the server handed it. */
+    approvalPhrase(requesterSpki: string): Promise<string> {
+      return approvalPhrase(requesterSpki, BIP39_ENGLISH);
+    },
+    /** The approving device: the private key from `source`, sealed to the requester's key for `requestId`. */
+    async approveDeviceRequest(source: WorkerSsoKeySource, requestId: string, requesterSpki: string): Promise<DeviceApproval> {
+      return sealDeviceApproval(await openSsoKeySource(keys, source), requestId, requesterSpki);
+    },
+    /** The requesting device: opens the approver's copy with the request's key pair and keeps the key. */
+    async unlockPrivateKeyWithApproval(requestKeyId: string, requestId: string, approverSpki: string, copy: string, expectedSpki: string): Promise<string> {
+      const opened = await openDeviceApproval(keys.request(requestKeyId), requestId, approverSpki, copy, expectedSpki, true);
+      return keys.addAccount(await accountKeysFrom(opened));
+    },
+    /** This device's copy of the private key from `source` (a device trusted from now on). */
+    async wrapPrivateKeyForDevice(source: WorkerSsoKeySource, deviceKey: CryptoKey, deviceId: string): Promise<string> {
+      return wrapPrivateKeyForDevice(await openSsoKeySource(keys, source), deviceKey, deviceId);
+    },
+    /** A new recovery key and the private key from `source` under it (the old recovery copy is then to be replaced). */
+    async wrapPrivateKeyForRecovery(source: WorkerSsoKeySource, username: string): Promise<NewRecoveryKey> {
+      return newRecoveryCopy(await openSsoKeySource(keys, source), username);
     },
     /** Opens `data` with `oldPassword` (either scheme) and wraps it under scheme 2 with the account's block. */
     rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string, accountKdfParams: string): Promise<WrappedPrivateKey> {

@@ -12,11 +12,23 @@ export {
   type CryptoPoolOptions,
   type OpenEncryptionOptions,
   type SmallFileEncryption,
+  type SsoKeyPair,
+  type ApprovalRequest,
 } from './pool.ts';
 export { EncryptionSession } from './encryption-session.ts';
 export type { SentSignature } from './sent-signature.ts';
 export { WHOLE_FILE_MAX_BYTES } from './whole-file-encryption.ts';
-export type { FileKeyHandle, FolderKeysHandle, HandleKind, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle, FileKeysMessage } from './pool-types.ts';
+export type {
+  ApprovalRequestHandle,
+  FileKeyHandle,
+  FolderKeysHandle,
+  HandleKind,
+  KeyHandle,
+  LinkFileKeyHandle,
+  PrivateKeyHandle,
+  FileKeysMessage,
+  SsoKeySource,
+} from './pool-types.ts';
 /** Team folders: the pool's openTeam, unwrapFolderFileKey, shareFolder and changeTeam (how to call them: workers/team-operations.ts). */
 export type { MemberInput, ShareFolderInput, TeamChange, VerifiedTeam } from './team-operations.ts';
 export {
@@ -47,7 +59,9 @@ export { fromWireError, type WireDownloadError } from './wire-errors.ts';
 export { isCryptoError } from '../crypto/index.ts';
 /** Whether a pre-login block is bound to an account name (scheme 3): the app shell's sign-in check. */
 export { isBoundAccountKdfParams, newAccountKdfParams, PASSKEY_PRF_SALT } from '../crypto/index.ts';
-export type { PasskeyKeySource } from './crypto-worker-api.ts';
+export type { PasskeyKeySource, NewRecoveryKey } from './crypto-worker-api.ts';
+/** Accounts without a password: the pool's device, recovery-key and approval calls (docs/format.md, "The private key after a single sign-on"). */
+export type { DeviceApproval, RecoveryKeyText } from '../crypto/index.ts';
 export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
 export { sanitizeName, uniqueEntryPaths } from './download-service/treePaths.ts';
 export { createDirectDownloadWorker } from './download-service/direct/createDirectDownloadWorker.ts';

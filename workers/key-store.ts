@@ -3,19 +3,21 @@
  * of the pool over a MessagePort (structured clone keeps a CryptoKey non-extractable when it was),
  * never through the main thread.
  *
- * Three kinds: a file key; an account private key, kept as its RSA-OAEP import, its RSA-PSS
- * import for signing team manifests and its public key (crypto/team-keys.ts); and an opened team
- * folder's keys (team-key-ring.ts).
+ * Four kinds: a file key; an account private key, kept as its RSA-OAEP import, its RSA-PSS
+ * import for signing team manifests and its public key (crypto/team-keys.ts); an opened team
+ * folder's keys (team-key-ring.ts); and the ECDH key pair of a device-approval request, whose
+ * private half is non-extractable (crypto/device-approval.ts).
  */
-import { CryptoError, type AccountKeys } from '../crypto/index.ts';
+import { CryptoError, type AccountKeys, type ApprovalRequestKeys } from '../crypto/index.ts';
 import type { FolderKeyRing } from './team-key-ring.ts';
 
-export type KeyKind = 'file' | 'private' | 'folder';
+export type KeyKind = 'file' | 'private' | 'folder' | 'request';
 
 type StoredKey =
   | { readonly kind: 'file'; readonly key: CryptoKey }
   | { readonly kind: 'private'; readonly account: AccountKeys }
-  | { readonly kind: 'folder'; readonly ring: FolderKeyRing };
+  | { readonly kind: 'folder'; readonly ring: FolderKeyRing }
+  | { readonly kind: 'request'; readonly request: ApprovalRequestKeys };
 
 interface KeyTransferMessage {
   readonly id: string;
@@ -33,6 +35,10 @@ function isStoredKey(value: unknown): value is StoredKey {
   if (stored.kind === 'folder') {
     const ring = stored.ring as Partial<FolderKeyRing> | undefined;
     return ring?.epochKeys instanceof Map && ring.memberKeys instanceof Map && typeof ring.chain === 'object';
+  }
+  if (stored.kind === 'request') {
+    const request = stored.request as Partial<ApprovalRequestKeys> | undefined;
+    return request?.privateKey instanceof CryptoKey && typeof request.publicKeySpki === 'string';
   }
   return false;
 }
@@ -55,6 +61,11 @@ export class KeyStore {
     return id;
   }
 
+  addRequest(request: ApprovalRequestKeys, id: string = crypto.randomUUID()): string {
+    this.keys.set(id, { kind: 'request', request });
+    return id;
+  }
+
   private stored<Kind extends KeyKind>(id: string, kind: Kind): Extract<StoredKey, { kind: Kind }> {
     const stored = this.keys.get(id);
     if (!stored || stored.kind !== kind) throw new CryptoError('UNKNOWN_KEY', `no ${kind} key with this handle in this worker`);
@@ -72,6 +83,10 @@ export class KeyStore {
 
   folder(id: string): FolderKeyRing {
     return this.stored(id, 'folder').ring;
+  }
+
+  request(id: string): ApprovalRequestKeys {
+    return this.stored(id, 'request').request;
   }
 
   delete(id: string): void {

@@ -1,8 +1,11 @@
 /** Types the pool hands to its callers (upload, download, keys and links features). */
 declare const handleBrand: unique symbol;
 
-/** What a handle names: a file key, an account private key, or an opened team folder's epoch keys. */
-export type HandleKind = 'file' | 'private' | 'folder';
+/**
+ * What a handle names: a file key, an account private key, an opened team folder's epoch keys, or
+ * the key pair of a device-approval request.
+ */
+export type HandleKind = 'file' | 'private' | 'folder' | 'request';
 
 /**
  * An opaque reference to a key held inside the pool's workers. The key itself never reaches the
@@ -18,6 +21,23 @@ export type FileKeyHandle = KeyHandle<'file'>;
 export type PrivateKeyHandle = KeyHandle<'private'>;
 /** A team folder's epoch keys opened by pool.openTeam (workers/team-operations.ts). */
 export type FolderKeysHandle = KeyHandle<'folder'>;
+
+/** A new device's key pair for one approval request (pool.createApprovalRequest); release it when the request is over. */
+export type ApprovalRequestHandle = KeyHandle<'request'>;
+
+/**
+ * Where the private key comes from when a single-sign-on account's key gets a new copy (a trusted
+ * device, a new recovery key, an approval for another device): this device's copy with its device
+ * key, the recovery copy with the recovery key as typed, an approval this device just received, or
+ * the login password's key data. Every opened key is checked against `expectedSpki`, the account's
+ * public key (base64 SPKI, as the server keeps it): a copy of another key pair is WRONG_KEY.
+ */
+export type SsoKeySource = (
+  | { readonly kind: 'device'; readonly copy: string; readonly deviceKey: CryptoKey; readonly deviceId: string }
+  | { readonly kind: 'recovery'; readonly copy: string; readonly recoveryKey: string; readonly username: string }
+  | { readonly kind: 'approval'; readonly requestKey: ApprovalRequestHandle; readonly requestId: string; readonly approverSpki: string; readonly copy: string }
+  | { readonly kind: 'password'; readonly data: { readonly encryptedPrivateKey: string; readonly kdfSalt: string }; readonly password: string }
+) & { readonly expectedSpki: string };
 
 export interface LinkFileKeyHandle {
   readonly fileId: string;

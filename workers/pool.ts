@@ -35,16 +35,34 @@ import {
   ONE_SHOT_DIGEST_MAX_BYTES,
   type AuthSecret,
   type SeenChain,
+  type DeviceApproval,
 } from '../crypto/index.ts';
 import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contract/team-folders.ts';
 import { settleWithin } from './deadline.ts';
 import type { ShareFolderInput, TeamChange, VerifiedTeam } from './team-operations.ts';
-import type { CryptoWorkerApi, GeneratedKeyPair, PasskeyKeySource, SavedHashState, StoredKeyData } from './crypto-worker-api.ts';
+import type {
+  CryptoWorkerApi,
+  GeneratedKeyPair,
+  NewRecoveryKey,
+  PasskeyKeySource,
+  SavedHashState,
+  StoredKeyData,
+  WorkerSsoKeySource,
+} from './crypto-worker-api.ts';
 import { CiphertextSpool } from './ciphertext-spool.ts';
 import { EncryptionSession, HASH_WATCH, type HashWatch } from './encryption-session.ts';
 import { WorkerPlacement, type PoolWorker } from './pool-placement.ts';
 import { Heartbeat, watchWorker } from './worker-liveness.ts';
-import type { FileKeyHandle, FolderKeysHandle, HandleKind, KeyHandle, LinkFileKeyHandle, PrivateKeyHandle } from './pool-types.ts';
+import type {
+  ApprovalRequestHandle,
+  FileKeyHandle,
+  FolderKeysHandle,
+  HandleKind,
+  KeyHandle,
+  LinkFileKeyHandle,
+  PrivateKeyHandle,
+  SsoKeySource,
+} from './pool-types.ts';
 import { fromWireError, installErrorTransfer } from './wire-errors.ts';
 import type { WholeFileEncrypted, WholeFileFailed } from './whole-file-encryption.ts';
 
@@ -55,6 +73,8 @@ const AES_GCM_BYTES_PER_SECOND = 850e6;
 const KEY_OPERATION_SECONDS = 0.01;
 /** argon2id at the default cost (docs/security.md, "Measured KDF cost"); old scheme-1 data costs less. */
 const ARGON2_SECONDS = 0.6;
+/** Making an RSA-2048 key pair (about half a second, more on a slow machine). */
+const KEY_PAIR_SECONDS = 0.5;
 /**
  * Time limits of the team-folder calls: a base that covers making an RSA key pair on a slow,
  * loaded machine (seconds, occasionally), plus each envelope (one RSA-OAEP operation and a
@@ -103,6 +123,22 @@ export interface OpenEncryptionOptions {
   readonly reuse?: { readonly key: FileKeyHandle; readonly iv: string; readonly hash?: SavedHashState | undefined };
 }
 
+
+/** A single-sign-on account's new key pair (pool.createSsoKeyPair): the handle, the public key, the first two copies. */
+export interface SsoKeyPair extends NewRecoveryKey {
+  readonly privateKey: PrivateKeyHandle;
+  readonly publicKeySpki: PublicKeySpki;
+  readonly deviceCopy: string;
+}
+
+/** A new device's approval request (pool.createApprovalRequest). */
+export interface ApprovalRequest {
+  readonly requestKey: ApprovalRequestHandle;
+  /** base64 SPKI of the request's ECDH public key, for the server. */
+  readonly publicKeySpki: string;
+  /** The fingerprint phrase to show; the approving device must show the same words. */
+  readonly phrase: string;
+}
 
 /** One small file encrypted whole (encryptSmallFiles), or why it could not be. */
 export type SmallFileEncryption = WholeFileEncrypted | { readonly ok: false; readonly stage: WholeFileFailed['stage']; readonly error: Error };
@@ -330,6 +366,84 @@ export class CryptoPool {
   wrapPrivateKeyForPasskey(source: PasskeyKeySource, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
     const transferred = source.kind === 'passkey' ? [prfOutput, source.prfOutput] : [prfOutput];
     return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) => w.api.wrapPrivateKeyForPasskey(transfer(source, transferred), prfOutput, credentialId));
+  }
+
+  // ---------------------------------------------------------------- accounts without a password
+
+  /**
+   * docs/format.md, "The private key after a single sign-on". The private key stays in the
+   * workers (handles only); `expectedSpki` is the account's public key (base64 SPKI, as the server
+   * keeps it), and a copy that opens to another key pair is WRONG_KEY, as is a copy under another
+   * key or bound to another device, username or request. The recovery key's text comes to the
+   * page only when new (to be shown once) and when typed back. SECRET: never log it.
+   */
+  async createSsoKeyPair(username: string, deviceKey: CryptoKey, deviceId: string): Promise<SsoKeyPair> {
+    return this.placement.run(this.placement.leastBusy(), KEY_PAIR_SECONDS, async (w) => {
+      const { privateKeyId, ...created } = await w.api.createSsoKeyPair(username, deviceKey, deviceId);
+      return { ...created, privateKey: this.placement.adoptKey<'private'>(privateKeyId, 'private', w) };
+    });
+  }
+
+  /** A new device key: AES-256-GCM, not extractable. The page keeps the CryptoKey in IndexedDB and hands it back to the calls here. */
+  async generateDeviceKey(): Promise<CryptoKey> {
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, (w) => w.api.generateDeviceKey());
+  }
+
+  async unlockPrivateKeyWithDevice(copy: string, deviceKey: CryptoKey, deviceId: string, expectedSpki: string): Promise<PrivateKeyHandle> {
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
+      this.placement.adoptKey<'private'>(await w.api.unlockPrivateKeyWithDevice(copy, deviceKey, deviceId, expectedSpki), 'private', w),
+    );
+  }
+
+  /** `recoveryKey` as the person typed it (any case, dashes and spaces or none; MALFORMED unless 32 base32 characters). */
+  async unlockPrivateKeyWithRecoveryKey(copy: string, recoveryKey: string, username: string, expectedSpki: string): Promise<PrivateKeyHandle> {
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) =>
+      this.placement.adoptKey<'private'>(await w.api.unlockPrivateKeyWithRecoveryKey(copy, recoveryKey, username, expectedSpki), 'private', w),
+    );
+  }
+
+  /** A new device asks to be approved: its ECDH key pair stays in a worker (release the handle when the request is over). */
+  async createApprovalRequest(): Promise<ApprovalRequest> {
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, async (w) => {
+      const { requestKeyId, ...request } = await w.api.createApprovalRequest();
+      return { ...request, requestKey: this.placement.adoptKey<'request'>(requestKeyId, 'request', w) };
+    });
+  }
+
+  /** The phrase the approving device shows for the requester's public key (base64 SPKI) as the server handed it. */
+  async approvalPhrase(requesterSpki: string): Promise<string> {
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, (w) => w.api.approvalPhrase(requesterSpki));
+  }
+
+  /** The approving device seals the private key (from `source`) to the requester's public key for request `requestId`. */
+  async approveDeviceRequest(source: SsoKeySource, requestId: string, requesterSpki: string): Promise<DeviceApproval> {
+    return this.withSsoSource(source, (w, inWorker) => w.api.approveDeviceRequest(inWorker, requestId, requesterSpki));
+  }
+
+  /** The requesting device opens the approval with its request's key pair; the private key stays in that worker. */
+  async unlockPrivateKeyWithApproval(requestKey: ApprovalRequestHandle, requestId: string, approverSpki: string, copy: string, expectedSpki: string): Promise<PrivateKeyHandle> {
+    return this.placement.run(this.placement.holderOf(requestKey), KEY_OPERATION_SECONDS, async (w) =>
+      this.placement.adoptKey<'private'>(await w.api.unlockPrivateKeyWithApproval(requestKey.id, requestId, approverSpki, copy, expectedSpki), 'private', w),
+    );
+  }
+
+  /** This device's copy of the private key from `source`, sealed under its device key for `deviceId`. */
+  async wrapPrivateKeyForDevice(source: SsoKeySource, deviceKey: CryptoKey, deviceId: string): Promise<string> {
+    return this.withSsoSource(source, (w, inWorker) => w.api.wrapPrivateKeyForDevice(inWorker, deviceKey, deviceId));
+  }
+
+  /** A new recovery key (its text, to be shown once) and the private key from `source` under it. */
+  async wrapPrivateKeyForRecovery(source: SsoKeySource, username: string): Promise<NewRecoveryKey> {
+    return this.withSsoSource(source, (w, inWorker) => w.api.wrapPrivateKeyForRecovery(inWorker, username));
+  }
+
+  /** Runs `task` where `source` can be opened: an approval on the worker holding its request's key pair. */
+  private async withSsoSource<T>(source: SsoKeySource, task: (w: PoolWorker, source: WorkerSsoKeySource) => Promise<T>): Promise<T> {
+    if (source.kind === 'approval') {
+      const { requestKey, ...rest } = source;
+      return this.placement.run(this.placement.holderOf(requestKey), KEY_OPERATION_SECONDS, (w) => task(w, { ...rest, requestKeyId: requestKey.id }));
+    }
+    return this.placement.run(this.placement.leastBusy(), source.kind === 'password' ? ARGON2_SECONDS : KEY_OPERATION_SECONDS, (w) => task(w, source));
   }
 
   /**
