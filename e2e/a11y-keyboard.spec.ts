@@ -51,7 +51,7 @@ test('a focus ring of at least 2 px shows on buttons, links, checkboxes, radios,
   await tabTo(page, signInButton);
   await expectRing(page, 'a button');
 
-  const admin = createAdmin('a11y-focus');
+  const admin = await createAdmin('a11y-focus');
   await signIn(page, admin);
   const publicKey = await giveAdminKeyPair(page, admin.password);
   const folder = await createFolder(page, 'Focus check');
@@ -83,7 +83,7 @@ test('a focus ring of at least 2 px shows on buttons, links, checkboxes, radios,
 test('an uploader picks files, uploads them and saves the receipt with the keyboard alone', async ({ page, browser }) => {
   const owner = await browser.newContext();
   const ownerPage = await owner.newPage();
-  const admin = createAdmin('a11y-kbd-up');
+  const admin = await createAdmin('a11y-kbd-up');
   await signIn(ownerPage, admin);
   await giveAdminKeyPair(ownerPage, admin.password);
   const folder = await createFolder(ownerPage, 'Keyboard intake');

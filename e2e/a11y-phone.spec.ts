@@ -50,7 +50,7 @@ async function expectOnScreen(page: Page, target: ReturnType<Page['locator']>, w
 }
 
 test('the dashboard shows folders as cards and the files screen keeps its tree usable, without sideways scrolling, at 390 px', async ({ page }) => {
-  const admin = createAdmin('a11y-phone');
+  const admin = await createAdmin('a11y-phone');
   await signIn(page, admin);
   const publicKey = await giveAdminKeyPair(page, admin.password);
   const folder = await createFolder(page, 'Client intake with a rather long title for a small screen');
@@ -140,7 +140,7 @@ test('the upload and the download page fit a phone at 390 px: queue, long names,
 
   const owner = await browser.newContext();
   const ownerPage = await owner.newPage();
-  const admin = createAdmin('a11y-phone-up');
+  const admin = await createAdmin('a11y-phone-up');
   await signIn(ownerPage, admin);
   await giveAdminKeyPair(ownerPage, admin.password);
   const folder = await createFolder(ownerPage, 'Phone intake');

@@ -18,7 +18,7 @@ async function csrfHeaders(page: Page): Promise<Record<string, string>> {
 }
 
 test('the profile in every key state, with every modal', async ({ page }) => {
-  const admin = createAdmin('a11y-profile');
+  const admin = await createAdmin('a11y-profile');
   await signIn(page, admin);
   await page.goto('/profile');
   const keys = page.getByRole('region', { name: 'End-to-End Encryption Key' });

@@ -136,7 +136,7 @@ test('the upload page in every step and gate', async ({ page, browser }) => {
   // The folder's owner has no key pair: the key failure.
   const keyless = await browser.newContext();
   const ownerPage = await keyless.newPage();
-  await signIn(ownerPage, createAdmin('a11y-keyless'));
+  await signIn(ownerPage, await createAdmin('a11y-keyless'));
   const noKey = await createFolder(ownerPage, 'No key yet');
   await keyless.close();
   await page.goto(`/upload/${noKey.link_token}`);

@@ -29,7 +29,7 @@ test('login, both steps and their errors, and the 404 screen', async ({ page, br
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await expectAccessible(page, 'login');
 
-  const admin = createAdmin('a11y-login');
+  const admin = await createAdmin('a11y-login');
   await page.getByRole('button', { name: 'Sign In' }).click();
   const required = page.getByRole('main').getByText('Please enter your username and password.');
   await expect(required).toBeVisible();
@@ -58,7 +58,7 @@ test('login, both steps and their errors, and the 404 screen', async ({ page, br
 });
 
 test('the dashboard, its delete confirmation, the folder form new and edited with every access option, the activity log, and notifications of every kind', async ({ page }) => {
-  const admin = createAdmin('a11y-dash');
+  const admin = await createAdmin('a11y-dash');
   await signIn(page, admin);
   const publicKey = await giveAdminKeyPair(page, admin.password);
   const headers = await csrfHeaders(page);
@@ -139,7 +139,7 @@ test('the dashboard, its delete confirmation, the folder form new and edited wit
 });
 
 test('the files screen: nested tree, selection, filter and every dialog, and two notifications at once', async ({ page }) => {
-  const admin = createAdmin('a11y-files');
+  const admin = await createAdmin('a11y-files');
   await signIn(page, admin);
   const publicKey = await giveAdminKeyPair(page, admin.password);
   const folder = await createFolder(page, 'Client intake');

@@ -8,7 +8,7 @@ import { createAdmin, signIn } from './support/admin.ts';
 const SHOTS_DIR = process.env.ACTIVITY_SHOTS_DIR ?? '/tmp/activity-shots';
 
 test('an admin sees, filters and exports the activity of the account and of a folder', async ({ page }) => {
-  const admin = createAdmin('activity');
+  const admin = await createAdmin('activity');
   await signIn(page, admin);
   const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
   const created = await page.request.post('/api/folders/', { data: { title: 'Client intake', perform_mime_check: false }, headers: { 'x-csrftoken': csrf } });

@@ -34,7 +34,7 @@ test('signed-out visitors are sent to the login page; unknown paths show 404 wit
 });
 
 test('a wrong password is refused inline and as a notification', async ({ page }) => {
-  const admin = createAdmin('wrongpw');
+  const admin = await createAdmin('wrongpw');
   await page.goto('/login');
   await page.getByLabel('Username', { exact: true }).fill(admin.username);
   await page.getByLabel('Password', { exact: true }).fill('not-the-password');
@@ -44,7 +44,7 @@ test('a wrong password is refused inline and as a notification', async ({ page }
 });
 
 test('an admin enables 2FA, signs in with a code, changes the password and edits the profile', async ({ page }) => {
-  const admin = createAdmin('e2e');
+  const admin = await createAdmin('e2e');
   await signIn(page, admin);
   await expect(page.getByText(admin.username).first()).toBeVisible();
 

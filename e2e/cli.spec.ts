@@ -94,6 +94,8 @@ test.beforeAll(async () => {
   await server.start();
   proxy = await TusRecorder.start(PROXY_PORT, server.url);
   account = { username: `cli-${randomBytes(3).toString('hex')}`, password: `pw-${randomBytes(9).toString('base64url')}` };
+  // The real admin CLI on purpose: the other specs make their accounts in the worker (support/accounts.ts),
+  // so this is the end-to-end run of `npm run admin -- create-user` (tests/server/cli.test.ts has its rules).
   execFileSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'create-user', account.username, '--password-stdin'], {
     cwd: ROOT,
     input: `${account.password}\n`,

@@ -52,7 +52,7 @@ interface Seeded {
 }
 
 async function seedAdmin(page: Page, title: string, files: PlainFile[]): Promise<Seeded> {
-  const admin = createAdmin('direct');
+  const admin = await createAdmin('direct');
   await signIn(page, admin);
   const publicKey = await giveAdminKeyPair(page, admin.password);
   const folder = await createFolder(page, title);

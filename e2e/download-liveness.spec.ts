@@ -25,7 +25,7 @@ test('the service worker stopped in the middle of an admin download: the page sa
   try {
     await withoutFileSystemAccess(context);
     const page = await context.newPage();
-    const admin = createAdmin('sw-stopped');
+    const admin = await createAdmin('sw-stopped');
     await signIn(page, admin);
     const publicKey = await giveAdminKeyPair(page, admin.password);
     const folder = await createFolder(page, 'Service worker stopped');

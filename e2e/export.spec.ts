@@ -128,7 +128,7 @@ function expectRecovered(exportPath: string, backup: string, password: string, e
 
 test('Export Encrypted saves the whole folder, then a selection, as ZIPs of the stored ciphertext and a manifest', async ({ page }) => {
   test.setTimeout(150_000);
-  const admin = createAdmin('export');
+  const admin = await createAdmin('export');
   await signIn(page, admin);
   await giveAdminKeyPair(page, admin.password);
   const title = 'Export Ü 2025';

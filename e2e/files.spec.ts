@@ -44,7 +44,7 @@ function debug(page: Page): void {
 async function seed(page: Page, title: string, files: PlainFile[], options: { throughUploadPage?: string } = {}): Promise<Seeded> {
   debug(page);
   await withoutFileSystemAccess(page);
-  const admin = createAdmin('files');
+  const admin = await createAdmin('files');
   await signIn(page, admin);
   const publicKey = await giveAdminKeyPair(page, admin.password);
   const folder = await createFolder(page, title);

@@ -161,7 +161,7 @@ test('Firefox ESR: a 100 MiB file through tus in two PATCHes and a small one upl
 test('Firefox ESR offers passkey sign-in (it has WebAuthn) beside an unchanged password sign-in', async () => {
   test.skip(!firefoxInstalled(), 'firefox-esr not installed'); // skip-reason: firefox-esr not installed (.ci/run installs it)
   test.setTimeout(90_000);
-  const account = createAdmin('firefox-signin');
+  const account = await createAdmin('firefox-signin');
   firefox = await launchFirefox();
   const page = await firefox.browser.newPage();
   await page.goto(`${E2E_BASE_URL}/login`);

@@ -109,7 +109,7 @@ async function shot(page: Page, name: string, testInfo: { outputPath(name: strin
 
 test('an admin creates, sorts, edits, copies and deletes folders', async ({ page, context }, testInfo) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const admin = createAdmin('folders');
+  const admin = await createAdmin('folders');
   await signIn(page, admin);
   await expect(page.getByText('No folders found')).toBeVisible();
   await expect(page.getByText('Get started by creating a new upload folder.')).toBeVisible();
@@ -245,7 +245,7 @@ test('an admin creates, sorts, edits, copies and deletes folders', async ({ page
 });
 
 test('the dashboard shows active, inactive, expired and untitled folders', async ({ page }, testInfo) => {
-  const admin: AdminAccount = createAdmin('statuses');
+  const admin: AdminAccount = await createAdmin('statuses');
   await signIn(page, admin);
   const client = await api(page);
   const now = Date.now();
@@ -310,11 +310,11 @@ test('the dashboard shows active, inactive, expired and untitled folders', async
 });
 
 test("the edit screen's error cases", async ({ page }) => {
-  const owner = createAdmin('owner');
+  const owner = await createAdmin('owner');
   await signIn(page, owner);
   const theirs = await (await api(page)).create({ title: 'Not yours' });
 
-  const other = createAdmin('other');
+  const other = await createAdmin('other');
   await page.context().clearCookies();
   await signIn(page, other);
   await page.goto('/folders/edit/abc');

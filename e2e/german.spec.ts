@@ -128,7 +128,7 @@ async function checkScreen(page: Page, screen: string, userData: readonly string
 
 test('the whole journey in German: admin, uploader and recipient', async ({ browser }) => {
   test.setTimeout(240_000);
-  const admin = createAdmin('deutsch');
+  const admin = await createAdmin('deutsch');
   const adminContext = await germanContext(browser);
   const page = await adminContext.newPage();
   await signInGerman(page, admin);
@@ -199,7 +199,7 @@ test('the whole journey in German: admin, uploader and recipient', async ({ brow
 
 test('every screen in German: no English left, accessible, nothing cut off at 390 and 1280 px', async ({ browser }) => {
   test.setTimeout(300_000);
-  const admin = createAdmin('deutsch-walk');
+  const admin = await createAdmin('deutsch-walk');
   for (const width of [1280, 390]) {
     const context = await germanContext(browser, { width, height: width === 390 ? 844 : 900 });
     const page = await context.newPage();
@@ -265,7 +265,7 @@ test('every screen in German: no English left, accessible, nothing cut off at 39
 });
 
 test('the upload gates, the code e-mail and the invitation in German', async ({ browser }) => {
-  const admin = createAdmin('deutsch-gates', undefined, 'admin');
+  const admin = await createAdmin('deutsch-gates', undefined, 'admin');
   const context = await germanContext(browser, { width: 390, height: 844 });
   const page = await context.newPage();
   await signInGerman(page, admin);
@@ -325,7 +325,7 @@ test('the language menu switches an English page to German at once, and the choi
 });
 
 test("a browser with no language of its own opens in the account's after signing in; one that chose keeps its own", async ({ browser }) => {
-  const admin = createAdmin('konto-sprache');
+  const admin = await createAdmin('konto-sprache');
   const first = await browser.newContext({ locale: 'en-US' });
   const firstPage = await first.newPage();
   await signIn(firstPage, admin);

@@ -77,7 +77,7 @@ test.afterEach(() => {
 const apiPosts = (requests: Request[]) => requests.filter((request) => request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/api/'));
 
 test('a weak pre-login block: nothing is derived, no secret is sent, the sign-in says why', async ({ browser }) => {
-  const admin = createAdmin('hostile-kdf');
+  const admin = await createAdmin('hostile-kdf');
   swap.prelogin = WEAK_ARGON2;
   const context = await browser.newContext({ baseURL: PROXY_URL });
   const requests: Request[] = [];

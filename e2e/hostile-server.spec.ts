@@ -80,7 +80,7 @@ async function submitSignIn(page: Page, username: string, password: string): Pro
 
 test('a server that claims the account needs its password once more gets no password', async ({ browser }) => {
   test.setTimeout(120_000);
-  const admin = createAdmin('hostile');
+  const admin = await createAdmin('hostile');
 
   // One normal sign-in on this device, through the proxy while it still passes everything on.
   const context = await browser.newContext();

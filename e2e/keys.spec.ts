@@ -131,7 +131,7 @@ async function newSession(browser: Browser, account: AdminAccount): Promise<Page
 }
 
 test('generate a key pair through the modal, see it stored, change the password and unlock with the new one only', async ({ page }) => {
-  const admin = createAdmin('keys.gen');
+  const admin = await createAdmin('keys.gen');
   await signIn(page, admin);
   const section = await openProfile(page);
   await expect(statusBox(page)).toHaveAttribute('data-status', 'not-stored');
@@ -218,7 +218,7 @@ test('generate a key pair through the modal, see it stored, change the password 
 test('restore the backup in a second session, and for another admin after the username-mismatch confirmation', async ({ page, browser }) => {
   // Three sessions, two key pairs and about a dozen argon2id derivations in the browser.
   test.setTimeout(240_000);
-  const owner = createAdmin('keys.owner');
+  const owner = await createAdmin('keys.owner');
   await signIn(page, owner);
   await openProfile(page);
   const { backup, backupPath } = await generateKeyPair(page, owner);
@@ -271,7 +271,7 @@ test('restore the backup in a second session, and for another admin after the us
   await second.context().close();
 
   // Another admin: the username differs, so a confirmation comes first; Cancel stops the restore.
-  const other = createAdmin('keys.other');
+  const other = await createAdmin('keys.other');
   const otherPage = await newSession(browser, other);
   await openProfile(otherPage);
   const otherSection = await restore(otherPage, backupPath, other.password);
@@ -305,7 +305,7 @@ test('restore the backup in a second session, and for another admin after the us
 });
 
 test('a public key without a stored private key shows the warning', async ({ page }) => {
-  const admin = createAdmin('keys.warn');
+  const admin = await createAdmin('keys.warn');
   await signIn(page, admin);
   await openProfile(page);
   // Only step 1 of a new pair reached the server (e.g. the tab was closed after it).

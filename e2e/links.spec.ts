@@ -110,7 +110,7 @@ const DEFAULT_FILES = () => [
 ];
 
 async function seed(browser: Browser, contents: Array<{ name: string; content: Buffer }> = DEFAULT_FILES()): Promise<Seeded> {
-  const admin = createAdmin('links');
+  const admin = await createAdmin('links');
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, admin);

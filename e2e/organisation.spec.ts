@@ -38,7 +38,7 @@ async function signInWithCode(page: Page, account: AdminAccount, code: string): 
 
 test('an organisation admin invites a person who registers, sets up 2FA and keys, signs in, and is disabled and enabled again', async ({ page, browser }) => {
   test.setTimeout(240_000);
-  const admin = createAdmin('org-admin', undefined, 'admin');
+  const admin = await createAdmin('org-admin', undefined, 'admin');
   await signIn(page, admin);
   await page.getByRole('link', { name: 'Members' }).click();
   await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible();
@@ -147,7 +147,7 @@ test('an organisation admin invites a person who registers, sets up 2FA and keys
 });
 
 test('the members page, the invitation page and a used invitation fit a 390 px phone and pass axe', async ({ browser }) => {
-  const admin = createAdmin('org-phone', undefined, 'admin');
+  const admin = await createAdmin('org-phone', undefined, 'admin');
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await signIn(page, admin);

@@ -9,7 +9,6 @@
 // Without PRF: the passkey signs in, the page says why the keys stay locked, and the download asks
 // for the password. Where window.PublicKeyCredential is missing, nothing of passkeys shows.
 // Accessibility (axe, 0 serious) and screenshots of the new screens at 1280 and 390 px.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { encryptBuffer } from '../server/crypto/file-format.ts';
 import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../server/crypto/keys.ts';
+import { createAccount } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { sha256 } from './support/files-seed.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
@@ -49,14 +49,9 @@ interface Account {
   password: string;
 }
 
-function createAdmin(): Account {
+async function createAdmin(): Promise<Account> {
   const account = { username: `passkey-${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(9).toString('base64url')}` };
-  execFileSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'create-user', account.username, '--password-stdin'], {
-    cwd: ROOT,
-    input: `${account.password}\n`,
-    env: { ...process.env, DATA_DIR },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  await createAccount(DATA_DIR, account);
   return account;
 }
 
@@ -173,7 +168,7 @@ async function download(page: Page, folderId: number, name: string, password?: s
 test('a passkey with PRF signs in alone, unlocks the keys for a byte-identical download, and is refused once removed', async ({ page }) => {
   await withoutFileSystemAccess(page);
   const { cdp, id } = await virtualAuthenticator(page, true);
-  const account = createAdmin();
+  const account = await createAdmin();
   await signInWithPassword(page, account);
   const file = await seedFile(page, account);
 
@@ -213,7 +208,7 @@ test('a passkey with PRF signs in alone, unlocks the keys for a byte-identical d
 test('a passkey without PRF signs in, says why the keys stay locked, and the download asks for the password', async ({ page }) => {
   await withoutFileSystemAccess(page);
   await virtualAuthenticator(page, false);
-  const account = createAdmin();
+  const account = await createAdmin();
   await signInWithPassword(page, account);
   const file = await seedFile(page, account);
 
@@ -230,7 +225,7 @@ test('a passkey without PRF signs in, says why the keys stay locked, and the dow
 
 test('the new screens pass axe at 1280 and 390 px, and a second passkey can be confirmed with the first', async ({ page }) => {
   const { cdp, id: first } = await virtualAuthenticator(page, true);
-  const account = createAdmin();
+  const account = await createAdmin();
   await signInWithPassword(page, account);
   await seedFile(page, account);
   await addPasskey(page, account, 'Phone');
@@ -290,7 +285,7 @@ test('where the browser has no WebAuthn, the passkey options are hidden and the 
     // @ts-expect-error: a browser without WebAuthn
     delete window.PublicKeyCredential;
   });
-  const account = createAdmin();
+  const account = await createAdmin();
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Use a passkey' })).toHaveCount(0);
@@ -347,7 +342,7 @@ test('a server that answers another passkey\'s copy of the key is refused by the
   await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve));
   try {
     await withoutFileSystemAccess(page);
-    const account = createAdmin();
+    const account = await createAdmin();
     await signInWithPassword(page, account, proxyBase);
     const file = await seedFile(page, account);
     // "Spare key" on one authenticator, "Daily key" on another (one authenticator holds one passkey per account).

@@ -94,7 +94,7 @@ async function leaveUnfinishedUpload(linkToken: string, name: string, plainSize:
 test('a folder at its limit: the page says so without retrying, and Retry uploads once the admin made room; the admin sees and frees storage', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-storage-'));
-  const account = createAdmin('storage');
+  const account = await createAdmin('storage');
   await signIn(page, account);
   await giveAdminKeyPair(page, account.password);
   const created = await page.request.post('/api/folders/', {

@@ -225,7 +225,7 @@ test('three members share a folder, an uploader sends files, the owner removes o
   // alone, twice that on a loaded two-core machine.
   test.setTimeout(1_500_000);
   await withOpfsPickers(ownerPage);
-  const owner = createAdmin('team-owner', undefined, 'admin');
+  const owner = await createAdmin('team-owner', undefined, 'admin');
   await signIn(ownerPage, owner);
   await giveAdminKeyPair(ownerPage, owner.password);
 

@@ -32,7 +32,7 @@ test.afterAll(async () => {
 });
 
 test('an admin sets a webhook, sends a test event, and sees it delivered with a valid signature', async ({ page }) => {
-  const admin = createAdmin('hooks');
+  const admin = await createAdmin('hooks');
   await signIn(page, admin);
   await page.goto('/profile');
   const section = page.getByRole('region', { name: 'Webhooks' });

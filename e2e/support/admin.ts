@@ -1,8 +1,8 @@
-// Helpers the end-to-end specs share: create admins with the real CLI against the e2e server's data
-// directory, and sign in through the real login page.
-import { execFileSync } from 'node:child_process';
+// Helpers the end-to-end specs share: create admins against the e2e server's database as the admin
+// CLI does (./accounts.ts), and sign in through the real login page.
 import { randomBytes } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
+import { createAccount } from './accounts.ts';
 import { E2E_DATA_DIR } from './environment.mjs';
 
 export interface AdminAccount {
@@ -11,19 +11,13 @@ export interface AdminAccount {
 }
 
 /**
- * A fresh admin with a unique name, created by the admin CLI (`npm run admin -- create-user --password-stdin`, without npm's start-up).
- * `orgRole`: the organisation role (`--role`); unset, the CLI's default (member, unless it is the first account).
+ * A fresh admin with a unique name, exactly as `npm run admin -- create-user <name> --password-stdin`
+ * makes it, made in this worker (./accounts.ts). `email`: `--email`. `orgRole`: the organisation
+ * role (`--role`); unset, the CLI's default (member, unless it is the first account).
  */
-export function createAdmin(prefix = 'admin', email?: string, orgRole?: 'admin' | 'member'): AdminAccount {
+export async function createAdmin(prefix = 'admin', email?: string, orgRole?: 'admin' | 'member'): Promise<AdminAccount> {
   const account = { username: `${prefix}-${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(9).toString('base64url')}` };
-  const args = ['--import', 'tsx', 'server/cli.ts', 'create-user', account.username, '--password-stdin'];
-  if (email) args.push('--email', email);
-  if (orgRole) args.push('--role', orgRole);
-  execFileSync(process.execPath, args, {
-    input: `${account.password}\n`,
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  await createAccount(E2E_DATA_DIR, { ...account, email, orgRole });
   return account;
 }
 

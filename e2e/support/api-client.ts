@@ -1,19 +1,16 @@
-// The admin side of upload tests, over real HTTP: create an admin with the real CLI, sign in, give
+// The admin side of upload tests, over real HTTP: create an admin as the CLI does, sign in, give
 // them an RSA key pair made by the independent node:crypto implementation (server/crypto), create
 // folders, list the files an upload produced and fetch their ciphertext with the wrapped key.
 // Bodies are typed by the API contract and every JSON answer is parsed with its schema, so a
 // server answer that drifts from contract/ fails the test that received it.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { loginResponse, preloginResponse, userResponse, type PreloginBody } from '../../contract/auth.ts';
 import { fileListResponse, type FileRecord } from '../../contract/files.ts';
 import { folderResponse, type Folder, type FolderPayload } from '../../contract/folders.ts';
 import type { PublicKeyBody } from '../../contract/keys.ts';
 import { deriveAccountSecrets, generateRsaKeyPair, type NodeKeyPair } from '../../server/crypto/index.ts';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { createAccount } from './accounts.ts';
 
 /** Folder fields a test sets; the others take the defaults below and the route's. */
 export type FolderOptions = Partial<FolderPayload>;
@@ -32,16 +29,11 @@ export class AdminClient {
     readonly username: string,
   ) {}
 
-  /** A fresh admin (CLI against `dataDir`), signed in, with a new RSA key pair whose public key is on the server. */
+  /** A fresh admin (made as the CLI makes it, in the database under `dataDir`), signed in, with a new RSA key pair whose public key is on the server. */
   static async create(baseUrl: string, dataDir: string, prefix = 'uploader-admin'): Promise<{ admin: AdminClient; keys: NodeKeyPair }> {
     const username = `${prefix}-${randomBytes(4).toString('hex')}`;
     const password = `pw-${randomBytes(12).toString('base64url')}`;
-    execFileSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'create-user', username, '--password-stdin'], {
-      cwd: ROOT,
-      input: `${password}\n`,
-      env: { ...process.env, DATA_DIR: dataDir },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    await createAccount(dataDir, { username, password });
     const admin = new AdminClient(baseUrl, username);
     await admin.request('GET', '/api/auth/users/me');
     // As the browser signs in: pre-login for the account's parameters, then the derived secret.

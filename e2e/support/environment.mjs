@@ -1,5 +1,5 @@
 // Where the end-to-end server listens and keeps its data; shared by the Playwright config, the
-// server launcher and the specs (which run the admin CLI against the same data directory).
+// server launcher and the specs (which create accounts in the same data directory, as the admin CLI does).
 import { fileURLToPath } from 'node:url';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);

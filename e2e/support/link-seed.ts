@@ -26,7 +26,7 @@ export async function linkWithFiles(
   files: Array<{ name: string; content: Buffer }>,
   options: { password?: string } = {},
 ): Promise<{ url: string; files: LinkedFile[] }> {
-  const admin = createAdmin('direct-link');
+  const admin = await createAdmin('direct-link');
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, admin);
