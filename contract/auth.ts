@@ -214,6 +214,11 @@ export const userResponse = z.object({
   org_role: z.enum(['admin', 'member']),
   /** The language the account chose in the app (PUT /auth/users/me/language); null: never chosen. */
   language: z.string().nullable(),
+  /**
+   * False for an account made by single sign-on: it has no password, and its private key is
+   * unlocked by a trusted device, another device's approval or the recovery key (contract/sso.ts).
+   */
+  has_password: z.boolean(),
 });
 export type User = z.infer<typeof userResponse>;
 

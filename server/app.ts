@@ -23,6 +23,7 @@ import { staticAppPlugin } from './plugins/static-app.ts';
 import { uploadNotificationsPlugin } from './plugins/upload-notifications.ts';
 import { uploadSweepPlugin } from './plugins/upload-sweep.ts';
 import { webhooksPlugin } from './plugins/webhooks.ts';
+import { ssoProviderPlugin } from './plugins/sso-provider.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 import { useZodSchemas } from './plugins/zod-schemas.ts';
 import { routeCataloguePlugin } from './openapi/route-catalogue.ts';
@@ -77,6 +78,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(bodyParsersPlugin);
   await app.register(sessionsPlugin);
   await app.register(attemptLimitsPlugin);
+  await app.register(ssoProviderPlugin);
   await app.register(mailPlugin);
   await app.register(uploadsPlugin);
   await app.register(uploadSweepPlugin);

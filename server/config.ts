@@ -97,6 +97,33 @@ export interface ShutdownConfig {
   graceMs: number;
 }
 
+/**
+ * Single sign-on with an OpenID Connect provider (docs/operations.md, "Single sign-on"); null when
+ * OIDC_ISSUER is unset. Who may get an account: people with an open invitation, and, when set,
+ * anyone with a verified address in `allowedDomains` or a group in `allowedGroups`.
+ */
+export interface SsoConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What the sign-in page's button says after "Sign in with". */
+  name: string;
+  /** PUBLIC_URL + /api/auth/sso/callback, registered at the provider. */
+  redirectUri: string;
+  /** PUBLIC_URL + /login, where the provider sends the browser back after its sign-out. */
+  postLogoutRedirectUri: string;
+  scopes: string;
+  allowedDomains: string[];
+  allowedGroups: string[];
+  /** Members of this group are organisation admins (made so at sign-in); null: none by group. */
+  adminGroup: string | null;
+  groupsClaim: string;
+  /** How long a session started by single sign-on lasts at most. */
+  sessionTtlMs: number;
+  /** Plain http is accepted only for a provider on a loopback address (tests, trying it by hand). */
+  allowInsecure: boolean;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -121,6 +148,9 @@ export interface Config {
   folderDefaults: FolderDefaults;
   /** Origin of published links (download links' full_url), e.g. https://files.example.com; null: the request's. */
   publicUrl: string | null;
+  sso: SsoConfig | null;
+  /** PASSWORD_SIGN_IN=off (only with single sign-on): accounts sign in through the provider only. */
+  passwordSignIn: boolean;
   /** Upload notifications (server/notifications): quiet time, digest period, how often to check (0: never). */
   notify: { quietMs: number; digestMs: number; checkIntervalMs: number };
   /** How long activity log entries are kept. */
@@ -259,6 +289,17 @@ const envSchema = z.object({
   AWS_REGION: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a region name such as us-east-1').optional(),
   AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
   AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  OIDC_ISSUER: z.string().url('must be the provider\'s issuer URL, e.g. https://login.example.com/realms/staff').optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(255).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(1000).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(40).optional(),
+  OIDC_SCOPES: z.string().regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be scopes separated by single spaces').default('openid email profile'),
+  OIDC_ALLOWED_DOMAINS: commaList(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be domains separated by commas, e.g. example.com,example.org'),
+  OIDC_ALLOWED_GROUPS: commaList(/^[^,\s][^,]*$/, 'must be group names separated by commas'),
+  OIDC_ADMIN_GROUP: z.string().trim().min(1).max(255).optional(),
+  OIDC_GROUPS_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,100}$/, 'must be a claim name such as groups').default('groups'),
+  SSO_SESSION_HOURS: z.coerce.number().positive('must be a positive number of hours').max(24 * 30).default(12),
+  PASSWORD_SIGN_IN: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   PUBLIC_URL: z
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http:// or https:// origin without a path, e.g. https://files.example.com')
@@ -272,6 +313,52 @@ const envSchema = z.object({
     })
     .optional(),
 });
+
+/** A comma-separated list of values matching `pattern` (spaces around commas allowed); [] when unset. */
+function commaList(pattern: RegExp, message: string) {
+  return z
+    .string()
+    .transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''))
+    .refine((items) => items.every((item) => pattern.test(item)), message)
+    .optional();
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function ssoConfig(e: z.infer<typeof envSchema>): SsoConfig | null {
+  if (e.OIDC_ISSUER === undefined) {
+    for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ALLOWED_DOMAINS', 'OIDC_ALLOWED_GROUPS', 'OIDC_ADMIN_GROUP'] as const) {
+      if (e[name] !== undefined) throw new ConfigError(name, 'needs OIDC_ISSUER (single sign-on is configured by the issuer first)');
+    }
+    if (e.PASSWORD_SIGN_IN === 'off') throw new ConfigError('PASSWORD_SIGN_IN', 'can be off only with single sign-on (OIDC_ISSUER): nobody could sign in');
+    return null;
+  }
+  const issuer = new URL(e.OIDC_ISSUER);
+  const allowInsecure = LOOPBACK_HOSTS.has(issuer.host.replace(/:\d+$/, ''));
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && allowInsecure)) {
+    throw new ConfigError('OIDC_ISSUER', 'must be an https:// URL (plain http only for a provider on a loopback address)');
+  }
+  if (e.OIDC_CLIENT_ID === undefined) throw new ConfigError('OIDC_CLIENT_ID', 'is required with OIDC_ISSUER (the client id registered at the provider)');
+  if (e.OIDC_CLIENT_SECRET === undefined) throw new ConfigError('OIDC_CLIENT_SECRET', 'is required with OIDC_ISSUER (the client secret registered at the provider)');
+  if (e.PUBLIC_URL === undefined) {
+    throw new ConfigError('PUBLIC_URL', 'is required with OIDC_ISSUER: the provider sends people back to PUBLIC_URL/api/auth/sso/callback');
+  }
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    name: e.OIDC_NAME ?? issuer.hostname,
+    redirectUri: `${e.PUBLIC_URL}/api/auth/sso/callback`,
+    postLogoutRedirectUri: `${e.PUBLIC_URL}/login`,
+    scopes: e.OIDC_SCOPES,
+    allowedDomains: (e.OIDC_ALLOWED_DOMAINS ?? []).map((domain) => domain.toLowerCase()),
+    allowedGroups: e.OIDC_ALLOWED_GROUPS ?? [],
+    adminGroup: e.OIDC_ADMIN_GROUP ?? null,
+    groupsClaim: e.OIDC_GROUPS_CLAIM,
+    sessionTtlMs: Math.round(e.SSO_SESSION_HOURS * 3_600_000),
+    allowInsecure,
+  };
+}
 
 /** "address/prefix" with an IPv4 or IPv6 address and a prefix length that fits it. */
 function isCidr(value: string): boolean {
@@ -335,6 +422,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { kind: 'sqlite', file: path.join(dataDir, 'sealdrop.db') }
       : { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA ?? null };
   const activity = activityConfig(e, dataDir, cwd, database);
+  const sso = ssoConfig(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -388,6 +476,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.FOLDER_RETENTION_DAYS === 0 ? null : e.FOLDER_RETENTION_DAYS,
     },
     publicUrl: e.PUBLIC_URL ?? null,
+    sso,
+    passwordSignIn: e.PASSWORD_SIGN_IN === 'on',
     metrics:
       e.METRICS_TOKEN === undefined && e.METRICS_PORT === undefined
         ? null

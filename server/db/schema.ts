@@ -31,6 +31,12 @@ export interface UsersTable {
   language: string | null;
   /** When the invitation the account was made from was sent; NULL: made by the CLI. */
   invited_at: number | null;
+  /** The private key wrapped under the account's recovery key (docs/format.md); NULL: none. */
+  recovery_copy: string | null;
+  /** The public key (SPKI, base64) of the key pair `recovery_copy` wraps. */
+  recovery_for_spki: string | null;
+  /** 0 for an account made by single sign-on: it has no password to sign in with. */
+  password_sign_in: Generated<number>;
 }
 
 /** An invitation by e-mail to make an account (server/accounts/invitations.ts). */
@@ -72,6 +78,45 @@ export interface SessionsTable {
   created_at: number;
   /** When the session last proved the password or a passkey again (passkey changes need it recent). */
   reauthenticated_at: number | null;
+  /** 1: started by single sign-on (bounded by SSO_SESSION_HOURS; sign-out ends the provider's too). */
+  sso: Generated<number>;
+}
+
+/** Which account a provider's subject signs in as (docs/api.md "Single sign-on"). */
+export interface SsoIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  issuer: string;
+  subject: string;
+  created_at: number;
+  last_sign_in_at: number | null;
+}
+
+/** A browser trusted to unlock its account's private key (docs/format.md, the device copy). */
+export interface TrustedDevicesTable {
+  /** The browser's own random UUID. */
+  id: string;
+  user_id: number;
+  name: string;
+  wrapped_private_key: string;
+  wrapped_for_spki: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A new device's request to be given the private key by another device of the account. */
+export interface DeviceApprovalsTable {
+  id: string;
+  user_id: number;
+  /** The requester's ECDH P-256 public key (SPKI, base64). */
+  requester_spki: string;
+  /** What the requesting browser calls itself ("Firefox on Linux"), shown to the approver. */
+  requester_name: string;
+  approver_spki: string | null;
+  wrapped_private_key: string | null;
+  created_at: number;
+  expires_at: number;
+  approved_at: number | null;
 }
 
 /** A WebAuthn credential of an account (docs/api.md "Passkeys"). */
@@ -456,6 +501,9 @@ export interface Database {
   pending_logins: PendingLoginsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  sso_identities: SsoIdentitiesTable;
+  trusted_devices: TrustedDevicesTable;
+  device_approvals: DeviceApprovalsTable;
   folders: FoldersTable;
   files: FilesTable;
   download_links: DownloadLinksTable;

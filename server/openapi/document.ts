@@ -116,6 +116,7 @@ function successAnswers(route: CataloguedOperation['route'], notes: OpenApiOpera
     );
   }
   if (notes.noContent) return { 204: { description: 'Done; no body.' } };
+  if (notes.redirect) return { 303: { description: notes.redirect, headers: headerObjects({ location: notes.redirect }) } };
   if (notes.binary) {
     const mediaTypes = Array.isArray(notes.binary.mediaType) ? notes.binary.mediaType : [notes.binary.mediaType];
     // A file's bytes: no schema (a JSON file is checked as a file, not as an API value).

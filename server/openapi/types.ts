@@ -28,6 +28,8 @@ export interface OpenApiOperationNotes {
   gates?: true;
   /** 204 without a body. */
   noContent?: true;
+  /** A browser navigation answered 303 See Other: where `Location` points, in words. */
+  redirect?: string;
   /** The 200 answer is a byte stream of this type, with these headers. */
   binary?: { mediaType: string | string[]; headers: Record<string, string>; ranges?: true };
   /** The request body is raw bytes of this type. */

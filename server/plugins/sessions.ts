@@ -44,8 +44,11 @@ declare module 'fastify' {
      * refuses a mutating request without a valid CSRF header (403).
      */
     readSessionAndCheckCsrf(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    /** Signs the user in: ends the request's old session, creates a new one, sets both cookies. */
-    startSession(request: FastifyRequest, reply: FastifyReply, user: User): Promise<void>;
+    /**
+     * Signs the user in: ends the request's old session, creates a new one, sets both cookies.
+     * `sso`: started by single sign-on, which bounds it to the shorter of the two lifetimes.
+     */
+    startSession(request: FastifyRequest, reply: FastifyReply, user: User, options?: { sso?: boolean }): Promise<void>;
     /** Ends the request's session (if any) and clears the session cookie; issues a fresh CSRF token. */
     endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
@@ -129,16 +132,20 @@ export const sessionsPlugin = globalPlugin('sessions', async (app) => {
     if (!valid) throw new ApiError('CSRF_FAILED');
   });
 
-  app.decorate('startSession', async (request: FastifyRequest, reply: FastifyReply, user: User) => {
+  app.decorate('startSession', async (request: FastifyRequest, reply: FastifyReply, user: User, options?: { sso?: boolean }) => {
     const now = app.now();
-    if (request.auth.state === 'signed-in') await repos.sessions.deleteById(request.auth.session.id);
+    // request.auth is unset on routes outside the /api scope's session check.
+    if (request.auth?.state === 'signed-in') await repos.sessions.deleteById(request.auth.session.id);
     await repos.sessions.deleteExpired(now);
     const token = newToken();
+    const sso = options?.sso === true;
+    const ttlMs = sso && app.config.sso ? Math.min(app.config.sessionTtlMs, app.config.sso.sessionTtlMs) : app.config.sessionTtlMs;
     const session = await repos.sessions.create({
       tokenHash: sha256Hex(token),
       userId: user.id,
-      expiresAt: now + app.config.sessionTtlMs,
+      expiresAt: now + ttlMs,
       now,
+      sso,
     });
     request.auth = { state: 'signed-in', session, user };
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions);

@@ -4,7 +4,7 @@ import { makeStore } from '../app/store.ts';
 import { installFakeApi } from '../app/testing/fakeApi.ts';
 import { authApi } from './authApi.ts';
 
-const alice = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null, org_role: 'admin' as const, language: null };
+const alice = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null, org_role: 'admin' as const, language: null, has_password: true };
 const SECRET = 'c2VjcmV0IHNlY3JldCBzZWNyZXQgc2VjcmV0IHNlY3I=';
 
 afterEach(() => {

@@ -25,6 +25,7 @@ import { DiskFullError, FolderQuotaExceededError, StorageFullError } from '../..
 import { FolderNotFoundError, FolderRoleRequiredError } from '../../server/folders/errors.ts';
 import { FolderKeyChangedError, TeamChangedError, TeamExistsError, TeamManifestInvalidError } from '../../server/folders/team-errors.ts';
 import { PASSKEY_ERRORS, PasskeyError, type PasskeyErrorCode } from '../../server/auth/passkeys/errors.ts';
+import { SSO_ERRORS, SsoError, type SsoErrorCode } from '../../server/auth/sso/errors.ts';
 import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
 import { FileTooLargeError, UPLOAD_ERRORS, UploadError, type UploadErrorCode } from '../../server/upload/errors.ts';
@@ -41,6 +42,7 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   ...(Object.keys(UPLOAD_ERRORS) as UploadErrorCode[]).map((code) => new UploadError(code)),
   ...(Object.keys(ACCOUNT_ERRORS) as AccountErrorCode[]).map((code) => new AccountError(code)),
   ...(Object.keys(PASSKEY_ERRORS) as PasskeyErrorCode[]).map((code) => new PasskeyError(code)),
+  ...(Object.keys(SSO_ERRORS) as SsoErrorCode[]).map((code) => new SsoError(code)),
   new FileTooLargeError(5 * 1024 * 1024 * 1024),
   new RateLimitedError({ id: 'server.limits.failedLogins', defaultMessage: 'failed login attempts' }, 900),
   new LinkNotFoundError(),

@@ -77,7 +77,7 @@ export interface StartOptions {
 }
 
 /** A port nothing listens on right now (the OS picks it; released before the caller binds it). */
-async function freeLoopbackPort(): Promise<number> {
+export async function freeLoopbackPort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as net.AddressInfo).port;

@@ -29,7 +29,7 @@ describe('POST /api/auth/token', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      user: { id: expect.any(Number), username: 'Alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null, org_role: 'admin', language: null },
+      user: { id: expect.any(Number), username: 'Alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null, org_role: 'admin', language: null, has_password: true },
     });
     const session = cookieAttributes(response.setCookies, 'sealdrop_session');
     expect(session?.has('httponly')).toBe(true);
@@ -184,7 +184,7 @@ describe('POST /api/auth/logout', () => {
     const token = client.sessionToken!;
     const response = await client.post('/api/auth/logout');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ detail: 'Logged out' });
+    expect(response.body).toEqual({ detail: 'Logged out', end_session_url: null });
     expect(client.sessionToken).toBeUndefined();
     expect((await client.get('/api/auth/users/me')).body).toEqual({ detail: 'Not authenticated', code: 'NOT_AUTHENTICATED' });
 
@@ -199,6 +199,6 @@ describe('POST /api/auth/logout', () => {
     await client.primeCsrf();
     const response = await client.post('/api/auth/logout');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ detail: 'Logged out' });
+    expect(response.body).toEqual({ detail: 'Logged out', end_session_url: null });
   });
 });

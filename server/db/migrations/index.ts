@@ -24,6 +24,7 @@ import { organisationAccounts } from './0022-organisation-accounts.ts';
 import { passkeys } from './0024-passkeys.ts';
 import { teamFolders } from './0025-team-folders.ts';
 import { accountLanguage } from './0026-account-language.ts';
+import { singleSignOn } from './0027-single-sign-on.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -48,4 +49,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0024-passkeys', passkeys],
   ['0025-team-folders', teamFolders],
   ['0026-account-language', accountLanguage],
+  ['0027-single-sign-on', singleSignOn],
 ];

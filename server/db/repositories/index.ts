@@ -16,6 +16,9 @@ import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createServerSecretsRepository } from './server-secrets.ts';
 import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
 import { createSessionsRepository } from './sessions.ts';
+import { createDeviceApprovalsRepository } from './device-approvals.ts';
+import { createSsoIdentitiesRepository } from './sso-identities.ts';
+import { createTrustedDevicesRepository } from './trusted-devices.ts';
 import { createTaskLeasesRepository } from './task-leases.ts';
 import { createTeamFoldersRepository } from './team-folders.ts';
 import { createTotpStepsRepository } from './totp-steps.ts';
@@ -39,6 +42,9 @@ export function createRepositories(db: Kysely<Database>) {
     pendingLogins: createPendingLoginsRepository(db),
     passkeys: createPasskeysRepository(db),
     passkeyChallenges: createPasskeyChallengesRepository(db),
+    ssoIdentities: createSsoIdentitiesRepository(db),
+    trustedDevices: createTrustedDevicesRepository(db),
+    deviceApprovals: createDeviceApprovalsRepository(db),
     folders: createFoldersRepository(db),
     teamFolders: createTeamFoldersRepository(db),
     files: createFilesRepository(db),
@@ -64,6 +70,8 @@ export type { AcceptOutcome, Invitation, InvitationRefusal } from './invitations
 export { invitationRefusal } from './invitations.ts';
 export type { Session } from './sessions.ts';
 export type { StoredPasskey } from './passkeys.ts';
+export type { TrustedDevice } from './trusted-devices.ts';
+export type { DeviceApproval } from './device-approvals.ts';
 export type { PasskeyChallengePurpose } from './passkey-challenges.ts';
 export { UsernameTakenError } from './users.ts';
 export type { AccountFolder, Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';

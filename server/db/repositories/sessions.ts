@@ -10,9 +10,11 @@ export interface Session {
   expiresAt: number;
   /** When the session last proved the password or a passkey again; null: not since sign-in. */
   reauthenticatedAt: number | null;
+  /** Started by single sign-on: sign-out also ends the provider's session. */
+  sso: boolean;
 }
 
-const toSession = rowMapper<SessionRow, Session>()({ numbers: ['reauthenticated_at'], omit: ['token_hash', 'created_at'] });
+const toSession = rowMapper<SessionRow, Session>()({ numbers: ['reauthenticated_at'], flags: ['sso'], omit: ['token_hash', 'created_at'] });
 
 export function createSessionsRepository(db: Kysely<Database>) {
   return {
@@ -21,6 +23,7 @@ export function createSessionsRepository(db: Kysely<Database>) {
       userId: number;
       expiresAt: number;
       now: number;
+      sso?: boolean;
     }): Promise<Session> {
       const row = await db
         .insertInto('sessions')
@@ -29,6 +32,7 @@ export function createSessionsRepository(db: Kysely<Database>) {
           user_id: input.userId,
           expires_at: input.expiresAt,
           created_at: input.now,
+          sso: input.sso ? 1 : 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { OrgRole } from '../../../contract/organisation.ts';
 import type { Database, UserRow } from '../schema.ts';
 import { codedError } from '../../../contract/coded-error.ts';
-import { claimedOne, refusableTransaction } from '../claims.ts';
+import { changedRows, claimedOne, refusableTransaction } from '../claims.ts';
 import { rowMapper } from '../row-mapping.ts';
 import { isUniqueViolation } from '../unique-violation.ts';
 
@@ -28,6 +28,8 @@ export interface User {
   invitedAt: number | null;
   /** The language chosen in the app; null: never chosen (its e-mails are in English). */
   language: string | null;
+  /** False for an account made by single sign-on: it has no password. */
+  passwordSignIn: boolean;
 }
 
 /** A new account's fields besides its login secret. */
@@ -40,6 +42,8 @@ export interface NewUser {
   orgRole?: OrgRole;
   displayName?: string | null;
   invitedAt?: number | null;
+  /** False: made by single sign-on, no password (the hash is of a secret nobody knows). */
+  passwordSignIn?: boolean;
 }
 
 /** A row of the organisation admins' members list. */
@@ -91,10 +95,11 @@ export function orgRoleOf(role: string): OrgRole {
 }
 
 const toUser = rowMapper<UserRow, User>()({
-  flags: ['is_2fa_enabled'],
+  flags: ['is_2fa_enabled', 'password_sign_in'],
   decode: { org_role: orgRoleOf },
-  // The wrapped private key is read only by the route that hands it to its owner (findKeyData).
-  omit: ['encrypted_private_key', 'kdf_salt'],
+  // The wrapped private key is read only by the route that hands it to its owner (findKeyData),
+  // its recovery copy likewise (recoveryCopyOf).
+  omit: ['encrypted_private_key', 'kdf_salt', 'recovery_copy', 'recovery_for_spki'],
 });
 
 /** The insert of a new account (also used inside the invitation's acceptance transaction). */
@@ -109,6 +114,7 @@ export function newUserValues(input: NewUser) {
     org_role: input.orgRole ?? 'member',
     display_name: input.displayName ?? null,
     invited_at: input.invitedAt ?? null,
+    password_sign_in: input.passwordSignIn === false ? 0 : 1,
   };
 }
 
@@ -263,6 +269,33 @@ export function createUsersRepository(db: Kysely<Database>) {
         })
         .where('id', '=', id)
         .execute();
+    },
+
+    /** Makes the account an organisation admin (single sign-on's admin group; never the other way). */
+    async setOrgRole(id: number, role: 'admin'): Promise<void> {
+      await db.updateTable('users').set({ org_role: role }).where('id', '=', id).execute();
+    },
+
+    /** The private key under the account's recovery key, answered only while it is the account's key pair's. */
+    async recoveryCopyOf(id: number): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select('recovery_copy')
+        .where('id', '=', id)
+        .whereRef('recovery_for_spki', '=', 'public_key_spki')
+        .executeTakeFirst();
+      return row?.recovery_copy ?? undefined;
+    },
+
+    /** Replaces the recovery copy, only while `forSpki` is still the account's key pair; false otherwise. */
+    async setRecoveryCopy(id: number, copy: string, forSpki: string): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({ recovery_copy: copy, recovery_for_spki: forSpki })
+        .where('id', '=', id)
+        .where('public_key_spki', '=', forSpki)
+        .executeTakeFirst();
+      return changedRows(result) === 1;
     },
 
     async setEncryptedPrivateKey(id: number, data: { encryptedPrivateKey: string; kdfSalt: string }): Promise<void> {

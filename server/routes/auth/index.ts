@@ -1,10 +1,12 @@
 // Authentication and profile routes, mounted at /api/auth.
 import type { FastifyInstance } from 'fastify';
 import { keyRoutes } from '../keys/index.ts';
+import { deviceRoutes } from './devices.ts';
 import { loginRoutes } from './login.ts';
 import { passkeyRoutes } from './passkeys.ts';
 import { passwordRoutes } from './passwords.ts';
 import { profileRoutes } from './profile.ts';
+import { ssoRoutes } from './sso.ts';
 import { twoFactorRoutes } from './two-factor.ts';
 import { webhookRoutes } from './webhook.ts';
 
@@ -16,4 +18,6 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   await app.register(passkeyRoutes);
   await app.register(keyRoutes);
   await app.register(webhookRoutes);
+  await app.register(ssoRoutes);
+  await app.register(deviceRoutes);
 }

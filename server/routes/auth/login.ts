@@ -19,7 +19,8 @@ import { matchTotpStep } from '../../auth/totp.ts';
 import { ApiError } from '../../errors.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import { loginBody, loginCodeBody, loginResponse, preloginBody, preloginResponse, signedInResponse } from '../../../contract/auth.ts';
-import { detailResponse } from '../../../contract/common.ts';
+import { logoutResponse } from '../../../contract/sso.ts';
+import { SsoError } from '../../auth/sso/errors.ts';
 import { toUserResponse } from './user-response.ts';
 
 export const PENDING_LOGIN_TTL_MS = 5 * 60_000;
@@ -59,6 +60,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     '/token',
     { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponse } } },
     async (request, reply) => {
+      if (!app.config.passwordSignIn) throw new SsoError('PASSWORD_SIGN_IN_OFF');
       const { username, auth_secret, password } = request.body;
       // Asked on every sign-in, whatever the name, so that asking costs every answer the same.
       const oldSchemeOpen = await oldSchemeSignInOpen(app);
@@ -124,10 +126,14 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/logout',
-    { config: { public: true }, schema: { response: { 200: detailResponse } } },
+    { config: { public: true }, schema: { response: { 200: logoutResponse } } },
     async (request, reply) => {
+      // A session started by single sign-on ends the provider's too, where it offers that: the
+      // browser goes there next (RP-initiated logout) and comes back to the sign-in page.
+      const sso = request.auth.state === 'signed-in' && request.auth.session.sso;
       await app.endSession(request, reply);
-      return { detail: 'Logged out' };
+      const endSessionUrl = sso && app.ssoProvider ? await app.ssoProvider.endSessionUrl() : null;
+      return { detail: 'Logged out', end_session_url: endSessionUrl };
     },
   );
 }

@@ -11,5 +11,6 @@ export function toUserResponse(user: User): UserResponse {
     public_key_spki: user.publicKeySpki,
     org_role: user.orgRole,
     language: user.language,
+    has_password: user.passwordSignIn,
   };
 }

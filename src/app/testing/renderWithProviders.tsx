@@ -43,7 +43,7 @@ export function renderAppAt(path: string, options: ProviderOptions = {}) {
   return { router, ...renderWithProviders(<RouterProvider router={router} />, { ...options, store }) };
 }
 
-export const testUser: User = { id: 1, username: 'alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null, org_role: 'admin', language: null };
+export const testUser: User = { id: 1, username: 'alice', email: 'alice@example.com', is_2fa_enabled: false, public_key_spki: null, org_role: 'admin', language: null, has_password: true };
 
 export function signedInState(user: User = testUser): Partial<RootState> {
   return { auth: { user, status: 'authenticated', notice: null } };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { interpretCodeStep, interpretPasswordStep, sanitizeCodeInput } from './loginResponse.ts';
 
-const alice = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null, org_role: 'admin' as const, language: null };
+const alice = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null, org_role: 'admin' as const, language: null, has_password: true };
 
 describe('login protocol (spec section 4, Login)', () => {
   it('a response with a user signs in directly', () => {

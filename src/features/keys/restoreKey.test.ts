@@ -11,7 +11,7 @@ import { makeKeyData, testAccountKdfParams } from './testing/keyData.ts';
 const pool = inProcessCryptoPool();
 afterAll(() => pool.terminate());
 
-const user: User = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null, org_role: 'admin', language: null };
+const user: User = { id: 1, username: 'alice', email: null, is_2fa_enabled: false, public_key_spki: null, org_role: 'admin', language: null, has_password: true };
 
 function jsonFile(text: string, name = 'private-key-backup-alice-2030-01-01.json', type = 'application/json'): File {
   return new File([text], name, { type });
