@@ -18,6 +18,7 @@ import type {
   User,
 } from '../../contract/auth.ts';
 import type { DetailResponse, VerifiedResponse } from '../../contract/common.ts';
+import type { LogoutResponse } from '../../contract/sso.ts';
 import { baseApi } from './baseApi.ts';
 
 export const authApi = baseApi.injectEndpoints({
@@ -56,7 +57,7 @@ export const authApi = baseApi.injectEndpoints({
     bindLogin: build.mutation<SignedInResponse, BindLoginBody>({
       query: (body) => ({ url: '/auth/bind-login', method: 'POST', body }),
     }),
-    logout: build.mutation<DetailResponse, void>({
+    logout: build.mutation<LogoutResponse, void>({
       query: () => ({ url: '/auth/logout', method: 'POST' }),
     }),
     // The language of the account's notification e-mails: the one picked in the header's menu.

@@ -15,5 +15,6 @@ export * from './userTexts/signIn.ts';
 export * from './userTexts/storage.ts';
 export * from './userTexts/upload.ts';
 export * from './userTexts/passkeys.ts';
+export * from './userTexts/sso.ts';
 export * from './userTexts/team.ts';
 export * from './userTexts/layout.ts';

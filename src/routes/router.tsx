@@ -19,6 +19,7 @@ import { Route as membersRoute } from './members.tsx';
 import { Route as profileRoute } from './profile.tsx';
 import { Route as uploadRoute } from './upload.$linkToken.tsx';
 import { Route as welcomeRoute } from './welcome.tsx';
+import { Route as ssoRoute } from './sso.tsx';
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,
@@ -27,7 +28,7 @@ export const routeTree = rootRoute.addChildren([
   downloadRoute,
   aboutRoute,
   inviteRoute,
-  authenticatedRoute.addChildren([dashboardRoute, profileRoute, activityRoute, membersRoute, welcomeRoute, newFolderRoute, editFolderRoute, viewFolderRoute]),
+  authenticatedRoute.addChildren([dashboardRoute, profileRoute, activityRoute, membersRoute, welcomeRoute, ssoRoute, newFolderRoute, editFolderRoute, viewFolderRoute]),
 ]);
 
 export function createAppRouter(store: AppStore, history?: RouterHistory) {

@@ -19,11 +19,24 @@ afterEach(() => {
   localStorage.clear();
 });
 
-/** The app's API with the pre-login answered (every sign-in starts with it). */
+/**
+ * The app's API with the pre-login answered (every sign-in starts with it) and the sign-in page's
+ * question what it offers (no single sign-on: tests/server/sso.test.ts and e2e/sso.spec.ts have
+ * that); `requests` leaves that question out, so each test counts the sign-in's own calls.
+ */
 function withApi(handlers: Record<string, FakeHandler>) {
-  const api = installFakeApi({ 'POST /api/auth/prelogin': preloginHandler(), ...handlers });
+  const api = installFakeApi({
+    'POST /api/auth/prelogin': preloginHandler(),
+    'GET /api/auth/sso': () => ({ status: 200, body: { sso: null, password_sign_in: true } }),
+    ...handlers,
+  });
   restore = api.restore;
-  return api;
+  return {
+    ...api,
+    get requests() {
+      return api.requests.filter((request) => request.path !== '/api/auth/sso');
+    },
+  };
 }
 
 const tokenRequests = (requests: RecordedRequest[]) => requests.filter((r) => r.path === '/api/auth/token');

@@ -20,6 +20,7 @@ import { bindSignIn, submitCodeStep, submitOldSchemePassword, submitPasswordStep
 import type { AccountSecret } from '../../app/accountSecrets.ts';
 import { SIGN_IN_TEXTS } from '../../lib/userTexts.ts';
 import { PasskeySignInButton } from '../passkeys/index.ts';
+import { SsoSignInButton, ssoRefusalText, usePasswordSignIn } from '../sso/index.ts';
 import type { User } from '../../api/types.ts';
 
 type Step = 'password' | 'code';
@@ -39,6 +40,9 @@ export function LoginPage() {
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
   const [busy, setBusy] = useState<Busy>(null);
+  const passwordSignIn = usePasswordSignIn();
+  // Read once: the refusal the single sign-on callback sent this page back with.
+  const [ssoRefusal] = useState(() => ssoRefusalText());
   // The code step of an account of the old scheme: the upgrade follows it, with the typed password.
   const [upgradeFollows, setUpgradeFollows] = useState(false);
   // The code step of an account whose block is not bound to its name: the move follows it.
@@ -160,6 +164,12 @@ export function LoginPage() {
             {intl.formatMessage(step === 'password' ? AUTH_MESSAGES.pageSubtitle : AUTH_MESSAGES.twoStepSubtitle)}
           </Typography>
         </Box>
+        {step === 'password' && <SsoSignInButton disabled={busy !== null} />}
+        {ssoRefusal && !error && step === 'password' && (
+          <Alert severity="error" sx={{ mb: 2.5 }}>
+            {ssoRefusal}
+          </Alert>
+        )}
         {notice && !error && step === 'password' && (
           <Alert severity="info" sx={{ mb: 2.5 }}>
             {notice}
@@ -176,7 +186,7 @@ export function LoginPage() {
           </Alert>
         )}
         {confirmingOldScheme && step === 'password' && <OldSchemeConfirmation onSend={sendOldSchemePassword} onCancel={cancelOldScheme} />}
-        {step === 'password' ? (
+        {step === 'password' && !passwordSignIn ? null : step === 'password' ? (
           <LoginPasswordStep
             username={username}
             password={password}
@@ -203,7 +213,7 @@ export function LoginPage() {
             errorInputProps={errorLink.inputProps}
           />
         )}
-        {step === 'password' && <PasskeySignInButton onError={fail} disabled={busy !== null} />}
+        {step === 'password' && passwordSignIn && <PasskeySignInButton onError={fail} disabled={busy !== null} />}
       </Paper>
     </Box>
   );

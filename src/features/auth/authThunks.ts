@@ -23,13 +23,17 @@ export const checkSession = createAsyncThunk('auth/checkSession', async (_: void
  */
 export const logout = createAsyncThunk('auth/logout', async (_: void, { dispatch }): Promise<ApiErrorInfo | null> => {
   let failure: ApiErrorInfo | null = null;
+  let endSessionUrl: string | null = null;
   try {
-    await dispatch(authApi.endpoints.logout.initiate()).unwrap();
+    endSessionUrl = (await dispatch(authApi.endpoints.logout.initiate()).unwrap()).end_session_url ?? null;
   } catch (error) {
     failure = describeApiError(error);
   } finally {
     dispatch(sessionEnded({ reason: 'logout' }));
     dispatch(baseApi.util.resetApiState());
   }
+  // A session of single sign-on: the provider's session ends too (its sign-out page, which sends
+  // the browser back to /login). Only an http(s) address is followed.
+  if (endSessionUrl && /^https?:\/\//.test(endSessionUrl)) window.location.assign(endSessionUrl);
   return failure;
 });

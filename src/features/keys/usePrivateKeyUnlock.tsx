@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from '@tanstack/react-router';
 import { useAppSelector } from '../../app/hooks.ts';
+import { selectCurrentUser } from '../auth/index.ts';
 import type { PrivateKeyHandle } from '../../../workers/index.ts';
 import { selectPrivateKey } from './keysSlice.ts';
 import { PrivateKeyUnlockDialog } from './PrivateKeyUnlockDialog.tsx';
@@ -20,6 +22,9 @@ export interface PrivateKeyUnlock {
  */
 export function usePrivateKeyUnlock(): PrivateKeyUnlock {
   const privateKey = useAppSelector(selectPrivateKey);
+  // An account made by single sign-on has no password to type: its devices unlock it, on /sso.
+  const passwordless = useAppSelector(selectCurrentUser)?.has_password === false;
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const pending = useRef<((handle: PrivateKeyHandle | null) => void) | null>(null);
 
@@ -33,12 +38,16 @@ export function usePrivateKeyUnlock(): PrivateKeyUnlock {
 
   const requestPrivateKey = useCallback((): Promise<PrivateKeyHandle | null> => {
     if (privateKey) return Promise.resolve(privateKey);
+    if (passwordless) {
+      void navigate({ to: '/sso' });
+      return Promise.resolve(null);
+    }
     pending.current?.(null);
     return new Promise((resolve) => {
       pending.current = resolve;
       setOpen(true);
     });
-  }, [privateKey]);
+  }, [privateKey, passwordless, navigate]);
 
   const unlockDialog = <PrivateKeyUnlockDialog open={open} onContinue={finish} onCancel={() => finish(null)} />;
   return { requestPrivateKey, unlockDialog };
