@@ -39,7 +39,9 @@ export function usePrivateKeyUnlock(): PrivateKeyUnlock {
   const requestPrivateKey = useCallback((): Promise<PrivateKeyHandle | null> => {
     if (privateKey) return Promise.resolve(privateKey);
     if (passwordless) {
-      void navigate({ to: '/sso' });
+      // /sso unlocks with this browser's copy (or asks how) and comes back here; the person then
+      // repeats the action.
+      void navigate({ href: `/sso?next=${encodeURIComponent(window.location.pathname)}` });
       return Promise.resolve(null);
     }
     pending.current?.(null);

@@ -45,7 +45,12 @@ export function SsoPage() {
   const started = useRef(false);
   const deps = { dispatch, pool };
 
-  const toDashboard = useCallback(() => void navigate({ to: '/dashboard' }), [navigate]);
+  // Back to the screen that asked for the key (?next=, a path of this app only), else the dashboard.
+  const toDashboard = useCallback(() => {
+    const next = new URLSearchParams(window.location.search).get('next');
+    if (next && /^\/[^/\\]/.test(next)) void navigate({ href: next });
+    else void navigate({ to: '/dashboard' });
+  }, [navigate]);
 
   const check = useCallback(
     async (current: User) => {
