@@ -34,7 +34,7 @@ describe('PUT and GET /api/auth/public-key', () => {
     const put = await client.put('/api/auth/public-key', { public_key_spki: pair.publicKeySpki });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ username: 'pk-alice', public_key_spki: pair.publicKeySpki });
-    expect(Object.keys(put.body).sort()).toEqual(['email', 'id', 'is_2fa_enabled', 'language', 'org_role', 'public_key_spki', 'username']);
+    expect(Object.keys(put.body).sort()).toEqual(['email', 'has_password', 'id', 'is_2fa_enabled', 'language', 'org_role', 'public_key_spki', 'username']);
 
     const get = await client.get('/api/auth/public-key');
     expect(get.status).toBe(200);

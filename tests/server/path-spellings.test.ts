@@ -143,6 +143,9 @@ function isPublic(route: Route): boolean {
   // An invitee has no account yet: the invitation's token is the capability.
   if (route.method === 'POST' && ['/api/invitations/open', '/api/invitations/accept'].includes(route.url)) return true;
   if ((route.method === 'GET' || route.method === 'HEAD') && ['/api/openapi.json', '/api/docs', '/api/docs/:asset'].includes(route.url)) return true;
+  // Single sign-on happens before there is a session: what the sign-in page offers, the start and
+  // the provider's callback (the flow cookie and the provider's code are the credentials).
+  if ((route.method === 'GET' || route.method === 'HEAD') && ['/api/auth/sso', '/api/auth/sso/start', '/api/auth/sso/callback'].includes(route.url)) return true;
   return route.url.startsWith('/api/upload/:link_token') || route.url.startsWith('/api/download/:link_token');
 }
 
@@ -204,6 +207,10 @@ function paramValue(url: string, name: string, fixtures: Fixtures): string {
       return String(fixtures.folder.ownerId);
     case 'invitationId':
       return '1';
+    // A well-formed id no device or request has: a request that gets past the checks is answered 404.
+    case 'deviceId':
+    case 'approvalId':
+      return '0f6c2a4e-1b2d-4c3e-8f4a-5b6c7d8e9f00';
     default:
       throw new Error(`no value for :${name} in ${url}`);
   }
