@@ -26,7 +26,7 @@ describe('PUT /api/auth/users/me', () => {
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ username: 'erin.b', email: 'erin@example.com' });
-    expect(Object.keys(renamed.body).sort()).toEqual(['email', 'id', 'is_2fa_enabled', 'language', 'org_role', 'public_key_spki', 'username']);
+    expect(Object.keys(renamed.body).sort()).toEqual(['email', 'has_password', 'id', 'is_2fa_enabled', 'language', 'org_role', 'public_key_spki', 'username']);
 
     expect(await server.client().prelogin('erin.b')).toBe(block);
     const removed = await client.put('/api/auth/users/me', { current_auth_secret: await client.authSecret('erin.b', password), email: null });
