@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startTestProvider, type TestProvider } from '../tests/support/oidc-provider.ts';
+import { expectAccessible } from './support/axe.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { sha256 } from './support/files-seed.ts';
 import { ServerProcess } from './support/server-process.ts';
@@ -19,6 +20,19 @@ const PORT = Number(process.env.SSO_E2E_PORT ?? E2E_PORT + 90);
 const PROVIDER_PORT = PORT + 1;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.join(ROOT, `.tmp/sso-e2e-${PORT}`);
+/** Set to keep screenshots of each single sign-on screen at 1280 and 390 px (to look at them). */
+const SHOTS_DIR = process.env.SSO_SHOTS_DIR;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS_DIR) return;
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  const wide = page.viewportSize() ?? { width: 1280, height: 720 };
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: wide.height });
+    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(wide);
+}
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
@@ -109,7 +123,12 @@ async function downloadedBytes(page: Page, folderId: number, name: string): Prom
 test('one person, two browsers: keys made in the first, the second approved by the five words, the same file decrypted in both', async ({ browser }) => {
   const first = await newPage(browser);
   await signInBySso(first, 'dana');
+  await expectAccessible(first, 'sso setup');
+  await shot(first, 'setup');
   await first.getByRole('button', { name: 'Create my keys' }).click();
+  await expect(first.getByTestId('recovery-key')).toBeVisible();
+  await expectAccessible(first, 'sso recovery key');
+  await shot(first, 'recovery-key');
   const recoveryKey = (await first.getByTestId('recovery-key').textContent())!.trim();
   expect(recoveryKey).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){7}$/);
   await expect(first.getByRole('button', { name: 'Continue' })).toBeDisabled();
@@ -129,12 +148,16 @@ test('one person, two browsers: keys made in the first, the second approved by t
   await expect(second.getByText('This device does not hold your key yet.', { exact: false })).toBeVisible();
   await second.getByRole('button', { name: 'Approve from another device' }).click();
   const phrase = (await second.getByTestId('approval-phrase').textContent())!.trim();
+  await expectAccessible(second, 'sso waiting for approval');
+  await shot(second, 'waiting-for-approval');
   expect(phrase.split(' ')).toHaveLength(5);
 
   // The first browser shows the same words for the request, and approves it.
   await first.goto('/profile');
   const request = first.getByTestId('approval-request-phrase');
   await expect(request).toHaveText(phrase, { timeout: 15_000 });
+  await expectAccessible(first, 'profile with an approval request');
+  await shot(first, 'profile-approval');
   await first.getByRole('button', { name: 'The words match: approve' }).click();
   await expect(first.getByText('Approved. The other device now holds your key.')).toBeVisible();
 
@@ -177,4 +200,5 @@ test('a refused sign-in comes back to the sign-in page with its reason', async (
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(`${BASE}/login?sso_error=SSO_NOT_ALLOWED`);
   await expect(page.getByText('Your organisation account may not use this server. Ask an administrator for an invitation.')).toBeVisible();
+  await shot(page, 'login-refused');
 });

@@ -16,7 +16,8 @@ import { WebhookSection } from './WebhookSection.tsx';
 export function ProfilePage() {
   const intl = useIntl();
   // An account made by single sign-on has no password: nothing to change, and its key is kept by
-  // its devices (DevicesSection) instead of under a password.
+  // its devices (DevicesSection) instead of under a password. Its second factor is the provider's,
+  // and the forms that confirm with the password (2FA, passkeys) have nothing to confirm with.
   const hasPassword = useAppSelector(selectCurrentUser)?.has_password ?? true;
   return (
     <Stack sx={{ maxWidth: 760, mx: 'auto' }}>
@@ -28,8 +29,8 @@ export function ProfilePage() {
       <Stack spacing={3}>
         <ProfileInfoSection />
         {hasPassword && <ChangePasswordSection />}
-        <TwoFactorSection />
-        <PasskeySection />
+        {hasPassword && <TwoFactorSection />}
+        {hasPassword && <PasskeySection />}
         <DevicesSection />
         {hasPassword && <EncryptionKeySection />}
         <WebhookSection />
