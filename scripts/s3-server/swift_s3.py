@@ -62,6 +62,11 @@ devices = {devices}
 mount_check = false
 log_level = WARNING
 """
+    # An object PUT waits for its container's listing to take it (by default only 1 s, then the
+    # update is left "async pending" for an updater this server does not run): S3's ListParts is
+    # read-after-write consistent, and a part missing from the listing under load made a HEAD
+    # report an offset below one already acknowledged.
+    OBJECT_SERVER_EXTRA = {'object': 'container_update_timeout = 60\n'}
     for server in SERVERS:
         write(os.path.join(state, f'{server}-server.conf'), common + f"""
 bind_port = {ports[server]}
@@ -71,7 +76,7 @@ pipeline = {server}-server
 
 [app:{server}-server]
 use = egg:swift#{server}
-""")
+""" + OBJECT_SERVER_EXTRA.get(server, ''))
     # S3 allows 10,000 parts per upload; s3api and SLO default to 1,000 (a 5 GiB object in 5 MiB
     # parts needs 1,024).
     write(os.path.join(state, 'proxy-server.conf'), common + f"""
