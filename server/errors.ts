@@ -117,10 +117,11 @@ export class HttpError<Code extends ServerErrorCode = ServerErrorCode> extends C
     code: Code,
     readonly statusCode: number,
     detail: MessageDescriptor | LocalisedText,
+    options?: ErrorOptions,
   ) {
     const text: LocalisedText = 'message' in detail ? detail : { message: detail };
     const inEnglish = english(text);
-    super(code, inEnglish);
+    super(code, inEnglish, options);
     this.detail = inEnglish;
     this.detailText = text;
   }
@@ -147,13 +148,16 @@ export function defineHttpError<const Code extends ServerErrorCode, Args extends
   };
 }
 
-/** The base of the errors of a table of codes, thrown by code: `new ApiError('NOT_AUTHENTICATED')`. */
+/**
+ * The base of the errors of a table of codes, thrown by code: `new ApiError('NOT_AUTHENTICATED')`.
+ * `options.cause` keeps what a dependency answered for the log; the client sees only the detail.
+ */
 export function httpErrorTable<const Code extends ServerErrorCode>(
   table: Readonly<Record<Code, HttpErrorEntry>>,
-): new (code: Code) => HttpError<Code> {
+): new (code: Code, options?: ErrorOptions) => HttpError<Code> {
   return class extends HttpError<Code> {
-    constructor(code: Code) {
-      super(code, table[code].status, table[code].detail);
+    constructor(code: Code, options?: ErrorOptions) {
+      super(code, table[code].status, table[code].detail, options);
     }
   };
 }

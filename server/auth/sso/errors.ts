@@ -1,7 +1,7 @@
 // Errors of single sign-on, trusted devices and device approvals (docs/api.md "Single sign-on").
 // A refused provider answer has a code of its own per cause, so the sign-in page (and a test) tells
 // a forged state from a refused code without reading text.
-import { HttpError } from '../../errors.ts';
+import { httpErrorTable } from '../../errors.ts';
 import { defineMessages } from '../../i18n/messages.ts';
 
 /** The details in English; the error handler answers each in the request's language (server/i18n). */
@@ -39,10 +39,5 @@ export const SSO_ERRORS = {
 
 export type SsoErrorCode = keyof typeof SSO_ERRORS;
 
-/** `cause`: what the provider or openid-client answered, for the log (never sent to the browser). */
-export class SsoError extends HttpError<SsoErrorCode> {
-  constructor(code: SsoErrorCode, options?: { cause?: unknown }) {
-    super(code, SSO_ERRORS[code].status, SSO_ERRORS[code].detail);
-    if (options?.cause !== undefined) this.cause = options.cause;
-  }
-}
+/** `options.cause`: what the provider or openid-client answered, for the log (never sent to the browser). */
+export class SsoError extends httpErrorTable(SSO_ERRORS) {}

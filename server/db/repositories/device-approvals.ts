@@ -23,6 +23,10 @@ const toApproval = rowMapper<Selectable<DeviceApprovalsTable>, DeviceApproval>()
 });
 
 export function createDeviceApprovalsRepository(db: Kysely<Database>) {
+  /** The account's requests that have not expired, answered or not. */
+  const live = (userId: number, now: number) =>
+    db.selectFrom('device_approvals').selectAll().where('user_id', '=', userId).where('expires_at', '>', now);
+
   return {
     /** A new request, unless the account has `maxPending` live ones already (false). */
     async create(input: { id: string; userId: number; requesterSpki: string; requesterName: string; now: number; expiresAt: number }, maxPending: number): Promise<boolean> {
@@ -55,26 +59,13 @@ export function createDeviceApprovalsRepository(db: Kysely<Database>) {
 
     /** The account's requests not yet answered nor expired, oldest first. */
     async listPending(userId: number, now: number): Promise<DeviceApproval[]> {
-      const rows = await db
-        .selectFrom('device_approvals')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('approved_at', 'is', null)
-        .where('expires_at', '>', now)
-        .orderBy('created_at')
-        .execute();
+      const rows = await live(userId, now).where('approved_at', 'is', null).orderBy('created_at').execute();
       return rows.map(toApproval);
     },
 
     /** One request of the account, while it has not expired. */
     async find(userId: number, id: string, now: number): Promise<DeviceApproval | undefined> {
-      const row = await db
-        .selectFrom('device_approvals')
-        .selectAll()
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
+      const row = await live(userId, now).where('id', '=', id).executeTakeFirst();
       return row && toApproval(row);
     },
 

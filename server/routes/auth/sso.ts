@@ -34,7 +34,10 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
   /** Back to the sign-in page with the refusal's code (the page words it); the cause to the log. */
   function refuse(reply: FastifyReply, error: unknown) {
     if (!(error instanceof HttpError)) throw error;
-    app.log.warn({ code: error.code, cause: error.cause instanceof Error ? { name: error.name, code: (error.cause as { code?: unknown }).code, message: error.cause.message } : undefined }, 'single sign-on refused');
+    const cause = error.cause instanceof Error ? error.cause : undefined;
+    // openid-client's errors name what failed (a state or nonce check, the provider's answer); no token is in them.
+    const causeForLog = cause && { name: cause.name, code: (cause as { code?: unknown }).code, message: cause.message };
+    app.log.warn({ code: error.code, cause: causeForLog }, 'single sign-on refused');
     return reply.redirect(`/login?sso_error=${encodeURIComponent(error.code)}`, 303);
   }
 

@@ -37,6 +37,9 @@ export function ProfileInfoSection() {
   const errorLink = useFieldErrorLink(feedback?.severity === 'error', { withHelperText: errorField === 'email' });
 
   if (!user) return null;
+  // An account made by single sign-on has no password to confirm a change with, and its recovery
+  // copy is bound to its name (docs/format.md): the provider's details are shown, not edited.
+  if (!user.has_password) return <ProviderProfileInfo username={user.username} email={user.email} />;
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -113,6 +116,18 @@ export function ProfileInfoSection() {
             {intl.formatMessage(saving ? PROFILE_MESSAGES.saving : PROFILE_MESSAGES.saveChanges)}
           </Button>
         </Box>
+      </Stack>
+    </SettingsSection>
+  );
+}
+
+function ProviderProfileInfo({ username, email }: { username: string; email: string | null }) {
+  const intl = useIntl();
+  return (
+    <SettingsSection title={intl.formatMessage(PROFILE_MESSAGES.infoTitle)} description={intl.formatMessage(PROFILE_MESSAGES.infoFromProvider)}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
+        <TextField label={intl.formatMessage(PROFILE_MESSAGES.username)} name="username" value={username} slotProps={{ htmlInput: { readOnly: true } }} />
+        <TextField label={intl.formatMessage(PROFILE_MESSAGES.email)} name="email" value={email ?? ''} slotProps={{ htmlInput: { readOnly: true } }} />
       </Stack>
     </SettingsSection>
   );

@@ -67,6 +67,21 @@ describe('Profile page', () => {
 });
 
 describe('Profile Information', () => {
+  it('of an account made by single sign-on shows its name and address read-only, with no password to ask for', async () => {
+    const api = withApi({
+      'GET /api/auth/devices': () => ({ status: 200, body: { devices: [] } }),
+      'GET /api/auth/device-approvals': () => ({ status: 200, body: { approvals: [] } }),
+    });
+    const section = await openSection('Profile Information', { ...testUser, has_password: false });
+    expect(section.getByText(/Your organisation signs you in/)).toBeVisible();
+    expect(section.getByLabelText('Username')).toHaveAttribute('readonly');
+    expect(section.getByLabelText('Email')).toHaveValue('alice@example.com');
+    expect(section.queryByLabelText('Current Password')).toBeNull();
+    expect(section.queryByRole('button', { name: 'Save Changes' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Change Login Password' })).toBeNull();
+    expect(api.requests.filter((request) => request.method !== 'GET')).toHaveLength(0);
+  });
+
   it("nothing changed: 'No profile changes detected.' and nothing is sent", async () => {
     const api = withApi({});
     const section = await openSection('Profile Information');

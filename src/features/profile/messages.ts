@@ -8,6 +8,10 @@ export const PROFILE_MESSAGES = defineMessages({
 
   infoTitle: { id: 'profile.info.title', defaultMessage: 'Profile Information' },
   infoDescription: { id: 'profile.info.description', defaultMessage: 'Changing your username or e-mail needs your current password.' },
+  infoFromProvider: {
+    id: 'profile.info.fromProvider',
+    defaultMessage: 'Your organisation signs you in, and your e-mail address comes from it. Ask an administrator to change your username or address.',
+  },
   username: { id: 'profile.info.username', defaultMessage: 'Username' },
   email: { id: 'profile.info.email', defaultMessage: 'Email' },
   emailHint: { id: 'profile.info.emailHint', defaultMessage: 'Optional. Leave empty to remove it.' },

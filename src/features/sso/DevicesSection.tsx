@@ -41,7 +41,11 @@ function Devices({ user }: { user: User }) {
   const [thisDeviceId, setThisDeviceId] = useState<string | null>(null);
 
   useEffect(() => {
-    void readDevice(user.id).then((device) => setThisDeviceId(device?.id ?? null));
+    // Storage this browser will not open (a private window) only means no row is marked "this device".
+    readDevice(user.id).then(
+      (device) => setThisDeviceId(device?.id ?? null),
+      () => setThisDeviceId(null),
+    );
   }, [user.id, devices.length]);
 
   async function removeDevice(id: string) {

@@ -20,6 +20,7 @@ import type { User } from '../../api/types.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
+import { useNotifier } from '../../app/notifier.ts';
 import { CRYPTO_ERROR_TEXTS, SSO_TEXTS as T } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
 import { askForApproval, createKeys, unlockWithRecoveryKey, unlockWithThisDevice, waitForApproval, type PendingRequest } from './ssoFlows.ts';
@@ -147,8 +148,15 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
   const [recoveryKey, setRecoveryKey] = useState('');
   const [busy, setBusy] = useState(false);
   const waiting = useRef<AbortController | null>(null);
+  const notify = useNotifier();
 
   useEffect(() => () => waiting.current?.abort(), []);
+
+  // Said aloud once: the person waited for another device or typed the key, and this browser is trusted from now on.
+  function unlocked() {
+    notify.success(T.unlocked);
+    onUnlocked();
+  }
 
   async function ask() {
     setError(null);
@@ -160,7 +168,7 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
       const pending = await askForApproval(deps);
       setRequest(pending);
       await waitForApproval(deps, user, pending, controller.signal);
-      onUnlocked();
+      unlocked();
     } catch (cause) {
       if (controller.signal.aborted) return;
       setRequest(null);
@@ -176,7 +184,7 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
     setBusy(true);
     try {
       await unlockWithRecoveryKey(deps, user, recoveryKey);
-      onUnlocked();
+      unlocked();
     } catch (cause) {
       setError(isCryptoError(cause) && (cause.code === 'WRONG_KEY' || cause.code === 'MALFORMED') ? T.wrongRecovery : T.failed(reasonOf(cause)));
     } finally {

@@ -3,6 +3,7 @@
 // per account. IndexedDB stores the CryptoKey itself (structured clone keeps it non-extractable):
 // no script, this page's included, can read its bytes.
 import { del, get, set } from 'idb-keyval';
+import { SSO_TEXTS as T } from '../../lib/userTexts.ts';
 
 export interface StoredDevice {
   readonly id: string;
@@ -29,9 +30,12 @@ export function forgetDevice(userId: number): Promise<void> {
   return del(keyOf(userId));
 }
 
-/** What this browser calls itself in the devices list and approval requests ("Firefox on Linux"). */
+/**
+ * What this browser calls itself in the devices list and approval requests ("Firefox on Linux"),
+ * in the language of the moment it was trusted (the server keeps the name as given).
+ */
 export function thisDeviceName(userAgent: string = navigator.userAgent): string {
   const browser = /Firefox\//.test(userAgent) ? 'Firefox' : /Edg\//.test(userAgent) ? 'Edge' : /Chrom(e|ium)\//.test(userAgent) ? 'Chromium' : /Safari\//.test(userAgent) ? 'Safari' : 'Browser';
   const system = /Android/.test(userAgent) ? 'Android' : /iPhone|iPad/.test(userAgent) ? 'iOS' : /Windows/.test(userAgent) ? 'Windows' : /Mac OS X/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : '';
-  return system ? `${browser} on ${system}` : browser;
+  return system ? T.deviceName(browser, system) : browser;
 }

@@ -49,6 +49,11 @@ const messages = defineMessages({
   devicesTitle: { id: 'sso.devices.title', defaultMessage: 'Devices' },
   devicesIntro: { id: 'sso.devices.intro', defaultMessage: 'Devices you trust keep a copy of your key that only they can open. Remove a device you no longer use.' },
   noDevices: { id: 'sso.devices.none', defaultMessage: 'No trusted devices.' },
+  deviceName: {
+    id: 'sso.devices.name',
+    defaultMessage: '{browser} on {system}',
+    description: 'The name a browser gives itself when trusted, kept on the server: browser e.g. "Firefox", system e.g. "Linux" (names, not translated)',
+  },
   thisDeviceNamed: { id: 'sso.devices.thisDevice', defaultMessage: '{name} (this device)', description: 'name: the device name, e.g. "Firefox on Linux"' },
   computingPhrase: { id: 'sso.approvals.computingPhrase', defaultMessage: 'Computing the words...' },
   deviceUsage: { id: 'sso.devices.usage', defaultMessage: 'Added {added}', description: 'added is a date-time' },
@@ -101,6 +106,7 @@ export const SSO_TEXTS = Object.assign(
     failed: (reason: string) => t(messages.failed, { reason }),
     deviceUsage: (added: string) => t(messages.deviceUsage, { added }),
     thisDeviceNamed: (name: string) => t(messages.thisDeviceNamed, { name }),
+    deviceName: (browser: string, system: string) => t(messages.deviceName, { browser, system }),
     removeDevice: (name: string) => t(messages.removeDevice, { name }),
     approvalRequest: (name: string) => t(messages.approvalRequest, { name }),
     /** The sign-in page's words for a refused single sign-on (`sso_error` of /login). */
