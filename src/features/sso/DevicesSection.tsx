@@ -117,7 +117,8 @@ function ApprovalRequest({ user, approval }: { user: User; approval: PendingAppr
       await approveRequest({ dispatch, pool }, user, approval);
       notify.success(T.approved);
     } catch (cause) {
-      setError(isCryptoError(cause) ? T.failed(CRYPTO_ERROR_TEXTS[cause.code]) : cause instanceof Error && !('status' in cause) ? T.approveNeedsTrust : describeApiError(cause).message);
+      // NotTrustedHereError carries its own text (describeApiError reads it).
+      setError(isCryptoError(cause) ? T.failed(CRYPTO_ERROR_TEXTS[cause.code]) : describeApiError(cause).message);
     } finally {
       setBusy(false);
     }

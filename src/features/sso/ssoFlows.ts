@@ -11,6 +11,8 @@ import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { ssoApi } from '../../api/ssoApi.ts';
 import type { User } from '../../api/types.ts';
 import type { AppDispatch } from '../../app/store.ts';
+import { SSO_TEXTS } from '../../lib/userTexts.ts';
+import { UserFacingError } from '../../lib/userFacingError.ts';
 import { sessionConfirmed } from '../auth/index.ts';
 import { adoptPrivateKey } from '../keys/index.ts';
 import { forgetDevice, readDevice, saveDevice, thisDeviceName, type StoredDevice } from './deviceStore.ts';
@@ -119,37 +121,84 @@ export async function askForApproval({ dispatch, pool }: SsoDependencies): Promi
 }
 
 /**
+ * Polls in a row that may fail (the network, a 5xx, the time limit of each request) before the wait
+ * gives up: about 30 s of trouble; the request itself lives 10 minutes on the server.
+ */
+export const APPROVAL_POLL_FAILURES_ALLOWED = 15;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** Trouble worth asking again through: the answer may be different in a moment. */
+function passing(error: unknown): boolean {
+  const described = describeApiError(error);
+  return described.code === 'network' || described.code === 'server';
+}
+
+/**
  * Waits until another device approved `request` (polling), then opens the key, trusts this
  * browser and withdraws the request. Rejects with APPROVAL_NOT_FOUND when it expired or was
- * declined, and with an AbortError when `signal` ends the wait.
+ * declined, with the last error after APPROVAL_POLL_FAILURES_ALLOWED failed polls in a row, and
+ * with the signal's reason when `signal` ends the wait. Whenever it does not end approved, the
+ * request is withdrawn (so it does not count against the account's open requests) and its key
+ * pair released.
  */
-export async function waitForApproval(deps: SsoDependencies, user: User, request: PendingRequest, signal: AbortSignal): Promise<void> {
-  for (;;) {
-    signal.throwIfAborted();
-    const status = await deps.dispatch(ssoApi.endpoints.approvalStatus.initiate({ id: request.id })).unwrap();
-    if (status.status === 'approved') {
-      const keyPool = deps.pool();
-      const expectedSpki = accountKey(user);
-      const handle = await keyPool.unlockPrivateKeyWithApproval(request.requestKey, request.id, status.approver_spki, status.copy, expectedSpki);
-      deps.dispatch(adoptPrivateKey(keyPool, handle));
-      await trustThisDevice(deps, user, { kind: 'approval', requestKey: request.requestKey, requestId: request.id, approverSpki: status.approver_spki, copy: status.copy, expectedSpki });
-      await deps.dispatch(ssoApi.endpoints.removeApproval.initiate({ id: request.id })).unwrap().catch(() => undefined);
-      return;
+export async function waitForApproval(deps: SsoDependencies, user: User, request: PendingRequest, signal: AbortSignal, pollMs = APPROVAL_POLL_MS): Promise<void> {
+  let failuresInARow = 0;
+  try {
+    for (;;) {
+      signal.throwIfAborted();
+      let status;
+      try {
+        status = await deps.dispatch(ssoApi.endpoints.approvalStatus.initiate({ id: request.id })).unwrap();
+        failuresInARow = 0;
+      } catch (error) {
+        if (!passing(error) || ++failuresInARow >= APPROVAL_POLL_FAILURES_ALLOWED) throw error;
+        await pause(pollMs, signal);
+        continue;
+      }
+      if (status.status === 'approved') {
+        const keyPool = deps.pool();
+        const expectedSpki = accountKey(user);
+        const handle = await keyPool.unlockPrivateKeyWithApproval(request.requestKey, request.id, status.approver_spki, status.copy, expectedSpki);
+        deps.dispatch(adoptPrivateKey(keyPool, handle));
+        await trustThisDevice(deps, user, { kind: 'approval', requestKey: request.requestKey, requestId: request.id, approverSpki: status.approver_spki, copy: status.copy, expectedSpki });
+        await deps.dispatch(ssoApi.endpoints.removeApproval.initiate({ id: request.id })).unwrap().catch(() => undefined);
+        void keyPool.releaseKey(request.requestKey).catch(() => undefined);
+        return;
+      }
+      await pause(pollMs, signal);
     }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, APPROVAL_POLL_MS);
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      }, { once: true });
-    });
+  } catch (error) {
+    // Best effort and not awaited: leaving /sso must not wait on the network.
+    void deps.dispatch(ssoApi.endpoints.removeApproval.initiate({ id: request.id })).unwrap().catch(() => undefined);
+    void deps.pool().releaseKey(request.requestKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Only a trusted browser holds a copy of the key to give; the section offers approving only there. */
+export class NotTrustedHereError extends UserFacingError<'NOT_TRUSTED_HERE'> {
+  constructor() {
+    super('NOT_TRUSTED_HERE', SSO_TEXTS.approveNeedsTrust);
   }
 }
 
 /** On an unlocked, trusted device: gives the key to the request (after the person compared the words). */
 export async function approveRequest({ dispatch, pool }: SsoDependencies, user: User, request: { id: string; requester_spki: string }): Promise<void> {
   const device = await readDevice(user.id);
-  if (!device) throw new Error('this browser is not a trusted device of the account');
+  if (!device) throw new NotTrustedHereError();
   const { copy } = await dispatch(ssoApi.endpoints.deviceCopy.initiate({ id: device.id })).unwrap();
   const source: SsoKeySource = { kind: 'device', copy, deviceKey: device.key, deviceId: device.id, expectedSpki: accountKey(user) };
   const answer = await pool().approveDeviceRequest(source, request.id, request.requester_spki);
