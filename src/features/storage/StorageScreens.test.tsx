@@ -66,7 +66,7 @@ describe('dashboard storage', () => {
       'GET /api/storage': () => ({ status: 200, body: overview }),
     });
     renderAppAt('/dashboard', { preloadedState: signedInState() });
-    const panel = await screen.findByRole('region', { name: 'Storage' }, { timeout: 5000 });
+    const panel = await screen.findByRole('region', { name: 'Storage' });
     expect(await within(panel).findByText('95.0 MB in 12 files across 1 folder')).toBeVisible();
     expect(within(panel).getByText('2.0 GB (64.0 MB of it kept free for the server)')).toBeVisible();
 
@@ -100,7 +100,7 @@ describe('the folder form\'s limits', () => {
       'POST /api/folders/': () => ({ status: 201, body: folder }),
     });
     renderAppAt('/folders/new', { preloadedState: signedInState() });
-    await screen.findByRole('form', { name: 'Create folder' }, { timeout: 5000 });
+    await screen.findByRole('form', { name: 'Create folder' });
     expect(field('Storage limit (MB)').value).toBe('10240');
     expect(field('Maximum number of files').value).toBe('10000');
     expect(field('Delete files automatically').checked).toBe(false);
@@ -130,7 +130,7 @@ describe('the folder form\'s limits', () => {
       'PUT /api/folders/7': () => ({ status: 200, body: folder }),
     });
     renderAppAt('/folders/edit/7', { preloadedState: signedInState() });
-    await screen.findByRole('form', { name: 'Edit folder' }, { timeout: 5000 });
+    await screen.findByRole('form', { name: 'Edit folder' });
     expect(field('Storage limit (MB)').value).toBe('1.43');
     fireEvent.change(field('Maximum number of files'), { target: { value: '60' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
@@ -189,8 +189,8 @@ describe('files screen', () => {
       },
     });
     renderAppAt('/folders/view/7', { preloadedState: signedInState() });
-    const section = await screen.findByRole('region', { name: 'Unfinished uploads' }, { timeout: 5000 });
-    const item = await within(section).findByRole('listitem', { name: 'Tax/scan.pdf' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Unfinished uploads' });
+    const item = await within(section).findByRole('listitem', { name: 'Tax/scan.pdf' });
     expect(within(item).getByText(/5\.0 MB of 20\.0 MB received · last activity/)).toBeVisible();
 
     fireEvent.click(within(item).getByRole('button', { name: 'Cancel the upload of Tax/scan.pdf' }));
@@ -208,7 +208,7 @@ describe('files screen', () => {
   it('says when files are deleted under the folder\'s retention', async () => {
     filesScreen({ retention_days: 30 }, []);
     renderAppAt('/folders/view/7', { preloadedState: signedInState() });
-    expect(await screen.findByText('Files are deleted 30 days after their upload.', {}, { timeout: 5000 })).toBeVisible();
+    expect(await screen.findByText('Files are deleted 30 days after their upload.', {})).toBeVisible();
     const due = new Date(Date.parse('2030-01-01T12:00:00.000Z') + 30 * 86_400_000).toLocaleString(undefined, {
       year: 'numeric',
       month: 'numeric',
@@ -224,7 +224,7 @@ describe('files screen', () => {
   it('shows no retention dates when the folder keeps its files', async () => {
     filesScreen({ retention_days: null }, []);
     renderAppAt('/folders/view/7', { preloadedState: signedInState() });
-    await screen.findByRole('table', { name: 'Files' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'Files' });
     expect(screen.queryByText(/deleted on/)).toBeNull();
     expect(screen.queryByTestId('retention-note')).toBeNull();
   });
