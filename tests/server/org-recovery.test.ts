@@ -181,6 +181,9 @@ describe('the organisation recovery policy', () => {
       expect(await countRows('org_recovery_member_copies')).toBe(0);
       expect(await countRows('org_recovery_admin_copies')).toBe(0);
       expect(await countRows('org_recovery_keys')).toBe(0);
+      // Recorded with what it deleted: the member's copy and every deposit that won the race.
+      const logged = await admin.client.get('/api/activity?kind=org_recovery.disabled&limit=1');
+      expect(logged.body.entries[0].details.member_copies_deleted).toBe(1 + deposits.filter((answer) => answer.status === 204).length);
       // A deposit for the key that was: refused.
       expect((await deposit(others[0]!, id)).body.code).toBe('ORG_RECOVERY_OFF');
     }

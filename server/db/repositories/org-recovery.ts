@@ -2,9 +2,9 @@
 // while the policy is on, the admins' copies of its private key and the members' copies of theirs.
 // The server keeps copies it cannot open. Every write that depends on the policy locks the key's
 // row first and checks that it is still the key the copy was made for; turning the policy off
-// claims that row by deleting it, and the copies go with it (foreign keys, ON DELETE CASCADE). So
-// of a deposit and a turning-off that race, either the deposit commits first and is then deleted,
-// or it finds no key and is refused: no copy outlives the policy.
+// claims that row the same way, deletes every copy and then the key (and the copies' foreign keys
+// cascade with it). So of a deposit and a turning-off that race, either the deposit commits first
+// and is then deleted, or it waits and finds no key and is refused: no copy outlives the policy.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../schema.ts';
 import { changedRows, refusableTransaction } from '../claims.ts';
@@ -63,13 +63,14 @@ export function createOrgRecoveryRepository(db: Kysely<Database>) {
      */
     async enable(input: { keyId: string; publicKeySpki: string; adminId: number; adminSpki: string; adminCopy: string; now: number }): Promise<EnableOutcome> {
       return refusableTransaction(db, async (trx, refuse: (answer: EnableOutcome) => never) => {
-        if (!(await lockAccountWithKey(trx, input.adminId, input.adminSpki, true))) refuse('key-pair-changed');
+        // The key's row first, then the account's, in the order deposits and grants lock them.
         const inserted = await trx
           .insertInto('org_recovery_keys')
           .values({ slot: SLOT, key_id: input.keyId, public_key_spki: input.publicKeySpki, enabled_by: input.adminId, enabled_at: input.now })
           .onConflict((oc) => oc.column('slot').doNothing())
           .executeTakeFirst();
         if (changedRows(inserted) !== 1) refuse('already-on');
+        if (!(await lockAccountWithKey(trx, input.adminId, input.adminSpki, true))) refuse('key-pair-changed');
         await trx.deleteFrom('org_recovery_admin_copies').where('user_id', '=', input.adminId).execute();
         await trx
           .insertInto('org_recovery_admin_copies')
@@ -80,17 +81,19 @@ export function createOrgRecoveryRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Turns the policy off: claims the key's row by deleting it (the copies go with it) and answers
-     * the key it removed with how many member copies it held, or undefined when it was off already.
+     * Turns the policy off: claims the key's row first (locking it, as every deposit and grant
+     * must, so none gets in after this), deletes every copy, then the key. Answers the key it
+     * removed with how many member copies it held, or undefined when it was off already (of two
+     * racing, the second finds no row once the first committed).
      */
     async disable(): Promise<{ keyId: string; memberCopies: number } | undefined> {
       return db.transaction().execute(async (trx) => {
-        const claimed = await trx.deleteFrom('org_recovery_keys').where('slot', '=', SLOT).returning('key_id').executeTakeFirst();
+        const claimed = await trx.updateTable('org_recovery_keys').set({ slot: sql`slot` }).where('slot', '=', SLOT).returning('key_id').executeTakeFirst();
         if (!claimed) return undefined;
-        // The cascade removed them already on a database that keeps foreign keys; these catch
-        // anything else (and count what was there).
         const members = await trx.deleteFrom('org_recovery_member_copies').executeTakeFirst();
         await trx.deleteFrom('org_recovery_admin_copies').execute();
+        // The copies' foreign keys (ON DELETE CASCADE) would take any left with the key as well.
+        await trx.deleteFrom('org_recovery_keys').where('slot', '=', SLOT).execute();
         return { keyId: claimed.key_id, memberCopies: changedRows(members) };
       });
     },
