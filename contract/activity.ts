@@ -34,6 +34,12 @@ export const ACTIVITY_KINDS = [
   'member.enabled',
   'team.shared',
   'team.changed',
+  'org_recovery.enabled',
+  'org_recovery.disabled',
+  'org_recovery.admin_copy_granted',
+  'org_recovery.copy_stored',
+  'org_recovery.restored',
+  'member.access_restored',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

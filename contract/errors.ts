@@ -68,6 +68,11 @@ export const API_ERROR_CODES = [
   'APPROVAL_NOT_FOUND',
   'APPROVAL_LIMIT_REACHED',
   'RECOVERY_COPY_NOT_FOUND',
+  // the organisation recovery policy
+  'ORG_RECOVERY_OFF',
+  'ORG_RECOVERY_ON',
+  'ORG_KEY_CHANGED',
+  'ORG_RECOVERY_COPY_NOT_FOUND',
   // folders, files, storage
   'FOLDER_NOT_FOUND',
   'FILE_NOT_FOUND',

@@ -46,6 +46,8 @@ export * from './recovery-key.ts';
 export * from './recovery-key-wrap.ts';
 export * from './device-approval.ts';
 export * from './approval-phrase.ts';
+// The organisation recovery policy (docs/format.md, "The organisation recovery key").
+export * from './org-recovery.ts';
 export * from './link-keys.ts';
 export * from './sha256.ts';
 export * from './stored-file-key.ts';

@@ -68,6 +68,11 @@ import {
   wrapPrivateKeyForRecovery,
   type DeviceApproval,
   type RecoveryKeyText,
+  generateOrgRecoveryKeyPair,
+  openAdminOrgKeyCopy,
+  openMemberRecoveryCopy,
+  sealAdminOrgKeyCopy,
+  sealMemberRecoveryCopy,
 } from '../crypto/index.ts';
 import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contract/team-folders.ts';
 import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
@@ -127,6 +132,30 @@ export interface CreatedApprovalRequest {
   readonly publicKeySpki: string;
   /** The fingerprint phrase this device shows; the approving device must show the same words. */
   readonly phrase: string;
+}
+
+/** A new organisation recovery key: its public key and its private key sealed to the enabling admin. */
+export interface CreatedOrgRecoveryKey {
+  readonly publicKeySpki: string;
+  readonly adminCopy: string;
+}
+
+/** Where an admin's copy of the organisation key is opened: the copy, whose it is, and which key it must be. */
+export interface OrgKeyCopy {
+  readonly adminCopy: string;
+  readonly adminUserId: number;
+  /** The organisation public key (base64 SPKI); the opened key must be its private half. */
+  readonly orgSpki: string;
+}
+
+/** What restoring a member's access needs besides the admin's key (docs/api.md "Organisation recovery"). */
+export interface MemberRestore {
+  readonly memberCopy: string;
+  readonly memberUserId: number;
+  /** The member's account public key: the opened key must be its private half. */
+  readonly memberSpki: string;
+  readonly requestId: string;
+  readonly requesterSpki: string;
 }
 
 export interface GeneratedKeyPair extends WrappedPrivateKey {
@@ -375,6 +404,31 @@ export function createCryptoWorkerApi() {
     /** A new recovery key and the private key from `source` under it (the old recovery copy is then to be replaced). */
     async wrapPrivateKeyForRecovery(source: WorkerSsoKeySource, username: string): Promise<NewRecoveryKey> {
       return newRecoveryCopy(await openSsoKeySource(keys, source), username);
+    },
+    // ---- the organisation recovery policy (docs/format.md, "The organisation recovery key") ----
+    /** A new organisation key pair; its private key leaves only sealed to the enabling admin's public key. */
+    async createOrgRecoveryKey(adminSpki: string, adminUserId: number): Promise<CreatedOrgRecoveryKey> {
+      const pair = await generateOrgRecoveryKeyPair();
+      return { publicKeySpki: pair.publicKeySpki, adminCopy: await sealAdminOrgKeyCopy(pair.privateKey, pair.publicKeySpki, adminUserId, adminSpki) };
+    },
+    /** The member's private key from `source`, sealed to the organisation key for `memberUserId` (the key pair of `source.expectedSpki`). */
+    async wrapPrivateKeyForOrgRecovery(source: WorkerSsoKeySource, orgSpki: string, memberUserId: number): Promise<string> {
+      return sealMemberRecoveryCopy(await openSsoKeySource(keys, source), orgSpki, memberUserId, source.expectedSpki);
+    },
+    /**
+     * An admin restores a member's access: the organisation key from the admin's copy (opened with
+     * the admin's unlocked key), the member's key from their copy, sealed to the member's request.
+     * Neither key leaves this call.
+     */
+    async restoreMemberAccess(adminKeyId: string, org: OrgKeyCopy, restore: MemberRestore): Promise<DeviceApproval> {
+      const orgKey = await openAdminOrgKeyCopy(org.adminCopy, keys.get(adminKeyId, 'private'), org.adminUserId, org.orgSpki);
+      const memberKey = await openMemberRecoveryCopy(restore.memberCopy, orgKey, org.orgSpki, restore.memberUserId, restore.memberSpki, true);
+      return sealDeviceApproval(memberKey, restore.requestId, restore.requesterSpki);
+    },
+    /** An admin who holds the organisation key seals it to another admin's public key. */
+    async sealOrgKeyForAdmin(adminKeyId: string, org: OrgKeyCopy, target: { readonly userId: number; readonly spki: string }): Promise<string> {
+      const orgKey = await openAdminOrgKeyCopy(org.adminCopy, keys.get(adminKeyId, 'private'), org.adminUserId, org.orgSpki, true);
+      return sealAdminOrgKeyCopy(orgKey, org.orgSpki, target.userId, target.spki);
     },
     /** Opens `data` with `oldPassword` (either scheme) and wraps it under scheme 2 with the account's block. */
     rewrapPrivateKey(data: StoredKeyData, oldPassword: string, newPassword: string, accountKdfParams: string): Promise<WrappedPrivateKey> {

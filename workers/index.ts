@@ -62,6 +62,8 @@ export { isBoundAccountKdfParams, newAccountKdfParams, PASSKEY_PRF_SALT } from '
 export type { PasskeyKeySource, NewRecoveryKey } from './crypto-worker-api.ts';
 /** Accounts without a password: the pool's device, recovery-key and approval calls (docs/format.md, "The private key after a single sign-on"). */
 export type { DeviceApproval, RecoveryKeyText } from '../crypto/index.ts';
+/** The organisation recovery policy's pool calls (docs/format.md, "The organisation recovery key"). */
+export type { CreatedOrgRecoveryKey, MemberRestore, OrgKeyCopy } from './crypto-worker-api.ts';
 export { DIRECT_PLAN_MESSAGE, type DirectPlan, type DirectTarget } from './download-service/direct/directProtocol.ts';
 export { sanitizeName, uniqueEntryPaths } from './download-service/treePaths.ts';
 export { createDirectDownloadWorker } from './download-service/direct/createDirectDownloadWorker.ts';

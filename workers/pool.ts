@@ -41,8 +41,11 @@ import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contrac
 import { settleWithin } from './deadline.ts';
 import type { ShareFolderInput, TeamChange, VerifiedTeam } from './team-operations.ts';
 import type {
+  CreatedOrgRecoveryKey,
   CryptoWorkerApi,
   GeneratedKeyPair,
+  MemberRestore,
+  OrgKeyCopy,
   NewRecoveryKey,
   PasskeyKeySource,
   SavedHashState,
@@ -435,6 +438,28 @@ export class CryptoPool {
   /** A new recovery key (its text, to be shown once) and the private key from `source` under it. */
   async wrapPrivateKeyForRecovery(source: SsoKeySource, username: string): Promise<NewRecoveryKey> {
     return this.withSsoSource(source, (w, inWorker) => w.api.wrapPrivateKeyForRecovery(inWorker, username));
+  }
+
+  // ---------------------------------------------------------------- the organisation recovery policy
+
+  /** A new organisation key pair (docs/format.md, "The organisation recovery key"): its public key and its private key sealed to the admin's public key. */
+  async createOrgRecoveryKey(adminSpki: string, adminUserId: number): Promise<CreatedOrgRecoveryKey> {
+    return this.placement.run(this.placement.leastBusy(), KEY_OPERATION_SECONDS, (w) => w.api.createOrgRecoveryKey(adminSpki, adminUserId));
+  }
+
+  /** A member's copy for the organisation key: the private key from `source` sealed to `orgSpki` for `memberUserId`. */
+  async wrapPrivateKeyForOrgRecovery(source: SsoKeySource, orgSpki: string, memberUserId: number): Promise<string> {
+    return this.withSsoSource(source, (w, inWorker) => w.api.wrapPrivateKeyForOrgRecovery(inWorker, orgSpki, memberUserId));
+  }
+
+  /** An admin answers a member's approval request with the member's key, opened through the organisation key; both keys stay in the worker. */
+  async restoreMemberAccess(adminKey: PrivateKeyHandle, org: OrgKeyCopy, restore: MemberRestore): Promise<DeviceApproval> {
+    return this.placement.run(this.placement.holderOf(adminKey), KEY_OPERATION_SECONDS, (w) => w.api.restoreMemberAccess(adminKey.id, org, restore));
+  }
+
+  /** An admin who holds the organisation key seals it to another admin's public key. */
+  async sealOrgKeyForAdmin(adminKey: PrivateKeyHandle, org: OrgKeyCopy, target: { readonly userId: number; readonly spki: string }): Promise<string> {
+    return this.placement.run(this.placement.holderOf(adminKey), KEY_OPERATION_SECONDS, (w) => w.api.sealOrgKeyForAdmin(adminKey.id, org, target));
   }
 
   /** Runs `task` where `source` can be opened: an approval on the worker holding its request's key pair. */

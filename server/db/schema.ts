@@ -119,6 +119,39 @@ export interface DeviceApprovalsTable {
   approved_at: number | null;
 }
 
+/** The organisation recovery key while the policy is on (docs/api.md "Organisation recovery"): one row at most. */
+export interface OrgRecoveryKeysTable {
+  /** Always 1. */
+  slot: number;
+  /** A random UUID naming this key pair. */
+  key_id: string;
+  /** ECDH P-256 public key (SPKI, base64). */
+  public_key_spki: string;
+  enabled_by: number | null;
+  enabled_at: number;
+}
+
+/** An organisation admin's copy of the organisation private key, sealed to their account key. */
+export interface OrgRecoveryAdminCopiesTable {
+  user_id: number;
+  key_id: string;
+  /** The admin's account public key the copy is sealed to. */
+  wrapped_for_spki: string;
+  copy: string;
+  granted_by: number | null;
+  created_at: number;
+}
+
+/** A member's private key sealed to the organisation key. */
+export interface OrgRecoveryMemberCopiesTable {
+  user_id: number;
+  key_id: string;
+  /** The member's public key whose private half the copy holds. */
+  wrapped_for_spki: string;
+  copy: string;
+  created_at: number;
+}
+
 /** A WebAuthn credential of an account (docs/api.md "Passkeys"). */
 export interface PasskeysTable {
   id: Generated<number>;
@@ -504,6 +537,9 @@ export interface Database {
   sso_identities: SsoIdentitiesTable;
   trusted_devices: TrustedDevicesTable;
   device_approvals: DeviceApprovalsTable;
+  org_recovery_keys: OrgRecoveryKeysTable;
+  org_recovery_admin_copies: OrgRecoveryAdminCopiesTable;
+  org_recovery_member_copies: OrgRecoveryMemberCopiesTable;
   folders: FoldersTable;
   files: FilesTable;
   download_links: DownloadLinksTable;

@@ -94,6 +94,16 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   },
   'GET /api/auth/recovery-copy': { tag: 'sso', summary: "The private key under the account's recovery key", errors: { 404: ['RECOVERY_COPY_NOT_FOUND'] } },
   'PUT /api/auth/recovery-copy': { tag: 'sso', summary: 'A new recovery key: its copy replaces the old one', noContent: true, errors: { 409: ['KEY_PAIR_CHANGED'] } },
+  'GET /api/auth/org-recovery-copy': {
+    tag: 'sso',
+    summary: "Whether the organisation recovery policy is on (its key) and this account's copy for that key and its current key pair is stored",
+  },
+  'PUT /api/auth/org-recovery-copy': {
+    tag: 'sso',
+    summary: "Store this account's private key sealed to the organisation key (the same account and key again replaces it)",
+    noContent: true,
+    errors: { 409: ['ORG_RECOVERY_OFF', 'ORG_KEY_CHANGED', 'KEY_PAIR_CHANGED'] },
+  },
   'POST /api/auth/device-approvals': {
     tag: 'sso',
     summary: 'A new device asks an unlocked device of the same account for the private key (its ECDH public key)',
@@ -172,6 +182,42 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
     summary: 'Withdraw an invitation not yet accepted: its link stops working (organisation admins)',
     params: { invitationId: 'The invitation id.' },
     errors: { 403: ['ORG_ADMIN_REQUIRED'], 404: ['INVITATION_NOT_FOUND'], 410: ['INVITATION_USED', 'INVITATION_REVOKED'] },
+  },
+  'GET /api/org/recovery': {
+    tag: 'organisation',
+    summary: "The organisation recovery policy: its key (null when off), this admin's copy of its private key, which admins hold one, which accounts' keys are held and have approval requests waiting (organisation admins)",
+    errors: { 403: ['ORG_ADMIN_REQUIRED'] },
+  },
+  'POST /api/org/recovery': {
+    tag: 'organisation',
+    summary: "Turn the organisation recovery policy on with a key made in this admin's browser (its private key sealed to the admin's own key): admins can then restore members' access, and so read their files (organisation admins)",
+    errors: { 403: ['ORG_ADMIN_REQUIRED'], 409: ['ORG_RECOVERY_ON', 'KEY_PAIR_CHANGED'] },
+  },
+  'DELETE /api/org/recovery': {
+    tag: 'organisation',
+    summary: "Turn the organisation recovery policy off: the key and every admin's and member's copy are deleted (organisation admins)",
+    noContent: true,
+    errors: { 403: ['ORG_ADMIN_REQUIRED'], 409: ['ORG_RECOVERY_OFF'] },
+  },
+  'PUT /api/org/recovery/admins/{accountId}/copy': {
+    tag: 'organisation',
+    summary: "Give another organisation admin a copy of the organisation private key, sealed to their account key (organisation admins)",
+    params: { accountId: 'The account id of the admin who receives the copy.' },
+    noContent: true,
+    errors: { 403: ['ORG_ADMIN_REQUIRED'], 404: ['ACCOUNT_NOT_FOUND'], 409: ['ORG_RECOVERY_OFF', 'ORG_KEY_CHANGED', 'KEY_PAIR_CHANGED'] },
+  },
+  'GET /api/org/recovery/members/{accountId}': {
+    tag: 'organisation',
+    summary: "What restoring a member's access needs: their public key, their copy for the organisation key and their approval requests waiting (organisation admins)",
+    params: { accountId: 'The account id.' },
+    errors: { 403: ['ORG_ADMIN_REQUIRED'], 404: ['ACCOUNT_NOT_FOUND'], 409: ['ORG_RECOVERY_OFF'] },
+  },
+  'POST /api/org/recovery/members/{accountId}/approvals/{approvalId}/restore': {
+    tag: 'organisation',
+    summary: "Restore a member's access: answer their approval request with their key, opened in the admin's browser and sealed to the request (after comparing the phrase with the member) (organisation admins)",
+    params: { accountId: 'The account id.', approvalId: 'The request id (a UUID).' },
+    noContent: true,
+    errors: { 403: ['ORG_ADMIN_REQUIRED'], 404: ['ACCOUNT_NOT_FOUND', 'ORG_RECOVERY_COPY_NOT_FOUND', 'APPROVAL_NOT_FOUND'], 409: ['ORG_RECOVERY_OFF', 'ORG_KEY_CHANGED'] },
   },
   'GET /api/org/directory': { tag: 'organisation', summary: 'Active accounts and their public keys, for picking folder members (any signed-in account)' },
   'POST /api/invitations/open': {

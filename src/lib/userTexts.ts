@@ -10,6 +10,7 @@ export * from './userTexts/keys.ts';
 export * from './userTexts/links.ts';
 export * from './userTexts/members.ts';
 export * from './userTexts/organisation.ts';
+export * from './userTexts/orgRecovery.ts';
 export * from './userTexts/recipient.ts';
 export * from './userTexts/signIn.ts';
 export * from './userTexts/storage.ts';

@@ -26,6 +26,7 @@ import { FolderNotFoundError, FolderRoleRequiredError } from '../../server/folde
 import { FolderKeyChangedError, TeamChangedError, TeamExistsError, TeamManifestInvalidError } from '../../server/folders/team-errors.ts';
 import { PASSKEY_ERRORS, PasskeyError, type PasskeyErrorCode } from '../../server/auth/passkeys/errors.ts';
 import { SSO_ERRORS, SsoError, type SsoErrorCode } from '../../server/auth/sso/errors.ts';
+import { ORG_RECOVERY_ERRORS, OrgRecoveryError, type OrgRecoveryErrorCode } from '../../server/accounts/org-recovery-errors.ts';
 import { BenchBodyTooLargeError } from '../../server/routes/bench/discard-route.ts';
 import { KeyNotFoundError } from '../../server/routes/keys/errors.ts';
 import { FileTooLargeError, UPLOAD_ERRORS, UploadError, type UploadErrorCode } from '../../server/upload/errors.ts';
@@ -43,6 +44,7 @@ const TYPED_ERRORS: Array<HttpError | RequestValidationError> = [
   ...(Object.keys(ACCOUNT_ERRORS) as AccountErrorCode[]).map((code) => new AccountError(code)),
   ...(Object.keys(PASSKEY_ERRORS) as PasskeyErrorCode[]).map((code) => new PasskeyError(code)),
   ...(Object.keys(SSO_ERRORS) as SsoErrorCode[]).map((code) => new SsoError(code)),
+  ...(Object.keys(ORG_RECOVERY_ERRORS) as OrgRecoveryErrorCode[]).map((code) => new OrgRecoveryError(code)),
   new FileTooLargeError(5 * 1024 * 1024 * 1024),
   new RateLimitedError({ id: 'server.limits.failedLogins', defaultMessage: 'failed login attempts' }, 900),
   new LinkNotFoundError(),

@@ -25,6 +25,7 @@ import { passkeys } from './0024-passkeys.ts';
 import { teamFolders } from './0025-team-folders.ts';
 import { accountLanguage } from './0026-account-language.ts';
 import { singleSignOn } from './0027-single-sign-on.ts';
+import { organisationRecovery } from './0028-organisation-recovery.ts';
 
 export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: SchemaMigration]> = [
   ['0001-users-and-sessions', usersAndSessions],
@@ -50,4 +51,5 @@ export const schemaMigrations: ReadonlyArray<readonly [name: string, migration: 
   ['0025-team-folders', teamFolders],
   ['0026-account-language', accountLanguage],
   ['0027-single-sign-on', singleSignOn],
+  ['0028-organisation-recovery', organisationRecovery],
 ];

@@ -15,6 +15,7 @@ import { createPasskeysRepository } from './passkeys.ts';
 import { createPendingLoginsRepository } from './pending-logins.ts';
 import { createServerSecretsRepository } from './server-secrets.ts';
 import { createOldSchemeSignInRepository } from './old-scheme-sign-in.ts';
+import { createOrgRecoveryRepository } from './org-recovery.ts';
 import { createSessionsRepository } from './sessions.ts';
 import { createDeviceApprovalsRepository } from './device-approvals.ts';
 import { createSsoIdentitiesRepository } from './sso-identities.ts';
@@ -45,6 +46,7 @@ export function createRepositories(db: Kysely<Database>) {
     ssoIdentities: createSsoIdentitiesRepository(db),
     trustedDevices: createTrustedDevicesRepository(db),
     deviceApprovals: createDeviceApprovalsRepository(db),
+    orgRecovery: createOrgRecoveryRepository(db),
     folders: createFoldersRepository(db),
     teamFolders: createTeamFoldersRepository(db),
     files: createFilesRepository(db),
@@ -72,6 +74,7 @@ export type { Session } from './sessions.ts';
 export type { StoredPasskey } from './passkeys.ts';
 export type { TrustedDevice } from './trusted-devices.ts';
 export type { DeviceApproval } from './device-approvals.ts';
+export type { OrgRecoveryKey, OrgRecoveryOverview } from './org-recovery.ts';
 export type { PasskeyChallengePurpose } from './passkey-challenges.ts';
 export { UsernameTakenError } from './users.ts';
 export type { AccountFolder, Folder, FolderChanges, FolderSort, FolderSortKey, NewFolder, SortOrder } from './folders.ts';

@@ -37,8 +37,8 @@ const iso = (time: number) => new Date(time).toISOString();
 /** An account public key (RSA-2048 SPKI), parsed to its canonical form as PUT /public-key does. */
 const rsaSpki = publicKeyBody.shape.public_key_spki;
 
-/** An ECDH P-256 public key in SPKI form (an approval's key); anything else is refused. */
-const p256Spki = z.string().refine((value) => {
+/** An ECDH P-256 public key in SPKI form (an approval's key, the organisation key); anything else is refused. */
+export const p256Spki = z.string().refine((value) => {
   try {
     const key = createPublicKey({ key: Buffer.from(value, 'base64'), format: 'der', type: 'spki' });
     return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';

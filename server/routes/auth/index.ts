@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { keyRoutes } from '../keys/index.ts';
 import { deviceRoutes } from './devices.ts';
 import { loginRoutes } from './login.ts';
+import { orgRecoveryCopyRoutes } from './org-recovery-copy.ts';
 import { passkeyRoutes } from './passkeys.ts';
 import { passwordRoutes } from './passwords.ts';
 import { profileRoutes } from './profile.ts';
@@ -20,4 +21,5 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   await app.register(webhookRoutes);
   await app.register(ssoRoutes);
   await app.register(deviceRoutes);
+  await app.register(orgRecoveryCopyRoutes);
 }

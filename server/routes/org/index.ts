@@ -1,7 +1,8 @@
 // The organisation's accounts, mounted at /api/org (docs/api.md, "Organisation"). Organisation
 // admins list accounts, invite by e-mail, resend and revoke invitations, disable and enable
 // accounts. Any active signed-in account reads the directory of active accounts' public keys (to
-// pick folder members). No route here reads or changes anyone's key data or files.
+// pick folder members). No route here reads or changes anyone's key data or files, except those
+// of the organisation recovery policy (recovery.ts), which is off unless an admin turns it on.
 import type { FastifyInstance } from 'fastify';
 import { inviteAccount, resendInvitation, revokeInvitation, type InvitationDeps } from '../../accounts/invitations.ts';
 import { requireOrgAdmin } from '../../accounts/account-standing.ts';
@@ -10,6 +11,7 @@ import type { AccountListing, Invitation } from '../../db/repositories/index.ts'
 import { invitationRefusal } from '../../db/repositories/index.ts';
 import { publicOrigin } from '../../download-links/link-url.ts';
 import { signedIn } from '../../plugins/sessions.ts';
+import { orgRecoveryRoutes } from './recovery.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
 import {
   accountIdParams,
@@ -132,6 +134,9 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
     orgAdmin(request);
     return toInvitationView(await revokeInvitation(deps, request.params.invitationId), app.now());
   });
+
+  // The organisation recovery policy (organisation admins; off by default).
+  await app.register(orgRecoveryRoutes);
 
   // For any signed-in account: folder owners pick members from it (team folders).
   routes.get('/directory', { schema: { response: { 200: directoryResponse } } }, async () => {

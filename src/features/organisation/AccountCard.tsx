@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { OrgAccount } from '../../../contract/organisation.ts';
 import { formatDay as day } from '../../lib/folderDisplay.ts';
-import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
+import { MEMBERS_TEXTS as T, ORG_RECOVERY_TEXTS as R } from '../../lib/userTexts.ts';
 import { useKeyFingerprint } from './keyFingerprint.ts';
 
 function Fingerprint({ spki }: { spki: string | null }) {
@@ -34,9 +34,12 @@ interface AccountCardProps {
   busy: boolean;
   onDisable(account: OrgAccount): void;
   onEnable(account: OrgAccount): void;
+  /** While the organisation recovery policy is on: whether the account's key is held, and its approval requests waiting. */
+  recovery?: { hasCopy: boolean; pendingApprovals: number } | undefined;
+  onRestore?(account: OrgAccount): void;
 }
 
-export function AccountCard({ account, isSelf, busy, onDisable, onEnable }: AccountCardProps) {
+export function AccountCard({ account, isSelf, busy, onDisable, onEnable, recovery, onRestore }: AccountCardProps) {
   const name = account.display_name ? `${account.display_name} (${account.username})` : account.username;
   const disabled = account.status === 'disabled';
   const dates = [
@@ -61,7 +64,13 @@ export function AccountCard({ account, isSelf, busy, onDisable, onEnable }: Acco
             <Chip size="small" label={account.org_role === 'admin' ? T.roleAdmin : T.roleMember} color={account.org_role === 'admin' ? 'primary' : 'default'} variant="outlined" />
             <Chip size="small" label={disabled ? T.statusDisabled : T.statusActive} color={disabled ? 'error' : 'success'} variant={disabled ? 'filled' : 'outlined'} />
             <Chip size="small" label={account.is_2fa_enabled ? T.twoFactorOn : T.twoFactorOff} variant="outlined" />
+            {recovery?.hasCopy && <Chip size="small" label={R.keyHeld} color="warning" variant="outlined" />}
           </Stack>
+          {recovery && recovery.pendingApprovals > 0 && (
+            <Typography variant="body2" color="warning.main">
+              {R.requestsWaiting(recovery.pendingApprovals)}
+            </Typography>
+          )}
           {account.email && (
             <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
               {account.email}
@@ -73,7 +82,12 @@ export function AccountCard({ account, isSelf, busy, onDisable, onEnable }: Acco
           </Typography>
         </Stack>
         {!isSelf && (
-          <Box sx={{ flexShrink: 0 }}>
+          <Stack direction={{ xs: 'row', sm: 'column' }} spacing={1} useFlexGap sx={{ flexShrink: 0, flexWrap: 'wrap' }}>
+            {recovery && recovery.pendingApprovals > 0 && onRestore && (
+              <Button variant="contained" color="warning" onClick={() => onRestore(account)} aria-label={R.restoreLabel(account.username)}>
+                {R.restore}
+              </Button>
+            )}
             {disabled ? (
               <Button variant="outlined" onClick={() => onEnable(account)} disabled={busy} aria-label={T.enableLabel(account.username)}>
                 {T.enable}
@@ -83,7 +97,7 @@ export function AccountCard({ account, isSelf, busy, onDisable, onEnable }: Acco
                 {T.disable}
               </Button>
             )}
-          </Box>
+          </Stack>
         )}
       </Stack>
     </Paper>

@@ -16,7 +16,9 @@ import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
+import { useOrgRecoveryStatusQuery } from '../../api/orgRecoveryApi.ts';
 import { AccountCard } from './AccountCard.tsx';
+import { RestoreAccessDialog } from './RestoreAccessDialog.tsx';
 import { DialogChoice } from '../../app/forms/index.ts';
 
 export function AccountsSection() {
@@ -26,6 +28,14 @@ export function AccountsSection() {
   const [disable, disabling] = useDisableAccountMutation();
   const [enable, enabling] = useEnableAccountMutation();
   const [confirming, setConfirming] = useState<OrgAccount | null>(null);
+  const [restoring, setRestoring] = useState<OrgAccount | null>(null);
+  // Polled: a member's new device may ask for approval while the page is open.
+  const recovery = useOrgRecoveryStatusQuery(undefined, { pollingInterval: 5_000 }).data;
+  const recoveryOf = (id: number) => {
+    if (!recovery?.key) return undefined;
+    const found = recovery.members.find((member) => member.id === id);
+    return { hasCopy: found?.has_copy ?? false, pendingApprovals: found?.pending_approvals ?? 0 };
+  };
   const titleId = useId();
   const textId = useId();
   const busy = disabling.isLoading || enabling.isLoading;
@@ -62,7 +72,16 @@ export function AccountsSection() {
       {accounts.data && (
         <Stack component="ul" spacing={1.5} sx={{ p: 0, m: 0 }}>
           {accounts.data.accounts.map((account) => (
-            <AccountCard key={account.id} account={account} isSelf={account.id === me?.id} busy={busy} onDisable={setConfirming} onEnable={(target) => void handleEnable(target)} />
+            <AccountCard
+              key={account.id}
+              account={account}
+              isSelf={account.id === me?.id}
+              busy={busy}
+              onDisable={setConfirming}
+              onEnable={(target) => void handleEnable(target)}
+              recovery={recoveryOf(account.id)}
+              onRestore={setRestoring}
+            />
           ))}
         </Stack>
       )}
@@ -73,6 +92,7 @@ export function AccountsSection() {
         </DialogContent>
         <DialogChoice dismissLabel={T.cancel} onDismiss={() => setConfirming(null)} confirmLabel={T.disable} onConfirm={() => void confirmDisable()} confirmColor="error" busy={busy} />
       </Dialog>
+      {restoring && <RestoreAccessDialog account={restoring} onClose={() => setRestoring(null)} />}
     </SettingsSection>
   );
 }

@@ -5,17 +5,20 @@ import Stack from '@mui/material/Stack';
 import { useAppSelector } from '../../app/hooks.ts';
 import { BackToDashboardLink } from '../../app/layout/BackLink.tsx';
 import { PageHeader } from '../../app/layout/PageHeader.tsx';
-import { MEMBERS_TEXTS as T } from '../../lib/userTexts.ts';
+import { useOrgRecoveryStatusQuery } from '../../api/orgRecoveryApi.ts';
+import { MEMBERS_TEXTS as T, ORG_RECOVERY_TEXTS } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
 import { AccountsSection } from './AccountsSection.tsx';
 import { InvitationsSection } from './InvitationsSection.tsx';
 import { InviteForm } from './InviteForm.tsx';
+import { OrgRecoverySection } from './OrgRecoverySection.tsx';
 
 export function MembersPage() {
   const user = useAppSelector(selectCurrentUser);
+  const recoveryOn = Boolean(useOrgRecoveryStatusQuery(undefined, { skip: user?.org_role !== 'admin' }).data?.key);
   return (
     <Stack sx={{ maxWidth: 960, mx: 'auto' }}>
-      <PageHeader title={T.title} subtitle={T.subtitle} back={<BackToDashboardLink />} />
+      <PageHeader title={T.title} subtitle={recoveryOn ? ORG_RECOVERY_TEXTS.membersSubtitleOn : T.subtitle} back={<BackToDashboardLink />} />
       {user?.org_role !== 'admin' ? (
         <Alert severity="warning">{T.adminOnly}</Alert>
       ) : (
@@ -23,6 +26,7 @@ export function MembersPage() {
           <InviteForm />
           <InvitationsSection />
           <AccountsSection />
+          <OrgRecoverySection />
         </Stack>
       )}
     </Stack>

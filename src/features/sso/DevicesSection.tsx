@@ -23,6 +23,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { formatDateTime } from '../../lib/folderDisplay.ts';
 import { CRYPTO_ERROR_TEXTS, SSO_TEXTS as T } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
+import { OrgRecoveryNotice } from './OrgRecoveryNotice.tsx';
 import { approveRequest, readDevice } from './ssoFlows.ts';
 
 const APPROVALS_POLL_MS = 3_000;
@@ -60,6 +61,7 @@ function Devices({ user }: { user: User }) {
   return (
     <SettingsSection title={T.devicesTitle} description={T.devicesIntro}>
       <Stack spacing={2}>
+        <OrgRecoveryNotice showStored />
         {approvals.length > 0 && (
           <Stack spacing={1}>
             <Typography variant="h3" sx={{ fontSize: '1rem', fontWeight: 600 }}>

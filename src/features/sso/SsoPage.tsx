@@ -23,6 +23,7 @@ import { PageHeader } from '../../app/layout/PageHeader.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { CRYPTO_ERROR_TEXTS, SSO_TEXTS as T } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
+import { OrgRecoveryNotice } from './OrgRecoveryNotice.tsx';
 import { askForApproval, createKeys, unlockWithRecoveryKey, unlockWithThisDevice, waitForApproval, type PendingRequest } from './ssoFlows.ts';
 
 type Step =
@@ -87,6 +88,7 @@ export function SsoPage() {
   return (
     <Stack sx={{ maxWidth: 640, mx: 'auto' }} spacing={3}>
       <PageHeader title={T.pageTitle} />
+      {step.kind !== 'checking' && <OrgRecoveryNotice />}
       {step.kind === 'checking' && (
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }} role="status">
           <CircularProgress size={24} aria-hidden />

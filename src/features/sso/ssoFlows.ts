@@ -5,9 +5,12 @@
 //   wrapped twice (this device, the recovery key) -> POST key-pair; the recovery key is shown once;
 //   later sign-ins: this browser's device copy -> unlocked, without anything typed;
 //   a new browser: ask an unlocked device (both show the same five words; the person compares them
-//   and approves there), or type the recovery key; either way this browser is then trusted too.
+//   and approves there), or type the recovery key; either way this browser is then trusted too;
+//   while the organisation recovery policy is on, every unlock here also makes sure the server holds
+//   the key sealed to the organisation key (docs/api.md "Organisation recovery").
 import type { ApprovalRequestHandle, CryptoPool, PrivateKeyHandle, SsoKeySource } from '../../../workers/index.ts';
 import { answeredWith, describeApiError } from '../../api/errors.ts';
+import { orgRecoveryApi } from '../../api/orgRecoveryApi.ts';
 import { ssoApi } from '../../api/ssoApi.ts';
 import type { User } from '../../api/types.ts';
 import type { AppDispatch } from '../../app/store.ts';
@@ -28,6 +31,7 @@ export type SsoPool = Pick<
   | 'approveDeviceRequest'
   | 'unlockPrivateKeyWithApproval'
   | 'wrapPrivateKeyForDevice'
+  | 'wrapPrivateKeyForOrgRecovery'
   | 'releaseKey'
 >;
 
@@ -42,6 +46,23 @@ export const APPROVAL_POLL_MS = 2_000;
 function accountKey(user: User): string {
   if (!user.public_key_spki) throw new Error('the account has no key pair yet');
   return user.public_key_spki;
+}
+
+/**
+ * While the organisation recovery policy is on, the key just opened (from `source`) is also sealed
+ * to the organisation key, unless the server holds that copy for this key pair and organisation
+ * key already. Best effort: a failure leaves the person unlocked, and the next unlock tries again;
+ * the profile's Devices section shows whether the copy is stored.
+ */
+export async function depositForOrganisation({ dispatch, pool }: SsoDependencies, user: User, source: SsoKeySource): Promise<void> {
+  try {
+    const state = await dispatch(orgRecoveryApi.endpoints.memberRecoveryState.initiate(undefined, { subscribe: false, forceRefetch: true })).unwrap();
+    if (!state.key || state.stored) return;
+    const copy = await pool().wrapPrivateKeyForOrgRecovery(source, state.key.public_key_spki, user.id);
+    await dispatch(orgRecoveryApi.endpoints.storeMemberCopy.initiate({ key_id: state.key.id, wrapped_for_spki: source.expectedSpki, copy })).unwrap();
+  } catch (error) {
+    console.warn('the copy of the key for the organisation was not stored; the next unlock tries again', error);
+  }
 }
 
 /** The account's first key pair; the recovery key to show once. */
@@ -61,6 +82,7 @@ export async function createKeys({ dispatch, pool }: SsoDependencies, user: User
     await saveDevice(user.id, { id: deviceId, key: deviceKey });
     dispatch(sessionConfirmed(updated));
     dispatch(adoptPrivateKey(keyPool, made.privateKey));
+    await depositForOrganisation({ dispatch, pool }, updated, { kind: 'device', copy: made.deviceCopy, deviceKey, deviceId, expectedSpki: made.publicKeySpki });
     return made.recoveryKey;
   } catch (error) {
     await keyPool.releaseKey(made.privateKey);
@@ -86,6 +108,7 @@ export async function unlockWithThisDevice({ dispatch, pool }: SsoDependencies, 
   const keyPool = pool();
   const handle = await keyPool.unlockPrivateKeyWithDevice(copy, device.key, device.id, accountKey(user));
   dispatch(adoptPrivateKey(keyPool, handle));
+  await depositForOrganisation({ dispatch, pool }, user, { kind: 'device', copy, deviceKey: device.key, deviceId: device.id, expectedSpki: accountKey(user) });
   return 'unlocked';
 }
 
@@ -104,7 +127,9 @@ export async function unlockWithRecoveryKey(deps: SsoDependencies, user: User, r
   const expectedSpki = accountKey(user);
   const handle: PrivateKeyHandle = await keyPool.unlockPrivateKeyWithRecoveryKey(copy, recoveryKey, user.username, expectedSpki);
   deps.dispatch(adoptPrivateKey(keyPool, handle));
-  await trustThisDevice(deps, user, { kind: 'recovery', copy, recoveryKey, username: user.username, expectedSpki });
+  const source: SsoKeySource = { kind: 'recovery', copy, recoveryKey, username: user.username, expectedSpki };
+  await trustThisDevice(deps, user, source);
+  await depositForOrganisation(deps, user, source);
 }
 
 export interface PendingRequest {
@@ -173,7 +198,9 @@ export async function waitForApproval(deps: SsoDependencies, user: User, request
         const expectedSpki = accountKey(user);
         const handle = await keyPool.unlockPrivateKeyWithApproval(request.requestKey, request.id, status.approver_spki, status.copy, expectedSpki);
         deps.dispatch(adoptPrivateKey(keyPool, handle));
-        await trustThisDevice(deps, user, { kind: 'approval', requestKey: request.requestKey, requestId: request.id, approverSpki: status.approver_spki, copy: status.copy, expectedSpki });
+        const source: SsoKeySource = { kind: 'approval', requestKey: request.requestKey, requestId: request.id, approverSpki: status.approver_spki, copy: status.copy, expectedSpki };
+        await trustThisDevice(deps, user, source);
+        await depositForOrganisation(deps, user, source);
         await deps.dispatch(ssoApi.endpoints.removeApproval.initiate({ id: request.id })).unwrap().catch(() => undefined);
         void keyPool.releaseKey(request.requestKey).catch(() => undefined);
         return;

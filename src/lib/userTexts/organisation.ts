@@ -36,6 +36,12 @@ const kinds = defineMessages({
   memberEnabled: { id: 'organisation.activity.kind.memberEnabled', defaultMessage: 'Account enabled again' },
   teamShared: { id: 'organisation.activity.kind.teamShared', defaultMessage: 'Folder shared with a team' },
   teamChanged: { id: 'organisation.activity.kind.teamChanged', defaultMessage: 'Folder members changed' },
+  orgRecoveryEnabled: { id: 'organisation.activity.kind.orgRecoveryEnabled', defaultMessage: 'Organisation recovery turned on (admins can restore access)' },
+  orgRecoveryDisabled: { id: 'organisation.activity.kind.orgRecoveryDisabled', defaultMessage: 'Organisation recovery turned off (all copies deleted)' },
+  orgRecoveryAdminCopyGranted: { id: 'organisation.activity.kind.orgRecoveryAdminCopyGranted', defaultMessage: 'Organisation key given to another admin' },
+  orgRecoveryCopyStored: { id: 'organisation.activity.kind.orgRecoveryCopyStored', defaultMessage: 'Your key stored for organisation recovery' },
+  orgRecoveryRestored: { id: 'organisation.activity.kind.orgRecoveryRestored', defaultMessage: 'Access restored by an organisation admin' },
+  memberAccessRestored: { id: 'organisation.activity.kind.memberAccessRestored', defaultMessage: "A member's access restored by you" },
 });
 
 export const ACTIVITY_LABELS: Readonly<Record<ActivityKind, string>> = textsOf({
@@ -70,6 +76,12 @@ export const ACTIVITY_LABELS: Readonly<Record<ActivityKind, string>> = textsOf({
   'member.enabled': kinds.memberEnabled,
   'team.shared': kinds.teamShared,
   'team.changed': kinds.teamChanged,
+  'org_recovery.enabled': kinds.orgRecoveryEnabled,
+  'org_recovery.disabled': kinds.orgRecoveryDisabled,
+  'org_recovery.admin_copy_granted': kinds.orgRecoveryAdminCopyGranted,
+  'org_recovery.copy_stored': kinds.orgRecoveryCopyStored,
+  'org_recovery.restored': kinds.orgRecoveryRestored,
+  'member.access_restored': kinds.memberAccessRestored,
 } satisfies Record<ActivityKind, unknown>);
 
 const activity = defineMessages({

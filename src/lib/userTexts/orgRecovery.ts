@@ -1,0 +1,136 @@
+// Texts of the organisation recovery policy: the members page's section for organisation admins,
+// restoring a member's access, and what a member is told on /sso and in the profile's Devices.
+import { defineMessages } from '../../i18n/defineMessages.ts';
+import { t, textsOf } from '../../i18n/language.ts';
+import { withTexts } from './withTexts.ts';
+
+const messages = defineMessages({
+  noticeTitle: { id: 'orgRecovery.member.noticeTitle', defaultMessage: 'Your organisation can restore your access' },
+  noticeBody: {
+    id: 'orgRecovery.member.noticeBody',
+    defaultMessage:
+      'Your organisation has turned on recovery by its admins. A copy of your key is kept for them, so an organisation admin can restore your access if you lose all your devices and your recovery key, and can therefore read your files.',
+  },
+  fingerprintLabel: { id: 'orgRecovery.fingerprintLabel', defaultMessage: 'Organisation key fingerprint' },
+  copyStored: { id: 'orgRecovery.member.copyStored', defaultMessage: 'A copy of your key is held for your organisation.' },
+  copyMissing: {
+    id: 'orgRecovery.member.copyMissing',
+    defaultMessage: 'Your key is not held for your organisation yet. It will be the next time your keys are unlocked after signing in.',
+  },
+  title: { id: 'orgRecovery.admin.title', defaultMessage: 'Organisation recovery' },
+  statusOn: { id: 'orgRecovery.admin.statusOn', defaultMessage: 'On' },
+  statusOff: { id: 'orgRecovery.admin.statusOff', defaultMessage: 'Off' },
+  offBody: {
+    id: 'orgRecovery.admin.offBody',
+    defaultMessage:
+      "Off. Only a member's own devices and recovery key can restore their access: a member who loses all of them loses their files. No admin can read anyone's files.",
+  },
+  turnOn: { id: 'orgRecovery.admin.turnOn', defaultMessage: 'Turn On Organisation Recovery...' },
+  confirmTitle: { id: 'orgRecovery.admin.confirmTitle', defaultMessage: 'Turn on organisation recovery?' },
+  confirmBody: {
+    id: 'orgRecovery.admin.confirmBody',
+    defaultMessage:
+      "Members who sign in with single sign-on will keep a copy of their key for the organisation admins. Admins can then restore the access of a member who lost all their devices and their recovery key, and so admins, and anyone who takes over an admin's account, can read those members' files. Members are told this when they unlock their keys.",
+  },
+  confirm: { id: 'orgRecovery.admin.confirm', defaultMessage: 'Turn On' },
+  cancel: { id: 'orgRecovery.admin.cancel', defaultMessage: 'Cancel' },
+  needsKey: { id: 'orgRecovery.admin.needsKey', defaultMessage: 'Create your own key pair first: the organisation key is kept sealed to it.' },
+  onBody: {
+    id: 'orgRecovery.admin.onBody',
+    defaultMessage: "On since {date}, turned on by {name}. Organisation admins can restore the access of members who sign in with single sign-on, and so can read their files.",
+    description: 'date: a date-time; name: the admin who turned it on',
+  },
+  adminsTitle: { id: 'orgRecovery.admin.adminsTitle', defaultMessage: 'Admins and the organisation key' },
+  holdsKey: { id: 'orgRecovery.admin.holdsKey', defaultMessage: '{name}: holds the key' },
+  lacksKey: { id: 'orgRecovery.admin.lacksKey', defaultMessage: '{name}: does not hold the key' },
+  giveKey: { id: 'orgRecovery.admin.giveKey', defaultMessage: 'Give the Key to {name}' },
+  keyGiven: { id: 'orgRecovery.admin.keyGiven', defaultMessage: 'The organisation key was given to {name}.' },
+  youLackKey: { id: 'orgRecovery.admin.youLackKey', defaultMessage: 'You do not hold the organisation key. An admin who holds it can give it to you here.' },
+  turnOff: { id: 'orgRecovery.admin.turnOff', defaultMessage: 'Turn Off...' },
+  turnOffTitle: { id: 'orgRecovery.admin.turnOffTitle', defaultMessage: 'Turn off organisation recovery?' },
+  turnOffBody: {
+    id: 'orgRecovery.admin.turnOffBody',
+    defaultMessage:
+      "The organisation key and every copy of members' keys are deleted. Admins can no longer restore anyone's access: a member who loses all their devices and their recovery key loses their files.",
+  },
+  turnOffConfirm: { id: 'orgRecovery.admin.turnOffConfirm', defaultMessage: 'Turn Off' },
+  turnedOn: { id: 'orgRecovery.admin.turnedOn', defaultMessage: 'Organisation recovery is on.' },
+  turnedOff: { id: 'orgRecovery.admin.turnedOff', defaultMessage: 'Organisation recovery is off; every copy was deleted.' },
+  loadFailed: { id: 'orgRecovery.admin.loadFailed', defaultMessage: 'The organisation recovery settings could not be loaded.' },
+  keyHeld: { id: 'orgRecovery.account.keyHeld', defaultMessage: 'Key held for recovery' },
+  requestsWaiting: { id: 'orgRecovery.account.requestsWaiting', defaultMessage: '{count, plural, one {# approval request waiting} other {# approval requests waiting}}' },
+  restore: { id: 'orgRecovery.account.restore', defaultMessage: 'Restore Access' },
+  restoreLabel: { id: 'orgRecovery.account.restoreLabel', defaultMessage: 'Restore access of {name}', description: 'The Restore Access button, as a screen reader names it' },
+  restoreTitle: { id: 'orgRecovery.restore.title', defaultMessage: 'Restore access of {name}' },
+  restoreIntro: {
+    id: 'orgRecovery.restore.intro',
+    defaultMessage:
+      'Ask {name}, by phone or in person, which five words their new device shows. Restore only if they are exactly the words below: otherwise someone else is asking for their key.',
+  },
+  requestShows: { id: 'orgRecovery.restore.requestShows', defaultMessage: '{device} shows:', description: 'device: the requesting device, e.g. "Firefox on Linux"' },
+  restoreConfirm: { id: 'orgRecovery.restore.confirm', defaultMessage: 'The Words Match: Restore' },
+  restored: { id: 'orgRecovery.restore.done', defaultMessage: "{name}'s new device now holds their key." },
+  noRequests: {
+    id: 'orgRecovery.restore.noRequests',
+    defaultMessage: 'No request is waiting. Ask {name} to sign in on their new device and choose "Approve from another device".',
+  },
+  noCopy: { id: 'orgRecovery.restore.noCopy', defaultMessage: "{name}'s key is not held for the organisation, so their access cannot be restored." },
+  computingPhrase: { id: 'orgRecovery.restore.computingPhrase', defaultMessage: 'Computing the words...' },
+  close: { id: 'orgRecovery.restore.close', defaultMessage: 'Close' },
+  failed: { id: 'orgRecovery.failed', defaultMessage: 'That did not work: {reason}', description: 'reason is a full sentence, already in the current language' },
+  membersSubtitleOn: {
+    id: 'orgRecovery.members.subtitleOn',
+    defaultMessage: "Everyone with an account in your organisation. Admins invite people and can disable accounts. Organisation recovery is on: admins can restore members' access, and so read their files.",
+  },
+});
+
+export const ORG_RECOVERY_TEXTS = withTexts(
+  textsOf({
+    noticeTitle: messages.noticeTitle,
+    noticeBody: messages.noticeBody,
+    fingerprintLabel: messages.fingerprintLabel,
+    copyStored: messages.copyStored,
+    copyMissing: messages.copyMissing,
+    title: messages.title,
+    statusOn: messages.statusOn,
+    statusOff: messages.statusOff,
+    offBody: messages.offBody,
+    turnOn: messages.turnOn,
+    confirmTitle: messages.confirmTitle,
+    confirmBody: messages.confirmBody,
+    confirm: messages.confirm,
+    cancel: messages.cancel,
+    needsKey: messages.needsKey,
+    adminsTitle: messages.adminsTitle,
+    youLackKey: messages.youLackKey,
+    turnOff: messages.turnOff,
+    turnOffTitle: messages.turnOffTitle,
+    turnOffBody: messages.turnOffBody,
+    turnOffConfirm: messages.turnOffConfirm,
+    turnedOn: messages.turnedOn,
+    turnedOff: messages.turnedOff,
+    loadFailed: messages.loadFailed,
+    keyHeld: messages.keyHeld,
+    restore: messages.restore,
+    restoreConfirm: messages.restoreConfirm,
+    computingPhrase: messages.computingPhrase,
+    close: messages.close,
+    membersSubtitleOn: messages.membersSubtitleOn,
+  }),
+  {
+    onBody: (date: string, name: string) => t(messages.onBody, { date, name }),
+    holdsKey: (name: string) => t(messages.holdsKey, { name }),
+    lacksKey: (name: string) => t(messages.lacksKey, { name }),
+    giveKey: (name: string) => t(messages.giveKey, { name }),
+    keyGiven: (name: string) => t(messages.keyGiven, { name }),
+    requestsWaiting: (count: number) => t(messages.requestsWaiting, { count }),
+    restoreLabel: (name: string) => t(messages.restoreLabel, { name }),
+    restoreTitle: (name: string) => t(messages.restoreTitle, { name }),
+    restoreIntro: (name: string) => t(messages.restoreIntro, { name }),
+    requestShows: (device: string) => t(messages.requestShows, { device }),
+    restored: (name: string) => t(messages.restored, { name }),
+    noRequests: (name: string) => t(messages.noRequests, { name }),
+    noCopy: (name: string) => t(messages.noCopy, { name }),
+    failed: (reason: string) => t(messages.failed, { reason }),
+  },
+);
