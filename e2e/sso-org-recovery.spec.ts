@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startTestProvider, type TestProvider } from '../tests/support/oidc-provider.ts';
 import { expectAccessible } from './support/axe.ts';
+import { shot } from './support/screenshots.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { sha256 } from './support/files-seed.ts';
 import { ServerProcess } from './support/server-process.ts';
@@ -125,12 +126,14 @@ test("an admin restores the access of a member who lost every device and their r
   const section = admin.getByRole('region', { name: 'Organisation recovery' });
   await expect(section.getByText("No admin can read anyone's files.", { exact: false })).toBeVisible();
   await expectAccessible(admin, 'members page, organisation recovery off');
+  await shot(admin, 'org-recovery-members-page-organisation-recovery-off');
 
   // Turning it on says what it costs and asks to confirm.
   await section.getByRole('button', { name: 'Turn On Organisation Recovery...' }).click();
   const confirm = admin.getByRole('dialog', { name: 'Turn on organisation recovery?' });
   await expect(confirm.getByText("can read those members' files", { exact: false })).toBeVisible();
   await expectAccessible(admin, 'organisation recovery confirmation');
+  await shot(admin, 'org-recovery-organisation-recovery-confirmation');
   await confirm.getByRole('button', { name: 'Turn On' }).click();
   await expect(admin.getByText('Organisation recovery is on.')).toBeVisible();
   await expect(section.getByText('boss: holds the key')).toBeVisible();
@@ -139,6 +142,7 @@ test("an admin restores the access of a member who lost every device and their r
   await expect(orgFingerprint).toHaveText(/^([0-9A-F]{4} ){9}[0-9A-F]{4}$/);
   const fingerprint = (await orgFingerprint.textContent())!;
   await expectAccessible(admin, 'members page, organisation recovery on');
+  await shot(admin, 'org-recovery-members-page-organisation-recovery-on');
 
   // The member signs in: /sso says the organisation can restore access and read files, with the
   // same fingerprint; making the keys stores the copy for the organisation.
@@ -148,12 +152,14 @@ test("an admin restores the access of a member who lost every device and their r
   await expect(notice).toContainText('can therefore read your files');
   await expect(notice.getByTestId('org-key-fingerprint')).toHaveText(fingerprint);
   await expectAccessible(member, 'sso setup with the organisation recovery notice');
+  await shot(member, 'org-recovery-sso-setup-with-the-organisation-recovery-notice');
   await createKeys(member);
   const state = (await (await member.request.get('/api/auth/org-recovery-copy')).json()) as { stored: boolean };
   expect(state.stored).toBe(true);
   await member.goto('/profile');
   await expect(member.getByTestId('org-recovery-stored')).toHaveText('A copy of your key is held for your organisation.');
   await expectAccessible(member, 'profile devices with the organisation recovery notice');
+  await shot(member, 'org-recovery-profile-devices-with-the-organisation-recovery-notice');
 
   // A file for the member, encrypted in an uploader's browser for the member's key.
   const folder = (await (await member.request.post('/api/folders/', { data: { title: 'Erin files', perform_mime_check: false }, headers: await csrf(member) })).json()) as {
@@ -181,6 +187,7 @@ test("an admin restores the access of a member who lost every device and their r
   const dialog = admin.getByRole('dialog', { name: 'Restore access of erin' });
   await expect(dialog.getByTestId('restore-request-phrase')).toHaveText(phrase, { timeout: 15_000 });
   await expectAccessible(admin, 'restore access dialog');
+  await shot(admin, 'org-recovery-restore-access-dialog');
   await dialog.getByRole('button', { name: 'The Words Match: Restore' }).click();
   await expect(admin.getByText("erin's new device now holds their key.")).toBeVisible();
 

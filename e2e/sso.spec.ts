@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startTestProvider, type TestProvider } from '../tests/support/oidc-provider.ts';
 import { expectAccessible } from './support/axe.ts';
+import { shot } from './support/screenshots.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { sha256 } from './support/files-seed.ts';
 import { ServerProcess } from './support/server-process.ts';
@@ -20,20 +21,6 @@ const PORT = Number(process.env.SSO_E2E_PORT ?? E2E_PORT + 90);
 const PROVIDER_PORT = PORT + 1;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.join(ROOT, `.tmp/sso-e2e-${PORT}`);
-/** Set to keep screenshots of each single sign-on screen at 1280 and 390 px (to look at them). */
-const SHOTS_DIR = process.env.SSO_SHOTS_DIR;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS_DIR) return;
-  fs.mkdirSync(SHOTS_DIR, { recursive: true });
-  const wide = page.viewportSize() ?? { width: 1280, height: 720 };
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: wide.height });
-    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize(wide);
-}
-
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
 
