@@ -36,6 +36,7 @@ export const deviceName = passkeyName;
  */
 export function appPath(value: string): string | null {
   if (value.length === 0 || value.length > 512) return null;
+  // eslint-disable-next-line no-control-regex
   if (!/^\/(?![/\\])/.test(value) || /[\\\s\u0000-\u001f\u007f]/.test(value)) return null;
   const base = 'http://app.invalid';
   try {
