@@ -10,6 +10,7 @@ import { useState } from 'react';
 import type { Passkey } from '../../../contract/passkeys.ts';
 import { MAX_PASSKEYS_PER_ACCOUNT, PASSKEY_NAME_MAX_LENGTH } from '../../../contract/passkeys.ts';
 import { useListPasskeysQuery, useRemovePasskeyMutation, useRenamePasskeyMutation } from '../../api/passkeysApi.ts';
+import { useSsoSettingsQuery } from '../../api/ssoApi.ts';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { SettingsSection } from '../../app/layout/SettingsSection.tsx';
@@ -17,8 +18,9 @@ import { useNotifier } from '../../app/notifier.ts';
 import { formatDateTime } from '../../lib/folderDisplay.ts';
 import { PASSKEY_TEXTS } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
+import { selectPrivateKey } from '../keys/index.ts';
 import { PasskeyConfirmDialog } from './PasskeyConfirmDialog.tsx';
-import { addPasskey } from './passkeyFlows.ts';
+import { addPasskey, type Confirmation } from './passkeyFlows.ts';
 import { passkeysSupported } from './webauthn.ts';
 
 type Editing = { kind: 'add' } | { kind: 'rename'; passkey: Passkey } | { kind: 'remove'; passkey: Passkey } | null;
@@ -27,9 +29,18 @@ function nameProblem(name: string): string | null {
   return name.trim() === '' ? PASSKEY_TEXTS.nameRequired : null;
 }
 
-/** The profile's passkeys: list, add, rename, remove (hidden where the browser has no WebAuthn). */
+/** Where the profile comes back to after signing in again at the provider. */
+const PROFILE_PATH = '/profile';
+
+/**
+ * The profile's passkeys: list, add, rename, remove (hidden where the browser has no WebAuthn).
+ * For an account without a password (single sign-on) a passkey unlocks the keys on /sso and
+ * confirms; its copy of the private key is made from the key this session already unlocked.
+ */
 export function PasskeySection() {
   const user = useAppSelector(selectCurrentUser);
+  const privateKey = useAppSelector(selectPrivateKey);
+  const ssoName = useSsoSettingsQuery(undefined, { skip: user?.has_password !== false }).data?.sso?.name ?? null;
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
   const notify = useNotifier();
@@ -43,6 +54,12 @@ export function PasskeySection() {
   if (!user || !supported) return null;
   const passkeys = data?.passkeys ?? [];
   const full = passkeys.length >= MAX_PASSKEYS_PER_ACCOUNT;
+  const withoutPassword = !user.has_password;
+  const spki = user.public_key_spki;
+  // No password to confirm with: a passkey, or a fresh sign-in at the provider (the server's rule).
+  const sso = (keySource: Confirmation['keySource']) =>
+    withoutPassword && ssoName !== null ? { name: ssoName, returnTo: PROFILE_PATH, confirmation: (): Confirmation => ({ keySource }) } : null;
+  const sessionSource: Confirmation['keySource'] = withoutPassword && privateKey && spki ? { kind: 'session', privateKey, expectedSpki: spki } : null;
 
   function open(next: Editing) {
     setName(next?.kind === 'rename' ? next.passkey.name : '');
@@ -63,7 +80,10 @@ export function PasskeySection() {
   );
 
   return (
-    <SettingsSection title={PASSKEY_TEXTS.sectionTitle} description={PASSKEY_TEXTS.sectionDescription}>
+    <SettingsSection
+      title={PASSKEY_TEXTS.sectionTitle}
+      description={withoutPassword && ssoName !== null ? PASSKEY_TEXTS.sectionDescriptionSso(ssoName) : PASSKEY_TEXTS.sectionDescription}
+    >
       <Stack spacing={2}>
         {passkeys.length === 0 ? (
           <Typography variant="body2" color="text.secondary">
@@ -80,7 +100,7 @@ export function PasskeySection() {
                       size="small"
                       variant={passkey.unlocks_keys ? 'filled' : 'outlined'}
                       color={passkey.unlocks_keys ? 'success' : 'default'}
-                      label={passkey.unlocks_keys ? PASSKEY_TEXTS.unlocksKeys : PASSKEY_TEXTS.signInOnly}
+                      label={passkey.unlocks_keys ? PASSKEY_TEXTS.unlocksKeys : withoutPassword ? PASSKEY_TEXTS.confirmOnly : PASSKEY_TEXTS.signInOnly}
                     />
                   </Stack>
                   <Typography variant="body2" color="text.secondary">
@@ -117,11 +137,14 @@ export function PasskeySection() {
           submitLabel={PASSKEY_TEXTS.confirmWithPassword}
           validate={() => nameProblem(name)}
           canUsePasskey={passkeys.length > 0}
+          sso={sso(sessionSource)}
           onClose={() => setEditing(null)}
           onConfirmed={async (confirmation) => {
-            const added = await addPasskey({ dispatch, pool: cryptoPool }, name.trim(), confirmation, user);
+            // An account without a password: the session's key, whichever way it confirmed.
+            const source = sessionSource ? { keySource: sessionSource } : confirmation;
+            const added = await addPasskey({ dispatch, pool: cryptoPool }, name.trim(), source, user);
             if (added.unlocksKeys) notify.success(PASSKEY_TEXTS.added(added.name));
-            else notify.warning(PASSKEY_TEXTS.addedSignInOnly(added.name));
+            else notify.warning(withoutPassword ? PASSKEY_TEXTS.addedConfirmOnly(added.name) : PASSKEY_TEXTS.addedSignInOnly(added.name));
           }}
         >
           {nameField}
@@ -133,6 +156,7 @@ export function PasskeySection() {
           submitLabel={PASSKEY_TEXTS.save}
           validate={() => nameProblem(name)}
           canUsePasskey
+          sso={sso(null)}
           onClose={() => setEditing(null)}
           onConfirmed={async () => {
             await rename({ id: editing.passkey.id, name: name.trim() }).unwrap();
@@ -147,6 +171,7 @@ export function PasskeySection() {
           title={PASSKEY_TEXTS.removeTitle}
           submitLabel={PASSKEY_TEXTS.remove}
           canUsePasskey
+          sso={sso(null)}
           onClose={() => setEditing(null)}
           onConfirmed={async () => {
             await remove({ id: editing.passkey.id }).unwrap();

@@ -4,8 +4,9 @@
 //   first sign-in: a device key for this browser, then a new key pair whose private key comes back
 //   wrapped twice (this device, the recovery key) -> POST key-pair; the recovery key is shown once;
 //   later sign-ins: this browser's device copy -> unlocked, without anything typed;
-//   a new browser: ask an unlocked device (both show the same five words; the person compares them
-//   and approves there), or type the recovery key; either way this browser is then trusted too.
+//   a new browser: a passkey with a copy of the key (PRF), ask an unlocked device (both show the same
+//   five words; the person compares them and approves there), or type the recovery key; whichever
+//   way, this browser is then trusted too.
 import type { ApprovalRequestHandle, CryptoPool, PrivateKeyHandle, SsoKeySource } from '../../../workers/index.ts';
 import { answeredWith, describeApiError } from '../../api/errors.ts';
 import { ssoApi } from '../../api/ssoApi.ts';
@@ -13,6 +14,7 @@ import type { User } from '../../api/types.ts';
 import type { AppDispatch } from '../../app/store.ts';
 import { sessionConfirmed } from '../auth/index.ts';
 import { adoptPrivateKey } from '../keys/index.ts';
+import { unlockWithPasskey } from '../passkeys/index.ts';
 import { forgetDevice, readDevice, saveDevice, thisDeviceName, type StoredDevice } from './deviceStore.ts';
 
 export type SsoPool = Pick<
@@ -26,6 +28,7 @@ export type SsoPool = Pick<
   | 'approveDeviceRequest'
   | 'unlockPrivateKeyWithApproval'
   | 'wrapPrivateKeyForDevice'
+  | 'unlockPrivateKeyWithPasskey'
   | 'releaseKey'
 >;
 
@@ -94,6 +97,18 @@ async function trustThisDevice({ dispatch, pool }: SsoDependencies, user: User, 
   const copy = await keyPool.wrapPrivateKeyForDevice(source, device.key, device.id);
   await dispatch(ssoApi.endpoints.trustDevice.initiate({ id: device.id, name: thisDeviceName(), copy, wrapped_for_spki: accountKey(user) })).unwrap();
   await saveDevice(user.id, device);
+}
+
+/**
+ * A passkey with a copy of the key (docs/api.md "Single sign-on"): 'unlocked' (and this browser is
+ * then trusted, its copy made from the key just opened), or why this passkey cannot unlock.
+ */
+export async function unlockWithAccountPasskey(deps: SsoDependencies, user: User): Promise<'unlocked' | 'no-prf' | 'no-copy'> {
+  const expectedSpki = accountKey(user);
+  const outcome = await unlockWithPasskey(deps, expectedSpki);
+  if (outcome.kind !== 'unlocked') return outcome.kind;
+  await trustThisDevice(deps, user, { kind: 'session', privateKey: outcome.privateKey, expectedSpki });
+  return 'unlocked';
 }
 
 export async function unlockWithRecoveryKey(deps: SsoDependencies, user: User, recoveryKey: string): Promise<void> {
