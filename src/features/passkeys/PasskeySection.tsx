@@ -18,7 +18,7 @@ import { useNotifier } from '../../app/notifier.ts';
 import { formatDateTime } from '../../lib/folderDisplay.ts';
 import { PASSKEY_TEXTS } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
-import { selectPrivateKey } from '../keys/index.ts';
+import { selectPrivateKey, usePrivateKeyUnlock } from '../keys/index.ts';
 import { PasskeyConfirmDialog } from './PasskeyConfirmDialog.tsx';
 import { addPasskey, type Confirmation } from './passkeyFlows.ts';
 import { passkeysSupported } from './webauthn.ts';
@@ -40,6 +40,7 @@ const PROFILE_PATH = '/profile';
 export function PasskeySection() {
   const user = useAppSelector(selectCurrentUser);
   const privateKey = useAppSelector(selectPrivateKey);
+  const { requestPrivateKey } = usePrivateKeyUnlock();
   const ssoName = useSsoSettingsQuery(undefined, { skip: user?.has_password !== false }).data?.sso?.name ?? null;
   const dispatch = useAppDispatch();
   const cryptoPool = useCryptoPool();
@@ -62,6 +63,12 @@ export function PasskeySection() {
   const sessionSource: Confirmation['keySource'] = withoutPassword && privateKey && spki ? { kind: 'session', privateKey, expectedSpki: spki } : null;
 
   function open(next: Editing) {
+    // The new passkey's copy is made from the session's key: unlocked first (on /sso, which
+    // comes back here), where an account without a password has it locked.
+    if (next?.kind === 'add' && withoutPassword && !privateKey && spki) {
+      void requestPrivateKey();
+      return;
+    }
     setName(next?.kind === 'rename' ? next.passkey.name : '');
     setEditing(next);
   }
