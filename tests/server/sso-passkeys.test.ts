@@ -136,6 +136,13 @@ describe('passkeys of single sign-on accounts', () => {
     const { credential, added } = await register(client);
     expect(added?.status).toBe(200);
 
+    // An answer that does not verify says nothing about the account: the refusal comes after the check.
+    const forger = server.client('localhost');
+    await forger.primeCsrf();
+    const forgedOptions = await forger.post('/api/auth/passkeys/sign-in/options');
+    const forged = await forger.post('/api/auth/passkeys/sign-in', { response: credential.assert(forgedOptions.body.options, { origin: 'https://evil.example' }) });
+    expect(forged.body.code).toBe('PASSKEY_ORIGIN_MISMATCH');
+
     const stranger = server.client('localhost');
     const refused = await passkeySignIn(stranger, credential);
     expect(refused.status).toBe(403);
