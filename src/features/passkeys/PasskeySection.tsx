@@ -56,6 +56,8 @@ export function PasskeySection() {
   const passkeys = data?.passkeys ?? [];
   const full = passkeys.length >= MAX_PASSKEYS_PER_ACCOUNT;
   const withoutPassword = !user.has_password;
+  // Its confirmation names the provider: shown once the server has said which (never a password field).
+  if (withoutPassword && ssoName === null) return null;
   const spki = user.public_key_spki;
   // No password to confirm with: a passkey, or a fresh sign-in at the provider (the server's rule).
   const sso = (keySource: Confirmation['keySource']) =>
