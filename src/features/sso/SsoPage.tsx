@@ -1,7 +1,8 @@
 // /sso: where single sign-on lands (docs/api.md "Single sign-on"). An account's first visit makes
 // its key pair and shows the recovery key once; later visits unlock the key with this browser's
 // copy at once; a browser without one unlocks with a passkey that holds a copy (offered first),
-// asks an unlocked device (both show the same five words) or takes the recovery key. Every step ends in the dashboard, or in an error the person can retry.
+// asks an unlocked device (both show the same five words) or takes the recovery key. Every step
+// ends in the dashboard, or in an error the person can retry.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -156,6 +157,7 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
   const [error, setError] = useState<string | null>(null);
   const [recoveryKey, setRecoveryKey] = useState('');
   const [busy, setBusy] = useState(false);
+  const [askingPasskey, setAskingPasskey] = useState(false);
   const waiting = useRef<AbortController | null>(null);
   // A passkey comes first when the account has one that holds a copy of its current key.
   const supported = passkeysSupported();
@@ -187,6 +189,7 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
   async function passkey() {
     setError(null);
     setBusy(true);
+    setAskingPasskey(true);
     waiting.current?.abort();
     setRequest(null);
     try {
@@ -197,6 +200,7 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
       setError(T.failed(reasonOf(cause)));
     } finally {
       setBusy(false);
+      setAskingPasskey(false);
     }
   }
 
@@ -221,7 +225,7 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
       {withPasskey && (
         <div>
           <Button variant="contained" disabled={busy} onClick={() => void passkey()}>
-            {busy && !request ? T.waitingForPasskey : T.unlockWithPasskey}
+            {askingPasskey ? T.waitingForPasskey : T.unlockWithPasskey}
           </Button>
         </div>
       )}
