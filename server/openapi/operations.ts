@@ -56,7 +56,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   'GET /api/auth/sso': { tag: 'sso', summary: 'What the sign-in page offers: single sign-on (its name) and whether passwords sign in' },
   'GET /api/auth/sso/start': {
     tag: 'sso',
-    summary: 'Start a single sign-on: a browser navigation, sent on to the provider (PKCE, state and nonce kept in this browser); `next`, an app path, is where the app goes after /sso',
+    summary: 'Start a single sign-on: a browser navigation, sent on to the provider (PKCE, state and nonce kept in this browser); `next`, an app path, is where the app goes after /sso (a signed-in person signing in again: the provider is asked for prompt=login)',
     redirect: "The provider's authorization URL, or /login?sso_error=CODE when it cannot be reached",
     errors: { 404: ['SSO_NOT_CONFIGURED'] },
   },

@@ -108,7 +108,11 @@ describe('passkeys of single sign-on accounts', () => {
     const [listed] = (await client.get('/api/auth/passkeys')).body.passkeys as Array<{ id: number }>;
     expect((await client.request('PATCH', `/api/auth/passkeys/${listed!.id}`, { json: { name: 'Old phone' } })).body.code).toBe('PASSKEY_REAUTH_REQUIRED');
 
-    // Signing in again at the provider re-authenticates (a new session) and comes back through /sso.
+    // Signing in again at the provider re-authenticates (a new session) and comes back through /sso;
+    // the provider is asked to make the person sign in again, not to answer from its own session.
+    const again = await start(client, '/profile');
+    expect(new URL(again.headers.get('location')!).searchParams.get('prompt')).toBe('login');
+    expect(new URL((await start(server.client('localhost'))).headers.get('location')!).searchParams.get('prompt')).toBeNull();
     expect(await signIn(client, 'carol', '/profile')).toBe('/sso?next=%2Fprofile');
     expect((await register(client)).added?.status).toBe(200);
   });

@@ -43,7 +43,7 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
   routes.get('/sso/start', { config: { public: true }, schema: { querystring: ssoStartQuery } }, async (request, reply) => {
     if (!provider) throw new SsoError('SSO_NOT_CONFIGURED');
     try {
-      const { flow, url } = await provider.startSignIn();
+      const { flow, url } = await provider.startSignIn({ signInAgain: request.query.next !== undefined });
       setFlowCookie(reply, flow, app.now(), app.config.cookieSecure, request.query.next ?? null);
       reply.header('cache-control', 'no-store');
       return reply.redirect(url, 303);
