@@ -7,7 +7,8 @@
 // any password (the sign-in just happened); the same tab then becomes a new browser (every cookie
 // and all of the origin's storage cleared: no trusted-device copy left, its virtual authenticator
 // kept), signs in by single sign-on, and /sso offers the passkey first: it unlocks, the browser
-// is trusted, and a file uploaded to the account decrypts byte-identical.
+// is trusted, and a file uploaded to the account decrypts byte-identical. "Sign in again with
+// <provider>" in the passkey confirmation goes to the provider and back to the profile.
 //
 // A second browser context gets the same credential over CDP (WebAuthn.getCredentials /
 // addCredential). Chromium's virtual authenticator exports no PRF secret with a credential (a
@@ -189,6 +190,19 @@ test('a passkey added without a password unlocks the keys on a new browser after
   await page.goto('/profile');
   await expect(page.getByRole('list', { name: 'Devices' }).getByRole('listitem')).toHaveCount(2);
   expect(sha256(await downloadedBytes(page, folder.id, 'minutes.bin'))).toBe(sha256(content));
+
+  // Signing in again from the confirmation: the provider asks for the sign-in (prompt=login), and
+  // the browser comes back through /sso (this browser's copy now) to the profile.
+  await page.goto('/profile');
+  await page.getByRole('region', { name: 'Passkeys' }).getByRole('button', { name: 'Add a Passkey' }).click();
+  await expect(page).toHaveURL(`${BASE}/profile`, { timeout: 20_000 });
+  await page.getByRole('region', { name: 'Passkeys' }).getByRole('button', { name: 'Add a Passkey' }).click();
+  await page.getByRole('dialog', { name: 'Add a Passkey' }).getByRole('link', { name: 'Sign in again with Example Staff' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
+  await page.getByLabel('Username').fill('erin');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${BASE}/profile`, { timeout: 20_000 });
+  await expect(page.getByRole('region', { name: 'Passkeys' }).getByRole('listitem').filter({ hasText: 'Laptop' })).toBeVisible();
 
   // Another browser context with the same credential copied over CDP (which carries no PRF secret).
   const { credentials } = await authenticator.cdp.send('WebAuthn.getCredentials', { authenticatorId: authenticator.id });
