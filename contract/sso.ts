@@ -28,6 +28,34 @@ const ecdhSpki = base64('Public key', 200);
 /** What a device calls itself ("Firefox on Linux"): the passkey name's rules. */
 export const deviceName = passkeyName;
 
+/**
+ * `value` when it is a path of this app: one leading `/` not followed by another `/` or a `\`
+ * (browsers read `//host` and `/\host` as another site), no back slash, control character or
+ * white space anywhere, at most 512 characters, and still on this origin once parsed. Anything
+ * else is null: the callback never sends a browser off the app.
+ */
+export function appPath(value: string): string | null {
+  if (value.length === 0 || value.length > 512) return null;
+  // eslint-disable-next-line no-control-regex
+  if (!/^\/(?![/\\])/.test(value) || /[\\\s\u0000-\u001f\u007f]/.test(value)) return null;
+  const base = 'http://app.invalid';
+  try {
+    const parsed = new URL(value, base);
+    return parsed.origin === base ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** GET /auth/sso/start: `next`, where the app goes after signing in (and unlocking) again. */
+export const ssoStartQuery = z.object({
+  next: z
+    .string({ error: 'next must be text' })
+    .refine((value) => appPath(value) !== null, 'next must be a path of this app (one leading /, no back slash, no white space)')
+    .optional(),
+});
+export type SsoStartQuery = z.infer<typeof ssoStartQuery>;
+
 /** GET /auth/sso: what the sign-in page offers. */
 export const ssoSettingsResponse = z.object({
   /** Null: single sign-on is not set up. `name` completes "Sign in with …". */

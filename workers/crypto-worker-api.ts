@@ -84,7 +84,7 @@ import type { SentSignature } from './sent-signature.ts';
 import { encryptWholeFiles, type WholeFileResult } from './whole-file-encryption.ts';
 import { KeyStore } from './key-store.ts';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
-import type { FileKeysMessage, SsoKeySource } from './pool-types.ts';
+import type { FileKeysMessage, PasskeyKeySource, SsoKeySource } from './pool-types.ts';
 import { changeTeam, openTeam, shareFolder, unwrapFolderFileKey, type OpenedTeam, type ShareFolderInput, type TeamChange, type VerifiedTeam } from './team-operations.ts';
 
 export interface StoredKeyData {
@@ -92,18 +92,15 @@ export interface StoredKeyData {
   readonly kdfSalt: string;
 }
 
-/**
- * Where the private key comes from when a new passkey gets its copy: the stored key data and the
- * password the person just re-entered, or the copy of the passkey they just confirmed with and
- * that passkey's PRF output (transferred, zeroed here).
- */
-export type PasskeyKeySource =
-  | { readonly kind: 'password'; readonly data: StoredKeyData; readonly password: string }
-  | { readonly kind: 'passkey'; readonly encryptedPrivateKey: string; readonly prfOutput: ArrayBuffer; readonly credentialId: string };
+/** PasskeyKeySource (pool-types.ts) as it reaches the worker: the session's key named by its handle's id. */
+export type WorkerPasskeyKeySource =
+  | Exclude<PasskeyKeySource, { readonly kind: 'session' }>
+  | { readonly kind: 'session'; readonly privateKeyId: string; readonly expectedSpki: string };
 
-/** SsoKeySource (pool-types.ts) as it reaches the worker: an approval names its request's key pair by id. */
+/** SsoKeySource (pool-types.ts) as it reaches the worker: an approval names its request's key pair by id, the session its key. */
 export type WorkerSsoKeySource =
-  | Exclude<SsoKeySource, { readonly kind: 'approval' }>
+  | Exclude<SsoKeySource, { readonly kind: 'approval' } | { readonly kind: 'session' }>
+  | { readonly kind: 'session'; readonly privateKeyId: string; readonly expectedSpki: string }
   | {
       readonly kind: 'approval';
       readonly requestKeyId: string;
@@ -236,7 +233,19 @@ async function openSsoKeySource(keys: KeyStore, source: WorkerSsoKeySource): Pro
       await assertAccountKeyPair(privateKey, source.expectedSpki);
       return privateKey;
     }
+    case 'session':
+      return sessionKey(keys, source.privateKeyId, source.expectedSpki);
   }
+}
+
+/**
+ * The session's private key (a handle of this worker), extractable, when it was opened by a
+ * single-sign-on path (key-store.ts) and is the account's key pair: WRONG_KEY for another.
+ */
+async function sessionKey(keys: KeyStore, privateKeyId: string, expectedSpki: string): Promise<CryptoKey> {
+  const privateKey = keys.rewrappable(privateKeyId);
+  await assertAccountKeyPair(privateKey, expectedSpki);
+  return privateKey;
 }
 
 async function withRecoveryKey<T>(typed: string, use: (key: Bytes) => Promise<T>): Promise<T> {
@@ -332,25 +341,32 @@ export function createCryptoWorkerApi() {
     },
     /**
      * Opens a passkey's copy with its PRF output (transferred in; zeroed here whatever happens) and
-     * keeps the key; WRONG_PASSKEY when the copy is not this credential's.
+     * keeps the key; WRONG_PASSKEY when the copy is not this credential's. `expectedSpki` (an
+     * account without a password, on /sso): checked like the other single-sign-on copies (WRONG_KEY
+     * for another key pair), and the key is kept re-wrappable like theirs (key-store.ts).
      */
-    async unlockPrivateKeyWithPasskey(encryptedPrivateKey: string, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
+    async unlockPrivateKeyWithPasskey(encryptedPrivateKey: string, prfOutput: ArrayBuffer, credentialId: string, expectedSpki?: string): Promise<string> {
       const prf = new Uint8Array(prfOutput);
       try {
-        return keys.addAccount(await accountKeysFrom(await unwrapPasskeyPrivateKey(encryptedPrivateKey, prf, credentialId, true)));
+        const privateKey = await unwrapPasskeyPrivateKey(encryptedPrivateKey, prf, credentialId, true);
+        if (expectedSpki === undefined) return keys.addAccount(await accountKeysFrom(privateKey));
+        await assertAccountKeyPair(privateKey, expectedSpki);
+        return keys.addAccount(await accountKeysFrom(privateKey), privateKey);
       } finally {
         prf.fill(0);
       }
     },
     /** The copy of the private key for a new passkey (its PRF output transferred in, zeroed here). */
-    async wrapPrivateKeyForPasskey(source: PasskeyKeySource, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
+    async wrapPrivateKeyForPasskey(source: WorkerPasskeyKeySource, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
       const prf = new Uint8Array(prfOutput);
       const sourcePrf = source.kind === 'passkey' ? new Uint8Array(source.prfOutput) : null;
       try {
         const privateKey =
           source.kind === 'password'
             ? await unwrapPrivateKey(source.data, source.password, true)
-            : await unwrapPasskeyPrivateKey(source.encryptedPrivateKey, sourcePrf!, source.credentialId, true);
+            : source.kind === 'session'
+              ? await sessionKey(keys, source.privateKeyId, source.expectedSpki)
+              : await unwrapPasskeyPrivateKey(source.encryptedPrivateKey, sourcePrf!, source.credentialId, true);
         return await wrapPrivateKeyForPasskey(privateKey, prf, credentialId);
       } finally {
         prf.fill(0);
@@ -365,18 +381,20 @@ export function createCryptoWorkerApi() {
       const deviceCopy = await wrapPrivateKeyForDevice(pair.privateKey, deviceKey, deviceId);
       const recovery = await newRecoveryCopy(pair.privateKey, username);
       const publicKeySpki = await exportPublicKeySpki(pair.publicKey);
-      return { privateKeyId: keys.addAccount(await accountKeysFrom(pair.privateKey)), publicKeySpki, deviceCopy, ...recovery };
+      return { privateKeyId: keys.addAccount(await accountKeysFrom(pair.privateKey), pair.privateKey), publicKeySpki, deviceCopy, ...recovery };
     },
     /** A new device key: AES-256-GCM, not extractable (the page keeps the CryptoKey in IndexedDB). */
     generateDeviceKey(): Promise<CryptoKey> {
       return generateDeviceKey();
     },
     async unlockPrivateKeyWithDevice(copy: string, deviceKey: CryptoKey, deviceId: string, expectedSpki: string): Promise<string> {
-      return keys.addAccount(await accountKeysFrom(await unwrapDevicePrivateKey(copy, deviceKey, deviceId, expectedSpki, true)));
+      const privateKey = await unwrapDevicePrivateKey(copy, deviceKey, deviceId, expectedSpki, true);
+      return keys.addAccount(await accountKeysFrom(privateKey), privateKey);
     },
     /** `recoveryKey` as typed (read leniently; MALFORMED unless 32 base32 characters). */
     async unlockPrivateKeyWithRecoveryKey(copy: string, recoveryKey: string, username: string, expectedSpki: string): Promise<string> {
-      return keys.addAccount(await accountKeysFrom(await withRecoveryKey(recoveryKey, (key) => unwrapRecoveryPrivateKey(copy, key, username, expectedSpki, true))));
+      const privateKey = await withRecoveryKey(recoveryKey, (key) => unwrapRecoveryPrivateKey(copy, key, username, expectedSpki, true));
+      return keys.addAccount(await accountKeysFrom(privateKey), privateKey);
     },
     /** A new device's request: its ECDH key pair is kept here (requestKeyId); the public key and phrase go to the page. */
     async createApprovalRequest(): Promise<CreatedApprovalRequest> {
@@ -395,7 +413,7 @@ export function createCryptoWorkerApi() {
     /** The requesting device: opens the approver's copy with the request's key pair and keeps the key. */
     async unlockPrivateKeyWithApproval(requestKeyId: string, requestId: string, approverSpki: string, copy: string, expectedSpki: string): Promise<string> {
       const opened = await openDeviceApproval(keys.request(requestKeyId), requestId, approverSpki, copy, expectedSpki, true);
-      return keys.addAccount(await accountKeysFrom(opened));
+      return keys.addAccount(await accountKeysFrom(opened), opened);
     },
     /** This device's copy of the private key from `source` (a device trusted from now on). */
     async wrapPrivateKeyForDevice(source: WorkerSsoKeySource, deviceKey: CryptoKey, deviceId: string): Promise<string> {

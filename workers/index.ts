@@ -27,6 +27,7 @@ export type {
   LinkFileKeyHandle,
   PrivateKeyHandle,
   FileKeysMessage,
+  PasskeyKeySource,
   SsoKeySource,
 } from './pool-types.ts';
 /** Team folders: the pool's openTeam, unwrapFolderFileKey, shareFolder and changeTeam (how to call them: workers/team-operations.ts). */
@@ -59,7 +60,7 @@ export { fromWireError, type WireDownloadError } from './wire-errors.ts';
 export { isCryptoError } from '../crypto/index.ts';
 /** Whether a pre-login block is bound to an account name (scheme 3): the app shell's sign-in check. */
 export { isBoundAccountKdfParams, newAccountKdfParams, PASSKEY_PRF_SALT } from '../crypto/index.ts';
-export type { PasskeyKeySource, NewRecoveryKey } from './crypto-worker-api.ts';
+export type { NewRecoveryKey } from './crypto-worker-api.ts';
 /** Accounts without a password: the pool's device, recovery-key and approval calls (docs/format.md, "The private key after a single sign-on"). */
 export type { DeviceApproval, RecoveryKeyText } from '../crypto/index.ts';
 /** The organisation recovery policy's pool calls (docs/format.md, "The organisation recovery key"). */

@@ -7,6 +7,13 @@
  * import for signing team manifests and its public key (crypto/team-keys.ts); an opened team
  * folder's keys (team-key-ring.ts); and the ECDH key pair of a device-approval request, whose
  * private half is non-extractable (crypto/device-approval.ts).
+ *
+ * An account key opened by a single-sign-on path (a device, the recovery key, an approval, or a
+ * passkey checked against the account's public key) also keeps an extractable copy, `rewrap`, so
+ * that a new passkey's copy can be made from the session's key (PasskeyKeySource 'session'). Such
+ * an account's page can already re-wrap its key (its device key and copy approve any request), so
+ * the copy gives a script in the page nothing new; a key opened with a login password keeps none,
+ * as a script would otherwise need that password to re-wrap it.
  */
 import { CryptoError, type AccountKeys, type ApprovalRequestKeys } from '../crypto/index.ts';
 import type { FolderKeyRing } from './team-key-ring.ts';
@@ -15,7 +22,7 @@ export type KeyKind = 'file' | 'private' | 'folder' | 'request';
 
 type StoredKey =
   | { readonly kind: 'file'; readonly key: CryptoKey }
-  | { readonly kind: 'private'; readonly account: AccountKeys }
+  | { readonly kind: 'private'; readonly account: AccountKeys; readonly rewrap?: CryptoKey }
   | { readonly kind: 'folder'; readonly ring: FolderKeyRing }
   | { readonly kind: 'request'; readonly request: ApprovalRequestKeys };
 
@@ -30,7 +37,8 @@ function isStoredKey(value: unknown): value is StoredKey {
   if (stored.kind === 'file') return stored.key instanceof CryptoKey;
   if (stored.kind === 'private') {
     const account = stored.account as Partial<AccountKeys> | undefined;
-    return account?.decryptKey instanceof CryptoKey && account.signingKey instanceof CryptoKey && typeof account.keyHash === 'string';
+    const rewrap = (stored as { rewrap?: unknown }).rewrap;
+    return account?.decryptKey instanceof CryptoKey && account.signingKey instanceof CryptoKey && typeof account.keyHash === 'string' && (rewrap === undefined || rewrap instanceof CryptoKey);
   }
   if (stored.kind === 'folder') {
     const ring = stored.ring as Partial<FolderKeyRing> | undefined;
@@ -51,8 +59,9 @@ export class KeyStore {
     return id;
   }
 
-  addAccount(account: AccountKeys, id: string = crypto.randomUUID()): string {
-    this.keys.set(id, { kind: 'private', account });
+  /** `rewrap`: the extractable private key, kept only for keys of accounts without a password (above). */
+  addAccount(account: AccountKeys, rewrap?: CryptoKey, id: string = crypto.randomUUID()): string {
+    this.keys.set(id, rewrap ? { kind: 'private', account, rewrap } : { kind: 'private', account });
     return id;
   }
 
@@ -79,6 +88,13 @@ export class KeyStore {
 
   account(id: string): AccountKeys {
     return this.stored(id, 'private').account;
+  }
+
+  /** The extractable copy of an account key opened by a single-sign-on path; UNKNOWN_KEY for any other. */
+  rewrappable(id: string): CryptoKey {
+    const { rewrap } = this.stored(id, 'private');
+    if (!rewrap) throw new CryptoError('UNKNOWN_KEY', 'this private key was not opened by a single-sign-on path and cannot be wrapped again');
+    return rewrap;
   }
 
   folder(id: string): FolderKeyRing {

@@ -28,16 +28,31 @@ export type ApprovalRequestHandle = KeyHandle<'request'>;
 /**
  * Where the private key comes from when a single-sign-on account's key gets a new copy (a trusted
  * device, a new recovery key, an approval for another device): this device's copy with its device
- * key, the recovery copy with the recovery key as typed, an approval this device just received, or
- * the login password's key data. Every opened key is checked against `expectedSpki`, the account's
- * public key (base64 SPKI, as the server keeps it): a copy of another key pair is WRONG_KEY.
+ * key, the recovery copy with the recovery key as typed, an approval this device just received, the
+ * login password's key data, or the key this session already unlocked by one of those paths or a
+ * passkey (`session`: its handle; a key opened with a password is UNKNOWN_KEY, workers/key-store.ts).
+ * Every opened key is checked against `expectedSpki`, the account's public key (base64 SPKI, as the
+ * server keeps it): a copy of another key pair is WRONG_KEY.
  */
 export type SsoKeySource = (
   | { readonly kind: 'device'; readonly copy: string; readonly deviceKey: CryptoKey; readonly deviceId: string }
   | { readonly kind: 'recovery'; readonly copy: string; readonly recoveryKey: string; readonly username: string }
   | { readonly kind: 'approval'; readonly requestKey: ApprovalRequestHandle; readonly requestId: string; readonly approverSpki: string; readonly copy: string }
   | { readonly kind: 'password'; readonly data: { readonly encryptedPrivateKey: string; readonly kdfSalt: string }; readonly password: string }
+  | { readonly kind: 'session'; readonly privateKey: PrivateKeyHandle }
 ) & { readonly expectedSpki: string };
+
+/**
+ * Where the private key comes from when a new passkey gets its copy: the stored key data and the
+ * password the person just re-entered; the copy of the passkey they just confirmed with and that
+ * passkey's PRF output (transferred, zeroed in the worker); or, for an account without a password,
+ * the key this session unlocked (`session`, as in SsoKeySource; checked against `expectedSpki`,
+ * WRONG_KEY for another key pair), so no password is needed.
+ */
+export type PasskeyKeySource =
+  | { readonly kind: 'password'; readonly data: { readonly encryptedPrivateKey: string; readonly kdfSalt: string }; readonly password: string }
+  | { readonly kind: 'passkey'; readonly encryptedPrivateKey: string; readonly prfOutput: ArrayBuffer; readonly credentialId: string }
+  | { readonly kind: 'session'; readonly privateKey: PrivateKeyHandle; readonly expectedSpki: string };
 
 export interface LinkFileKeyHandle {
   readonly fileId: string;

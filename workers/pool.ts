@@ -47,7 +47,6 @@ import type {
   MemberRestore,
   OrgKeyCopy,
   NewRecoveryKey,
-  PasskeyKeySource,
   SavedHashState,
   StoredKeyData,
   WorkerSsoKeySource,
@@ -63,6 +62,7 @@ import type {
   HandleKind,
   KeyHandle,
   LinkFileKeyHandle,
+  PasskeyKeySource,
   PrivateKeyHandle,
   SsoKeySource,
 } from './pool-types.ts';
@@ -358,15 +358,24 @@ export class CryptoPool {
    * its bytes): the PRF output and the key derived from it never exist on the page beyond the
    * WebAuthn answer. WRONG_PASSKEY when the copy is not this credential's.
    */
-  unlockPrivateKeyWithPasskey(encryptedPrivateKey: string, prfOutput: ArrayBuffer, credentialId: string): Promise<PrivateKeyHandle> {
+  unlockPrivateKeyWithPasskey(encryptedPrivateKey: string, prfOutput: ArrayBuffer, credentialId: string, expectedSpki?: string): Promise<PrivateKeyHandle> {
     const worker = this.placement.leastBusy();
     return this.placement.run(worker, KEY_OPERATION_SECONDS, async (w) =>
-      this.placement.adoptKey<'private'>(await w.api.unlockPrivateKeyWithPasskey(encryptedPrivateKey, transfer(prfOutput, [prfOutput]), credentialId), 'private', w),
+      this.placement.adoptKey<'private'>(await w.api.unlockPrivateKeyWithPasskey(encryptedPrivateKey, transfer(prfOutput, [prfOutput]), credentialId, expectedSpki), 'private', w),
     );
   }
 
-  /** A new passkey's copy of the private key, from the password's key data or another passkey's copy (PRF outputs transferred). */
+  /**
+   * A new passkey's copy of the private key, from the password's key data, another passkey's copy
+   * (PRF outputs transferred) or the session's key (on the worker holding it).
+   */
   wrapPrivateKeyForPasskey(source: PasskeyKeySource, prfOutput: ArrayBuffer, credentialId: string): Promise<string> {
+    if (source.kind === 'session') {
+      const { privateKey, expectedSpki } = source;
+      return this.placement.run(this.placement.holderOf(privateKey), KEY_OPERATION_SECONDS, (w) =>
+        w.api.wrapPrivateKeyForPasskey({ kind: 'session', privateKeyId: privateKey.id, expectedSpki }, transfer(prfOutput, [prfOutput]), credentialId),
+      );
+    }
     const transferred = source.kind === 'passkey' ? [prfOutput, source.prfOutput] : [prfOutput];
     return this.placement.run(this.placement.leastBusy(), ARGON2_SECONDS, (w) => w.api.wrapPrivateKeyForPasskey(transfer(source, transferred), prfOutput, credentialId));
   }
@@ -462,11 +471,15 @@ export class CryptoPool {
     return this.placement.run(this.placement.holderOf(adminKey), KEY_OPERATION_SECONDS, (w) => w.api.sealOrgKeyForAdmin(adminKey.id, org, target));
   }
 
-  /** Runs `task` where `source` can be opened: an approval on the worker holding its request's key pair. */
+  /** Runs `task` where `source` can be opened: an approval on the worker holding its request's key pair, the session's key on its holder. */
   private async withSsoSource<T>(source: SsoKeySource, task: (w: PoolWorker, source: WorkerSsoKeySource) => Promise<T>): Promise<T> {
     if (source.kind === 'approval') {
       const { requestKey, ...rest } = source;
       return this.placement.run(this.placement.holderOf(requestKey), KEY_OPERATION_SECONDS, (w) => task(w, { ...rest, requestKeyId: requestKey.id }));
+    }
+    if (source.kind === 'session') {
+      const { privateKey, expectedSpki } = source;
+      return this.placement.run(this.placement.holderOf(privateKey), KEY_OPERATION_SECONDS, (w) => task(w, { kind: 'session', privateKeyId: privateKey.id, expectedSpki }));
     }
     return this.placement.run(this.placement.leastBusy(), source.kind === 'password' ? ARGON2_SECONDS : KEY_OPERATION_SECONDS, (w) => task(w, source));
   }

@@ -56,14 +56,14 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
   'GET /api/auth/sso': { tag: 'sso', summary: 'What the sign-in page offers: single sign-on (its name) and whether passwords sign in' },
   'GET /api/auth/sso/start': {
     tag: 'sso',
-    summary: 'Start a single sign-on: a browser navigation, sent on to the provider (PKCE, state and nonce kept in this browser)',
+    summary: 'Start a single sign-on: a browser navigation, sent on to the provider (PKCE, state and nonce kept in this browser); `next`, an app path, is where the app goes after /sso (a signed-in person signing in again: the provider is asked for prompt=login)',
     redirect: "The provider's authorization URL, or /login?sso_error=CODE when it cannot be reached",
     errors: { 404: ['SSO_NOT_CONFIGURED'] },
   },
   'GET /api/auth/sso/callback': {
     tag: 'sso',
     summary: "The provider's answer: checks code, state, PKCE, nonce and who may sign in, then signs this browser in",
-    redirect: '/sso when signed in; /login?sso_error=CODE when refused (SSO_FLOW_INVALID, SSO_SIGN_IN_FAILED, SSO_NOT_ALLOWED, SSO_EMAIL_UNVERIFIED, SSO_PROVIDER_UNAVAILABLE, ACCOUNT_DISABLED)',
+    redirect: '/sso (with ?next= when the start had one) when signed in, the session counting as re-authenticated; /login?sso_error=CODE when refused (SSO_FLOW_INVALID, SSO_SIGN_IN_FAILED, SSO_NOT_ALLOWED, SSO_EMAIL_UNVERIFIED, SSO_PROVIDER_UNAVAILABLE, ACCOUNT_DISABLED)',
     errors: { 404: ['SSO_NOT_CONFIGURED'] },
   },
   'POST /api/auth/sso/key-pair': {
@@ -270,6 +270,7 @@ export const OPERATION_NOTES: Record<string, OpenApiOperationNotes> = {
     summary: "Sign in with a passkey's assertion (both factors); answers the passkey's wrapped copy of the private key when it has one",
     errors: {
       401: ['PASSKEY_CHALLENGE_INVALID', 'PASSKEY_CHALLENGE_USED', 'PASSKEY_ORIGIN_MISMATCH', 'PASSKEY_USER_MISMATCH', 'PASSKEY_COUNTER_REGRESSED', 'PASSKEY_VERIFICATION_FAILED'],
+      403: ['PASSKEY_SIGN_IN_THROUGH_SSO'],
       404: ['PASSKEY_NOT_FOUND'],
       409: ['PASSKEYS_UNAVAILABLE'],
       429: ['RATE_LIMITED'],

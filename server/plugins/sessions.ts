@@ -146,6 +146,10 @@ export const sessionsPlugin = globalPlugin('sessions', async (app) => {
       expiresAt: now + ttlMs,
       now,
       sso,
+      // The provider has just made the person sign in (and its own second factor, if it has one):
+      // that counts as a re-authentication, the only one an account without a password can give
+      // until it has a passkey (docs/api.md, "Single sign-on").
+      ...(sso ? { reauthenticatedAt: now } : {}),
     });
     request.auth = { state: 'signed-in', session, user };
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions);

@@ -16,6 +16,14 @@ import type {
 import type { User } from '../../contract/auth.ts';
 import { baseApi } from './baseApi.ts';
 
+/** Where a browser navigates to sign in by single sign-on (docs/api.md "Single sign-on"). */
+export const SSO_START_PATH = '/api/auth/sso/start';
+
+/** The start, coming back to `next` (a path of this app) after /sso has unlocked the key. */
+export function ssoStartPath(next?: string): string {
+  return next === undefined ? SSO_START_PATH : `${SSO_START_PATH}?next=${encodeURIComponent(next)}`;
+}
+
 const DEVICES = { type: 'TrustedDevices', id: 'ME' } as const;
 const APPROVALS = { type: 'DeviceApprovals', id: 'ME' } as const;
 

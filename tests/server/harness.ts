@@ -70,8 +70,9 @@ export interface StartOptions {
   /**
    * Set PUBLIC_URL to the server's own address (http://127.0.0.1:<port>, the port picked before
    * start), for tests that need PUBLIC_URL (mail, webhooks) and still create links through baseUrl.
+   * 'localhost': http://localhost:<port> instead, a host name passkeys accept as relying party.
    */
-  ownPublicUrl?: boolean;
+  ownPublicUrl?: boolean | 'localhost';
   /** How the server resolves webhook receivers' names (default: the system resolver). */
   resolveHost?: HostResolver;
 }
@@ -104,7 +105,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...options.env,
   };
   const listenPort = options.ownPublicUrl ? await freeLoopbackPort() : 0;
-  if (options.ownPublicUrl) env.PUBLIC_URL = `http://127.0.0.1:${listenPort}`;
+  if (options.ownPublicUrl) env.PUBLIC_URL = `http://${options.ownPublicUrl === 'localhost' ? 'localhost' : '127.0.0.1'}:${listenPort}`;
   const databaseUrl = process.env.DATABASE_URL;
   const sharedSchema = options.sameDatabaseAs?.env.DATABASE_SCHEMA;
   const schema = databaseUrl ? (sharedSchema ?? `test_${process.pid}_${randomBytes(4).toString('hex')}`) : undefined;

@@ -19,6 +19,10 @@ const details = defineMessages({
   PASSKEY_USER_MISMATCH: { id: 'server.passkeys.passkeyUserMismatch', defaultMessage: 'This passkey belongs to another account.' },
   PASSKEY_COUNTER_REGRESSED: { id: 'server.passkeys.passkeyCounterRegressed', defaultMessage: 'This passkey reported an older use than one already seen; it may have been copied.' },
   PASSKEY_VERIFICATION_FAILED: { id: 'server.passkeys.passkeyVerificationFailed', defaultMessage: 'The passkey could not be verified.' },
+  PASSKEY_SIGN_IN_THROUGH_SSO: {
+    id: 'server.passkeys.passkeySignInThroughSso',
+    defaultMessage: 'This account signs in through your organisation. Sign in there; your passkey then unlocks your keys.',
+  },
 });
 
 export const PASSKEY_ERRORS = {
@@ -33,6 +37,7 @@ export const PASSKEY_ERRORS = {
   PASSKEY_USER_MISMATCH: { status: 401, detail: details.PASSKEY_USER_MISMATCH },
   PASSKEY_COUNTER_REGRESSED: { status: 401, detail: details.PASSKEY_COUNTER_REGRESSED },
   PASSKEY_VERIFICATION_FAILED: { status: 401, detail: details.PASSKEY_VERIFICATION_FAILED },
+  PASSKEY_SIGN_IN_THROUGH_SSO: { status: 403, detail: details.PASSKEY_SIGN_IN_THROUGH_SSO },
 } as const;
 
 export type PasskeyErrorCode = keyof typeof PASSKEY_ERRORS;

@@ -5,6 +5,7 @@
 // SameSite=Lax: the callback is a top-level navigation from the provider's site, which Lax lets
 // the cookie ride along on.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appPath } from '../../../contract/sso.ts';
 import type { SsoFlow } from './provider.ts';
 
 export const SSO_FLOW_COOKIE = 'sealdrop_sso_flow';
@@ -14,10 +15,17 @@ export const FLOW_TTL_MS = 10 * 60_000;
 
 interface StoredFlow extends SsoFlow {
   expiresAt: number;
+  /** Where the app goes once /sso has unlocked the key (an app path, appPath()), or null. */
+  next?: string | null;
 }
 
-export function setFlowCookie(reply: FastifyReply, flow: SsoFlow, now: number, secure: boolean): void {
-  const stored: StoredFlow = { ...flow, expiresAt: now + FLOW_TTL_MS };
+/** The flow a callback finds: the provider's secrets and where to go afterwards. */
+export interface TakenFlow extends SsoFlow {
+  next: string | null;
+}
+
+export function setFlowCookie(reply: FastifyReply, flow: SsoFlow, now: number, secure: boolean, next: string | null = null): void {
+  const stored: StoredFlow = { ...flow, expiresAt: now + FLOW_TTL_MS, next };
   reply.setCookie(SSO_FLOW_COOKIE, Buffer.from(JSON.stringify(stored)).toString('base64url'), {
     path: FLOW_PATH,
     httpOnly: true,
@@ -28,16 +36,17 @@ export function setFlowCookie(reply: FastifyReply, flow: SsoFlow, now: number, s
 }
 
 /** The flow this browser started, once: the cookie is cleared whatever the callback's outcome. */
-export function takeFlowCookie(request: FastifyRequest, reply: FastifyReply, now: number): SsoFlow | null {
+export function takeFlowCookie(request: FastifyRequest, reply: FastifyReply, now: number): TakenFlow | null {
   const value = request.cookies[SSO_FLOW_COOKIE];
   reply.clearCookie(SSO_FLOW_COOKIE, { path: FLOW_PATH });
   if (value === undefined || value.length > 2000) return null;
   try {
     const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Partial<StoredFlow>;
-    const { state, nonce, codeVerifier, expiresAt } = parsed;
+    const { state, nonce, codeVerifier, expiresAt, next } = parsed;
     if (typeof state !== 'string' || typeof nonce !== 'string' || typeof codeVerifier !== 'string' || typeof expiresAt !== 'number') return null;
     if (expiresAt <= now) return null;
-    return { state, nonce, codeVerifier };
+    // The cookie is not signed: a `next` is checked again as it comes back.
+    return { state, nonce, codeVerifier, next: typeof next === 'string' ? appPath(next) : null };
   } catch {
     return null;
   }

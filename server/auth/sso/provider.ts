@@ -28,8 +28,12 @@ export interface SsoClaims {
 }
 
 export interface SsoProvider {
-  /** A new flow and the provider URL the browser is sent to. */
-  startSignIn(): Promise<{ flow: SsoFlow; url: string }>;
+  /**
+   * A new flow and the provider URL the browser is sent to. `signInAgain`: a signed-in person
+   * re-authenticating; the provider is asked to make them sign in again (prompt=login) rather
+   * than answer from its own session.
+   */
+  startSignIn(options?: { signInAgain?: boolean }): Promise<{ flow: SsoFlow; url: string }>;
   /** Exchanges the code of `callbackUrl` (PKCE, state, nonce and the ID token checked): SSO_SIGN_IN_FAILED otherwise. */
   finishSignIn(callbackUrl: URL, flow: SsoFlow): Promise<SsoClaims>;
   /** The provider's end-session URL, or null when it offers none. */
@@ -66,7 +70,7 @@ export function createSsoProvider(config: SsoConfig): SsoProvider {
   }
 
   return {
-    async startSignIn() {
+    async startSignIn(options = {}) {
       const found = await configuration();
       const flow: SsoFlow = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
       const url = oidc.buildAuthorizationUrl(found, {
@@ -77,6 +81,7 @@ export function createSsoProvider(config: SsoConfig): SsoProvider {
         code_challenge_method: 'S256',
         state: flow.state,
         nonce: flow.nonce,
+        ...(options.signInAgain ? { prompt: 'login' } : {}),
       });
       return { flow, url: url.href };
     },

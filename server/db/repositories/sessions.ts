@@ -24,6 +24,8 @@ export function createSessionsRepository(db: Kysely<Database>) {
       expiresAt: number;
       now: number;
       sso?: boolean;
+      /** A sign-in that proved who this is just now (single sign-on): re-authenticated at its start. */
+      reauthenticatedAt?: number;
     }): Promise<Session> {
       const row = await db
         .insertInto('sessions')
@@ -33,6 +35,7 @@ export function createSessionsRepository(db: Kysely<Database>) {
           expires_at: input.expiresAt,
           created_at: input.now,
           sso: input.sso ? 1 : 0,
+          reauthenticated_at: input.reauthenticatedAt ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

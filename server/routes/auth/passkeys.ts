@@ -117,6 +117,13 @@ export async function passkeyRoutes(app: FastifyInstance): Promise<void> {
       }
       const user = await repos.users.findById(passkey.userId);
       if (!user) throw new PasskeyError('PASSKEY_NOT_FOUND');
+      // The provider decides at every sign-in whether the person may still come in (group,
+      // domain, an account it disabled): a passkey must not be a way around it. It unlocks the
+      // keys after a single sign-on instead (/sso), and confirms within the session.
+      if (await repos.ssoIdentities.hasIdentity(user.id)) {
+        recordRefusal(reply, request, user.id, 'sign_in', 'PASSKEY_SIGN_IN_THROUGH_SSO');
+        throw new PasskeyError('PASSKEY_SIGN_IN_THROUGH_SSO');
+      }
       await attempt.succeeded();
       // A passkey with user verification is both factors: no authenticator code follows.
       await app.startSession(request, reply, user);

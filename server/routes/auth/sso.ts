@@ -1,7 +1,7 @@
 // Single sign-on (docs/api.md "Single sign-on"): what the sign-in page offers, the start (a
 // redirect to the provider, with PKCE, state and nonce kept in this browser) and the provider's
 // callback, which signs the browser in and sends it to the app's /sso page (or back to /login with
-// the refusal's code). Who may sign in is decided at every sign-in (server/auth/sso/accounts.ts).
+// the refusal's code). A session it starts counts as re-authenticated at its start. Who may sign in is decided at every sign-in (server/auth/sso/accounts.ts).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isActiveAccount } from '../../accounts/account-standing.ts';
@@ -11,7 +11,7 @@ import { SsoError } from '../../auth/sso/errors.ts';
 import { setFlowCookie, takeFlowCookie } from '../../auth/sso/flow-cookie.ts';
 import { HttpError } from '../../errors.ts';
 import type { ZodTypeProvider } from '../../plugins/zod-schemas.ts';
-import { ssoSettingsResponse } from '../../../contract/sso.ts';
+import { ssoSettingsResponse, ssoStartQuery } from '../../../contract/sso.ts';
 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -41,11 +41,13 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(`/login?sso_error=${encodeURIComponent(error.code)}`, 303);
   }
 
-  routes.get('/sso/start', { config: { public: true } }, async (_request, reply) => {
+  // `next`: a signed-in person signing in again (re-authentication, e.g. before adding a passkey)
+  // comes back to where they were, through /sso, which unlocks the key first.
+  routes.get('/sso/start', { config: { public: true }, schema: { querystring: ssoStartQuery } }, async (request, reply) => {
     if (!provider) throw new SsoError('SSO_NOT_CONFIGURED');
     try {
-      const { flow, url } = await provider.startSignIn();
-      setFlowCookie(reply, flow, app.now(), app.config.cookieSecure);
+      const { flow, url } = await provider.startSignIn({ signInAgain: request.query.next !== undefined });
+      setFlowCookie(reply, flow, app.now(), app.config.cookieSecure, request.query.next ?? null);
       reply.header('cache-control', 'no-store');
       return reply.redirect(url, 303);
     } catch (error) {
@@ -69,7 +71,7 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
       if (!isActiveAccount(user)) throw new AccountError('ACCOUNT_DISABLED');
       await app.startSession(request, reply, user, { sso: true });
       await app.activity.record(user.id, 'sign_in.succeeded', { ip: request.ip, details: { second_factor: false, sso: true, new_account: created } });
-      return reply.redirect('/sso', 303);
+      return reply.redirect(flow.next === null ? '/sso' : `/sso?next=${encodeURIComponent(flow.next)}`, 303);
     } catch (error) {
       return refuse(reply, error);
     }

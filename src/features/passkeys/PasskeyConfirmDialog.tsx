@@ -7,6 +7,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { answeredWith, describeApiError } from '../../api/errors.ts';
+import { ssoStartPath } from '../../api/ssoApi.ts';
 import { useAccountSecret } from '../../app/accountSecrets.ts';
 import { PasswordField } from '../../app/forms/index.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
@@ -26,14 +28,21 @@ interface PasskeyConfirmDialogProps {
   /** The action, once the server has the fresh confirmation. */
   readonly onConfirmed: (confirmation: Confirmation) => Promise<void>;
   readonly onClose: () => void;
+  /**
+   * An account without a password (single sign-on): no password field; it confirms with a passkey
+   * or by signing in again at `sso.name` (back to `sso.returnTo`), and Continue runs the action at
+   * once with `sso.confirmation`, which the server takes within five minutes of a sign-in there.
+   */
+  readonly sso?: { readonly name: string; readonly returnTo: string; readonly confirmation: () => Confirmation } | null;
 }
 
 /**
  * Adding, renaming and removing a passkey ask for the login password or an existing passkey again
  * (docs/api.md "Passkeys", re-authentication); the action runs right after the confirmation, so
- * the password is held only for this one submit.
+ * the password is held only for this one submit. An account without a password confirms with a
+ * passkey or by signing in again at its provider, whose fresh sign-in the server counts.
  */
-export function PasskeyConfirmDialog({ title, submitLabel, children, validate, canUsePasskey, onConfirmed, onClose }: PasskeyConfirmDialogProps) {
+export function PasskeyConfirmDialog({ title, submitLabel, children, validate, canUsePasskey, onConfirmed, onClose, sso }: PasskeyConfirmDialogProps) {
   const dispatch = useAppDispatch();
   const notify = useNotifier();
   const accountSecret = useAccountSecret();
@@ -58,7 +67,9 @@ export function PasskeyConfirmDialog({ title, submitLabel, children, validate, c
       onClose();
     } catch (cause) {
       setPassword('');
-      setError(notify.error(cause).message);
+      // Its own words for an account without a password: the server's text names the password.
+      if (sso && answeredWith(describeApiError(cause), 'PASSKEY_REAUTH_REQUIRED')) setError(PASSKEY_TEXTS.reauthNeededSso(sso.name));
+      else setError(notify.error(cause).message);
     } finally {
       dropConfirmation(confirmation);
       setBusy(false);
@@ -67,6 +78,10 @@ export function PasskeyConfirmDialog({ title, submitLabel, children, validate, c
 
   function submitPassword(event: FormEvent) {
     event.preventDefault();
+    if (sso) {
+      void run(async () => sso.confirmation());
+      return;
+    }
     if (!password) {
       setError(validate?.() ?? PASSKEY_TEXTS.passwordRequired);
       return;
@@ -87,16 +102,18 @@ export function PasskeyConfirmDialog({ title, submitLabel, children, validate, c
               </Alert>
             )}
             {children}
-            <DialogContentText>{PASSKEY_TEXTS.confirmText}</DialogContentText>
-            <PasswordField
-              label={PASSKEY_TEXTS.password}
-              name="password"
-              value={password}
-              onChange={setPassword}
-              disabled={busy}
-              inputProps={error ? { 'aria-describedby': errorId } : {}}
-              fullWidth
-            />
+            <DialogContentText>{sso ? PASSKEY_TEXTS.confirmTextSso(sso.name) : PASSKEY_TEXTS.confirmText}</DialogContentText>
+            {!sso && (
+              <PasswordField
+                label={PASSKEY_TEXTS.password}
+                name="password"
+                value={password}
+                onChange={setPassword}
+                disabled={busy}
+                inputProps={error ? { 'aria-describedby': errorId } : {}}
+                fullWidth
+              />
+            )}
           </Stack>
         </DialogContent>
         <DialogActions sx={{ flexWrap: 'wrap', gap: 1, px: 3, pb: 2 }}>
@@ -106,6 +123,11 @@ export function PasskeyConfirmDialog({ title, submitLabel, children, validate, c
           {canUsePasskey && (
             <Button variant="outlined" disabled={busy} onClick={() => void run(() => confirmWithPasskey(dispatch))}>
               {PASSKEY_TEXTS.confirmWithPasskey}
+            </Button>
+          )}
+          {sso && (
+            <Button variant="outlined" disabled={busy} href={ssoStartPath(sso.returnTo)}>
+              {PASSKEY_TEXTS.signInAgain(sso.name)}
             </Button>
           )}
           <Button type="submit" variant="contained" disabled={busy}>

@@ -8,12 +8,15 @@
 //   confirm (re-authentication): the password's secret, or a passkey's assertion (whose PRF output
 //   and copy can then give a new passkey its copy without the password);
 //
+//   unlock after a single sign-on (/sso): a confirmation with a passkey whose copy the worker opens
+//   with the PRF output, checked against the account's public key;
+//
 //   add: options -> create() with PRF (one more get() when the authenticator evaluates PRF only at
 //   assertion time) -> a worker wraps the private key for it -> POST with the copy.
 //
 // PRF outputs are transferred to the worker (this thread's buffer is detached) or zeroed here.
 import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
-import type { CryptoPool, PasskeyKeySource } from '../../../workers/index.ts';
+import type { CryptoPool, PasskeyKeySource, PrivateKeyHandle } from '../../../workers/index.ts';
 import { isCryptoError } from '../../../workers/index.ts';
 import { passkeysApi } from '../../api/passkeysApi.ts';
 import type { User } from '../../api/types.ts';
@@ -58,6 +61,40 @@ export async function signInWithPasskey({ dispatch, pool }: PasskeyDependencies)
       const reason = isCryptoError(error) ? CRYPTO_ERROR_TEXTS[error.code] : String(error instanceof Error ? error.name : error);
       return { kind: 'signed-in', user: answer.user, reason: PASSKEY_TEXTS.unlockFailed(reason) };
     }
+  } finally {
+    forget(prfOutput);
+  }
+}
+
+/** Opening the key with a passkey after a single sign-on: why it could not, when it could not. */
+export type PasskeyUnlockOutcome =
+  | { readonly kind: 'unlocked'; readonly privateKey: PrivateKeyHandle }
+  /** The authenticator gave no PRF output (no PRF support): this passkey cannot open a copy. */
+  | { readonly kind: 'no-prf' }
+  /** The server answered no copy: the passkey has none, or one of an older key pair. */
+  | { readonly kind: 'no-copy' };
+
+/**
+ * An account without a password, on /sso: a passkey assertion as a re-authentication of this
+ * session (`POST /auth/reauth`), whose answer carries the passkey's copy; the worker opens it with
+ * the PRF output and checks it is the account's key pair (`expectedSpki`), and the key is kept for
+ * the session. The credential id is the one the browser used, not one the server names.
+ */
+export async function unlockWithPasskey(
+  { dispatch, pool }: { readonly dispatch: AppDispatch; readonly pool: () => Pick<PasskeyPool, 'unlockPrivateKeyWithPasskey' | 'releaseKey'> },
+  expectedSpki: string,
+): Promise<PasskeyUnlockOutcome> {
+  const { options } = await dispatch(passkeysApi.endpoints.passkeyReauthOptions.initiate()).unwrap();
+  const { response, prfOutput } = await getAssertion(options);
+  try {
+    const answer = await dispatch(passkeysApi.endpoints.reauthenticate.initiate({ response: response as AuthenticationResponseJSON as never })).unwrap();
+    if (!prfOutput) return { kind: 'no-prf' };
+    const copy = answer.wrapped_private_key;
+    if (!copy) return { kind: 'no-copy' };
+    const keyPool = pool();
+    const privateKey = await keyPool.unlockPrivateKeyWithPasskey(copy.encryptedPrivateKey, prfOutput, response.rawId, expectedSpki);
+    dispatch(adoptPrivateKey(keyPool, privateKey));
+    return { kind: 'unlocked', privateKey };
   } finally {
     forget(prfOutput);
   }

@@ -16,8 +16,8 @@ import { WebhookSection } from './WebhookSection.tsx';
 export function ProfilePage() {
   const intl = useIntl();
   // An account made by single sign-on has no password: nothing to change, and its key is kept by
-  // its devices (DevicesSection) instead of under a password. Its second factor is the provider's,
-  // and the forms that confirm with the password (2FA, passkeys) have nothing to confirm with.
+  // its devices (DevicesSection) instead of under a password. Its second factor is the provider's.
+  // Its passkeys confirm with a passkey or a fresh sign-in at the provider, and unlock its keys.
   const hasPassword = useAppSelector(selectCurrentUser)?.has_password ?? true;
   return (
     <Stack sx={{ maxWidth: 760, mx: 'auto' }}>
@@ -30,7 +30,7 @@ export function ProfilePage() {
         <ProfileInfoSection />
         {hasPassword && <ChangePasswordSection />}
         {hasPassword && <TwoFactorSection />}
-        {hasPassword && <PasskeySection />}
+        <PasskeySection />
         <DevicesSection />
         {hasPassword && <EncryptionKeySection />}
         <WebhookSection />

@@ -1,7 +1,8 @@
 // /sso: where single sign-on lands (docs/api.md "Single sign-on"). An account's first visit makes
 // its key pair and shows the recovery key once; later visits unlock the key with this browser's
-// copy at once; a browser without one asks an unlocked device (both show the same five words) or
-// takes the recovery key. Every step ends in the dashboard, or in an error the person can retry.
+// copy at once; a browser without one unlocks with a passkey that holds a copy (offered first),
+// asks an unlocked device (both show the same five words) or takes the recovery key. Every step
+// ends in the dashboard, or in an error the person can retry.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -24,7 +25,17 @@ import { useNotifier } from '../../app/notifier.ts';
 import { CRYPTO_ERROR_TEXTS, SSO_TEXTS as T } from '../../lib/userTexts.ts';
 import { selectCurrentUser } from '../auth/index.ts';
 import { OrgRecoveryNotice } from './OrgRecoveryNotice.tsx';
-import { askForApproval, createKeys, unlockWithRecoveryKey, unlockWithThisDevice, waitForApproval, type PendingRequest } from './ssoFlows.ts';
+import { useListPasskeysQuery } from '../../api/passkeysApi.ts';
+import { passkeysSupported } from '../passkeys/index.ts';
+import {
+  askForApproval,
+  createKeys,
+  unlockWithAccountPasskey,
+  unlockWithRecoveryKey,
+  unlockWithThisDevice,
+  waitForApproval,
+  type PendingRequest,
+} from './ssoFlows.ts';
 
 type Step =
   | { kind: 'checking' }
@@ -149,8 +160,13 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
   const [error, setError] = useState<string | null>(null);
   const [recoveryKey, setRecoveryKey] = useState('');
   const [busy, setBusy] = useState(false);
+  const [askingPasskey, setAskingPasskey] = useState(false);
   const waiting = useRef<AbortController | null>(null);
   const notify = useNotifier();
+  // A passkey comes first when the account has one that holds a copy of its current key.
+  const supported = passkeysSupported();
+  const passkeys = useListPasskeysQuery(undefined, { skip: !supported }).data?.passkeys ?? [];
+  const withPasskey = supported && passkeys.some((each) => each.unlocks_keys);
 
   useEffect(() => () => waiting.current?.abort(), []);
 
@@ -180,6 +196,24 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
     }
   }
 
+  async function passkey() {
+    setError(null);
+    setBusy(true);
+    setAskingPasskey(true);
+    waiting.current?.abort();
+    setRequest(null);
+    try {
+      const outcome = await unlockWithAccountPasskey(deps, user);
+      if (outcome === 'unlocked') unlocked();
+      else setError(outcome === 'no-prf' ? T.passkeyNoPrf : T.passkeyNoCopy);
+    } catch (cause) {
+      setError(T.failed(reasonOf(cause)));
+    } finally {
+      setBusy(false);
+      setAskingPasskey(false);
+    }
+  }
+
   async function recover(event: React.FormEvent) {
     event.preventDefault();
     setError(null);
@@ -196,8 +230,15 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
 
   return (
     <Stack spacing={3}>
-      <Typography>{T.lockedIntro}</Typography>
+      <Typography>{withPasskey ? T.lockedIntroPasskey : T.lockedIntro}</Typography>
       {error && <Alert severity="error">{error}</Alert>}
+      {withPasskey && (
+        <div>
+          <Button variant="contained" disabled={busy} onClick={() => void passkey()}>
+            {askingPasskey ? T.waitingForPasskey : T.unlockWithPasskey}
+          </Button>
+        </div>
+      )}
       {request ? (
         <Stack spacing={1} role="status">
           <Typography>{T.compareWords}</Typography>
@@ -213,7 +254,7 @@ function LockedDevice({ user, deps, onUnlocked }: { user: User; deps: Parameters
         </Stack>
       ) : (
         <div>
-          <Button variant="contained" disabled={busy} onClick={() => void ask()}>
+          <Button variant={withPasskey ? 'outlined' : 'contained'} disabled={busy} onClick={() => void ask()}>
             {T.askApproval}
           </Button>
         </div>

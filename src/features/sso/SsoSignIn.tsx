@@ -6,10 +6,8 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
-import { useSsoSettingsQuery } from '../../api/ssoApi.ts';
+import { SSO_START_PATH, useSsoSettingsQuery } from '../../api/ssoApi.ts';
 import { SSO_TEXTS as T } from '../../lib/userTexts.ts';
-
-export const SSO_START_PATH = '/api/auth/sso/start';
 
 /** The refusal the callback named in this page's address, in words; null when there is none. */
 export function ssoRefusalText(search: string = window.location.search): string | null {

@@ -4,8 +4,9 @@
 //   first sign-in: a device key for this browser, then a new key pair whose private key comes back
 //   wrapped twice (this device, the recovery key) -> POST key-pair; the recovery key is shown once;
 //   later sign-ins: this browser's device copy -> unlocked, without anything typed;
-//   a new browser: ask an unlocked device (both show the same five words; the person compares them
-//   and approves there), or type the recovery key; either way this browser is then trusted too;
+//   a new browser: a passkey with a copy of the key (PRF), ask an unlocked device (both show the same
+//   five words; the person compares them and approves there), or type the recovery key; whichever
+//   way, this browser is then trusted too;
 //   while the organisation recovery policy is on, every unlock here also makes sure the server holds
 //   the key sealed to the organisation key (docs/api.md "Organisation recovery").
 import type { ApprovalRequestHandle, CryptoPool, PrivateKeyHandle, SsoKeySource } from '../../../workers/index.ts';
@@ -18,6 +19,7 @@ import { SSO_TEXTS } from '../../lib/userTexts.ts';
 import { UserFacingError } from '../../lib/userFacingError.ts';
 import { sessionConfirmed } from '../auth/index.ts';
 import { adoptPrivateKey } from '../keys/index.ts';
+import { unlockWithPasskey } from '../passkeys/index.ts';
 import { forgetDevice, readDevice, saveDevice, thisDeviceName, type StoredDevice } from './deviceStore.ts';
 
 export type SsoPool = Pick<
@@ -32,6 +34,7 @@ export type SsoPool = Pick<
   | 'unlockPrivateKeyWithApproval'
   | 'wrapPrivateKeyForDevice'
   | 'wrapPrivateKeyForOrgRecovery'
+  | 'unlockPrivateKeyWithPasskey'
   | 'releaseKey'
 >;
 
@@ -119,6 +122,20 @@ async function trustThisDevice({ dispatch, pool }: SsoDependencies, user: User, 
   const copy = await keyPool.wrapPrivateKeyForDevice(source, device.key, device.id);
   await dispatch(ssoApi.endpoints.trustDevice.initiate({ id: device.id, name: thisDeviceName(), copy, wrapped_for_spki: accountKey(user) })).unwrap();
   await saveDevice(user.id, device);
+}
+
+/**
+ * A passkey with a copy of the key (docs/api.md "Single sign-on"): 'unlocked' (and this browser is
+ * then trusted, its copy made from the key just opened), or why this passkey cannot unlock.
+ */
+export async function unlockWithAccountPasskey(deps: SsoDependencies, user: User): Promise<'unlocked' | 'no-prf' | 'no-copy'> {
+  const expectedSpki = accountKey(user);
+  const outcome = await unlockWithPasskey(deps, expectedSpki);
+  if (outcome.kind !== 'unlocked') return outcome.kind;
+  const source: SsoKeySource = { kind: 'session', privateKey: outcome.privateKey, expectedSpki };
+  await trustThisDevice(deps, user, source);
+  await depositForOrganisation(deps, user, source);
+  return 'unlocked';
 }
 
 export async function unlockWithRecoveryKey(deps: SsoDependencies, user: User, recoveryKey: string): Promise<void> {

@@ -72,6 +72,28 @@ const messages = defineMessages({
     defaultMessage: 'Signed in with your passkey, but your encryption keys could not be unlocked with it: {reason} Opening files will ask for your password.',
     description: 'reason is a full sentence, already in the current language',
   },
+  sectionDescriptionSso: {
+    id: 'passkeys.section.descriptionSso',
+    defaultMessage:
+      'After you sign in with {name}, a passkey (your fingerprint, face, device PIN or a security key) unlocks your encryption keys on a new device, without another device or your recovery key. It also confirms changes here.',
+    description: 'name: the organisation sign-in the operator named, e.g. "Example Staff"',
+  },
+  confirmTextSso: {
+    id: 'passkeys.confirm.textSso',
+    defaultMessage: 'Confirm with a passkey you already have, or sign in again with {name}. Within five minutes of signing in with {name}, Continue needs no confirmation.',
+    description: 'name: the organisation sign-in, e.g. "Example Staff"',
+  },
+  signInAgain: { id: 'passkeys.confirm.signInAgain', defaultMessage: 'Sign in again with {name}', description: 'name: the organisation sign-in, e.g. "Example Staff"' },
+  reauthNeededSso: {
+    id: 'passkeys.confirm.reauthNeededSso',
+    defaultMessage: 'Please confirm it is you first: use a passkey you already have, or sign in again with {name}.',
+    description: 'name: the organisation sign-in, e.g. "Example Staff"',
+  },
+  confirmOnly: { id: 'passkeys.list.confirmOnly', defaultMessage: 'Confirms only', description: 'A passkey of an account without a password that cannot unlock its keys' },
+  addedConfirmOnly: {
+    id: 'passkeys.section.addedConfirmOnly',
+    defaultMessage: 'Passkey "{name}" added. It cannot unlock your encryption keys (its authenticator has no PRF support, or your keys are locked on this device); it can still confirm changes.',
+  },
 });
 
 export const PASSKEY_TEXTS = Object.assign(
@@ -111,6 +133,7 @@ export const PASSKEY_TEXTS = Object.assign(
     notDiscoverable: messages.notDiscoverable,
     unlockedWithPasskey: messages.unlockedWithPasskey,
     signInOnlyNotice: messages.signInOnlyNotice,
+    confirmOnly: messages.confirmOnly,
   }),
   {
     added: (name: string) => t(messages.added, { name }),
@@ -121,5 +144,10 @@ export const PASSKEY_TEXTS = Object.assign(
     removeNamed: (name: string) => t(messages.removeNamed, { name }),
     removeQuestion: (name: string) => t(messages.removeQuestion, { name }),
     unlockFailed: (reason: string) => t(messages.unlockFailed, { reason }),
+    sectionDescriptionSso: (name: string) => t(messages.sectionDescriptionSso, { name }),
+    confirmTextSso: (name: string) => t(messages.confirmTextSso, { name }),
+    signInAgain: (name: string) => t(messages.signInAgain, { name }),
+    reauthNeededSso: (name: string) => t(messages.reauthNeededSso, { name }),
+    addedConfirmOnly: (name: string) => t(messages.addedConfirmOnly, { name }),
   },
 );

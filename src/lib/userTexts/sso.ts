@@ -33,6 +33,20 @@ const messages = defineMessages({
     id: 'sso.locked.intro',
     defaultMessage: 'This device does not hold your key yet. Approve it from a device where you are signed in, or enter your recovery key.',
   },
+  lockedIntroPasskey: {
+    id: 'sso.locked.introPasskey',
+    defaultMessage: 'This device does not hold your key yet. Unlock it with your passkey, approve it from a device where you are signed in, or enter your recovery key.',
+  },
+  unlockWithPasskey: { id: 'sso.locked.unlockWithPasskey', defaultMessage: 'Unlock with a passkey' },
+  waitingForPasskey: { id: 'sso.locked.waitingForPasskey', defaultMessage: 'Waiting for your passkey...' },
+  passkeyNoPrf: {
+    id: 'sso.locked.passkeyNoPrf',
+    defaultMessage: 'This passkey cannot unlock your key: its authenticator has no PRF support. Use one of the other ways below.',
+  },
+  passkeyNoCopy: {
+    id: 'sso.locked.passkeyNoCopy',
+    defaultMessage: 'This passkey holds no copy of your current key. Use one of the other ways below.',
+  },
   askApproval: { id: 'sso.locked.askApproval', defaultMessage: 'Approve from another device' },
   compareWords: {
     id: 'sso.locked.compareWords',
@@ -82,6 +96,11 @@ export const SSO_TEXTS = Object.assign(
     continue: messages.continue,
     lockedIntro: messages.lockedIntro,
     askApproval: messages.askApproval,
+    lockedIntroPasskey: messages.lockedIntroPasskey,
+    unlockWithPasskey: messages.unlockWithPasskey,
+    waitingForPasskey: messages.waitingForPasskey,
+    passkeyNoPrf: messages.passkeyNoPrf,
+    passkeyNoCopy: messages.passkeyNoCopy,
     compareWords: messages.compareWords,
     waiting: messages.waiting,
     approvalExpired: messages.approvalExpired,
