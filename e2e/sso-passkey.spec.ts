@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { startTestProvider, type TestProvider } from '../tests/support/oidc-provider.ts';
 import { expectAccessible } from './support/axe.ts';
+import { shot } from './support/screenshots.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { sha256 } from './support/files-seed.ts';
 import { ServerProcess } from './support/server-process.ts';
@@ -159,6 +160,7 @@ test('a passkey added without a password unlocks the keys on a new browser after
   await expect(dialog.getByLabel('Login password')).toHaveCount(0);
   await expect(dialog.getByRole('link', { name: 'Sign in again with Example Staff' })).toHaveAttribute('href', '/api/auth/sso/start?next=%2Fprofile');
   await expectAccessible(page, 'sso passkey confirmation');
+  await shot(page, 'sso-passkey-confirmation');
   await dialog.getByLabel('Passkey name').fill('Laptop');
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(dialog).toBeHidden({ timeout: 30_000 });
@@ -180,6 +182,7 @@ test('a passkey added without a password unlocks the keys on a new browser after
   const unlock = page.getByRole('button', { name: 'Unlock with a passkey' });
   await expect(unlock).toBeVisible();
   await expectAccessible(page, 'sso locked with a passkey');
+  await shot(page, 'sso-locked-with-a-passkey');
   // Offered above the approval and the recovery key.
   const unlockBox = (await unlock.boundingBox())!;
   expect(unlockBox.y).toBeLessThan((await page.getByRole('button', { name: 'Approve from another device' }).boundingBox())!.y);
@@ -218,6 +221,7 @@ test('a passkey added without a password unlocks the keys on a new browser after
   await expect(other.getByText('This account signs in through your organisation. Sign in there; your passkey then unlocks your keys.').first()).toBeVisible();
   await expect(other).toHaveURL(`${BASE}/login`);
   await expectAccessible(other, 'login with a refused passkey');
+  await shot(other, 'login-with-a-refused-passkey');
 
   // After single sign-on, the passkey is offered; without PRF it says so, and the other ways remain.
   await signInBySso(other, 'erin');
@@ -227,6 +231,7 @@ test('a passkey added without a password unlocks the keys on a new browser after
   await expect(other.getByLabel('Recovery key')).toBeEditable();
   await expect(other).toHaveURL(`${BASE}/sso`);
   await expectAccessible(other, 'sso passkey without prf');
+  await shot(other, 'sso-passkey-without-prf');
 
   await otherContext.close();
   await context.close();
