@@ -10,7 +10,8 @@ export const PROFILE_MESSAGES = defineMessages({
   infoDescription: { id: 'profile.info.description', defaultMessage: 'Changing your username or e-mail needs your current password.' },
   infoFromProvider: {
     id: 'profile.info.fromProvider',
-    defaultMessage: 'Your organisation signs you in, and your e-mail address comes from it. Ask an administrator to change your username or address.',
+    defaultMessage:
+      'Your organisation signs you in. Your username and e-mail address were taken from your organisation account when this account was made, and cannot be changed here.',
   },
   username: { id: 'profile.info.username', defaultMessage: 'Username' },
   email: { id: 'profile.info.email', defaultMessage: 'Email' },
