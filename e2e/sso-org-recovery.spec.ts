@@ -5,123 +5,40 @@
 // recovery key, the member asks for approval; the admin compares the five words and restores the
 // member's access; the member's file decrypts byte-identical there. axe checks each new screen.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startTestProvider, type TestProvider } from '../tests/support/oidc-provider.ts';
+import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe.ts';
 import { shot } from './support/screenshots.ts';
-import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { sha256 } from './support/files-seed.ts';
-import { ServerProcess } from './support/server-process.ts';
+import { SsoRig } from './support/ssoRig.ts';
 import { E2E_PORT } from './support/environment.mjs';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // Beside sso.spec.ts's ports (E2E_PORT + 90, + 91), so both may run at once.
-const PORT = Number(process.env.ORG_RECOVERY_E2E_PORT ?? E2E_PORT + 93);
-const PROVIDER_PORT = PORT + 1;
-const BASE = `http://127.0.0.1:${PORT}`;
-const DATA_DIR = path.join(ROOT, `.tmp/sso-org-recovery-e2e-${PORT}`);
-
+const rig = new SsoRig({
+  port: Number(process.env.ORG_RECOVERY_E2E_PORT ?? E2E_PORT + 93),
+  name: 'sso-org-recovery-e2e',
+  users: {
+    boss: { email: 'boss@staff.example', name: 'Boss', groups: ['staff', 'admins'] },
+    erin: { email: 'erin@staff.example', name: 'Erin', groups: ['staff'] },
+  },
+  env: { OIDC_ADMIN_GROUP: 'admins' },
+});
+const BASE = rig.base;
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
+test.beforeAll(() => rig.start());
+test.afterAll(() => rig.stop());
 
-let server: ServerProcess;
-let provider: TestProvider;
-
-test.beforeAll(async () => {
-  provider = await startTestProvider({
-    port: PROVIDER_PORT,
-    clientId: 'sealdrop-e2e',
-    clientSecret: 'sso-e2e-secret',
-    redirectUris: [`${BASE}/api/auth/sso/callback`],
-    postLogoutRedirectUris: [`${BASE}/login`],
-    users: {
-      boss: { email: 'boss@staff.example', name: 'Boss', groups: ['staff', 'admins'] },
-      erin: { email: 'erin@staff.example', name: 'Erin', groups: ['staff'] },
-    },
-  });
-  server = new ServerProcess({
-    port: PORT,
-    dataDir: DATA_DIR,
-    env: {
-      PUBLIC_URL: BASE,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: 'sealdrop-e2e',
-      OIDC_CLIENT_SECRET: 'sso-e2e-secret',
-      OIDC_NAME: 'Example Staff',
-      OIDC_SCOPES: 'openid email profile groups',
-      OIDC_ALLOWED_GROUPS: 'staff',
-      OIDC_ADMIN_GROUP: 'admins',
-      RATE_LIMIT_PRELOGIN_PER_IP: '1000000',
-    },
-  });
-  await server.start();
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await provider?.close();
-});
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE });
-  await withoutFileSystemAccess(context);
-  return context.newPage();
-}
-
+/** Signs in as `login` and waits for /sso's heading. */
 async function signInBySso(page: Page, login: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByRole('link', { name: 'Continue with Example Staff' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
-  await page.getByLabel('Username').fill(login);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(`${BASE}/sso`);
+  await rig.signInBySso(page, login);
   await expect(page.getByRole('heading', { name: 'Your encryption keys' })).toBeVisible();
-}
-
-/** The first sign-in's key pair, the recovery key acknowledged (and thrown away: the member loses it). */
-async function createKeys(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Create my keys' }).click();
-  await expect(page.getByTestId('recovery-key')).toBeVisible();
-  await page.getByLabel('I have stored my recovery key').check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(`${BASE}/dashboard`);
-}
-
-async function csrf(page: Page): Promise<Record<string, string>> {
-  return { 'x-csrftoken': (await page.context().cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '' };
-}
-
-async function uploadThroughLink(browser: Browser, linkToken: string, name: string, content: Buffer): Promise<void> {
-  const uploader = await newPage(browser);
-  const dir = fs.mkdtempSync(path.join(ROOT, '.tmp/sso-org-upload-'));
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, content);
-  await uploader.goto(`/upload/${linkToken}`);
-  await uploader.getByTestId('file-input').setInputFiles(file);
-  await uploader.getByRole('button', { name: 'Upload 1 file' }).click();
-  await expect(uploader.getByText('Upload successful! All 1 processed files received.')).toBeVisible({ timeout: 60_000 });
-  await uploader.context().close();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-
-/** Opens the folder after a page load (the key locked: /sso unlocks it with this browser's copy and comes back) and downloads `name`. */
-async function downloadedBytes(page: Page, folderId: number, name: string): Promise<Buffer> {
-  await page.goto(`/folders/view/${folderId}`);
-  await page.getByRole('button', { name: `Download ${name}` }).click();
-  await page.waitForURL(`${BASE}/sso?next=${encodeURIComponent(`/folders/view/${folderId}`)}`);
-  await page.waitForURL(`${BASE}/folders/view/${folderId}`);
-  const started = page.waitForEvent('download', { timeout: 60_000 });
-  await page.getByRole('button', { name: `Download ${name}` }).click();
-  return fs.readFileSync(await (await started).path());
 }
 
 test("an admin restores the access of a member who lost every device and their recovery key; the member's file decrypts", async ({ browser }) => {
   // The organisation admin (by the provider's admin group) signs in, makes keys, opens Members.
-  const admin = await newPage(browser);
+  const admin = await rig.newPage(browser);
   await signInBySso(admin, 'boss');
-  await createKeys(admin);
+  await rig.createKeys(admin);
   await admin.goto('/members');
   const section = admin.getByRole('region', { name: 'Organisation recovery' });
   await expect(section.getByText("No admin can read anyone's files.", { exact: false })).toBeVisible();
@@ -146,14 +63,14 @@ test("an admin restores the access of a member who lost every device and their r
 
   // The member signs in: /sso says the organisation can restore access and read files, with the
   // same fingerprint; making the keys stores the copy for the organisation.
-  const member = await newPage(browser);
+  const member = await rig.newPage(browser);
   await signInBySso(member, 'erin');
   const notice = member.getByTestId('org-recovery-notice');
   await expect(notice).toContainText('can therefore read your files');
   await expect(notice.getByTestId('org-key-fingerprint')).toHaveText(fingerprint);
   await expectAccessible(member, 'sso setup with the organisation recovery notice');
   await shot(member, 'org-recovery-sso-setup-with-the-organisation-recovery-notice');
-  await createKeys(member);
+  await rig.createKeys(member);
   const state = (await (await member.request.get('/api/auth/org-recovery-copy')).json()) as { stored: boolean };
   expect(state.stored).toBe(true);
   await member.goto('/profile');
@@ -162,16 +79,13 @@ test("an admin restores the access of a member who lost every device and their r
   await shot(member, 'org-recovery-profile-devices-with-the-organisation-recovery-notice');
 
   // A file for the member, encrypted in an uploader's browser for the member's key.
-  const folder = (await (await member.request.post('/api/folders/', { data: { title: 'Erin files', perform_mime_check: false }, headers: await csrf(member) })).json()) as {
-    id: number;
-    link_token: string;
-  };
+  const folder = await rig.createFolder(member, 'Erin files');
   const content = randomBytes(200_000);
-  await uploadThroughLink(browser, folder.link_token, 'contract.bin', content);
+  await rig.uploadThroughLink(browser, folder.link_token, 'contract.bin', content);
 
   // Every device and the recovery key lost: a fresh browser asks for approval.
   await member.context().close();
-  const fresh = await newPage(browser);
+  const fresh = await rig.newPage(browser);
   await signInBySso(fresh, 'erin');
   await expect(fresh.getByText('This device does not hold your key yet.', { exact: false })).toBeVisible();
   await fresh.getByRole('button', { name: 'Approve from another device' }).click();
@@ -193,7 +107,7 @@ test("an admin restores the access of a member who lost every device and their r
 
   // The member's waiting page receives it and unlocks; the file decrypts byte-identical there.
   await expect(fresh).toHaveURL(`${BASE}/dashboard`, { timeout: 20_000 });
-  expect(sha256(await downloadedBytes(fresh, folder.id, 'contract.bin'))).toBe(sha256(content));
+  expect(sha256(await rig.downloadedBytes(fresh, folder.id, 'contract.bin'))).toBe(sha256(content));
 
   // Recorded in the member's activity log.
   const log = (await (await fresh.request.get('/api/activity?kind=org_recovery.restored')).json()) as { entries: Array<{ details: Record<string, unknown> }> };

@@ -4,111 +4,32 @@
 // and both decrypt the same file byte-identical; a device removed in the profile cannot unlock
 // any more; sign-out ends the provider's session too.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startTestProvider, type TestProvider } from '../tests/support/oidc-provider.ts';
+import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe.ts';
 import { shot } from './support/screenshots.ts';
-import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { sha256 } from './support/files-seed.ts';
-import { ServerProcess } from './support/server-process.ts';
+import { SsoRig } from './support/ssoRig.ts';
 import { E2E_PORT } from './support/environment.mjs';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const PORT = Number(process.env.SSO_E2E_PORT ?? E2E_PORT + 90);
-const PROVIDER_PORT = PORT + 1;
-const BASE = `http://127.0.0.1:${PORT}`;
-const DATA_DIR = path.join(ROOT, `.tmp/sso-e2e-${PORT}`);
+const rig = new SsoRig({
+  port: Number(process.env.SSO_E2E_PORT ?? E2E_PORT + 90),
+  name: 'sso-e2e',
+  users: { dana: { email: 'dana@staff.example', name: 'Dana', groups: ['staff'] } },
+});
+const BASE = rig.base;
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
+test.beforeAll(() => rig.start());
+test.afterAll(() => rig.stop());
 
-let server: ServerProcess;
-let provider: TestProvider;
-
-test.beforeAll(async () => {
-  provider = await startTestProvider({
-    port: PROVIDER_PORT,
-    clientId: 'sealdrop-e2e',
-    clientSecret: 'sso-e2e-secret',
-    redirectUris: [`${BASE}/api/auth/sso/callback`],
-    postLogoutRedirectUris: [`${BASE}/login`],
-    users: { dana: { email: 'dana@staff.example', name: 'Dana', groups: ['staff'] } },
-  });
-  server = new ServerProcess({
-    port: PORT,
-    dataDir: DATA_DIR,
-    env: {
-      PUBLIC_URL: BASE,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: 'sealdrop-e2e',
-      OIDC_CLIENT_SECRET: 'sso-e2e-secret',
-      OIDC_NAME: 'Example Staff',
-      OIDC_SCOPES: 'openid email profile groups',
-      OIDC_ALLOWED_GROUPS: 'staff',
-      RATE_LIMIT_PRELOGIN_PER_IP: '1000000',
-    },
-  });
-  await server.start();
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await provider?.close();
-});
-
-/** Signs in as `login` through the sign-in page and the provider's page; lands on /sso. */
+/** Signs in as `login` and waits for /sso's heading. */
 async function signInBySso(page: Page, login: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByRole('link', { name: 'Continue with Example Staff' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
-  await page.getByLabel('Username').fill(login);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(`${BASE}/sso`);
+  await rig.signInBySso(page, login);
   await expect(page.getByRole('heading', { name: 'Your encryption keys' })).toBeVisible();
 }
 
-/** A browser of its own; downloads as a browser without File System Access makes them (download events). */
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE });
-  await withoutFileSystemAccess(context);
-  return context.newPage();
-}
-
-async function csrf(page: Page): Promise<Record<string, string>> {
-  return { 'x-csrftoken': (await page.context().cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '' };
-}
-
-/** A file encrypted in the browser for dana's key: uploaded through the folder's upload page. */
-async function uploadThroughLink(browser: Browser, linkToken: string, name: string, content: Buffer): Promise<void> {
-  const uploader = await newPage(browser);
-  const dir = fs.mkdtempSync(path.join(ROOT, '.tmp/sso-upload-'));
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, content);
-  await uploader.goto(`/upload/${linkToken}`);
-  await uploader.getByTestId('file-input').setInputFiles(file);
-  await uploader.getByRole('button', { name: 'Upload 1 file' }).click();
-  await expect(uploader.getByText('Upload successful! All 1 processed files received.')).toBeVisible({ timeout: 60_000 });
-  await uploader.context().close();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-
-/**
- * Opens the folder (a fresh page load: the key is locked again, and the first Download goes to
- * /sso, which unlocks with this browser's copy and comes back), then downloads `name`.
- */
-async function downloadedBytes(page: Page, folderId: number, name: string): Promise<Buffer> {
-  await page.goto(`/folders/view/${folderId}`);
-  await page.getByRole('button', { name: `Download ${name}` }).click();
-  await page.waitForURL(`${BASE}/sso?next=${encodeURIComponent(`/folders/view/${folderId}`)}`);
-  await page.waitForURL(`${BASE}/folders/view/${folderId}`);
-  const started = page.waitForEvent('download', { timeout: 60_000 });
-  await page.getByRole('button', { name: `Download ${name}` }).click();
-  return fs.readFileSync(await (await started).path());
-}
-
 test('one person, two browsers: keys made in the first, the second approved by the five words, the same file decrypted in both', async ({ browser }) => {
-  const first = await newPage(browser);
+  const first = await rig.newPage(browser);
   await signInBySso(first, 'dana');
   await expectAccessible(first, 'sso setup');
   await shot(first, 'setup');
@@ -124,13 +45,13 @@ test('one person, two browsers: keys made in the first, the second approved by t
   await expect(first).toHaveURL(`${BASE}/dashboard`);
 
   // A folder of dana's and a file an uploader encrypted in the browser for dana's key.
-  const folder = (await (await first.request.post('/api/folders/', { data: { title: 'SSO files', perform_mime_check: false }, headers: await csrf(first) })).json()) as { id: number; link_token: string };
+  const folder = await rig.createFolder(first, 'SSO files');
   const content = randomBytes(300_000);
-  await uploadThroughLink(browser, folder.link_token, 'report.bin', content);
-  expect(sha256(await downloadedBytes(first, folder.id, 'report.bin'))).toBe(sha256(content));
+  await rig.uploadThroughLink(browser, folder.link_token, 'report.bin', content);
+  expect(sha256(await rig.downloadedBytes(first, folder.id, 'report.bin'))).toBe(sha256(content));
 
   // The second browser: signed in, but it holds no key; it asks for an approval.
-  const second = await newPage(browser);
+  const second = await rig.newPage(browser);
   await signInBySso(second, 'dana');
   await expect(second.getByText('This device does not hold your key yet.', { exact: false })).toBeVisible();
   await second.getByRole('button', { name: 'Approve from another device' }).click();
@@ -149,7 +70,7 @@ test('one person, two browsers: keys made in the first, the second approved by t
   await expect(first.getByText('Approved. The other device now holds your key.')).toBeVisible();
 
   await expect(second).toHaveURL(`${BASE}/dashboard`, { timeout: 20_000 });
-  expect(sha256(await downloadedBytes(second, folder.id, 'report.bin'))).toBe(sha256(content));
+  expect(sha256(await rig.downloadedBytes(second, folder.id, 'report.bin'))).toBe(sha256(content));
 
   // The second browser is trusted now: after a reload it unlocks by itself.
   await second.goto('/sso');
@@ -169,20 +90,20 @@ test('one person, two browsers: keys made in the first, the second approved by t
   await second.getByLabel('Recovery key').fill(recoveryKey.toLowerCase().replaceAll('-', ' '));
   await second.getByRole('button', { name: 'Unlock with recovery key' }).click();
   await expect(second).toHaveURL(`${BASE}/dashboard`, { timeout: 20_000 });
-  expect(sha256(await downloadedBytes(second, folder.id, 'report.bin'))).toBe(sha256(content));
+  expect(sha256(await rig.downloadedBytes(second, folder.id, 'report.bin'))).toBe(sha256(content));
 
   // Sign-out ends the provider's session as well: the next sign-in asks for the name again.
-  const ended = provider.endSessionSeen();
+  const ended = rig.provider.endSessionSeen();
   await first.goto('/dashboard');
   await first.getByRole('button', { name: 'Logout' }).click();
-  await expect(first).toHaveURL(new RegExp(`^${provider.issuer}/session/end`));
-  expect(provider.endSessionSeen()).toBeGreaterThan(ended);
+  await expect(first).toHaveURL(new RegExp(`^${rig.provider.issuer}/session/end`));
+  expect(rig.provider.endSessionSeen()).toBeGreaterThan(ended);
 });
 
 test('a refused sign-in comes back to the sign-in page with its reason', async ({ page }) => {
-  provider.setUser('outsider', { email: 'outsider@elsewhere.example', groups: [] });
+  rig.provider.setUser('outsider', { email: 'outsider@elsewhere.example', groups: [] });
   await page.goto('/login');
-  await page.getByRole('link', { name: 'Continue with Example Staff' }).click();
+  await page.getByRole('link', { name: 'Sign in with Example Staff' }).click();
   await page.getByLabel('Username').fill('outsider');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(`${BASE}/login?sso_error=SSO_NOT_ALLOWED`);

@@ -1,4 +1,4 @@
-// The sign-in page's part of single sign-on: "Continue with <name>" when the server has a provider
+// The sign-in page's part of single sign-on: "Sign in with <name>" when the server has a provider
 // (a plain navigation to the start route, which sends the browser on to the provider), the words
 // for a refused sign-in the callback sent back (?sso_error=CODE), and whether the password form is
 // offered at all.

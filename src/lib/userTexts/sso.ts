@@ -4,7 +4,7 @@ import { defineMessages } from '../../i18n/defineMessages.ts';
 import { t, textsOf } from '../../i18n/language.ts';
 
 const messages = defineMessages({
-  signInWith: { id: 'sso.signIn.button', defaultMessage: 'Continue with {name}', description: 'name: the organisation sign-in the operator named, e.g. "Example Staff"' },
+  signInWith: { id: 'sso.signIn.button', defaultMessage: 'Sign in with {name}', description: 'name: the organisation sign-in the operator named, e.g. "Example Staff"' },
   or: { id: 'sso.signIn.or', defaultMessage: 'or' },
   passwordOff: { id: 'sso.signIn.passwordOff', defaultMessage: 'This organisation signs in with its own sign-in service.' },
   flowInvalid: { id: 'sso.error.flowInvalid', defaultMessage: 'That sign-in was not started in this browser or took too long. Please start it again.' },
