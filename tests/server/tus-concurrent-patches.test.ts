@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Folder } from '../../server/db/repositories/index.ts';
 import { recordFormatSize } from '../../server/upload/format-size.ts';
+import { uploadLeaseName } from '../../server/upload/tus-locker.ts';
 import { freshBucket, s3Endpoint } from '../storage/s3-test-bucket.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { type TestClient } from './http-client.ts';
@@ -142,7 +143,12 @@ function suiteOn(store: 'disk' | 's3', plainSize: number) {
     const first = randomBytes(dataBytes);
     const second = randomBytes(dataBytes);
     const slow = slowTusPatch(baseFor(0), here, location, 0, first, 8, 150);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until the first process holds the upload's lease: a fixed pause lost that race on a loaded
+    // machine (the second PATCH came first and the first one was the refused one).
+    for (let waited = 0; !(await server.app.repos.taskLeases.isHeld(uploadLeaseName(id), Date.now())); waited += 20) {
+      expect(waited, 'the first PATCH never took the lease').toBeLessThan(10_000);
+      await pause(20);
+    }
     const overlapping = await slowTusPatch(baseFor(1), here, location, 0, second, 1, 0).catch(() => 0);
     expect([409, 423]).toContain(overlapping);
     expect(await slow).toBe(204);

@@ -42,6 +42,12 @@ export function createTaskLeasesRepository(db: Kysely<Database>) {
       return changedRows(result);
     },
 
+    /** Whether some holder has `task` now (the operations page and tests read it; nothing decides on it). */
+    async isHeld(task: string, now: number): Promise<boolean> {
+      const row = await db.selectFrom('task_leases').select('task').where('task', '=', task).where('expires_at', '>', now).executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Gives the lease up, if `holder` still has it. */
     async release(task: string, holder: string): Promise<void> {
       await db.deleteFrom('task_leases').where('task', '=', task).where('holder', '=', holder).execute();
