@@ -50,21 +50,23 @@ export async function importApprovalPublicKey(spki: string, what: string): Promi
   }
 }
 
-async function wrappingKey(ownPrivateKey: CryptoKey, otherPublicKey: CryptoKey, requesterSpkiHash: Bytes, usage: KeyUsage): Promise<CryptoKey> {
+/**
+ * An AES-256-GCM key both sides of an ECDH P-256 agreement derive alike: HKDF-SHA256 over the
+ * shared x coordinate (zeroed after), with `salt` and the purpose `label` as info. Device
+ * approvals and the organisation recovery copies use it, each with its own label.
+ */
+export async function agreedWrappingKey(ownPrivateKey: CryptoKey, otherPublicKey: CryptoKey, salt: Bytes, label: string, usage: KeyUsage): Promise<CryptoKey> {
   const shared = new Uint8Array(await crypto.subtle.deriveBits({ name: 'ECDH', public: otherPublicKey }, ownPrivateKey, 256));
   try {
     const ikm = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
-    return await crypto.subtle.deriveKey(
-      { name: 'HKDF', hash: 'SHA-256', salt: requesterSpkiHash, info: utf8(DEVICE_APPROVAL_LABEL) },
-      ikm,
-      { name: 'AES-GCM', length: 256 },
-      false,
-      [usage],
-    );
+    return await crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt, info: utf8(label) }, ikm, { name: 'AES-GCM', length: 256 }, false, [usage]);
   } finally {
     shared.fill(0);
   }
 }
+
+const wrappingKey = (ownPrivateKey: CryptoKey, otherPublicKey: CryptoKey, requesterSpkiHash: Bytes, usage: KeyUsage) =>
+  agreedWrappingKey(ownPrivateKey, otherPublicKey, requesterSpkiHash, DEVICE_APPROVAL_LABEL, usage);
 
 const sha256 = async (bytes: Bytes): Promise<Bytes> => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
 const additionalData = (requestId: string, requesterSpkiHash: Bytes) => labelledData(DEVICE_APPROVAL_LABEL, boundText(requestId, 'a request id'), requesterSpkiHash);

@@ -22,7 +22,7 @@
  */
 import { decodeBase64, encodeBase64 } from './base64.ts';
 import { concatBytes, randomBytes, type Bytes } from './bytes.ts';
-import { importApprovalPublicKey } from './device-approval.ts';
+import { agreedWrappingKey, importApprovalPublicKey } from './device-approval.ts';
 import { CryptoError, isAuthenticationFailure } from './errors.ts';
 import { importPublicKeySpki, RSA_ALGORITHM, RSA_MODULUS_BITS } from './key-pair.ts';
 import { boundText, labelledData, openPrivateKeyCopy, parseExpectedSpki, parsePrivateKeyCopy, sealPrivateKeyCopy } from './private-key-copy.ts';
@@ -57,21 +57,8 @@ async function orgPublicKey(orgSpki: string): Promise<{ key: CryptoKey; hash: By
   return { key: imported.key, hash: await sha256(imported.spki) };
 }
 
-async function memberWrappingKey(ownPrivate: CryptoKey, otherPublic: CryptoKey, orgSpkiHash: Bytes, usage: KeyUsage): Promise<CryptoKey> {
-  const shared = new Uint8Array(await crypto.subtle.deriveBits({ name: 'ECDH', public: otherPublic }, ownPrivate, 256));
-  try {
-    const ikm = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
-    return await crypto.subtle.deriveKey(
-      { name: 'HKDF', hash: 'SHA-256', salt: orgSpkiHash, info: new TextEncoder().encode(ORG_RECOVERY_MEMBER_LABEL) },
-      ikm,
-      { name: 'AES-GCM', length: 256 },
-      false,
-      [usage],
-    );
-  } finally {
-    shared.fill(0);
-  }
-}
+const memberWrappingKey = (ownPrivate: CryptoKey, otherPublic: CryptoKey, orgSpkiHash: Bytes, usage: KeyUsage) =>
+  agreedWrappingKey(ownPrivate, otherPublic, orgSpkiHash, ORG_RECOVERY_MEMBER_LABEL, usage);
 
 async function memberAad(memberUserId: number, memberSpki: Bytes): Promise<Bytes> {
   return labelledData(ORG_RECOVERY_MEMBER_LABEL, userIdText(memberUserId, "the member's user id"), await sha256(memberSpki));
