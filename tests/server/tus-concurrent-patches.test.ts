@@ -149,8 +149,10 @@ function suiteOn(store: 'disk' | 's3', plainSize: number) {
       expect(waited, 'the first PATCH never took the lease').toBeLessThan(10_000);
       await pause(20);
     }
+    // Refused before its body is read, the connection can be reset under the answer (0 here, seen
+    // in CI with the S3 store), as in the tests above: the stored bytes below are the real check.
     const overlapping = await slowTusPatch(baseFor(1), here, location, 0, second, 1, 0).catch(() => 0);
-    expect([409, 423]).toContain(overlapping);
+    expect([409, 423, 0]).toContain(overlapping);
     expect(await slow).toBe(204);
     expect((await tusHead(here, location)).headers.get('upload-offset')).toBe(String(dataBytes));
     expect((await storedBytes(id)).equals(first)).toBe(true);
