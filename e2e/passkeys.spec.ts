@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type CDPSession, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { encryptBuffer } from '../server/crypto/file-format.ts';
 import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../server/crypto/keys.ts';
 import { createAccount } from './support/accounts.ts';
@@ -23,6 +23,7 @@ import { sha256 } from './support/files-seed.ts';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { expectNoSidewaysScrolling } from './support/layout.ts';
 import { ServerProcess } from './support/server-process.ts';
+import { addAuthenticator, virtualAuthenticator } from './support/virtualAuthenticator.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PORT = Number(process.env.PASSKEYS_E2E_PORT ?? Number(process.env.E2E_PORT ?? 8181) + 80);
@@ -58,25 +59,6 @@ async function createAdmin(): Promise<Account> {
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
-
-/** A virtual authenticator on this page: platform-like, resident keys, user verified; PRF as asked. */
-async function virtualAuthenticator(page: Page, hasPrf: boolean): Promise<{ cdp: CDPSession; id: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      hasPrf,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, id: authenticatorId };
 }
 
 async function csrfHeaders(page: Page): Promise<Record<string, string>> {
@@ -167,7 +149,7 @@ async function download(page: Page, folderId: number, name: string, password?: s
 
 test('a passkey with PRF signs in alone, unlocks the keys for a byte-identical download, and is refused once removed', async ({ page }) => {
   await withoutFileSystemAccess(page);
-  const { cdp, id } = await virtualAuthenticator(page, true);
+  const { cdp, id } = await virtualAuthenticator(page, { hasPrf: true });
   const account = await createAdmin();
   await signInWithPassword(page, account);
   const file = await seedFile(page, account);
@@ -207,7 +189,7 @@ test('a passkey with PRF signs in alone, unlocks the keys for a byte-identical d
 
 test('a passkey without PRF signs in, says why the keys stay locked, and the download asks for the password', async ({ page }) => {
   await withoutFileSystemAccess(page);
-  await virtualAuthenticator(page, false);
+  await virtualAuthenticator(page, { hasPrf: false });
   const account = await createAdmin();
   await signInWithPassword(page, account);
   const file = await seedFile(page, account);
@@ -224,7 +206,7 @@ test('a passkey without PRF signs in, says why the keys stay locked, and the dow
 });
 
 test('the new screens pass axe at 1280 and 390 px, and a second passkey can be confirmed with the first', async ({ page }) => {
-  const { cdp, id: first } = await virtualAuthenticator(page, true);
+  const { cdp, id: first } = await virtualAuthenticator(page, { hasPrf: true });
   const account = await createAdmin();
   await signInWithPassword(page, account);
   await seedFile(page, account);
@@ -255,9 +237,7 @@ test('the new screens pass axe at 1280 and 390 px, and a second passkey can be c
   // from the first passkey's copy. One authenticator holds one passkey per account (the options
   // exclude the first), so the second lives on another: the first is unplugged once it has answered.
   await page.setViewportSize({ width: 1280, height: 900 });
-  const second = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', ctap2Version: 'ctap2_1', transport: 'usb', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, hasPrf: true, automaticPresenceSimulation: true },
-  });
+  const second = await addAuthenticator(cdp, { hasPrf: true, transport: 'usb' });
   cdp.on('WebAuthn.credentialAsserted', (event) => {
     if (event.authenticatorId === first) void cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: first });
   });
@@ -267,7 +247,7 @@ test('the new screens pass axe at 1280 and 390 px, and a second passkey can be c
   await dialog.getByRole('button', { name: 'Use an existing passkey' }).click();
   await expect(dialog).toBeHidden({ timeout: 30_000 });
   await expect(page.getByRole('listitem').filter({ hasText: 'Tablet' })).toContainText('Unlocks keys');
-  expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId: second.authenticatorId })).credentials).toHaveLength(1);
+  expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId: second })).credentials).toHaveLength(1);
 
   await signOut(page);
   for (const width of [1280, 390]) {
@@ -346,11 +326,11 @@ test('a server that answers another passkey\'s copy of the key is refused by the
     await signInWithPassword(page, account, proxyBase);
     const file = await seedFile(page, account);
     // "Spare key" on one authenticator, "Daily key" on another (one authenticator holds one passkey per account).
-    const spare = await virtualAuthenticator(page, true);
+    const spare = await virtualAuthenticator(page, { hasPrf: true });
     await addPasskey(page, account, 'Spare key', proxyBase);
     await expect(page.getByRole('listitem').filter({ hasText: 'Spare key' })).toContainText('Unlocks keys');
     await spare.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: spare.id });
-    await virtualAuthenticator(page, true);
+    await virtualAuthenticator(page, { hasPrf: true });
     await addPasskey(page, account, 'Daily key', proxyBase);
     await expect(page.getByRole('listitem').filter({ hasText: 'Daily key' })).toContainText('Unlocks keys');
     expect([...copies.keys()].sort()).toEqual(['Daily key', 'Spare key']);

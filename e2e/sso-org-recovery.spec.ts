@@ -28,16 +28,10 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(() => rig.start());
 test.afterAll(() => rig.stop());
 
-/** Signs in as `login` and waits for /sso's heading. */
-async function signInBySso(page: Page, login: string): Promise<void> {
-  await rig.signInBySso(page, login);
-  await expect(page.getByRole('heading', { name: 'Your encryption keys' })).toBeVisible();
-}
-
 test("an admin restores the access of a member who lost every device and their recovery key; the member's file decrypts", async ({ browser }) => {
   // The organisation admin (by the provider's admin group) signs in, makes keys, opens Members.
   const admin = await rig.newPage(browser);
-  await signInBySso(admin, 'boss');
+  await rig.signInBySso(admin, 'boss');
   await rig.createKeys(admin);
   await admin.goto('/members');
   const section = admin.getByRole('region', { name: 'Organisation recovery' });
@@ -64,7 +58,7 @@ test("an admin restores the access of a member who lost every device and their r
   // The member signs in: /sso says the organisation can restore access and read files, with the
   // same fingerprint; making the keys stores the copy for the organisation.
   const member = await rig.newPage(browser);
-  await signInBySso(member, 'erin');
+  await rig.signInBySso(member, 'erin');
   const notice = member.getByTestId('org-recovery-notice');
   await expect(notice).toContainText('can therefore read your files');
   await expect(notice.getByTestId('org-key-fingerprint')).toHaveText(fingerprint);
@@ -86,7 +80,7 @@ test("an admin restores the access of a member who lost every device and their r
   // Every device and the recovery key lost: a fresh browser asks for approval.
   await member.context().close();
   const fresh = await rig.newPage(browser);
-  await signInBySso(fresh, 'erin');
+  await rig.signInBySso(fresh, 'erin');
   await expect(fresh.getByText('This device does not hold your key yet.', { exact: false })).toBeVisible();
   await fresh.getByRole('button', { name: 'Approve from another device' }).click();
   const phrase = (await fresh.getByTestId('approval-phrase').textContent())!.trim();

@@ -16,11 +16,12 @@
 // page must handle: a passkey that cannot unlock says so, and the approval and recovery key stay.
 // Its passkey sign-in on /login is refused with the provider's reason. axe on each new state.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type CDPSession, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe.ts';
 import { shot } from './support/screenshots.ts';
 import { sha256 } from './support/files-seed.ts';
 import { SsoRig } from './support/ssoRig.ts';
+import { virtualAuthenticator } from './support/virtualAuthenticator.ts';
 import { E2E_PORT } from './support/environment.mjs';
 
 const rig = new SsoRig({
@@ -35,30 +36,11 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(() => rig.start());
 test.afterAll(() => rig.stop());
 
-/** A virtual authenticator on this page: platform-like, resident keys, user verified, with PRF. */
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      hasPrf: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, id: authenticatorId };
-}
-
 test('a passkey added without a password unlocks the keys on a new browser after single sign-on; its sign-in is refused', async ({ browser }) => {
   const context = await rig.newContext(browser);
   const page = await context.newPage();
   await page.goto('/login');
-  const authenticator = await virtualAuthenticator(page);
+  const authenticator = await virtualAuthenticator(page, { hasPrf: true });
 
   // Keys made after the first single sign-on.
   await rig.signInBySso(page, 'erin');
@@ -126,7 +108,7 @@ test('a passkey added without a password unlocks the keys on a new browser after
   const otherContext = await rig.newContext(browser);
   const other = await otherContext.newPage();
   await other.goto('/login');
-  const copied = await virtualAuthenticator(other);
+  const copied = await virtualAuthenticator(other, { hasPrf: true });
   await copied.cdp.send('WebAuthn.addCredential', { authenticatorId: copied.id, credential: credentials[0]! });
 
   // Its passkey does not sign in: the account signs in through the provider.

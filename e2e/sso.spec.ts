@@ -22,15 +22,9 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(() => rig.start());
 test.afterAll(() => rig.stop());
 
-/** Signs in as `login` and waits for /sso's heading. */
-async function signInBySso(page: Page, login: string): Promise<void> {
-  await rig.signInBySso(page, login);
-  await expect(page.getByRole('heading', { name: 'Your encryption keys' })).toBeVisible();
-}
-
 test('one person, two browsers: keys made in the first, the second approved by the five words, the same file decrypted in both', async ({ browser }) => {
   const first = await rig.newPage(browser);
-  await signInBySso(first, 'dana');
+  await rig.signInBySso(first, 'dana');
   await expectAccessible(first, 'sso setup');
   await shot(first, 'setup');
   await first.getByRole('button', { name: 'Create my keys' }).click();
@@ -52,7 +46,7 @@ test('one person, two browsers: keys made in the first, the second approved by t
 
   // The second browser: signed in, but it holds no key; it asks for an approval.
   const second = await rig.newPage(browser);
-  await signInBySso(second, 'dana');
+  await rig.signInBySso(second, 'dana');
   await expect(second.getByText('This device does not hold your key yet.', { exact: false })).toBeVisible();
   await second.getByRole('button', { name: 'Approve from another device' }).click();
   const phrase = (await second.getByTestId('approval-phrase').textContent())!.trim();

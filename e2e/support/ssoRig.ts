@@ -83,7 +83,7 @@ export class SsoRig {
     return (await this.newContext(browser)).newPage();
   }
 
-  /** Signs in as `login` through the sign-in page and the provider's page; lands on /sso (or `landing`). */
+  /** Signs in as `login` through the sign-in page and the provider's page; lands on /sso with its heading shown (or on `landing`). */
   async signInBySso(page: Page, login: string, landing = `${this.base}/sso`): Promise<void> {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Sign in with Example Staff' }).click();
@@ -91,6 +91,7 @@ export class SsoRig {
     await page.getByLabel('Username').fill(login);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(landing);
+    if (landing === `${this.base}/sso`) await expect(page.getByRole('heading', { name: 'Your encryption keys' })).toBeVisible();
   }
 
   /** The first sign-in's key pair, the recovery key acknowledged (and not kept). */

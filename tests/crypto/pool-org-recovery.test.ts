@@ -6,29 +6,14 @@
  * copy and can do the same. Another member id, another admin or another organisation key is
  * refused across the worker boundary.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
-import { CryptoPool, type PrivateKeyHandle } from '../../workers/index.ts';
-import { inProcessWorker } from '../../workers/testing/inProcessWorker.ts';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { generateRsaKeyPair, wrapPrivateKey } from '../../server/crypto/index.ts';
+import type { CryptoPool, PrivateKeyHandle } from '../../workers/index.ts';
 import { expectCryptoError } from './helpers.ts';
+import { inProcessPools, opensFileKeysOf } from './pool-fixtures.ts';
 
-const pools: CryptoPool[] = [];
-afterEach(() => {
-  for (const pool of pools.splice(0)) pool.terminate();
-});
-
-function newPool(): CryptoPool {
-  const pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
-  pools.push(pool);
-  return pool;
-}
-
-async function opensFileKeysOf(pool: CryptoPool, handle: PrivateKeyHandle, spki: string): Promise<boolean> {
-  const raw = randomBytes(32);
-  const fileKey = await pool.unwrapFileKey(handle, wrapFileKey(spki, raw));
-  return (await pool.formatLinkFragment([{ fileId: 'f', key: fileKey }])) === `f:${raw.toString('base64')}`;
-}
+const newPool = inProcessPools();
 
 /** An admin with a password account, their key unlocked in `pool`. */
 async function unlockedAdmin(pool: CryptoPool): Promise<{ handle: PrivateKeyHandle; spki: string }> {

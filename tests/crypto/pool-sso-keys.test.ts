@@ -6,31 +6,13 @@
  * requester's worker) and then trusted with a copy of its own; a new recovery key replaces the old;
  * and every binding or key pair that differs is refused across the worker boundary.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../../server/crypto/index.ts';
-import { CryptoPool, type PrivateKeyHandle } from '../../workers/index.ts';
-import { inProcessWorker } from '../../workers/testing/inProcessWorker.ts';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { generateRsaKeyPair, wrapPrivateKey } from '../../server/crypto/index.ts';
 import { expectCryptoError } from './helpers.ts';
+import { inProcessPools, opensFileKeysOf } from './pool-fixtures.ts';
 
-const pools: CryptoPool[] = [];
-afterEach(() => {
-  for (const pool of pools.splice(0)) pool.terminate();
-});
-
-function newPool(): CryptoPool {
-  const pool = CryptoPool.create({ size: 2, createWorker: inProcessWorker });
-  pools.push(pool);
-  return pool;
-}
-
-/** Whether `handle` is the private key of `spki`: it opens a file key wrapped for that public key (read back through a link fragment). */
-async function opensFileKeysOf(pool: CryptoPool, handle: PrivateKeyHandle, spki: string): Promise<boolean> {
-  const raw = randomBytes(32);
-  const fileKey = await pool.unwrapFileKey(handle, wrapFileKey(spki, raw));
-  const fragment = await pool.formatLinkFragment([{ fileId: 'f', key: fileKey }]);
-  return fragment === `f:${raw.toString('base64')}`;
-}
+const newPool = inProcessPools();
 
 describe('CryptoPool single-sign-on key calls', () => {
   it('makes a key pair kept as a handle, with a device copy and a recovery key that each unlock it', async () => {

@@ -5,18 +5,17 @@
 // with deposits racing it; the restore route answers only a live request of a member whose key is
 // held, for an admin. The server cannot open copies, so these tests send opaque bytes; the
 // browser's part is e2e/sso-org-recovery.spec.ts.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenDatabase } from '../../server/db/connection.ts';
 import { startServer, type TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
 import { observeDatabase } from './table-rows.ts';
+import { rsaSpki, p256Spki } from './public-keys.ts';
 
 let server: TestServer;
 let database: OpenDatabase;
 
-const rsaSpki = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
-const p256Spki = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 const copy = (byte: number) => Buffer.alloc(96, byte).toString('base64');
 
 interface Person {

@@ -4,40 +4,22 @@
 // PASSKEY_REAUTH_TTL_MS, not after), `next` of the start survives the provider only as an app path,
 // and a passkey never signs such an account in (the provider's rules are checked at every sign-in)
 // while it still signs in a password account.
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSKEY_REAUTH_TTL_MS } from '../../contract/passkeys.ts';
 import { signInAtProvider } from '../support/oidc-login.ts';
-import { startTestProvider, type TestProvider } from '../support/oidc-provider.ts';
-import { freeLoopbackPort, startServer, type TestServer } from './harness.ts';
+import { startSsoServer, type SsoServer } from './sso-server.ts';
 import type { TestClient } from './http-client.ts';
 import { SoftCredential } from './soft-authenticator.ts';
+import { rsaSpki } from './public-keys.ts';
 
-let provider: TestProvider;
-let server: TestServer;
+let sso: SsoServer;
+let server: SsoServer['server'];
 let origin: string;
 
 beforeAll(async () => {
-  const providerPort = await freeLoopbackPort();
-  // PUBLIC_URL on localhost: passkeys take no IP address as relying party.
-  server = await startServer({
-    ownPublicUrl: 'localhost',
-    env: {
-      OIDC_ISSUER: `http://127.0.0.1:${providerPort}`,
-      OIDC_CLIENT_ID: 'sealdrop-test',
-      OIDC_CLIENT_SECRET: 'test-secret-for-sso',
-      OIDC_NAME: 'Example Staff',
-      OIDC_SCOPES: 'openid email profile groups',
-      OIDC_ALLOWED_GROUPS: 'staff',
-    },
-  });
-  origin = server.env.PUBLIC_URL!;
-  provider = await startTestProvider({
-    port: providerPort,
-    clientId: 'sealdrop-test',
-    clientSecret: 'test-secret-for-sso',
-    redirectUris: [`${origin}/api/auth/sso/callback`],
-    postLogoutRedirectUris: [`${origin}/login`],
+  // On localhost: passkeys take no IP address as relying party.
+  sso = await startSsoServer({
+    host: 'localhost',
     users: {
       carol: { email: 'carol@staff.example', groups: ['staff'] },
       dave: { email: 'dave@staff.example', groups: ['staff'] },
@@ -45,26 +27,12 @@ beforeAll(async () => {
       frank: { email: 'frank@staff.example', groups: ['staff'] },
     },
   });
+  ({ server, publicUrl: origin } = sso);
 });
-afterAll(async () => {
-  await server?.close();
-  await provider?.close();
-});
+afterAll(() => sso?.close());
 
-/** The start's answer: where the browser is sent (the provider, or an error status). */
-async function start(client: TestClient, next?: string) {
-  return client.get(next === undefined ? '/api/auth/sso/start' : `/api/auth/sso/start?next=${encodeURIComponent(next)}`);
-}
-
-/** A whole sign-in as `login`, with `next` at the start; where the callback sent the browser. */
-async function signIn(client: TestClient, login: string, next?: string): Promise<string> {
-  const started = await start(client, next);
-  expect(started.status).toBe(303);
-  const back = await signInAtProvider(started.headers.get('location')!, login);
-  const answer = await client.get(`/api/auth/sso/callback${back.search}`);
-  expect(answer.status).toBe(303);
-  return answer.headers.get('location')!;
-}
+const start = (client: TestClient, next?: string) => sso.start(client, next);
+const signIn = (client: TestClient, login: string, next?: string) => sso.signIn(client, login, next);
 
 async function register(client: TestClient, extra: Record<string, unknown> = {}) {
   const credential = new SoftCredential('localhost', origin);
@@ -81,7 +49,6 @@ async function passkeySignIn(client: TestClient, credential: SoftCredential, hea
   return client.post('/api/auth/passkeys/sign-in', { response: credential.assert(options.body.options) }, { headers });
 }
 
-const rsaSpki = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 const copy = (byte: number) => Buffer.alloc(64, byte).toString('base64');
 
 describe('passkeys of single sign-on accounts', () => {

@@ -2,46 +2,25 @@
 // oidc-provider, a certified implementation), over real HTTP, on SQLite and, with DATABASE_URL,
 // PostgreSQL: the code flow with PKCE, state and nonce; every forged or replayed part refused;
 // who may sign in decided again at each sign-in; the devices, recovery and approval routes.
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAtProvider } from '../support/oidc-login.ts';
-import { startTestProvider, type TestProvider } from '../support/oidc-provider.ts';
-import { freeLoopbackPort, startServer, type TestServer } from './harness.ts';
+import type { TestProvider } from '../support/oidc-provider.ts';
+import type { TestServer } from './harness.ts';
 import type { TestClient } from './http-client.ts';
+import { startSsoServer, type SsoServer } from './sso-server.ts';
+import { rsaSpki, p256Spki } from './public-keys.ts';
 
 const FLOW_COOKIE = 'sealdrop_sso_flow';
 
+let sso: SsoServer;
 let provider: TestProvider;
 let server: TestServer;
 let PUBLIC_URL: string;
 let CALLBACK: string;
 
 beforeAll(async () => {
-  // The server first (it discovers the provider at the first sign-in), on its own PUBLIC_URL, so
-  // that the provider can be told the real callback address.
-  const providerPort = await freeLoopbackPort();
-  server = await startServer({
-    ownPublicUrl: true,
-    env: {
-      OIDC_ISSUER: `http://127.0.0.1:${providerPort}`,
-      OIDC_CLIENT_ID: 'sealdrop-test',
-      OIDC_CLIENT_SECRET: 'test-secret-for-sso',
-      OIDC_NAME: 'Example Staff',
-      OIDC_SCOPES: 'openid email profile groups',
-      OIDC_ALLOWED_GROUPS: 'staff',
-      OIDC_ADMIN_GROUP: 'admins',
-      SSO_SESSION_HOURS: '1',
-      PASSWORD_SIGN_IN: 'off',
-    },
-  });
-  PUBLIC_URL = server.env.PUBLIC_URL!;
-  CALLBACK = `${PUBLIC_URL}/api/auth/sso/callback`;
-  provider = await startTestProvider({
-    port: providerPort,
-    clientId: 'sealdrop-test',
-    clientSecret: 'test-secret-for-sso',
-    redirectUris: [CALLBACK],
-    postLogoutRedirectUris: [`${PUBLIC_URL}/login`],
+  sso = await startSsoServer({
+    env: { OIDC_ADMIN_GROUP: 'admins', SSO_SESSION_HOURS: '1', PASSWORD_SIGN_IN: 'off' },
     codeTtlSeconds: 2,
     users: {
       alice: { email: 'alice@staff.example', groups: ['staff'], name: 'Alice Example' },
@@ -52,11 +31,10 @@ beforeAll(async () => {
       racer: { email: 'racer@staff.example', groups: ['staff'] },
     },
   });
+  ({ server, provider, publicUrl: PUBLIC_URL } = sso);
+  CALLBACK = `${PUBLIC_URL}/api/auth/sso/callback`;
 });
-afterAll(async () => {
-  await server?.close();
-  await provider?.close();
-});
+afterAll(() => sso?.close());
 
 /** Starts a sign-in in `client`'s browser: the provider URL it is sent to. */
 async function start(client: TestClient): Promise<string> {
@@ -87,8 +65,6 @@ function editFlowCookie(client: TestClient, edit: (flow: Record<string, unknown>
   client.cookies.set(FLOW_COOKIE, Buffer.from(JSON.stringify(flow)).toString('base64url'));
 }
 
-const rsaSpki = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
-const p256Spki = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 const copy = (byte: number) => Buffer.alloc(64, byte).toString('base64');
 
 describe('single sign-on', () => {
