@@ -117,6 +117,8 @@ describe('waiting for another device to approve', () => {
         return approval ? { status: 200, body: { status: 'approved', ...approval } } : { status: 200, body: { status: 'pending' } };
       },
       [WITHDRAW]: () => ({ status: 200, body: { detail: 'Approval request removed' } }),
+      // Asked after every unlock: the organisation recovery policy is off, so nothing is sealed for it.
+      'GET /api/auth/org-recovery-copy': () => ({ status: 200, body: { key: null, stored: false } }),
     });
     cleanups.push(api.restore);
     const store = makeStore(signedInState(user));
@@ -138,6 +140,7 @@ describe('waiting for another device to approve', () => {
     expect(selectPrivateKey(store.getState())).not.toBeNull();
     expect(trusted).toHaveLength(1);
     expect((await readDevice(user.id))?.id).toBe(trusted[0]!.split('/').pop());
+    expect(api.requests.filter((request) => `${request.method} ${request.path}` === 'GET /api/auth/org-recovery-copy')).toHaveLength(1);
     await eventually(() => withdrawn(api.requests) === 1);
   });
 });
