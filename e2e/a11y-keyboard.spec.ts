@@ -81,21 +81,18 @@ test('a focus ring of at least 2 px shows on buttons, links, checkboxes, radios,
 });
 
 /**
- * The file chooser that the focused button opens on Enter. Under load a first Enter has opened
- * nothing and the test waited out its three minutes (docs/operations.md, "Test suite"): after a
- * bounded wait, with the focus still on the button, Enter is pressed once more.
+ * The file choosers the page opens, caught from before the page loads. Playwright turns on the
+ * browser's file-chooser interception when a listener is added, and a waitForEvent set up right
+ * before the key press could lose that race under load: the dialog then opened natively (headless,
+ * never answered) and blocked every later one, so a second Enter opened nothing either.
  */
-async function fileChooserByEnter(page: Page): Promise<FileChooser> {
-  for (let attempt = 1; ; attempt++) {
-    const chooser = page.waitForEvent('filechooser', { timeout: 10_000 });
-    await page.keyboard.press('Enter');
-    try {
-      return await chooser;
-    } catch (error) {
-      if (attempt === 2) throw error;
-      await expect(page.getByRole('button', { name: 'Select Files' })).toBeFocused();
-    }
-  }
+function catchFileChoosers(page: Page): () => Promise<FileChooser> {
+  const caught: FileChooser[] = [];
+  page.on('filechooser', (chooser) => caught.push(chooser));
+  return async () => {
+    await expect.poll(() => caught.length, { message: 'a file chooser opened', timeout: 10_000 }).toBeGreaterThan(0);
+    return caught.shift()!;
+  };
 }
 
 test('an uploader picks files, uploads them and saves the receipt with the keyboard alone', async ({ page, browser }) => {
@@ -114,12 +111,14 @@ test('an uploader picks files, uploads them and saves the receipt with the keybo
   });
   // The plain file input (as in Firefox): its dialog is the operating system's, which Playwright answers.
   await withoutOpenPickers(page);
+  const nextFileChooser = catchFileChoosers(page);
   await page.goto(`/upload/${folder.link_token}`);
   await expect(page.getByText('Drag and drop files or folders here')).toBeVisible();
 
   await tabTo(page, page.getByRole('button', { name: 'Select Files' }));
   await expectRing(page, 'Select Files');
-  await (await fileChooserByEnter(page)).setFiles(files);
+  await page.keyboard.press('Enter');
+  await (await nextFileChooser()).setFiles(files);
   const upload = page.getByRole('button', { name: 'Upload 2 files' });
   await tabTo(page, upload);
   await page.keyboard.press('Enter');

@@ -7,11 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startTestProvider, type TestAccount, type TestProvider } from '../../tests/support/oidc-provider.ts';
+import type { LanguageCode } from '../../locales/languages.ts';
 import { withoutFileSystemAccess } from './fileSystemAccess.ts';
 import { ServerProcess } from './server-process.ts';
+import { text } from './texts.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLIENT_ID = 'sealdrop-e2e';
+/** The browser's language for each of the app's: the app follows it on a first visit. */
+const BROWSER_LOCALES: Record<LanguageCode, string> = { en: 'en-US', de: 'de-DE' };
 
 export interface SsoRigOptions {
   /** The server's port; the provider listens on the next one. */
@@ -73,33 +77,36 @@ export class SsoRig {
   }
 
   /** A browser of its own; downloads as a browser without File System Access makes them (download events). */
-  async newContext(browser: Browser): Promise<BrowserContext> {
-    const context = await browser.newContext({ baseURL: this.base });
+  async newContext(browser: Browser, language: LanguageCode = 'en'): Promise<BrowserContext> {
+    const context = await browser.newContext({ baseURL: this.base, locale: BROWSER_LOCALES[language] });
     await withoutFileSystemAccess(context);
     return context;
   }
 
-  async newPage(browser: Browser): Promise<Page> {
-    return (await this.newContext(browser)).newPage();
+  async newPage(browser: Browser, language: LanguageCode = 'en'): Promise<Page> {
+    return (await this.newContext(browser, language)).newPage();
   }
 
-  /** Signs in as `login` through the sign-in page and the provider's page; lands on /sso with its heading shown (or on `landing`). */
-  async signInBySso(page: Page, login: string, landing = `${this.base}/sso`): Promise<void> {
+  /**
+   * Signs in as `login` through the sign-in page (in the page's `language`) and the provider's
+   * page; lands on /sso with its heading shown (or on `landing`).
+   */
+  async signInBySso(page: Page, login: string, { landing = `${this.base}/sso`, language = 'en' }: { landing?: string; language?: LanguageCode } = {}): Promise<void> {
     await page.goto('/login');
-    await page.getByRole('link', { name: 'Sign in with Example Staff' }).click();
+    await page.getByRole('link', { name: text(language, 'sso.signIn.button', { name: 'Example Staff' }) }).click();
     await expect(page).toHaveURL(new RegExp(`^${this.provider.issuer}/interaction/`));
     await page.getByLabel('Username').fill(login);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(landing);
-    if (landing === `${this.base}/sso`) await expect(page.getByRole('heading', { name: 'Your encryption keys' })).toBeVisible();
+    if (landing === `${this.base}/sso`) await expect(page.getByRole('heading', { name: text(language, 'sso.page.title') })).toBeVisible();
   }
 
   /** The first sign-in's key pair, the recovery key acknowledged (and not kept). */
-  async createKeys(page: Page): Promise<void> {
-    await page.getByRole('button', { name: 'Create my keys' }).click();
+  async createKeys(page: Page, language: LanguageCode = 'en'): Promise<void> {
+    await page.getByRole('button', { name: text(language, 'sso.setup.button') }).click();
     await expect(page.getByTestId('recovery-key')).toBeVisible();
-    await page.getByLabel('I have stored my recovery key').check();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel(text(language, 'sso.setup.recoveryStored')).check();
+    await page.getByRole('button', { name: text(language, 'sso.setup.continue') }).click();
     await expect(page).toHaveURL(`${this.base}/dashboard`);
   }
 

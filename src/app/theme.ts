@@ -73,7 +73,15 @@ export const theme = createTheme({
     // Status chips change colour when their state arrives (e.g. the key status: 'Checking...' then
     // 'Stored'); MUI fades the background over 300 ms, and meanwhile the white label sits on a pale
     // fill far below 4.5:1. The colour now changes at once.
-    MuiChip: { styleOverrides: { root: { transition: 'none' } } },
+    // A chip's label wraps instead of ending in "..." where it does not fit (a German status such
+    // as "Schlüssel für Wiederherstellung hinterlegt" on a 390 px card): the chip grows in height.
+    MuiChip: {
+      styleOverrides: {
+        root: { transition: 'none', height: 'auto', minHeight: 32, maxWidth: '100%' },
+        sizeSmall: { minHeight: 24 },
+        label: { whiteSpace: 'normal', overflowWrap: 'anywhere' },
+      },
+    },
     // Progress values arrive a few times a second (the upload's and download's progress flushes);
     // MUI eased the bar to each new value, so the bar was moving nearly all the time and the
     // compositor drew frames continuously through every transfer, on the cores the crypto workers
