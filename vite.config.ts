@@ -8,6 +8,11 @@ import { swCodeKeyPlugin } from './scripts/build-digests/sw-code-key.ts';
 import { compiledCataloguesPlugin } from './scripts/i18n/compile-catalogue.ts';
 import packageJson from './package.json' with { type: 'json' };
 
+/** The server and storage suites, which load their modules once per worker (below). */
+const SHARED_MODULE_TESTS = ['tests/server/**/*.test.ts', 'tests/storage/**/*.test.ts'];
+/** Those of them that replace a module with vi.mock: in a shared module cache it would leak or come too late. */
+const MOCKING_SERVER_TESTS = ['tests/server/login-timing.test.ts'];
+
 // The app, the service worker (workers/sw.ts, Workbox precache via injectManifest) and the
 // Vitest settings live here. The API runs on the same origin in production (npm start);
 // in `npm run dev` Vite proxies /api to the server on 8080.
@@ -60,16 +65,6 @@ export default defineConfig(({ command }) => ({
   build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
   server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
   test: {
-    include: [
-      'contract/**/*.test.ts',
-      'crypto/**/*.test.ts',
-      'src/**/*.test.{ts,tsx}',
-      'workers/**/*.test.ts',
-      'server/**/*.test.ts',
-      'cli/**/*.test.ts',
-      'tests/**/*.test.{ts,tsx}',
-    ],
-    exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
     environment: 'node',
     setupFiles: ['src/app/testing/domMatchers.ts'],
     testTimeout: 30_000,
@@ -77,5 +72,36 @@ export default defineConfig(({ command }) => ({
     // Vitest's default is one file at a time on two cores (cores - 1), but most server tests wait
     // on sockets, child processes and timers, not the CPU (docs/operations.md, "Test suite").
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 3,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: [
+            'contract/**/*.test.ts',
+            'crypto/**/*.test.ts',
+            'src/**/*.test.{ts,tsx}',
+            'workers/**/*.test.ts',
+            'server/**/*.test.ts',
+            'cli/**/*.test.ts',
+            'tests/**/*.test.{ts,tsx}',
+          ],
+          exclude: ['e2e/**', 'node_modules/**', 'dist/**', ...SHARED_MODULE_TESTS],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: SHARED_MODULE_TESTS,
+          exclude: MOCKING_SERVER_TESTS,
+          // Each of these files imports the whole server (5-6 s of module loading when every file
+          // loads its own copy); they share one copy per worker instead, which none of them
+          // changes: each starts servers of its own (docs/operations.md, "Test suite").
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'server-mocks', include: MOCKING_SERVER_TESTS } },
+    ],
   },
 }));
