@@ -27,7 +27,7 @@ export interface SsoServer {
   close(): Promise<void>;
 }
 
-export const SSO_CLIENT = { id: 'sealdrop-test', secret: 'test-secret-for-sso' } as const;
+const SSO_CLIENT = { id: 'sealdrop-test', secret: 'test-secret-for-sso' } as const;
 
 export async function startSsoServer({ users, env = {}, host = '127.0.0.1', codeTtlSeconds }: SsoServerOptions): Promise<SsoServer> {
   const providerPort = await freeLoopbackPort();

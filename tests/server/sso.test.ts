@@ -55,9 +55,7 @@ async function callback(client: TestClient, url: URL): Promise<string> {
 }
 
 /** A whole sign-in as `login`; where the callback sent the browser. */
-async function signIn(client: TestClient, login: string): Promise<string> {
-  return callback(client, await signInAtProvider(await start(client), login));
-}
+const signIn = (client: TestClient, login: string): Promise<string> => sso.signIn(client, login);
 
 function editFlowCookie(client: TestClient, edit: (flow: Record<string, unknown>) => void): void {
   const flow = JSON.parse(Buffer.from(client.cookies.get(FLOW_COOKIE)!, 'base64url').toString()) as Record<string, unknown>;
