@@ -11,9 +11,7 @@ import type { Folder } from '../../api/types.ts';
 import { displayTitle } from '../../lib/folderDisplay.ts';
 import { useNotifier } from '../../app/notifier.ts';
 import { DeleteFilesDialog } from './DeleteFilesDialog.tsx';
-import { DownloadProgressPanel } from './DownloadProgressPanel.tsx';
-import { adminDownloadAnnouncement } from './downloadAnnouncement.ts';
-import { PoliteAnnouncer } from '../../app/layout/PoliteAnnouncer.tsx';
+import { DownloadStatus } from './DownloadStatus.tsx';
 import { ExportEncryptedButton } from './ExportEncryptedButton.tsx';
 import { directoryZipName, folderZipName } from './downloadNames.ts';
 import { FolderIcon } from '../../app/icons.tsx';
@@ -149,8 +147,7 @@ export function FilesPanel({ folder, files, renderLinkAction }: FilesPanelProps)
 
   return (
     <Box component="section" aria-label={intl.formatMessage(pageMessages.region, { title })}>
-      <PoliteAnnouncer message={adminDownloadAnnouncement(downloads.active)} />
-      {downloads.active && <DownloadProgressPanel active={downloads.active} onCancel={downloads.cancel} />}
+      <DownloadStatus running={downloads.active} onCancel={downloads.cancel} />
       {files.length === 0 || selectable.length === 0 ? (
         <Paper variant="outlined">
           {toolbar}

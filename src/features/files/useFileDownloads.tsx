@@ -19,6 +19,7 @@ import { useFileKeyOpener, type FileKeyOpener } from '../team/index.ts';
 import { downloadAdminFiles } from './adminDownload.ts';
 import { DOWNLOAD_MESSAGES, downloadErrorText, FILES_MESSAGES } from '../../lib/userTexts.ts';
 import { t } from '../../i18n/language.ts';
+import { createDownloadProgressStore, type DownloadProgressStore } from './downloadProgressStore.ts';
 import { progressMessages } from './messages.ts';
 import { useSaveChoice } from './SaveChoiceDialog.tsx';
 import { chooseSaveDestination, type DownloadTarget } from './saveDestination.ts';
@@ -34,6 +35,13 @@ export interface ActiveDownload {
   readonly progress: DownloadProgress | null;
 }
 
+/** A download as the files screen holds it: its progress is read from `progress` (downloadProgressStore.ts). */
+export interface RunningDownload {
+  readonly label: string;
+  readonly fileCount: number;
+  readonly progress: DownloadProgressStore;
+}
+
 export interface FileDownloads {
   download(target: DownloadTarget): Promise<void>;
   /**
@@ -42,7 +50,7 @@ export interface FileDownloads {
    */
   requestKeyOpener(): Promise<FileKeyOpener | null>;
   cancel(): void;
-  active: ActiveDownload | null;
+  active: RunningDownload | null;
   unlockDialog: ReactNode;
   /** 'Save to Folder...' or 'Download as ZIP' (only where the browser can write to a folder). */
   choiceDialog: ReactNode;
@@ -72,7 +80,7 @@ export function useFileDownloads(folderId: number, viewerIsOwner: boolean): File
   const { requestPrivateKey, unlockDialog } = usePrivateKeyUnlock();
   const { askSaveChoice, choiceDialog } = useSaveChoice();
   const openerFor = useFileKeyOpener(folderId, viewerIsOwner);
-  const [active, setActive] = useState<ActiveDownload | null>(null);
+  const [active, setActive] = useState<RunningDownload | null>(null);
   const running = useRef<AbortController | null>(null);
 
   const download = useCallback(
@@ -91,7 +99,8 @@ export function useFileDownloads(folderId: number, viewerIsOwner: boolean): File
       const controller = new AbortController();
       running.current = controller;
       const label = destination.kind === 'disk-folder' ? t(progressMessages.toFolder, { folder: destination.directory.name }) : target.label;
-      setActive({ label, fileCount: target.files.length, progress: null });
+      const progress = createDownloadProgressStore();
+      setActive({ label, fileCount: target.files.length, progress });
       try {
         const outcome = await downloadAdminFiles({
           files: target.files,
@@ -99,7 +108,7 @@ export function useFileDownloads(folderId: number, viewerIsOwner: boolean): File
           openKey: openerFor(privateKey),
           pool: cryptoPool(),
           signal: controller.signal,
-          onProgress: (progress) => setActive({ label, fileCount: target.files.length, progress }),
+          onProgress: (report) => progress.set(report),
         });
         if (outcome.notDecrypted.length > 0) {
           enqueueSnackbar(DOWNLOAD_MESSAGES.notDecrypted(outcome.notDecrypted), { variant: 'warning', autoHideDuration: FAILURE_TOAST_MS });
