@@ -1,8 +1,13 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL } from './e2e/support/environment.mjs';
 
-/** The specs that keep a core busy most of their time; each file's own total is in docs/operations.md. */
-const HEAVY_SPECS = /\/(a11y[a-z-]*|files|upload|resume|resume-handles)\.spec\.ts$/;
+/**
+ * The specs that keep a core busy most of their time, and with them the German screens (a walk over
+ * every screen at two widths) and the keys spec (RSA key pairs made in the page), so that both
+ * workers end at about the same time: without those two this one ended long before the other and a
+ * core sat idle for the rest of the run (each file's total: docs/operations.md, "Test suite").
+ */
+const HEAVY_SPECS = /\/(a11y[a-z-]*|files|upload|resume|resume-handles|german|keys)\.spec\.ts$/;
 
 // End-to-end specs drive Debian's Chromium (Playwright downloads no browser here) against the
 // real built app and the real server with a fresh SQLite database (scripts/e2e-server.mjs).
