@@ -46,6 +46,26 @@ interface WriteInProgress {
   parts: Array<Promise<unknown>>;
 }
 
+interface StoredBytes {
+  /** The listing the figures come from. */
+  readonly parts: Part[];
+  readonly partBytes: number;
+  readonly tailBytes: number;
+}
+
+/**
+ * Listings of an upload's parts made for one offset before giving up on one that holds the parts
+ * its tail follows (each lists again only when a PATCH stored a part meanwhile).
+ */
+const LISTINGS_PER_OFFSET = 4;
+
+/** Every listing of the parts lacked a part that the upload's tail follows: no offset is reported. */
+export class StalePartListingError extends codedError('STALE_PART_LISTING') {
+  constructor(readonly uploadId: string, readonly tailFollows: number, readonly lastListedPart: number) {
+    super(`the part listing of upload ${uploadId} ends at part ${lastListedPart}, its tail follows part ${tailFollows}`);
+  }
+}
+
 /** A part of this PATCH was not stored, so the tail after it is not put either. */
 export class PartUploadFailedError extends codedError('PART_UPLOAD_FAILED') {
   constructor(readonly uploadId: string) {
@@ -90,25 +110,49 @@ export class TailSafeS3Store extends S3Store {
       throw ERRORS.FILE_NOT_FOUND;
     }
     const { file } = metadata;
-    let parts: Part[];
+    let stored: StoredBytes;
     try {
-      parts = await this.retrieveParts(id);
+      stored = await this.storedBytes(id);
     } catch (error) {
       // The info object is there and the multipart upload is not: it was completed.
       if (isMissingUpload(error)) return new Upload({ ...file, offset: file.size ?? 0, size: file.size, metadata: file.metadata, storage: file.storage });
       throw error;
     }
-    const stored = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
-    return new Upload({ ...file, offset: stored + (await this.tailBytes(id, parts)), size: file.size, storage: file.storage });
+    return new Upload({ ...file, offset: stored.partBytes + stored.tailBytes, size: file.size, storage: file.storage });
   }
 
-  /** Bytes of the tail that count with these parts (0 when there is none, or a part holds them). */
-  protected async tailBytes(id: string, parts: readonly Part[]): Promise<number> {
+  /**
+   * The bytes in stored parts and in the tail that counts with them. Readers take no lock, so a
+   * PATCH on any process may store parts, put a new tail or remove the old one while this looks.
+   * The tail is looked at first: a tail is put only after the parts before it are stored, and
+   * removed only after a stored part holds its bytes, so a listing made after the look holds every
+   * part the tail follows, or the part that took its bytes (the tail then no longer counts). Listed
+   * first, a listing from before such a PATCH with the tail gone or replaced after it reported an
+   * offset below one already acknowledged (seen in CI). A listing that still lacks a part the tail
+   * follows, one lagging behind the store, is made again.
+   */
+  async storedBytes(id: string): Promise<StoredBytes> {
+    const tail = await this.tailOf(id);
+    for (let listing = 1; ; listing++) {
+      const parts = await this.retrieveParts(id);
+      const lastPart = lastPartOf(parts);
+      if (tail && tail.follows !== null && tail.follows > lastPart) {
+        if (listing < LISTINGS_PER_OFFSET) continue;
+        throw new StalePartListingError(id, tail.follows, lastPart);
+      }
+      const partBytes = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
+      return { parts, partBytes, tailBytes: !tail || (tail.follows !== null && lastPart > tail.follows) ? 0 : tail.bytes };
+    }
+  }
+
+  /** The tail's size and the part it follows (null: a tail of an earlier version, without the mark). */
+  private async tailOf(id: string): Promise<{ bytes: number; follows: number | null } | null> {
     try {
       const data = await this.client.headObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
-      return absorbed(data.Metadata, lastPartOf(parts)) ? 0 : (data.ContentLength ?? 0);
+      const follows = Number(data.Metadata?.[FOLLOWS_PART]);
+      return { bytes: data.ContentLength ?? 0, follows: Number.isInteger(follows) ? follows : null };
     } catch (error) {
-      if (isNotFound(error)) return 0;
+      if (isNotFound(error)) return null;
       throw error;
     }
   }
@@ -208,6 +252,6 @@ export class TailSafeS3Store extends S3Store {
   }
 
   protected override async getIncompletePartSize(id: string): Promise<number | undefined> {
-    return (await this.tailBytes(id, await this.retrieveParts(id))) || undefined;
+    return (await this.storedBytes(id)).tailBytes || undefined;
   }
 }

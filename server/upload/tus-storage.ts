@@ -247,18 +247,17 @@ class PrefixedS3Store extends TailSafeS3Store {
     const metadata = await this.getMetadata(id);
     const size = metadata.file.size;
     if (size === undefined) return false;
-    let parts;
+    let stored;
     try {
-      parts = await this.retrieveParts(id);
+      stored = await this.storedBytes(id);
     } catch (error) {
       // Completed (or aborted) meanwhile: whole if the object is there.
       if (isMissingUpload(error)) return (await this.objectSize(id)) === size;
       throw error;
     }
-    const stored = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
     // A tail still in the ".part" object is not a part yet: the bytes are not all in parts.
-    if (stored !== size || (await this.tailBytes(id, parts)) > 0) return false;
-    await this.finishMultipartUpload(metadata, parts);
+    if (stored.partBytes !== size || stored.tailBytes > 0) return false;
+    await this.finishMultipartUpload(metadata, stored.parts);
     await this.completeMetadata(metadata.file);
     await this.clearCache(id);
     return true;
