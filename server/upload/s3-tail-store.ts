@@ -89,10 +89,15 @@ function lastPartOf(parts: readonly Part[]): number {
   return parts.reduce((last, part) => Math.max(last, part.PartNumber ?? 0), 0);
 }
 
-/** Whether the tail with this metadata follows a part below `lastPart`: a stored part holds its bytes. */
-function absorbed(metadata: Record<string, string> | undefined, lastPart: number): boolean {
+/** The part a tail follows, from its S3 metadata (null: a tail of an earlier version, without the mark). */
+function followsPart(metadata: Record<string, string> | undefined): number | null {
   const follows = Number(metadata?.[FOLLOWS_PART]);
-  return Number.isInteger(follows) && lastPart > follows;
+  return Number.isInteger(follows) ? follows : null;
+}
+
+/** Whether a tail that follows part `follows` comes before part `lastPart`: a stored part holds its bytes. */
+function absorbed(follows: number | null, lastPart: number): boolean {
+  return follows !== null && lastPart > follows;
 }
 
 export class TailSafeS3Store extends S3Store {
@@ -141,7 +146,7 @@ export class TailSafeS3Store extends S3Store {
         throw new StalePartListingError(id, tail.follows, lastPart);
       }
       const partBytes = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
-      return { parts, partBytes, tailBytes: !tail || (tail.follows !== null && lastPart > tail.follows) ? 0 : tail.bytes };
+      return { parts, partBytes, tailBytes: !tail || absorbed(tail.follows, lastPart) ? 0 : tail.bytes };
     }
   }
 
@@ -149,8 +154,7 @@ export class TailSafeS3Store extends S3Store {
   private async tailOf(id: string): Promise<{ bytes: number; follows: number | null } | null> {
     try {
       const data = await this.client.headObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
-      const follows = Number(data.Metadata?.[FOLLOWS_PART]);
-      return { bytes: data.ContentLength ?? 0, follows: Number.isInteger(follows) ? follows : null };
+      return { bytes: data.ContentLength ?? 0, follows: followsPart(data.Metadata) };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
@@ -243,7 +247,7 @@ export class TailSafeS3Store extends S3Store {
     }
     const write = this.writes.get(id);
     const parts = write?.partsAtStart ?? (await this.retrieveParts(id));
-    if (absorbed(data.Metadata, lastPartOf(parts))) {
+    if (absorbed(followsPart(data.Metadata), lastPartOf(parts))) {
       (data.Body as Readable | undefined)?.destroy();
       return undefined;
     }

@@ -4,6 +4,12 @@
 // (docs/operations.md, "The admin's reads while uploads stream in"). A PATCH lists once (its offset
 // check; the write reuses that listing under the same lock), a HEAD once, with or without a short
 // tail waiting as "<id>.part" (a HEAD after completion asks once and learns the upload is whole).
+//
+// HEAD takes no lock, so a PATCH may store parts and remove or replace the short tail while a HEAD
+// looks. A HEAD that listed the parts before such a PATCH and looked at the tail after it counted
+// neither the tail's bytes nor the part that took them, and reported an offset below the one
+// already acknowledged: seen once in a whole CI run (tus-concurrent-patches, S3). The second test
+// answers a HEAD's listing only after a PATCH, so the race happens every time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshBucket, s3Endpoint } from '../storage/s3-test-bucket.ts';
 import { startServer, type TestServer } from './harness.ts';
@@ -53,5 +59,46 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
     // The last PATCH completes the upload: its completion lists once more to name the parts.
     expect(perPatch).toEqual([1, 1, 1, 2]);
     expect(perHead).toEqual([1, 1, 1, 1]);
+    s3.listParts = listParts;
+  });
+
+  it('never reports less than the acknowledged offset when its listing predates the PATCH', async () => {
+    const { client: s3 } = server.app.uploads.tusStorage.datastore as unknown as StoreClient;
+    const listParts = s3.listParts.bind(s3);
+    const folder = await createUploadFolder(server);
+    const client = server.client();
+    const plainSize = 24 * 1024 * 1024;
+    const data = fakeCiphertext(server, plainSize);
+    const location = (await tusCreate(client, folder, data.length, { filename: 'raced.bin', plainSize })).headers.get('location')!;
+    // A short tail only: no part is stored yet.
+    const first = 3 * 1024 * 1024 + 5;
+    expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
+
+    // The next listing is answered only once the PATCH below has stored its parts (and replaced or
+    // removed the tail).
+    let listed!: () => void;
+    const headListed = new Promise<void>((resolve) => (listed = resolve));
+    let release!: () => void;
+    const patchDone = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    s3.listParts = async (input) => {
+      if (held || input.PartNumberMarker !== undefined) return listParts(input);
+      held = true;
+      const answer = await listParts(input);
+      listed();
+      await patchDone;
+      return answer;
+    };
+    const head = tusHead(client, location);
+    await headListed;
+    const second = 14 * 1024 * 1024 + 7;
+    expect((await tusPatch(client, location, first, data.subarray(first, second))).status).toBe(204);
+    release();
+    // What the HEAD saw before the PATCH or after it, never less.
+    expect([first, second]).toContain(Number((await head).headers.get('upload-offset')));
+    s3.listParts = listParts;
+
+    expect((await tusPatch(client, location, second, data.subarray(second))).status).toBe(204);
+    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
   });
 });

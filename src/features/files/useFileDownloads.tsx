@@ -36,9 +36,7 @@ export interface ActiveDownload {
 }
 
 /** A download as the files screen holds it: its progress is read from `progress` (downloadProgressStore.ts). */
-export interface RunningDownload {
-  readonly label: string;
-  readonly fileCount: number;
+export interface RunningDownload extends Omit<ActiveDownload, 'progress'> {
   readonly progress: DownloadProgressStore;
 }
 
