@@ -80,7 +80,7 @@ test('the profile in every key state, with every modal', async ({ page }) => {
   await expect(twoFactor.getByRole('button', { name: 'Verify & Enable' })).toBeVisible();
   await expectAccessible(page, 'profile-2fa-setup');
   const authenticator = new Authenticator((await twoFactor.getByLabel('Two-factor secret').textContent()) ?? '');
-  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(authenticator.nextCode());
+  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(await authenticator.nextCode());
   await twoFactor.getByRole('button', { name: 'Verify & Enable' }).click();
   await twoFactor.getByRole('button', { name: 'Disable 2FA' }).click();
   const disable = twoFactor.getByRole('form', { name: 'Disable two-factor authentication' });

@@ -1,22 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { Authenticator } from './support/totp.ts';
+import { signInWithCode } from './support/twoFactorSeed.ts';
 
 async function logout(page: Page) {
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
-}
-
-async function signInWithCode(page: Page, account: AdminAccount, code: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByText(account.username, { exact: true })).toBeVisible();
-  await page.getByLabel('Authentication Code', { exact: true }).fill(code);
-  await page.getByRole('button', { name: 'Verify Code' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 test('signed-out visitors are sent to the login page; unknown paths show 404 with a way home', async ({ page }) => {
@@ -60,13 +50,13 @@ test('an admin enables 2FA, signs in with a code, changes the password and edits
   const verify = twoFactor.getByRole('button', { name: 'Verify & Enable' });
   await twoFactor.getByLabel('Authentication Code', { exact: true }).fill('12345');
   await expect(verify).toBeDisabled();
-  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(authenticator.nextCode());
+  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(await authenticator.nextCode());
   await verify.click();
   await expect(twoFactor.getByRole('button', { name: 'Disable 2FA' })).toBeVisible();
 
   // Signing in now takes the second step; a wrong code is refused, a fresh one accepted.
   await logout(page);
-  await signInWithCode(page, admin, authenticator.nextCode());
+  await signInWithCode(page, admin, authenticator);
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
 
   // Change the login password: the new one works, the old one no longer does.
@@ -86,7 +76,7 @@ test('an admin enables 2FA, signs in with a code, changes the password and edits
   await page.getByLabel('Password', { exact: true }).fill(admin.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByRole('main').getByRole('alert')).toContainText('Incorrect username or password.');
-  await signInWithCode(page, { ...admin, password: newPassword }, authenticator.nextCode());
+  await signInWithCode(page, { ...admin, password: newPassword }, authenticator);
 
   // Edit the profile: an e-mail address is added and survives a reload.
   await page.getByRole('link', { name: 'My Profile' }).click();

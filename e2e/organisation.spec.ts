@@ -17,6 +17,7 @@ import { expectNoSidewaysScrolling } from './support/layout.ts';
 import { expectedFingerprint } from './support/keyFingerprint.ts';
 import { invitationLinkFromOutbox } from './support/outbox.ts';
 import { Authenticator } from './support/totp.ts';
+import { signInWithCode } from './support/twoFactorSeed.ts';
 
 const SHOTS_DIR = process.env.ORG_SHOTS_DIR;
 
@@ -24,16 +25,6 @@ async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS_DIR) return;
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
-
-async function signInWithCode(page: Page, account: AdminAccount, code: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByLabel('Authentication Code', { exact: true }).fill(code);
-  await page.getByRole('button', { name: 'Verify Code' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 test('an organisation admin invites a person who registers, sets up 2FA and keys, signs in, and is disabled and enabled again', async ({ page, browser }) => {
@@ -87,7 +78,7 @@ test('an organisation admin invites a person who registers, sets up 2FA and keys
   await twoFactor.getByRole('button', { name: 'Enable 2FA' }).click();
   const secret = (await twoFactor.getByLabel('Two-factor secret').textContent())?.trim() ?? '';
   const authenticator = new Authenticator(secret);
-  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(authenticator.nextCode());
+  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(await authenticator.nextCode());
   await twoFactor.getByRole('button', { name: 'Verify & Enable' }).click();
   await expect(twoFactor.getByRole('button', { name: 'Disable 2FA' })).toBeVisible();
 
@@ -113,7 +104,7 @@ test('an organisation admin invites a person who registers, sets up 2FA and keys
   // Signs in again: password, then the code.
   await invitee.getByRole('button', { name: 'Logout' }).click();
   await expect(invitee).toHaveURL(/\/login$/);
-  await signInWithCode(invitee, account, authenticator.nextCode());
+  await signInWithCode(invitee, account, authenticator);
   await expect(invitee.getByRole('link', { name: 'Members' })).toHaveCount(0);
 
   // The admin sees the account, its role and the fingerprint of the key it stored.
@@ -142,7 +133,7 @@ test('an organisation admin invites a person who registers, sets up 2FA and keys
   // Enabled again, it signs in.
   await card.getByRole('button', { name: `Enable ${account.username}` }).click();
   await expect(card).toContainText('Active');
-  await signInWithCode(invitee, account, authenticator.nextCode());
+  await signInWithCode(invitee, account, authenticator);
   await inviteeContext.close();
 });
 

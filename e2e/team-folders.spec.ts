@@ -24,7 +24,7 @@ import { openDatabase } from '../server/db/connection.ts';
 import { readZip } from '../tests/support/zip.ts';
 import { createAdmin, signIn, type AdminAccount } from './support/admin.ts';
 import { expectAccessible } from './support/axe.ts';
-import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT } from './support/environment.mjs';
+import { E2E_BASE_URL, E2E_DATA_DIR, SPEC_PORTS } from './support/environment.mjs';
 import { createFolder, giveAdminKeyPair, sha256, type PlainFile, type UploadedFile } from './support/files-seed.ts';
 import { pickedPaths, readOpfsTree, withOpfsPickers } from './support/fileSystemAccess.ts';
 import { expectNoSidewaysScrolling } from './support/layout.ts';
@@ -34,7 +34,7 @@ import { invitationLinkFromOutbox } from './support/outbox.ts';
 import { Authenticator } from './support/totp.ts';
 
 const SHOTS_DIR = process.env.TEAM_SHOTS_DIR ?? path.join('test-results', 'team-shots');
-const PROXY_PORT = E2E_PORT + 3;
+const PROXY_PORT = SPEC_PORTS.teamFoldersProxy;
 const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -72,7 +72,7 @@ async function inviteAndSetUp(browser: Browser, owner: Page, prefix: string): Pr
   await twoFactor.getByRole('button', { name: 'Enable 2FA' }).click();
   const secret = (await twoFactor.getByLabel('Two-factor secret').textContent())?.trim() ?? '';
   const authenticator = new Authenticator(secret);
-  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(authenticator.nextCode());
+  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(await authenticator.nextCode());
   await twoFactor.getByRole('button', { name: 'Verify & Enable' }).click();
   await expect(twoFactor.getByRole('button', { name: 'Disable 2FA' })).toBeVisible();
   const keys = page.getByRole('region', { name: 'End-to-End Encryption Key' });

@@ -208,7 +208,7 @@ test('the login and link passwords never reach the server, in any request of a w
   const twoFactor = page.getByRole('region', { name: 'Two-Factor Authentication' });
   await twoFactor.getByRole('button', { name: 'Enable 2FA' }).click();
   const authenticator = new Authenticator((await twoFactor.getByLabel('Two-factor secret').textContent())?.trim() ?? '');
-  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(authenticator.nextCode());
+  await twoFactor.getByLabel('Authentication Code', { exact: true }).fill(await authenticator.nextCode());
   await twoFactor.getByRole('button', { name: 'Verify & Enable' }).click();
   await twoFactor.getByRole('button', { name: 'Disable 2FA' }).click();
   await twoFactor.getByLabel('Login Password', { exact: true }).fill(newPassword);
