@@ -17,15 +17,15 @@ import { readZip } from '../tests/support/zip.ts';
 import { MailCatcher } from '../tests/server/upload-helpers.ts';
 import { cipherLength } from '../server/crypto/index.ts';
 import { signIn, type AdminAccount } from './support/admin.ts';
-import { E2E_PORT } from './support/environment.mjs';
+import { SPEC_PORTS } from './support/environment.mjs';
 import { withoutFileSystemAccess } from './support/fileSystemAccess.ts';
 import { giveAdminKeyPair, sha256 } from './support/files-seed.ts';
 import { ServerProcess } from './support/server-process.ts';
 import { TusRecorder } from './support/tus-recorder.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SERVER_PORT = E2E_PORT + 1;
-const PROXY_PORT = E2E_PORT + 2;
+const SERVER_PORT = SPEC_PORTS.cliServer;
+const PROXY_PORT = SPEC_PORTS.cliProxy;
 const MiB = 1024 * 1024;
 const CHUNK_MIB = 4;
 

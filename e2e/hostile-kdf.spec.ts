@@ -14,12 +14,12 @@ import { expect, test, type Request } from '@playwright/test';
 import { argon2Block, kdfBlock, newArgon2Block, newBoundArgon2Block, SCHEME_PBKDF2 } from '../server/crypto/index.ts';
 import { text } from './support/texts.ts';
 import { createAdmin } from './support/admin.ts';
-import { E2E_BASE_URL, E2E_PORT } from './support/environment.mjs';
+import { E2E_BASE_URL, SPEC_PORTS } from './support/environment.mjs';
 import { linkWithFiles } from './support/link-seed.ts';
 
 test.setTimeout(180_000);
 
-const PROXY_PORT = E2E_PORT + 1;
+const PROXY_PORT = SPEC_PORTS.hostileKdfProxy;
 const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
 const WEAK_ARGON2 = argon2Block({ memoryKiB: 19_456, passes: 2, lanes: 1, salt: Buffer.alloc(16, 0x42) }).toString('base64');
 const SCHEME1 = kdfBlock({ scheme: SCHEME_PBKDF2, iterations: 150_000, salt: Buffer.alloc(16, 0x42) }).toString('base64');

@@ -14,10 +14,10 @@ import http from 'node:http';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { newBoundArgon2Block } from '../server/crypto/index.ts';
 import { createAdmin } from './support/admin.ts';
-import { E2E_BASE_URL, E2E_PORT } from './support/environment.mjs';
+import { E2E_BASE_URL, SPEC_PORTS } from './support/environment.mjs';
 import { forwardUpstream, readBody } from './support/forwardingProxy.ts';
 
-const PROXY_PORT = E2E_PORT + 1;
+const PROXY_PORT = SPEC_PORTS.hostileServerProxy;
 const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
 
 interface Seen {

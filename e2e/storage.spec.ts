@@ -17,13 +17,13 @@ import { expect, test, type Browser, type Page, type Request } from '@playwright
 import { cipherLength, decryptBuffer, unwrapFileKey } from '../server/crypto/index.ts';
 import { createAdmin, signIn } from './support/admin.ts';
 import { AdminClient } from './support/api-client.ts';
-import { E2E_BASE_URL, E2E_PORT } from './support/environment.mjs';
+import { E2E_BASE_URL, SPEC_PORTS } from './support/environment.mjs';
 import { giveAdminKeyPair, sha256 } from './support/files-seed.ts';
 import { ServerProcess } from './support/server-process.ts';
 
 const SHOTS_DIR = process.env.STORAGE_SHOTS_DIR ?? '/tmp/storage-shots';
-/** The tmpfs test's own server: the suite's port + 1 unless STORAGE_E2E_PORT says otherwise. */
-const OWN_PORT = Number(process.env.STORAGE_E2E_PORT ?? E2E_PORT + 3); // E2E_PORT + 1 and + 2 are cli.spec.ts's
+/** The tmpfs test's own server (STORAGE_E2E_PORT moves it). */
+const OWN_PORT = Number(process.env.STORAGE_E2E_PORT ?? SPEC_PORTS.storageServer);
 const MiB = 1024 * 1024;
 const FOLDER_FULL = 'This folder cannot take more files right now. Contact the person who sent you the link.';
 const SERVER_FULL = 'The server has no room for these files right now. Try again later, or contact the person who sent you the link.';

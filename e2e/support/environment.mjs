@@ -4,6 +4,19 @@ import { fileURLToPath } from 'node:url';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+/**
+ * The ports of the specs that start a server or a proxy of their own next to the suite's server,
+ * one each, so that any two specs may run at once (the single-sign-on specs keep theirs in their
+ * files, E2E_PORT + 90 and up; resume and download-liveness have fixed ports of their own).
+ */
+export const SPEC_PORTS = {
+  cliServer: E2E_PORT + 1,
+  cliProxy: E2E_PORT + 2,
+  storageServer: E2E_PORT + 3,
+  hostileKdfProxy: E2E_PORT + 4,
+  hostileServerProxy: E2E_PORT + 5,
+  teamFoldersProxy: E2E_PORT + 6,
+};
 // Per port, so that two Playwright runs on different E2E_PORTs never wipe each other's data.
 export const E2E_DATA_DIR = fileURLToPath(new URL(`../../.tmp/e2e-data-${E2E_PORT}`, import.meta.url));
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
