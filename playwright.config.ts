@@ -1,13 +1,11 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL } from './e2e/support/environment.mjs';
 
-/**
- * The specs that keep a core busy most of their time, and with them the German screens (a walk over
- * every screen at two widths) and the keys spec (RSA key pairs made in the page), so that both
- * workers end at about the same time: without those two this one ended long before the other and a
- * core sat idle for the rest of the run (each file's total: docs/operations.md, "Test suite").
- */
-const HEAVY_SPECS = /\/(a11y[a-z-]*|files|upload|resume|resume-handles|german|keys)\.spec\.ts$/;
+/** The specs that keep a core busy most of their time: axe over every state, large files encrypted in the page. */
+const HEAVY_SPECS = /\/(a11y|a11y-phone|a11y-public|files|upload|resume|resume-handles)\.spec\.ts$/;
+
+/** Spec files at a time: one heavy, the rest light (E2E_WORKERS=1 runs one file at a time). */
+const WORKERS = Number(process.env.E2E_WORKERS ?? 3);
 
 // End-to-end specs drive Debian's Chromium (Playwright downloads no browser here) against the
 // real built app and the real server with a fresh SQLite database (scripts/e2e-server.mjs).
@@ -15,15 +13,17 @@ const HEAVY_SPECS = /\/(a11y[a-z-]*|files|upload|resume|resume-handles|german|ke
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
-  // Two spec files at a time, never two of the CPU-heavy ones (axe over every state, large files
-  // encrypted in the page): one worker per project below. The rest mostly wait on the browser and
-  // the network, so a heavy and a light spec share the two cores here well (docs/operations.md,
-  // "Test suite"). Specs that start a server of their own use ports of their own, and none moves
-  // the shared server's clock. E2E_WORKERS=1 runs one file at a time.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // Three spec files at a time, never two of the CPU-heavy ones (axe over every state, large files
+  // encrypted in the page): the heavy project has one worker, the light one two. The light specs
+  // mostly wait on the browser's KDF, service workers and the network: with one light worker the
+  // two cores were 77 % busy and that worker ended three minutes after the heavy one
+  // (docs/operations.md, "Test suite"). Specs that start a server or proxy of their own each have
+  // their own ports (SPEC_PORTS in e2e/support/environment.mjs), and none moves the shared
+  // server's clock.
+  workers: WORKERS,
   projects: [
     { name: 'heavy', testMatch: HEAVY_SPECS, workers: 1 },
-    { name: 'light', testIgnore: HEAVY_SPECS, workers: 1 },
+    { name: 'light', testIgnore: HEAVY_SPECS, workers: Math.max(1, WORKERS - 1) },
   ],
   fullyParallel: false,
   forbidOnly: true,
