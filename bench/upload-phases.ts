@@ -98,7 +98,7 @@ export async function endReportedByPage(browser: BenchBrowser): Promise<number> 
 export async function reportRunEndInTitle(page: Page): Promise<void> {
   await page.evaluate(() => {
     const startedAt = performance.now();
-    const success = /Upload successful! All \d+ processed files received\.|Upload processed: \d+ files confirmed successful\./;
+    const success = /Upload successful! All [\d,]+ processed files received\.|Upload processed: [\d,]+ files confirmed successful\./;
     const failure = /Upload API call failed: [^\n]*|Some files failed to upload\. Check file statuses\.|All files failed during client-side processing\.[^\n]*|Received empty response data from server\.|Upload processed, but server did not confirm file outcomes for this batch\./;
     const observer = new MutationObserver(() => {
       const text = document.body.innerText;
@@ -219,7 +219,9 @@ async function reportRunEndInTitleUnlessScripted(page: Page): Promise<void> {
 export async function pickIntoPage(page: Page, testId: 'file-input' | 'folder-input', path: string, files: number): Promise<void> {
   await page.getByTestId('drop-area').waitFor();
   await page.getByTestId(testId).setInputFiles(path);
-  await page.getByRole('button', { name: `Upload ${files} file${files === 1 ? '' : 's'}` }).waitFor();
+  // The page writes the count as its language does: "Upload 2,000 files" in English.
+  const count = new Intl.NumberFormat('en').format(files);
+  await page.getByRole('button', { name: `Upload ${count} file${files === 1 ? '' : 's'}` }).waitFor();
 }
 
 export const BENCH_INPUT_ID = 'bench-plain';
@@ -240,7 +242,7 @@ export async function pickIntoBenchInput(page: Page, plainScript: string, path: 
 }
 
 export async function pressUpload(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /^Upload \d+ files?$/ }).click();
+  await page.getByRole('button', { name: /^Upload [\d,]+ files?$/ }).click();
 }
 
 export function printPhase(p: PhaseResult): void {
