@@ -15,9 +15,9 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   // Three spec files at a time, never two of the CPU-heavy ones (axe over every state, large files
   // encrypted in the page): the heavy project has one worker, the light one two. The light specs
-  // mostly wait on the browser's KDF, service workers and the network: with one light worker the
-  // two cores were 77 % busy and that worker ended three minutes after the heavy one
-  // (docs/operations.md, "Test suite"). Specs that start a server or proxy of their own each have
+  // mostly wait on the browser's KDF, service workers and the network, so one light worker left
+  // the cores partly idle and ended long after the heavy one (the measurements: docs/operations.md,
+  // "Test suite"). Specs that start a server or proxy of their own each have
   // their own ports (SPEC_PORTS in e2e/support/environment.mjs), and none moves the shared
   // server's clock.
   workers: WORKERS,

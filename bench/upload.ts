@@ -28,7 +28,7 @@
  *
  * --smoke (npm run bench:smoke): every phase once with a 16 MiB file (the resume phase: 128 MiB,
  * two PATCHes, the second cut off) and 1,200 small files (over a thousand, so that the page writes
- * the count with a separator as for the full run's 2,000: with 20 the smoke missed that), the
+ * the count with a separator, as for the full run's 2,000), the
  * crypto references over 16 MiB; the same ends and checks (the server's records, the page's
  * success message, the resumed bytes), figures that mean nothing.
  */

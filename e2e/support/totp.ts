@@ -4,8 +4,8 @@ import { Secret, TOTP } from 'otpauth';
 const STEP_MS = 30_000;
 /**
  * How long a code must stay valid after it is handed out: enough to type it and send it on a
- * loaded machine. Callers ask for a code just before typing it (a code made before the sign-in's
- * password step, the browser's KDF, expired on the way once in CI).
+ * loaded machine. Callers ask for a code just before typing it, not before a sign-in's password
+ * step, whose KDF can take longer than a step has left (docs/operations.md, "Test suite").
  */
 const MIN_VALIDITY_MS = 5_000;
 
