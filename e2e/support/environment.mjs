@@ -6,8 +6,9 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 /**
  * The ports of the specs that start a server or a proxy of their own next to the suite's server,
- * one each, so that any two specs may run at once (the single-sign-on specs keep theirs in their
- * files, E2E_PORT + 90 and up; resume and download-liveness have fixed ports of their own).
+ * one each, so that any two specs may run at once (passkeys and the single-sign-on specs keep
+ * theirs in their files, E2E_PORT + 80 and + 90 and up; resume, resume-handles, download-liveness
+ * and upload's restart have fixed ports of their own: docs/operations.md, "Test suite").
  */
 export const SPEC_PORTS = {
   cliServer: E2E_PORT + 1,

@@ -55,7 +55,7 @@ interface StoredBytes {
 
 /**
  * Listings of an upload's parts made for one offset before giving up on one that holds the parts
- * its tail follows (each lists again only when a PATCH stored a part meanwhile).
+ * its tail follows (a listing that lacks one of them is made again).
  */
 const LISTINGS_PER_OFFSET = 4;
 

@@ -10,7 +10,7 @@
 // neither the tail's bytes nor the part that took them, and reported an offset below the one
 // already acknowledged: seen once in a whole CI run (tus-concurrent-patches, S3). The second test
 // answers a HEAD's listing only after a PATCH, so the race happens every time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freshBucket, s3Endpoint } from '../storage/s3-test-bucket.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { createUploadFolder, fakeCiphertext, tusCreate, tusHead, tusPatch } from './upload-helpers.ts';
@@ -24,15 +24,22 @@ interface StoreClient {
 
 suite('BLOB_STORE=s3: part listings per tus request', () => {
   let server: TestServer;
+  let s3: StoreClient['client'];
+  let originalListParts: StoreClient['client']['listParts'];
   beforeAll(async () => {
     const bucket = await freshBucket(s3Endpoint!, 'listing');
     server = await startServer({ env: { ...bucket.env, UPLOAD_MAX_FILE_MB: '64', UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
+    s3 = (server.app.uploads.tusStorage.datastore as unknown as StoreClient).client;
+    originalListParts = s3.listParts;
   }, 60_000);
+  // Each test hooks the store's ListParts; the next one, passed or failed, starts from the real one.
+  afterEach(() => {
+    if (s3) s3.listParts = originalListParts;
+  });
   afterAll(() => server?.close());
 
   it('lists the parts once per PATCH and once per HEAD, also with a short tail waiting', async () => {
-    const { client: s3 } = server.app.uploads.tusStorage.datastore as unknown as StoreClient;
-    const listParts = s3.listParts.bind(s3);
+    const listParts = originalListParts.bind(s3);
     let listings = 0;
     // ListParts requests sent, a listing's further pages not counted.
     s3.listParts = (input) => {
@@ -59,12 +66,10 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
     // The last PATCH completes the upload: its completion lists once more to name the parts.
     expect(perPatch).toEqual([1, 1, 1, 2]);
     expect(perHead).toEqual([1, 1, 1, 1]);
-    s3.listParts = listParts;
   });
 
   it('never reports less than the acknowledged offset when its listing predates the PATCH', async () => {
-    const { client: s3 } = server.app.uploads.tusStorage.datastore as unknown as StoreClient;
-    const listParts = s3.listParts.bind(s3);
+    const listParts = originalListParts.bind(s3);
     const folder = await createUploadFolder(server);
     const client = server.client();
     const plainSize = 24 * 1024 * 1024;
@@ -96,7 +101,6 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
     release();
     // What the HEAD saw before the PATCH or after it, never less.
     expect([first, second]).toContain(Number((await head).headers.get('upload-offset')));
-    s3.listParts = listParts;
 
     expect((await tusPatch(client, location, second, data.subarray(second))).status).toBe(204);
     expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
