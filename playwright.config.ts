@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL } from './e2e/support/environment.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL, E2E_REDUCED_MOTION } from './e2e/support/environment.mjs';
 
 /** The specs that keep a core busy most of their time: axe over every state, large files encrypted in the page. */
 const HEAVY_SPECS = /\/(a11y|a11y-phone|a11y-public|files|upload|resume|resume-handles)\.spec\.ts$/;
@@ -42,6 +42,7 @@ export default defineConfig({
   use: {
     baseURL: E2E_BASE_URL,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    reducedMotion: E2E_REDUCED_MOTION,
     // A trace records the page all along (screencast frames, DOM snapshots): a third of the CPU of
     // a spec run here (docs/operations.md, "Test suite"). In CI only the retry of a failed test
     // records one; locally every failure keeps its trace.

@@ -22,7 +22,9 @@ const PHONE = { width: 390, height: 844 };
 const REFLOW = { width: 320, height: 740 };
 const LONG_NAME = 'Interview_with_the_director_of_the_regional_hospital_final_version_take_12.mov';
 
-test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+// The axe sweeps look at the app with its default motion, as most people see it (the rest of the
+// suite asks for reduced motion: e2e/support/environment.mjs).
+test.use({ viewport: PHONE, isMobile: true, hasTouch: true, reducedMotion: 'no-preference' });
 
 async function shot(page: Page, screen: string): Promise<void> {
   if (!SHOTS_DIR) return;

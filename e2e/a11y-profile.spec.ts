@@ -12,6 +12,10 @@ import { createAdmin, signIn } from './support/admin.ts';
 import { expectAccessible } from './support/axe.ts';
 import { Authenticator } from './support/totp.ts';
 
+// The axe sweeps look at the app with its default motion, as most people see it (the rest of the
+// suite asks for reduced motion: e2e/support/environment.mjs).
+test.use({ reducedMotion: 'no-preference' });
+
 async function csrfHeaders(page: Page): Promise<Record<string, string>> {
   const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
   return { 'x-csrftoken': csrf };

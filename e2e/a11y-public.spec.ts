@@ -19,6 +19,10 @@ import { createFolder } from './support/files-seed.ts';
 import { linkWithFiles } from './support/link-seed.ts';
 import { codeFromOutbox } from './support/outbox.ts';
 
+// The axe sweeps look at the app with its default motion, as most people see it (the rest of the
+// suite asks for reduced motion: e2e/support/environment.mjs).
+test.use({ reducedMotion: 'no-preference' });
+
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 

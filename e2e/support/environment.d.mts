@@ -11,3 +11,4 @@ export declare const SPEC_PORTS: {
   readonly hostileServerProxy: number;
   readonly teamFoldersProxy: number;
 };
+export declare const E2E_REDUCED_MOTION: 'reduce';

@@ -30,3 +30,11 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+
+/**
+ * The suite's pages ask for reduced motion (the app honours it: src/app/theme.ts), so spinners and
+ * indeterminate bars stand still while a spec waits on a KDF or a transfer: an animating spinner
+ * kept Chromium's compositor drawing frames on the cores the specs share (docs/operations.md,
+ * "Test suite"). The axe specs keep the default motion, which is what they check colours under.
+ */
+export const E2E_REDUCED_MOTION = 'reduce';
