@@ -27,6 +27,7 @@ import { BenchBrowser } from './bench-browser.ts';
 import { benchCpuByThread, benchThreads, largestThreads, printThreads, sampleTree, type BenchThreads } from './process-tree.ts';
 import { pickIntoPage, pressUpload, RUN_DEADLINE_MS, type PhaseResult } from './upload-phases.ts';
 import { TUS_CHUNK_BYTES } from '../src/features/upload/transport/tusUpload.ts';
+import { tusBodyStarts } from '../src/features/upload/transport/ciphertextSource.ts';
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,8 +113,8 @@ export async function measureResume(inputs: ResumeInputs): Promise<ResumeResult>
   const { admin, serverPid } = inputs;
   const cipherBytes = cipherLength(inputs.bytes);
   const half = Math.ceil(cipherBytes / 2);
-  // The chunk boundary nearest below half (at least the first one): where a PATCH starts.
-  const stopAt = Math.max(TUS_CHUNK_BYTES, Math.floor(half / TUS_CHUNK_BYTES) * TUS_CHUNK_BYTES);
+  // The start of a PATCH nearest below half (at least the second PATCH's).
+  const stopAt = Math.max(...tusBodyStarts(cipherBytes, TUS_CHUNK_BYTES).filter((start, index) => index === 1 || start <= half));
   if (stopAt + CUT_PATCH_AFTER_BYTES >= cipherBytes) throw new Error(`resume phase: a file of ${inputs.bytes} bytes is too short to stop in the middle of a PATCH`);
   const proxy = await TusRecorder.start(inputs.proxyPort, inputs.serverUrl);
   const browser = await BenchBrowser.launch();

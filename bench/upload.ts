@@ -27,7 +27,7 @@
  *     part already sent before the upload continues, against the whole upload's.
  *
  * --smoke (npm run bench:smoke): every phase once with a 16 MiB file (the resume phase: 128 MiB,
- * two PATCHes, the second cut off) and 1,200 small files (over a thousand, so that the page writes
+ * PATCHes of 16, 64, 32 and 16 MiB, the second cut off) and 1,200 small files (over a thousand, so that the page writes
  * the count with a separator, as for the full run's 2,000), the
  * crypto references over 16 MiB; the same ends and checks (the server's records, the page's
  * success message, the resumed bytes), figures that mean nothing.
@@ -71,7 +71,7 @@ const STORES: Array<'disk' | 's3'> = option('store') === 's3' ? ['disk', 's3'] :
 const ONLY_HUGE = argv.includes('--only-5g');
 // --phases=ceiling,plain,encrypted,resume,many: only these phases (default all); a ratio needs both its phases.
 const PHASES = new Set((option('phases') ?? 'ceiling,plain,encrypted,resume,many').split(','));
-/** The resume phase's file: 1 GiB; with --smoke 128 MiB, the least that makes two PATCHes of TUS_CHUNK_BYTES. */
+/** The resume phase's file: 1 GiB; with --smoke 128 MiB, enough for a PATCH of TUS_CHUNK_BYTES to cut off after the first. */
 const RESUME_BYTES = SMOKE ? 128 * MiB : GiB;
 const S3_PORT = 9440;
 // --app-dir=<dir>: a build made beforehand (e.g. of a commit, while the working tree is mid-change).

@@ -1,7 +1,7 @@
 // Uploaders and recipients in Firefox: Debian's firefox-esr (not Playwright's patched build),
 // driven by puppeteer-core over WebDriver BiDi (support/firefox.ts), against the suite's server.
-// - An anonymous uploader picks a 100 MiB file (over 8 MiB: the resumable tus lane, in two
-//   PATCHes of TUS_CHUNK_BYTES through the upload spool) and a small one on the upload link and
+// - An anonymous uploader picks a 100 MiB file (over 8 MiB: the resumable tus lane, in three
+//   PATCHes through the upload spool: the first of RAMP_BODY_BYTES, one of TUS_CHUNK_BYTES, the rest) and a small one on the upload link and
 //   presses Upload; the page reports both received, a new tus upload holds
 //   the large file's whole ciphertext, and every stored blob decrypts (node:crypto, with the admin's
 //   private key) to its original.
@@ -68,7 +68,7 @@ test.afterEach(async () => {
   firefox = null;
 });
 
-test('Firefox ESR: a 100 MiB file through tus in two PATCHes and a small one uploaded anonymously and stored exactly; the recipient saves the large one through the service worker, SHA-256 equal', async () => {
+test('Firefox ESR: a 100 MiB file through tus in three PATCHes and a small one uploaded anonymously and stored exactly; the recipient saves the large one through the service worker, SHA-256 equal', async () => {
   test.skip(!firefoxInstalled(), 'firefox-esr not installed'); // skip-reason: firefox-esr not installed (.ci/run installs it)
   test.setTimeout(120_000);
   const { admin, keys } = await AdminClient.create(E2E_BASE_URL, E2E_DATA_DIR, 'firefox');
