@@ -1,8 +1,8 @@
 // Uploaders and recipients in Firefox: Debian's firefox-esr (not Playwright's patched build),
 // driven by puppeteer-core over WebDriver BiDi (support/firefox.ts), against the suite's server.
 // - An anonymous uploader picks a 100 MiB file (over 8 MiB: the resumable tus lane, in three
-//   PATCHes through the upload spool: the first of RAMP_BODY_BYTES, one of TUS_CHUNK_BYTES, the rest) and a small one on the upload link and
-//   presses Upload; the page reports both received, a new tus upload holds
+//   PATCHes through the upload spool: RAMP_BODY_BYTES, TUS_CHUNK_BYTES, the rest) and a small
+//   one on the upload link and presses Upload; the page reports both received, a new tus upload holds
 //   the large file's whole ciphertext, and every stored blob decrypts (node:crypto, with the admin's
 //   private key) to its original.
 // - A recipient opens a download link for those files (keys in the fragment) in a fresh user
