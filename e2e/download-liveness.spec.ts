@@ -17,6 +17,13 @@ import { TusRecorder } from './support/tus-recorder.ts';
 /** The proxy's port (DOWNLOAD_LIVENESS_E2E_PORT moves it, for two runs on one machine). */
 const PROXY_PORT = Number(process.env.DOWNLOAD_LIVENESS_E2E_PORT ?? 8460);
 const MiB = 1024 * 1024;
+/**
+ * Each wait on the browser's download manager ends on its own, named, well inside the test's three
+ * minutes: Playwright's download waits have no limit of their own, and a first attempt that hung
+ * once in CI (docs/operations.md, "Test suite") ran into the test's timeout without saying which
+ * wait it was.
+ */
+const DOWNLOAD_STEP_MS = 45_000;
 
 test('the service worker stopped in the middle of an admin download: the page says the download failed, and downloading again saves the whole file', async ({ browser }) => {
   const proxy = await TusRecorder.start(PROXY_PORT, E2E_BASE_URL);
@@ -37,13 +44,13 @@ test('the service worker stopped in the middle of an admin download: the page sa
     const download = page.getByRole('table', { name: 'Files' }).getByRole('button', { name: 'Download archive.bin' });
 
     proxy.holdDownloadsAfter(8 * MiB);
-    const first = page.waitForEvent('download');
+    const first = page.waitForEvent('download', { timeout: DOWNLOAD_STEP_MS });
     await download.click();
     const dialog = page.getByRole('dialog', { name: 'Login Password Required' });
     await dialog.getByLabel('Login Password').fill(admin.password);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
     await dialog.getByRole('button', { name: 'Continue' }).click();
-    const cut = await first;
+    const cut = await test.step('the browser starts the first download', () => first);
     await expect.poll(() => proxy.downloadsHeld, { timeout: 30_000 }).toBe(1);
     await expect(page.getByRole('region', { name: 'Download progress' })).toBeVisible();
 
@@ -51,7 +58,7 @@ test('the service worker stopped in the middle of an admin download: the page sa
     const cdp = await context.newCDPSession(page);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
-    expect(await cut.failure()).not.toBeNull();
+    await test.step('the browser fails the download its stopped worker served', async () => expect(await cut.failure()).not.toBeNull(), { timeout: DOWNLOAD_STEP_MS });
     // The page's watchdog: no word from the worker for a minute. Not yet after half of it.
     await page.clock.fastForward(30_000);
     await expect(page.getByRole('region', { name: 'Download progress' })).toBeVisible();
@@ -61,10 +68,10 @@ test('the service worker stopped in the middle of an admin download: the page sa
 
     // Again, with the server answering in full: the same button, a fresh worker, the whole file.
     proxy.holdDownloadsAfter(null);
-    const second = page.waitForEvent('download');
+    const second = page.waitForEvent('download', { timeout: DOWNLOAD_STEP_MS });
     await download.click();
-    const saved = await second;
-    expect(await saved.failure()).toBeNull();
+    const saved = await test.step('the browser starts the second download', () => second);
+    await test.step('the second download completes', async () => expect(await saved.failure()).toBeNull(), { timeout: DOWNLOAD_STEP_MS });
     const bytes = fs.readFileSync((await saved.path())!);
     expect(bytes.length).toBe(content.length);
     expect(sha256(bytes)).toBe(sha256(content));
