@@ -41,7 +41,7 @@ describe("the upload page's multipart body", () => {
     ];
     const { body, contentType } = multipartBody(sent.map((entry) => entry.file));
     expect(contentType).toMatch(/^multipart\/form-data; boundary=----SealdropBatch[0-9a-f]{32}$/);
-    const response = await sendRaw(server.client(), 'POST', uploadPath(folder), Buffer.from(await body.arrayBuffer()), { 'content-type': contentType });
+    const response = await sendRaw(server.client(), 'POST', uploadPath(folder), Buffer.from(body), { 'content-type': contentType });
     expect(response.status).toBe(200);
     expect(response.body.failed_files).toEqual([]);
     expect(response.body.successful_files.map((file: { filename: string; path: string; size: number }) => [file.filename, file.path, file.size])).toEqual([

@@ -7,6 +7,7 @@
 // Idempotency-Key with what it recorded the first time). A file that fails its content check
 // or its encryption fails alone; the rest of its group goes on.
 
+import { releaseBuffer } from '../../../../crypto/index.ts';
 import type { EncryptedFile } from '../transport/multipartBatch.ts';
 import { RetryBudget, withRetries } from '../transport/retryBudget.ts';
 import { BatchPacker } from './batchPacker.ts';
@@ -139,6 +140,9 @@ export class BatchLane {
     } catch (error) {
       for (const { source } of batch) this.run.fail(source, error);
       return;
+    } finally {
+      // Sent or given up: no attempt copies these bytes into a body again.
+      for (const file of encrypted) for (const part of file.ciphertext) releaseBuffer(part.buffer);
     }
     const sha256Of = new Map(batch.map((ready) => [ready.source.id, ready.encrypted.sha256]));
     this.run.settle(

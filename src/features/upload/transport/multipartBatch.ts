@@ -6,6 +6,7 @@
 // retryBudget.ts). Each function here is one attempt.
 
 import { KEY_EPOCH_FIELD } from '../../../../contract/team-folders.ts';
+import { concatBytes, releaseBuffer } from '../../../../crypto/index.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../../contract/upload.ts';
 import { jsonBody, sendXhr, uploadUrl } from './xhrRequest.ts';
 
@@ -38,7 +39,8 @@ export interface SendHooks {
 }
 
 export interface MultipartBody {
-  body: Blob;
+  /** The whole request body, owned by the caller (nothing else holds a view of it). */
+  body: Uint8Array<ArrayBuffer>;
   contentType: string;
 }
 
@@ -57,49 +59,62 @@ function randomBoundary(): string {
   return `----SealdropBatch${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+const utf8 = new TextEncoder();
+
 /**
  * The request body, written here rather than with FormData: FormData needs a Blob per file, and
  * each Blob costs Chromium time to register; for a folder of thousands of small files that alone
  * kept the page's main thread busy for seconds (docs/upload.md, "Measurements behind the
- * choices"). One Blob per batch holds
- * every part. The encoding is HTML's multipart/form-data (RFC 7578): a team folder's `key_epoch`
- * first, then per file its `files` part, its wrapped key, IV, relative path, SHA-256 and plaintext size.
+ * choices"). The body is one buffer rather than one Blob: a Blob's bytes are kept by the browser
+ * process until the page's garbage collector gets to the (small) Blob object, long after the
+ * request, while the buffer's bytes are copied into the request when it is sent and the buffer
+ * is freed right after (sendMultipartBatch). The encoding is HTML's multipart/form-data (RFC 7578):
+ * a team folder's `key_epoch` first, then per file its `files` part, its wrapped key, IV,
+ * relative path, SHA-256 and plaintext size.
  */
 export function multipartBody(files: readonly EncryptedFile[], keyEpoch: number | null = null): MultipartBody {
   const boundary = randomBoundary();
-  const parts: BlobPart[] = [];
+  const parts: Uint8Array[] = [];
   const field = (name: string, value: string) => {
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`);
+    parts.push(utf8.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`));
   };
   // First, so the server checks the epoch before it stores the first file's bytes.
   if (keyEpoch !== null) field(KEY_EPOCH_FIELD, String(keyEpoch));
   for (const file of files) {
     parts.push(
-      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${escapeName(file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      utf8.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${escapeName(file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
     );
-    for (const chunk of file.ciphertext) parts.push(chunk as Uint8Array<ArrayBuffer>);
-    parts.push('\r\n');
+    parts.push(...file.ciphertext);
+    parts.push(utf8.encode('\r\n'));
     field('encrypted_keys', file.encryptedKey);
     field('encryption_ivs', file.iv);
     field('relative_paths', file.relativePath);
     field('file_hashes', file.sha256);
     field('file_sizes', String(file.plainSize));
   }
-  parts.push(`--${boundary}--\r\n`);
-  return { body: new Blob(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+  parts.push(utf8.encode(`--${boundary}--\r\n`));
+  return { body: concatBytes(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** Sends one batch (one attempt); resolves with the response body (an Upload result, unchecked). */
 export async function sendMultipartBatch(linkToken: string, files: readonly EncryptedFile[], hooks: SendHooks): Promise<unknown> {
   const { body, contentType } = multipartBody(files, hooks.keyEpoch ?? null);
-  const response = await sendXhr({
-    method: 'POST',
-    url: uploadUrl(linkToken),
-    body,
-    headers: { 'Content-Type': contentType, ...(hooks.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: hooks.idempotencyKey } : {}) },
-    signal: hooks.signal,
-    onUploadProgress: hooks.onProgress,
-  });
+  let response;
+  try {
+    response = await sendXhr({
+      method: 'POST',
+      url: uploadUrl(linkToken),
+      body,
+      headers: { 'Content-Type': contentType, ...(hooks.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: hooks.idempotencyKey } : {}) },
+      signal: hooks.signal,
+      onUploadProgress: hooks.onProgress,
+    });
+  } finally {
+    // XMLHttpRequest copied the body when it was sent; another attempt writes a new one.
+    releaseBuffer(body.buffer);
+  }
   return jsonBody(response);
 }
 
