@@ -68,7 +68,7 @@ const utf8 = new TextEncoder();
  * choices"). The body is one buffer rather than one Blob: a Blob's bytes are kept by the browser
  * process until the page's garbage collector gets to the (small) Blob object, long after the
  * request, while the buffer's bytes are copied into the request when it is sent and the buffer
- * is freed right after (sendMultipartBatch). The encoding is HTML's multipart/form-data (RFC 7578):
+ * is freed as soon as the request ends (sendMultipartBatch). The encoding is HTML's multipart/form-data (RFC 7578):
  * a team folder's `key_epoch` first, then per file its `files` part, its wrapped key, IV,
  * relative path, SHA-256 and plaintext size.
  */
