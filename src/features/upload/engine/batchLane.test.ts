@@ -159,6 +159,36 @@ describe('batch lane: retry budget', () => {
     expect([...events.outcomes.values()].map((o) => o.kind)).toEqual(['stored', 'stored']);
   });
 
+  it("keeps a batch's ciphertext for every attempt and frees it once the batch is stored", async () => {
+    // Node 20 has no ArrayBuffer.prototype.transfer (which releaseBuffer uses); this one detaches
+    // the buffer the same way, so a buffer freed too early reads as empty in the retry.
+    const prototype = ArrayBuffer.prototype as { transfer?: (length: number) => ArrayBuffer };
+    const native = prototype.transfer;
+    prototype.transfer = function (this: ArrayBuffer, length: number) {
+      structuredClone(this, { transfer: [this] });
+      return new ArrayBuffer(length);
+    };
+    try {
+      vi.useFakeTimers();
+      const { lane, transport } = setup();
+      const queue = files(2);
+      const done = lane.send(queue);
+      await until(() => transport.batches.length === 1, 'first attempt');
+      const sizes = () => transport.batches[0]!.files.map((file) => file.ciphertext[0]!.byteLength);
+      expect(sizes()).toEqual([26, 26]);
+      transport.batches[0]!.answer.reject(TransportError.network());
+      await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]!);
+      await until(() => transport.batches.length === 2, 'second attempt');
+      expect(transport.batches[1]!.files.map((file) => file.ciphertext[0]!.byteLength)).toEqual([26, 26]);
+      transport.batches[1]!.answer.resolve(allStored(queue));
+      await done;
+      expect(sizes()).toEqual([0, 0]);
+    } finally {
+      if (native) prototype.transfer = native;
+      else delete prototype.transfer;
+    }
+  });
+
   it('sends every attempt of a batch with the same Idempotency-Key, and each batch with its own', async () => {
     vi.useFakeTimers();
     const { lane, transport } = setup();
