@@ -10,7 +10,24 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type FakeHandler = (request: RecordedRequest) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+export interface FakeResponse {
+  status: number;
+  body?: unknown;
+}
+
+export type FakeHandler = (request: RecordedRequest) => FakeResponse | Promise<FakeResponse>;
+
+/**
+ * A response the test releases when it chooses, to see the screen while a request is pending.
+ * Released before the request has reached its handler, it answers that request at once: the screen
+ * can show its loading text before the app's fetch gets here, so a test that only kept the latest
+ * request's resolver could release nothing and wait for an answer that never comes.
+ */
+export function heldResponse() {
+  let release!: (response: FakeResponse) => void;
+  const response = new Promise<FakeResponse>((resolve) => (release = resolve));
+  return { handler: (): Promise<FakeResponse> => response, release };
+}
 
 export function installFakeApi(handlers: Record<string, FakeHandler>) {
   const requests: RecordedRequest[] = [];

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { unwrapPrivateKey , encodeKdfParams, KDF_SCHEME_ARGON2ID, newAccountKdfParams, parseAccountKdfParams } from '../../../crypto/index.ts';
-import { installFakeApi, type FakeHandler, type RecordedRequest } from '../../app/testing/fakeApi.ts';
+import { heldResponse, installFakeApi, type FakeHandler, type RecordedRequest } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedOutState, testUser } from '../../app/testing/renderWithProviders.tsx';
 import { inProcessCryptoPool } from '../../app/testing/testCryptoPool.ts';
 import { makeKeyData } from '../keys/testing/keyData.ts';
@@ -63,8 +63,8 @@ async function openLogin() {
 
 describe('Login screen (spec sections 2, 4, 5)', () => {
   it('a user without 2FA goes straight to /dashboard; the button reads Checking... while waiting', async () => {
-    let answer: (value: { status: number; body: unknown }) => void = () => {};
-    const api = withApi({ 'POST /api/auth/token': () => new Promise((resolve) => (answer = resolve)) });
+    const tokenAnswer = heldResponse();
+    const api = withApi({ 'POST /api/auth/token': tokenAnswer.handler });
     const { router } = await openLogin();
 
     typeInto('Username', 'alice');
@@ -75,7 +75,7 @@ describe('Login screen (spec sections 2, 4, 5)', () => {
     expect(checking, 'no second sign-in while the first is checked').toBeDisabled();
 
     await waitFor(() => expect(tokenRequests(api.requests)).toHaveLength(1));
-    answer({ status: 200, body: { user: testUser } });
+    tokenAnswer.release({ status: 200, body: { user: testUser } });
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/dashboard');
     // Pre-login for the account's parameters, then the derived secret: never the password.

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Folder } from '../../api/types.ts';
-import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
+import { heldResponse, installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedInState } from '../../app/testing/renderWithProviders.tsx';
 
 let restore = () => {};
@@ -64,10 +64,10 @@ async function openDashboard(handlers: Record<string, FakeHandler>) {
 
 describe('Admin Dashboard folder table', () => {
   it("shows 'Loading folders...' and then one row per folder with status, hints and display rules", async () => {
-    let answer: (value: { status: number; body: unknown }) => void = () => {};
-    await openDashboard({ 'GET /api/folders/': () => new Promise((resolve) => (answer = resolve)) });
+    const foldersAnswer = heldResponse();
+    await openDashboard({ 'GET /api/folders/': foldersAnswer.handler });
     expect(await screen.findByText('Loading folders...')).toBeVisible();
-    answer({ status: 200, body: folders });
+    foldersAnswer.release({ status: 200, body: folders });
     await screen.findByRole('table', { name: 'Folders' });
 
     const active = rowOf('Tax documents');

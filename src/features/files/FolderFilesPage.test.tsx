@@ -5,7 +5,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FileRecord } from '../../api/filesApi.ts';
 import type { Folder } from '../../api/types.ts';
-import { installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
+import { heldResponse, installFakeApi, type FakeHandler } from '../../app/testing/fakeApi.ts';
 import { renderAppAt, signedInState } from '../../app/testing/renderWithProviders.tsx';
 import { fileRecord } from './testing/fileRecords.ts';
 
@@ -85,12 +85,14 @@ const toolbar = () => screen.getByLabelText('File actions');
 
 describe('Folder files screen', () => {
   it("shows 'Loading folder contents...', then the title, the toolbar and the tree", async () => {
-    let answer: (value: { status: number; body: unknown }) => void = () => {};
-    open({ 'GET /api/folders/7/files': () => new Promise((resolve) => (answer = resolve)) });
+    const filesAnswer = heldResponse();
+    open({ 'GET /api/folders/7/files': filesAnswer.handler });
     expect(await screen.findByText('Loading folder contents...', {}, rendered)).toBeVisible();
-    answer({ status: 200, body: files });
+    // The folder is there while its files are still asked for: the title above the loading text.
     expect(await screen.findByRole('heading', { name: 'Files in Folder: Client onboarding' }, rendered)).toBeVisible();
+    expect(screen.getByText('Loading folder contents...')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    filesAnswer.release({ status: 200, body: files });
     const count = await screen.findByText('0 / 3 selected', {}, rendered);
     expect(count.closest('[role="toolbar"]')?.getAttribute('aria-label')).toBe('File actions');
     expect(within(toolbar()).getByRole('button', { name: 'Download All (3)' })).toBeVisible();
