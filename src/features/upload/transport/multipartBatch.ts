@@ -6,7 +6,7 @@
 // retryBudget.ts). Each function here is one attempt.
 
 import { KEY_EPOCH_FIELD } from '../../../../contract/team-folders.ts';
-import { concatBytes, releaseBuffer } from '../../../../crypto/index.ts';
+import { concatBytes, releaseBuffer, utf8 } from '../../../../crypto/index.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../../contract/upload.ts';
 import { jsonBody, sendXhr, uploadUrl } from './xhrRequest.ts';
 
@@ -59,8 +59,6 @@ function randomBoundary(): string {
   return `----SealdropBatch${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * The request body, written here rather than with FormData: FormData needs a Blob per file, and
  * each Blob costs Chromium time to register; for a folder of thousands of small files that alone
@@ -68,33 +66,33 @@ const utf8 = new TextEncoder();
  * choices"). The body is one buffer rather than one Blob: a Blob's bytes are kept by the browser
  * process until the page's garbage collector gets to the (small) Blob object, long after the
  * request, while the buffer's bytes are copied into the request when it is sent and the buffer
- * is freed as soon as the request ends (sendMultipartBatch). The encoding is HTML's multipart/form-data (RFC 7578):
- * a team folder's `key_epoch` first, then per file its `files` part, its wrapped key, IV,
- * relative path, SHA-256 and plaintext size.
+ * is freed as soon as the request ends (sendMultipartBatch). The encoding is HTML's
+ * multipart/form-data (RFC 7578): a team folder's `key_epoch` first, then per file its `files`
+ * part, its wrapped key, IV, relative path, SHA-256 and plaintext size.
  */
 export function multipartBody(files: readonly EncryptedFile[], keyEpoch: number | null = null): MultipartBody {
   const boundary = randomBoundary();
   const parts: Uint8Array[] = [];
   const field = (name: string, value: string) => {
-    parts.push(utf8.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`));
+    parts.push(utf8(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`));
   };
   // First, so the server checks the epoch before it stores the first file's bytes.
   if (keyEpoch !== null) field(KEY_EPOCH_FIELD, String(keyEpoch));
   for (const file of files) {
     parts.push(
-      utf8.encode(
+      utf8(
         `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${escapeName(file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
       ),
     );
     parts.push(...file.ciphertext);
-    parts.push(utf8.encode('\r\n'));
+    parts.push(utf8('\r\n'));
     field('encrypted_keys', file.encryptedKey);
     field('encryption_ivs', file.iv);
     field('relative_paths', file.relativePath);
     field('file_hashes', file.sha256);
     field('file_sizes', String(file.plainSize));
   }
-  parts.push(utf8.encode(`--${boundary}--\r\n`));
+  parts.push(utf8(`--${boundary}--\r\n`));
   return { body: concatBytes(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
