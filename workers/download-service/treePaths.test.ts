@@ -192,6 +192,12 @@ describe('long names', () => {
     expect(sanitizeName(`${'x'.repeat(196)}.lnk.${'e'.repeat(25)}`)).toBe(`${'x'.repeat(196)}.ln_`);
   });
 
+  it('defuses a device name that shortening bares', () => {
+    // 'con' and a long run of ' .' before its extension: the cut leaves 'con' and the extension.
+    expect(sanitizeName(`con${' .'.repeat(100)} *`)).toBe('_con. _');
+    expect(sanitizeName(`NUL${' .'.repeat(100)}.txt`)).toBe('_NUL.txt');
+  });
+
   it('never splits a character made of two UTF-16 units', () => {
     const name = sanitizeName(`${'x'.repeat(195)}${'😀'.repeat(10)}.pdf`);
     expect(name).toBe(`${'x'.repeat(195)}.pdf`);

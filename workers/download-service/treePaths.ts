@@ -88,7 +88,11 @@ export function sanitizeName(segment: string): string {
   if (REFUSED_EXTENSIONS.test(name)) name += PLACEHOLDER;
   const [stem, extension] = splitExtension(name);
   name = withinLimit(stem, '', extension, MAX_NAME_LENGTH);
-  // Shortening can drop a long extension and bare a refused one inside the name.
+  // Shortening can bare what was safe before it: a device name, when the cut leaves 'con' of
+  // 'con . . . ._' with its extension ('con. _'), and a refused extension inside the name, when a
+  // long one is dropped. A name that bares a device name was cut to a few characters, so the
+  // placeholder in front keeps it within the limit.
+  if (RESERVED_NAMES.test(name)) name = PLACEHOLDER + name;
   return REFUSED_EXTENSIONS.test(name) ? name.slice(0, -1) + PLACEHOLDER : name;
 }
 
