@@ -7,6 +7,7 @@ import type { FileKeyHandle, SentSignature } from '../../../../workers/index.ts'
 import type { CiphertextRange } from '../transport/ciphertextSource.ts';
 import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
 import type { TusSendOptions, TusSent } from '../transport/tusUpload.ts';
+import type { HashPlacement } from './uploadLimits.ts';
 
 export type { SentSignature } from '../../../../workers/index.ts';
 
@@ -89,6 +90,8 @@ export interface OpenOptions {
   recordSize?: number;
   /** Encrypt with this key and IV (a resumed upload of the same bytes) instead of fresh ones. */
   reuse?: { key: FileKeyHandle; iv: string; hash?: HashCheckpoint };
+  /** Where the file is hashed (uploadLimits.ts, hashPlacementFor); default the pool's choice. */
+  hashPlacement?: HashPlacement;
 }
 
 /** One small file encrypted whole: ciphertext, wrapped key, IV and the plaintext's SHA-256. */

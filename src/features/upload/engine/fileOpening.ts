@@ -5,7 +5,7 @@ import { settleWithin } from '../../../../workers/index.ts';
 import { checkFileSignature } from '../contentSignature.ts';
 import type { EncryptionSessionLike, EncryptorPool, SmallFileEncryption, UploadFile } from './enginePorts.ts';
 import { contentMismatch, encryptionFailed, hashingFailed, WorkerUnresponsiveError } from './processingFailure.ts';
-import { OPEN_TIMEOUT_MS } from './uploadLimits.ts';
+import { OPEN_TIMEOUT_MS, type HashPlacement } from './uploadLimits.ts';
 
 /** The first bytes must match what the extension promises (docs/upload.md, "Content signatures"). */
 export async function checkContent(file: UploadFile): Promise<void> {
@@ -51,10 +51,16 @@ export function encryptSmallGroup(pool: EncryptorPool, files: readonly UploadFil
  * itself (workers/worker-liveness.ts); OPEN_TIMEOUT_MS stays for a worker that is alive but stuck
  * (a wedged browser storage call while the spool opens), which fires no event the pool could see.
  */
-export async function openSession(pool: EncryptorPool, file: UploadFile, recipientPublicKey: string): Promise<EncryptionSessionLike> {
+export async function openSession(
+  pool: EncryptorPool,
+  file: UploadFile,
+  recipientPublicKey: string,
+  hashPlacement: HashPlacement = 'auto',
+): Promise<EncryptionSessionLike> {
   const resume = file.resume;
   const opening = pool.openEncryption(file.file, {
     recipientPublicKey,
+    hashPlacement,
     // A resumed file is encrypted with the parameters the first page used, never with today's defaults.
     ...(resume ? { recordSize: resume.format.recordSize, reuse: { key: resume.key, iv: resume.iv, ...(resume.hash ? { hash: resume.hash } : {}) } } : {}),
   });

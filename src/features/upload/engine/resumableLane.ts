@@ -26,6 +26,7 @@ import type { EncryptionSessionLike, FileIdentity, ResumableTransport, ResumePoi
 import { asProcessingFailure, encryptionFailed, hashingFailed } from './processingFailure.ts';
 import type { RunContext } from './runContext.ts';
 import { ResumeUnverifiedError, SignedCiphertextRange } from './signedCiphertextRange.ts';
+import type { HashPlacement } from './uploadLimits.ts';
 
 /** A resume point that must not be continued: the file starts over with a fresh key and IV. */
 const RESUME_REFUSED = Symbol('resume refused');
@@ -43,7 +44,8 @@ export class ResumableLane {
     private readonly journal: UploadJournal,
   ) {}
 
-  async send(file: UploadFile): Promise<void> {
+  /** `hashPlacement`: where the pool hashes the file, for as many files as the run streams at once. */
+  async send(file: UploadFile, hashPlacement?: HashPlacement): Promise<void> {
     if (this.run.aborted) return;
     const identity: FileIdentity = {
       linkToken: this.run.settings.linkToken,
@@ -55,9 +57,9 @@ export class ResumableLane {
     try {
       this.run.events.statusChanged(file.id, 'hashing');
       await this.run.checkContent(file);
-      if ((await this.sendWith(file, identity)) === RESUME_REFUSED) {
+      if ((await this.sendWith(file, identity, hashPlacement)) === RESUME_REFUSED) {
         const { resume: _refused, ...fresh } = file;
-        await this.sendWith(fresh, identity);
+        await this.sendWith(fresh, identity, hashPlacement);
       }
     } catch (error) {
       if (isTransportError(error, 'aborted')) return;
@@ -66,11 +68,11 @@ export class ResumableLane {
   }
 
   /** One session of the file: resumed from `file.resume` if it has one, else with a fresh key and IV. */
-  private async sendWith(file: UploadFile, identity: FileIdentity): Promise<typeof RESUME_REFUSED | undefined> {
+  private async sendWith(file: UploadFile, identity: FileIdentity, hashPlacement?: HashPlacement): Promise<typeof RESUME_REFUSED | undefined> {
     const { events, settings } = this.run;
     const onWaiting = (waiting: boolean) => events.waiting(file.id, waiting);
     events.statusChanged(file.id, 'encrypting');
-    const session = await this.run.open(file);
+    const session = await this.run.open(file, hashPlacement);
     let refused = false;
     try {
       events.statusChanged(file.id, 'pending');

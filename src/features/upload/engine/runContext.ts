@@ -9,6 +9,7 @@ import type { DescribedFailure, EncryptionSessionLike, EncryptorPool, FileIdenti
 import { checkContent, closeSession, encryptSmallGroup, openSession } from './fileOpening.ts';
 import { ProcessingFailure } from './processingFailure.ts';
 import type { EngineEvents, FinalOutcome } from './runEvents.ts';
+import type { HashPlacement } from './uploadLimits.ts';
 
 export interface RunSettings {
   linkToken: string;
@@ -57,8 +58,8 @@ export class RunContext {
     if (this.settings.performMimeCheck) await checkContent(file);
   }
 
-  open(file: UploadFile): Promise<EncryptionSessionLike> {
-    return openSession(this.settings.pool, file, this.settings.recipientPublicKey);
+  open(file: UploadFile, hashPlacement?: HashPlacement): Promise<EncryptionSessionLike> {
+    return openSession(this.settings.pool, file, this.settings.recipientPublicKey, hashPlacement);
   }
 
   /** Small files encrypted whole in one pool message; rejects (WorkerUnresponsiveError) only as a whole. */

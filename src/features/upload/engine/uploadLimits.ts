@@ -17,6 +17,19 @@ export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 export const MAX_BATCHES_IN_FLIGHT = 4;
 /** Large files streamed through tus at once. */
 export const LARGE_FILES_AT_ONCE = 2;
+/** Where the pool hashes a large file: beside its encryption, or on whichever worker it chooses. */
+export type HashPlacement = 'auto' | 'same-worker';
+/**
+ * A large file's SHA-256 runs on the worker that encrypts it whenever the files streamed at once
+ * keep every worker busy: handing each record to another worker for hashing costs CPU that one
+ * worker doing both does not spend, and with every worker busy nothing is gained by it. With fewer
+ * files than workers the pool may still split a file over two workers, which a file alone needs to
+ * use both cores (docs/operations.md, "Kept: the engine asks for a file's hash beside its
+ * encryption").
+ */
+export function hashPlacementFor(filesAtOnce: number, poolSize: number): HashPlacement {
+  return filesAtOnce >= poolSize ? 'same-worker' : 'auto';
+}
 /**
  * Small files go to the pool in groups, one worker message per group, of at most this many files
  * and SMALL_GROUP_BYTES of plaintext (a single larger small file goes alone). Measured on the

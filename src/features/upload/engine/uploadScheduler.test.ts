@@ -11,8 +11,8 @@ import { RUN_MESSAGES, batchProcessedMessage } from '../../../lib/userTexts.ts';
 
 const MiB = 1024 * 1024;
 
-function setup(events: EngineEvents = new RecordedEvents()) {
-  const pool = new FakePool(2);
+function setup(events: EngineEvents = new RecordedEvents(), poolSize = 2) {
+  const pool = new FakePool(poolSize);
   const transport = new FakeTransport();
   const stop = new AbortController();
   const scheduler = new UploadScheduler(
@@ -74,6 +74,24 @@ describe('upload scheduler', () => {
     await done;
     expect(s.transport.large.map((call) => call.options.metadata.filename)).toEqual(queue.map((f) => f.name));
     expect(s.transport.maxLargeInFlight).toBe(LARGE_FILES_AT_ONCE);
+  });
+
+  it("hashes each large file on its encrypting worker when the files at once fill the pool, else leaves it to the pool", async () => {
+    const placements = async (files: number, poolSize: number) => {
+      const s = setup(new RecordedEvents(), poolSize);
+      const done = s.scheduler.run(Array.from({ length: files }, (_, i) => uploadFile(`large-${i}.bin`, 20 * MiB)));
+      for (let n = 0; n < files; n++) {
+        await until(() => s.transport.large.length > n, `upload ${n + 1}`);
+        await finishLarge(s, n);
+      }
+      await done;
+      return s.pool.opens.map((options) => options?.hashPlacement);
+    };
+    // Two workers: one file alone may use both; two at a time keep each worker busy with its own.
+    expect(await placements(1, 2)).toEqual(['auto']);
+    expect(await placements(3, 2)).toEqual(['same-worker', 'same-worker', 'same-worker']);
+    // Four workers: two files at a time leave two idle, so the pool may split each file.
+    expect(await placements(3, 4)).toEqual(['auto', 'auto', 'auto']);
   });
 
   it('runs both lanes at once: small batches go while large files are on the wire', async () => {

@@ -10,7 +10,7 @@ import type { UploadFile, UploadJournal, UploadTransport } from './enginePorts.t
 import { ResumableLane } from './resumableLane.ts';
 import type { EngineEvents } from './runEvents.ts';
 import { RunContext, type RunSettings } from './runContext.ts';
-import { LARGE_FILES_AT_ONCE, SMALL_FILE_MAX_BYTES } from './uploadLimits.ts';
+import { hashPlacementFor, LARGE_FILES_AT_ONCE, SMALL_FILE_MAX_BYTES } from './uploadLimits.ts';
 
 export interface SchedulerOptions extends RunSettings {
   transport: UploadTransport;
@@ -20,9 +20,11 @@ export interface SchedulerOptions extends RunSettings {
 export class UploadScheduler {
   private readonly batches: BatchLane;
   private readonly resumable: ResumableLane;
+  private readonly poolSize: number;
 
   constructor(options: SchedulerOptions, events: EngineEvents) {
     const run = new RunContext(options, events);
+    this.poolSize = options.pool.size;
     this.batches = new BatchLane(run, options.transport);
     this.resumable = new ResumableLane(run, options.transport, options.journal);
   }
@@ -30,6 +32,7 @@ export class UploadScheduler {
   async run(files: readonly UploadFile[]): Promise<void> {
     const small = files.filter((file) => file.size <= SMALL_FILE_MAX_BYTES);
     const large = files.filter((file) => file.size > SMALL_FILE_MAX_BYTES);
-    await Promise.all([this.batches.send(small), forEachConcurrent(large, LARGE_FILES_AT_ONCE, (file) => this.resumable.send(file))]);
+    const hashPlacement = hashPlacementFor(Math.min(LARGE_FILES_AT_ONCE, large.length), this.poolSize);
+    await Promise.all([this.batches.send(small), forEachConcurrent(large, LARGE_FILES_AT_ONCE, (file) => this.resumable.send(file, hashPlacement))]);
   }
 }
