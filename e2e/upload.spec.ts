@@ -151,8 +151,10 @@ test('a nested folder with unicode and quote characters, picked as a folder, sto
     { dir: 'Ünïcode dir/sub', name: 'naïve café #1 (copy).bin', content: randomBytes(300_001) },
     { dir: 'Ünïcode dir/sub', name: nfdName, content: Buffer.from('crème brûlée\n', 'utf8') },
     { dir: `Ünïcode dir/"dq" & 'sq'`, name: 'x.bin', content: randomBytes(1_234) },
-    // Over 8 MiB: this one goes through the tus lane (names travel as tus metadata).
+    // Over 8 MiB: these go through the tus lane (names travel as tus metadata), two at a time, so
+    // on a two-worker pool each is hashed beside its own encryption (engine/uploadLimits.ts).
     { dir: 'Ünïcode dir/sub', name: `Größe "groß" 'tus'.bin`, content: randomBytes(9 * 1024 * 1024 + 17) },
+    { dir: '.', name: 'zweite große Datei.bin', content: randomBytes(12 * 1024 * 1024 + 5) },
   ];
   await openUploadPage(page, folder);
   await expectReadyToUpload(page);
