@@ -74,3 +74,36 @@ test('an upload running when the network goes away continues by itself when it i
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('API requests of a controlled page go to the network without the service worker, bodies included; the shell still comes from it', async ({ page, context }) => {
+  const { admin, folder, link } = await uploadFolder();
+  await installShell(page);
+  // What the browser reports for each response: whether the worker answered it, and which of its
+  // static routes (workers/sw-network-routes.ts) sent it past the worker.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const responses: { url: string; method: string; fromServiceWorker: boolean; routedTo: string | undefined }[] = [];
+  const methods = new Map<string, string>();
+  cdp.on('Network.requestWillBeSent', (event) => methods.set(event.requestId, event.request.method));
+  cdp.on('Network.responseReceived', (event) => {
+    responses.push({
+      url: event.response.url,
+      method: methods.get(event.requestId) ?? '?',
+      fromServiceWorker: event.response.fromServiceWorker ?? false,
+      routedTo: event.response.serviceWorkerRouterInfo?.matchedSourceType,
+    });
+  });
+
+  await page.goto(link);
+  await page.getByTestId('file-input').setInputFiles({ name: 'routed.txt', mimeType: 'text/plain', buffer: Buffer.from('past the worker\n') });
+  await page.getByRole('button', { name: 'Upload 1 file' }).click();
+  await expect(page.getByText('Upload successful! All 1 processed files received.')).toBeVisible({ timeout: 30_000 });
+  expect(await admin.listFiles(folder.id)).toHaveLength(1);
+
+  const shell = responses.find((r) => new URL(r.url).pathname === `/upload/${folder.link_token}`);
+  expect(shell?.fromServiceWorker).toBe(true);
+  const api = responses.filter((r) => new URL(r.url).pathname.startsWith('/api/'));
+  // The upload's own POST (the ciphertext batch) is among them.
+  expect(api.some((r) => r.method === 'POST' && new URL(r.url).pathname === `/api/upload/${folder.link_token}`)).toBe(true);
+  for (const response of api) expect({ url: response.url, routedTo: response.routedTo, fromServiceWorker: response.fromServiceWorker }).toEqual({ url: response.url, routedTo: 'network', fromServiceWorker: false });
+});

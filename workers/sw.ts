@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 // The service worker: precaches the built shell (Workbox injects the manifest at build time) and
 // answers page navigations with index.html, so the installed app opens offline. API calls are never
-// answered from a cache.
+// answered from a cache, nor by this worker at all: where the browser can, they skip it
+// (sw-network-routes.ts).
 //
 // It also streams downloads (workers/download-service, docs/download.md): the page
 // registers a download plan by message, the crypto worker sends the file keys over a port, and the
@@ -13,6 +14,7 @@ import { BUILD_DIGESTS_URL, buildDigestsCacheName, describeBuild, fetchBuildDige
 import { isBuildIdentityRequest, type BuildIdentityReply } from './build-identity/protocol.ts';
 import { DownloadService } from './download-service/downloadService.ts';
 import { isDownloadPlan, KEEPALIVE_MESSAGE } from './download-service/protocol.ts';
+import { addNetworkRoutes } from './sw-network-routes.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -31,6 +33,9 @@ self.addEventListener('message', (event) => {
     event.waitUntil(Promise.resolve());
   }
 });
+
+// API requests skip the fetch listeners below where the browser can route them (sw-network-routes.ts).
+self.addEventListener('install', (event) => addNetworkRoutes(event, self.location.origin));
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
