@@ -15,6 +15,7 @@ import { sha256Hex } from '../auth/tokens.ts';
 import { defineHttpError } from '../errors.ts';
 import { BlobStoreError, type BlobStore } from '../storage/blob-store.ts';
 import { resolveRange } from './byte-range.ts';
+import { RecycledBlobBody } from './recycled-blob-body.ts';
 import { attachmentDisposition } from '../../contract/content-disposition.ts';
 import { FileNotFoundError } from './errors.ts';
 import { defineMessages } from '../i18n/messages.ts';
@@ -44,6 +45,20 @@ export class RangeNotSatisfiableError extends defineHttpError('RANGE_NOT_SATISFI
 
 /** A range from an offset to the end, as a client resuming a download asks for it. */
 const RESUME_RANGE = /^bytes=\d+-$/;
+
+/**
+ * The blob's bytes [start, end] (inclusive): read into a few reused buffers where the store can
+ * read into buffers (recycled-blob-body.ts), else as the store's own stream.
+ */
+async function openBody(
+  blobs: BlobStore,
+  blobKey: string,
+  range: { start: number; end: number; partial: boolean },
+  pendingAfterBody: () => number,
+): Promise<Readable> {
+  if (blobs.openReader) return new RecycledBlobBody(await blobs.openReader(blobKey), range.start, range.end - range.start + 1, pendingAfterBody);
+  return blobs.get(blobKey, range.partial ? { start: range.start, end: range.end } : undefined);
+}
 
 function etagFor(blobKey: string, size: number): string {
   return `"${sha256Hex(blobKey).slice(0, 32)}-${size.toString(16)}"`;
@@ -75,10 +90,13 @@ export async function sendCiphertext(
   const end = range.kind === 'partial' ? range.end : size - 1;
   const length = end - start + 1;
 
+  // The bytes still on their way out after the body: the meter's (below) and the response's.
+  let metered: Transform | undefined;
+  const pendingAfterBody = () => (metered ? metered.writableLength + metered.readableLength : 0) + reply.raw.writableLength;
   let body: Readable | undefined;
   if (length > 0) {
     try {
-      body = await blobs.get(download.blobKey, range.kind === 'partial' ? { start, end } : undefined);
+      body = await openBody(blobs, download.blobKey, { start, end, partial: range.kind === 'partial' }, pendingAfterBody);
     } catch (error) {
       if (error instanceof BlobStoreError && error.code === 'BLOB_NOT_FOUND') throw new FileNotFoundError();
       throw error;
@@ -104,7 +122,7 @@ export async function sendCiphertext(
     });
   }
   if (body && download.meter) {
-    const metered = download.meter.open({ start, end, size });
+    metered = download.meter.open({ start, end, size });
     // A meter that refuses before the first byte went out leaves the answer to the error handler:
     // it must not go out under the ciphertext's headers, which Fastify has already put on the raw
     // response (an error body is JSON, of another length).

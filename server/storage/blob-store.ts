@@ -11,6 +11,12 @@ export interface BlobStore {
   put(key: string, body: Readable, options?: PutOptions): Promise<BlobInfo>;
   /** A stream of the blob, or of the inclusive byte range `[start, end]`. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * The blob opened for reads into buffers the caller owns (a store on a local disk): what lets a
+   * download reuse a few buffers instead of a new one per read (server/files/recycled-blob-body.ts).
+   * A store without it is read through `get`.
+   */
+  openReader?(key: string): Promise<BlobReader>;
   /** The blob's size, or null when there is no such blob. */
   stat(key: string): Promise<BlobInfo | null>;
   /** Removes the blob; removing a missing blob is not an error. */
@@ -21,6 +27,14 @@ export interface BlobStore {
    * multipart upload never completed or aborted).
    */
   list(): AsyncIterable<StoredEntry>;
+}
+
+/** An open blob, read at any position (DiskBlobStore.openReader). */
+export interface BlobReader {
+  readonly size: number;
+  /** Reads up to `length` bytes at `position` into the start of `into`; resolves with how many (0 at the end). */
+  read(into: Buffer, length: number, position: number): Promise<number>;
+  close(): Promise<void>;
 }
 
 export interface StoredEntry {
@@ -62,6 +76,6 @@ export interface ByteRange {
   end?: number;
 }
 
-export type BlobStoreErrorCode = 'BLOB_NOT_FOUND' | 'BLOB_TOO_LARGE' | 'BLOB_BAD_KEY' | 'BLOB_BAD_RANGE';
+export type BlobStoreErrorCode = 'BLOB_NOT_FOUND' | 'BLOB_TOO_LARGE' | 'BLOB_BAD_KEY' | 'BLOB_BAD_RANGE' | 'BLOB_SHORT';
 
 export class BlobStoreError extends CodedError<BlobStoreErrorCode> {}

@@ -9,6 +9,7 @@ import { DirectorySync } from './directory-sync.ts';
 import {
   BlobStoreError,
   checkBlobKey,
+  type BlobReader,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -17,8 +18,10 @@ import {
 } from './blob-store.ts';
 
 /**
- * Bytes per read of a blob being sent. Node's default (64 KiB) made the server's side of a 1 GiB
- * download cost seconds of CPU in per-chunk work alone (docs/operations.md, "The efficiency targets").
+ * Bytes per read of a blob streamed by get() (exports, copies between stores; a download reads
+ * through openReader into buffers it reuses, server/files/recycled-blob-body.ts). Node's default
+ * (64 KiB) made the server's side of a 1 GiB download cost seconds of CPU in per-chunk work alone
+ * (docs/operations.md, "The efficiency targets").
  */
 const BLOB_READ_CHUNK_BYTES = 1024 * 1024;
 
@@ -79,6 +82,28 @@ export class DiskBlobStore implements BlobStore {
       return createReadStream(this.pathOf(key), { start: range.start, end, highWaterMark: BLOB_READ_CHUNK_BYTES });
     }
     return createReadStream(this.pathOf(key), { highWaterMark: BLOB_READ_CHUNK_BYTES });
+  }
+
+  async openReader(key: string): Promise<BlobReader> {
+    let handle;
+    try {
+      handle = await open(this.pathOf(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobStoreError('BLOB_NOT_FOUND', 'No such blob');
+      throw error;
+    }
+    const opened = handle;
+    try {
+      const { size } = await opened.stat();
+      return {
+        size,
+        read: async (into, length, position) => (await opened.read(into, 0, length, position)).bytesRead,
+        close: () => opened.close(),
+      };
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
   }
 
   async stat(key: string): Promise<BlobInfo | null> {
