@@ -14,7 +14,7 @@
 const API_PATHNAME = '/api/*';
 
 /** The part of the Static Routing API used here (not yet in TypeScript's lib). */
-export interface NetworkRouterRule {
+interface NetworkRouterRule {
   readonly condition: { readonly urlPattern: URLPattern };
   readonly source: 'network';
 }
@@ -28,7 +28,7 @@ function canAddRoutes(event: ExtendableEvent): event is InstallEventWithRoutes {
 }
 
 /** The rules: the API of this worker's own origin. */
-export function networkRoutes(origin: string): NetworkRouterRule[] {
+function networkRoutes(origin: string): NetworkRouterRule[] {
   const { protocol, hostname, port } = new URL(origin);
   return [{ condition: { urlPattern: new URLPattern({ protocol: protocol.slice(0, -1), hostname, port, pathname: API_PATHNAME }) }, source: 'network' }];
 }

@@ -9,7 +9,6 @@ import { RecycledBlobBody } from './recycled-blob-body.ts';
 function readerOver(bytes: Buffer, shortBy = 0): BlobReader & { reads: number; closed: boolean } {
   const size = bytes.length - shortBy;
   return {
-    size,
     reads: 0,
     closed: false,
     async read(into, length, position) {

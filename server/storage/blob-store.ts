@@ -31,7 +31,6 @@ export interface BlobStore {
 
 /** An open blob, read at any position (DiskBlobStore.openReader). */
 export interface BlobReader {
-  readonly size: number;
   /** Reads up to `length` bytes at `position` into the start of `into`; resolves with how many (0 at the end). */
   read(into: Buffer, length: number, position: number): Promise<number>;
   close(): Promise<void>;

@@ -93,17 +93,10 @@ export class DiskBlobStore implements BlobStore {
       throw error;
     }
     const opened = handle;
-    try {
-      const { size } = await opened.stat();
-      return {
-        size,
-        read: async (into, length, position) => (await opened.read(into, 0, length, position)).bytesRead,
-        close: () => opened.close(),
-      };
-    } catch (error) {
-      await opened.close();
-      throw error;
-    }
+    return {
+      read: async (into, length, position) => (await opened.read(into, 0, length, position)).bytesRead,
+      close: () => opened.close(),
+    };
   }
 
   async stat(key: string): Promise<BlobInfo | null> {
