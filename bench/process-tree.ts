@@ -106,6 +106,52 @@ export async function schedulerTimes(rootPid: number): Promise<{ runSeconds: num
   return { runSeconds: run / 1e9, waitSeconds: wait / 1e9 };
 }
 
+/**
+ * The whole machine's CPU time so far, from the first line of /proc/stat, in seconds summed over
+ * the cores. The trees' own utime + stime leave out what the kernel does for them elsewhere:
+ * interrupts and softirqs (loopback TCP is processed there), kernel threads writing back what they
+ * wrote (kworker, jbd2); and on a virtual machine, time the hypervisor gave to someone else
+ * (steal): cores that were neither busy for the run nor idle for want of work.
+ */
+export interface MachineCpu {
+  /** user + nice + system + irq + softirq. */
+  readonly busySeconds: number;
+  /** idle + iowait. */
+  readonly idleSeconds: number;
+  readonly stealSeconds: number;
+  /** This benchmark process's own CPU (its samplers), to be taken off the machine's busy time. */
+  readonly benchSeconds: number;
+}
+
+export async function machineCpu(): Promise<MachineCpu> {
+  const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
+  // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is inside user)
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+  const own = process.cpuUsage();
+  return {
+    busySeconds: (user + nice + system + irq + softirq) / CLOCK_TICKS_PER_SECOND,
+    idleSeconds: (idle + iowait) / CLOCK_TICKS_PER_SECOND,
+    stealSeconds: steal / CLOCK_TICKS_PER_SECOND,
+    benchSeconds: (own.user + own.system) / 1e6,
+  };
+}
+
+/** What the machine did between two samples, in seconds summed over the cores. */
+export interface MachineCpuSpent {
+  /** Busy apart from this benchmark process: the run's processes, the kernel's work for them, anything else running. */
+  readonly busySeconds: number;
+  readonly idleSeconds: number;
+  readonly stealSeconds: number;
+}
+
+export function machineCpuBetween(before: MachineCpu, after: MachineCpu): MachineCpuSpent {
+  return {
+    busySeconds: Math.max(0, after.busySeconds - before.busySeconds - (after.benchSeconds - before.benchSeconds)),
+    idleSeconds: after.idleSeconds - before.idleSeconds,
+    stealSeconds: after.stealSeconds - before.stealSeconds,
+  };
+}
+
 export interface ThreadCpu {
   /** Thread name with trailing digits dropped (Chromium's "DedicatedWorker thread", "ThreadPoolForeg", "Chrome_IOThread"; node's "node", "libuv-worker"). */
   readonly name: string;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BenchBrowser } from './bench-browser.ts';
-import { benchCpuByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
+import { benchCpuByThread, benchThreads, largestThreads, machineCpu, machineCpuBetween, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
 import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
 
 const MiB = 1024 * 1024;
@@ -42,6 +42,15 @@ export interface PhaseResult {
   /** Cores kept busy on average during the runs (CPU seconds / wall seconds). */
   browserCores: number;
   serverCores?: number;
+  /**
+   * Cores busy on the whole machine during the runs, apart from this benchmark process: the
+   * browser and the server, and what the kernel did for them outside their threads (interrupts,
+   * loopback TCP, write-back). On a quiet machine the difference from browser + server is the
+   * kernel's share of the run.
+   */
+  machineCores: number;
+  /** Cores a hypervisor gave to other machines during the runs (steal): neither busy nor idle here. */
+  stolenCores: number;
   /** CPU seconds per run (browser tree and, in local mode, server), the mean over the runs. */
   cpuSecondsPerRun: number;
   /**
@@ -136,6 +145,8 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
   const peak = { browserRss: 0, browserPss: 0, serverRss: 0, browserIdleRss: 0, browserIdlePss: 0, serverIdleRss: 0 };
   let browserCpu = 0;
   let serverCpu = 0;
+  let machineBusy = 0;
+  let machineStolen = 0;
   let wall = 0;
   for (let i = 0; i < spec.repeat; i++) {
     const run = await site.openRun(spec.name, i + 1);
@@ -152,6 +163,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     serverMemory?.start();
     const cpuBefore = await cpuOf();
     const threadsBefore = await threadsOf();
+    const machineBefore = await machineCpu();
     let startedAt = 0;
     await browser.drive(null, async (page) => {
       if (spec.end === 'page') await reportRunEndInTitleUnlessScripted(page);
@@ -164,7 +176,10 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
       page.evaluate((mark) => performance.getEntriesByName(mark).map((entry) => String((entry as PerformanceMark).detail?.call ?? '?')), SPOOL_STALLED_MARK),
     );
     const spoolStalls = stalledCalls.length;
+    const machineSpent = machineCpuBetween(machineBefore, await machineCpu());
     const cpuAfter = await cpuOf();
+    machineBusy += machineSpent.busySeconds;
+    machineStolen += machineSpent.stealSeconds;
     for (const [name, seconds] of benchCpuByThread(threadsBefore, await threadsOf())) threadCpu.set(name, (threadCpu.get(name) ?? 0) + seconds);
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
@@ -190,6 +205,8 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browserIdleRssMiB: mib(peak.browserIdleRss),
     browserIdlePssMiB: mib(peak.browserIdlePss),
     browserCores: Number((browserCpu / wall).toFixed(2)),
+    machineCores: Number((machineBusy / wall).toFixed(2)),
+    stolenCores: Number((machineStolen / wall).toFixed(2)),
     cpuSecondsPerRun: Number(((browserCpu + serverCpu) / spec.repeat).toFixed(2)),
     cpuSecondsPerRunByThread: largestThreads([...threadCpu].map(([name, seconds]) => [name, seconds / spec.repeat] as const)),
     ...(site.serverPid === null
@@ -208,6 +225,17 @@ export function cpuCost(phase: PhaseResult, cores: number): { coreSecondsPerGiB:
   const coreSecondsPerMB = (phase.browserCores + phase.serverCores) / phase.medianMBps;
   if (coreSecondsPerMB <= 0) return null;
   return { coreSecondsPerGiB: Number(((coreSecondsPerMB * 1024 ** 3) / 1e6).toFixed(1)), cpuBoundMBps: Math.round(cores / coreSecondsPerMB) };
+}
+
+/**
+ * The same bound counted on the whole machine (`machineCores`, so the kernel's work for the run is
+ * part of its cost) over the cores the hypervisor left to it (`cores` - `stolenCores`): the
+ * share of the cores this machine really had that the run kept busy.
+ */
+export function machineCpuCost(phase: PhaseResult, cores: number): { coreSecondsPerGiB: number; cpuBoundMBps: number } | null {
+  if (phase.serverCores === undefined || phase.medianMBps <= 0 || phase.machineCores <= 0) return null;
+  const coreSecondsPerMB = phase.machineCores / phase.medianMBps;
+  return { coreSecondsPerGiB: Number(((coreSecondsPerMB * 1024 ** 3) / 1e6).toFixed(1)), cpuBoundMBps: Math.round(Math.max(0, cores - phase.stolenCores) / coreSecondsPerMB) };
 }
 
 /** The reference scripts (bench/upload-plain-page.ts) set the title themselves; the app's page needs the observer. */
@@ -252,7 +280,7 @@ export function printPhase(p: PhaseResult): void {
   const rate = p.files > 1 ? `${p.medianFilesPerSecond} files/s (${p.medianMBps} MB/s)` : `${p.medianMBps} MB/s`;
   const server = p.serverPeakRssMiB === undefined ? '' : `   server peak RSS ${p.serverPeakRssMiB} MiB (idle ${p.serverIdleRssMiB})`;
   console.log(
-    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})${server}   cores busy: browser ${p.browserCores}${p.serverCores === undefined ? '' : `, server ${p.serverCores}`}`,
+    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})${server}   cores busy: browser ${p.browserCores}${p.serverCores === undefined ? '' : `, server ${p.serverCores}`}, whole machine ${p.machineCores} (stolen by the hypervisor ${p.stolenCores})`,
   );
   printThreads(p.cpuSecondsPerRunByThread);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { benchCpuByThread, cpuByThreadName, largestThreads, type ThreadCpu } from '../../bench/process-tree.ts';
-import { cpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
+import { benchCpuByThread, cpuByThreadName, largestThreads, machineCpuBetween, type ThreadCpu } from '../../bench/process-tree.ts';
+import { cpuCost, machineCpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
 
-function phase(medianMBps: number, browserCores: number, serverCores?: number): PhaseResult {
+function phase(medianMBps: number, browserCores: number, serverCores?: number, machine = { machineCores: 0, stolenCores: 0 }): PhaseResult {
   return {
     name: 'encrypted upload, one 1 GiB file',
     files: 1,
@@ -15,6 +15,7 @@ function phase(medianMBps: number, browserCores: number, serverCores?: number): 
     browserIdleRssMiB: 0,
     browserIdlePssMiB: 0,
     browserCores,
+    ...machine,
     cpuSecondsPerRun: 0,
     ...(serverCores === undefined ? {} : { serverCores }),
     cpuSecondsPerRunByThread: {},
@@ -30,6 +31,26 @@ describe('cpuCost', () => {
   it('has no figure without the CPU of the server (QA mode) or without a rate', () => {
     expect(cpuCost(phase(128, 1.3), 2)).toBeNull();
     expect(cpuCost(phase(0, 1.3, 0.3), 2)).toBeNull();
+  });
+});
+
+describe('machineCpuCost', () => {
+  it('counts the whole machine busy against the cores the hypervisor left', () => {
+    // 1.6 cores in the processes, 1.9 on the machine, 0.1 stolen: 0.0148 core-s per MB; 1.9 cores allow 128 MB/s.
+    expect(machineCpuCost(phase(128, 1.3, 0.3, { machineCores: 1.9, stolenCores: 0.1 }), 2)).toEqual({ coreSecondsPerGiB: 15.9, cpuBoundMBps: 128 });
+  });
+
+  it('has no figure without the server on this machine or without a machine sample', () => {
+    expect(machineCpuCost(phase(128, 1.3, undefined, { machineCores: 1.9, stolenCores: 0 }), 2)).toBeNull();
+    expect(machineCpuCost(phase(128, 1.3, 0.3), 2)).toBeNull();
+  });
+});
+
+describe('machineCpuBetween', () => {
+  it('takes the benchmark process\'s own CPU off the machine\'s busy time', () => {
+    const before = { busySeconds: 100, idleSeconds: 50, stealSeconds: 2, benchSeconds: 10 };
+    const after = { busySeconds: 130, idleSeconds: 55, stealSeconds: 3, benchSeconds: 11.5 };
+    expect(machineCpuBetween(before, after)).toEqual({ busySeconds: 28.5, idleSeconds: 5, stealSeconds: 1 });
   });
 });
 
