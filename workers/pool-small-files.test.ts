@@ -47,7 +47,7 @@ describe('CryptoPool.encryptSmallFiles', () => {
       const key = unwrapFileKey(recipient.privateKey, result.wrappedKey);
       keys.add(key.toString('hex'));
       ivs.add(result.iv);
-      const opened = decryptBuffer(key, Buffer.from(result.iv, 'base64'), Buffer.from(result.ciphertext));
+      const opened = decryptBuffer(key, Buffer.from(result.iv, 'base64'), Buffer.from(result.ciphertext as Uint8Array));
       expect(opened.equals(Buffer.from(plains[index]!))).toBe(true);
       expect(result.sha256).toBe(sha256(plains[index]!));
     });
@@ -62,7 +62,7 @@ describe('CryptoPool.encryptSmallFiles', () => {
     const [result] = await pool.encryptSmallFiles([new Blob([plain])], { recipientPublicKey: recipient.publicKeySpki, recordSize: 64 });
     if (!result?.ok) throw new Error('expected the file to be encrypted');
     const key = unwrapFileKey(recipient.privateKey, result.wrappedKey);
-    expect(decryptBuffer(key, Buffer.from(result.iv, 'base64'), Buffer.from(result.ciphertext)).equals(Buffer.from(plain))).toBe(true);
+    expect(decryptBuffer(key, Buffer.from(result.iv, 'base64'), Buffer.from(result.ciphertext as Uint8Array)).equals(Buffer.from(plain))).toBe(true);
   });
 
   it('refuses the whole group for a recipient key that is not a public key', async () => {

@@ -67,7 +67,8 @@ import type {
   SsoKeySource,
 } from './pool-types.ts';
 import { fromWireError, installErrorTransfer } from './wire-errors.ts';
-import type { WholeFileEncrypted, WholeFileFailed } from './whole-file-encryption.ts';
+import { SmallFileSpool, smallFilesInMemory, type SmallFileEncryption } from './small-file-spool.ts';
+import type { SpooledGroup } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
 /** Per-core rates in headless Chromium (docs/upload.md, "Measurements behind the choices"); only their ratio matters. */
@@ -143,8 +144,7 @@ export interface ApprovalRequest {
   readonly phrase: string;
 }
 
-/** One small file encrypted whole (encryptSmallFiles), or why it could not be. */
-export type SmallFileEncryption = WholeFileEncrypted | { readonly ok: false; readonly stage: WholeFileFailed['stage']; readonly error: Error };
+export type { SmallFileEncryption } from './small-file-spool.ts';
 
 function defaultWorker(): Worker {
   return new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'sealdrop-crypto' });
@@ -153,6 +153,7 @@ function defaultWorker(): Worker {
 export class CryptoPool {
   private readonly placement: WorkerPlacement;
   private spool: Promise<CiphertextSpool | null> | undefined;
+  private readonly smallFileSpool = new SmallFileSpool();
 
   private constructor(
     placement: WorkerPlacement,
@@ -293,8 +294,16 @@ export class CryptoPool {
   async encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: PublicKeySpki | string; recordSize?: number }): Promise<SmallFileEncryption[]> {
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
     const cost = bytes / AES_GCM_BYTES_PER_SECOND + bytes / SHA256_BYTES_PER_SECOND + files.length * KEY_OPERATION_SECONDS;
-    const results = await this.placement.run(this.placement.leastBusy(), cost, (w) => w.api.encryptWholeFiles(files, options.recipientPublicKey, options.recordSize));
-    return results.map((result) => (result.ok ? result : { ok: false, stage: result.stage, error: fromWireError(result.error) }));
+    const worker = this.placement.leastBusy();
+    const spool = this.uploadBodies === 'spool' && this.smallFileSpool.usable ? await (this.spool ??= this.openSpool(worker)) : null;
+    if (spool) {
+      const name = this.smallFileSpool.nextName();
+      const group = await this.placement.run<SpooledGroup>(worker, cost, (w) => w.api.encryptWholeFilesToSpool(files, options.recipientPublicKey, spool.pathOf(name), spool.callLimitMs, options.recordSize));
+      const accepted = await this.smallFileSpool.accept(spool, name, group);
+      if (accepted) return accepted;
+    }
+    const results = await this.placement.run(worker, cost, (w) => w.api.encryptWholeFiles(files, options.recipientPublicKey, options.recordSize));
+    return smallFilesInMemory(results);
   }
 
   /** SHA-256 of a file without encrypting it (e.g. when only the hash is missing after a reload). */

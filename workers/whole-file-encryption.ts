@@ -48,6 +48,29 @@ export interface WholeFileFailed {
 
 export type WholeFileResult = WholeFileEncrypted | WholeFileFailed;
 
+/** A file of a group written to the upload spool: its ciphertext is in the group's spool file, not here. */
+export interface WholeFileSpooled {
+  readonly ok: true;
+  readonly iv: FileIvBase64;
+  readonly wrappedKey: WrappedFileKey;
+  /** Bytes of its ciphertext, which follows the previous successful file's in the spool file. */
+  readonly cipherSize: number;
+  readonly sha256: Sha256Hex;
+}
+
+/**
+ * A group encrypted to the spool (encryptWholeFilesToSpool): the ciphertexts of the files that
+ * succeeded are in the spool file one after another, in the group's order; or, where the spool
+ * could not take them, the results with their ciphertexts and why.
+ */
+export type SpooledGroup =
+  | { readonly spooled: true; readonly results: ReadonlyArray<WholeFileSpooled | WholeFileFailed> }
+  | { readonly spooled: false; readonly reason: 'stalled' | 'failed'; readonly call?: string; readonly results: readonly WholeFileResult[] };
+
+export function withoutCiphertext(result: WholeFileEncrypted): WholeFileSpooled {
+  return { ok: true, iv: result.iv, wrappedKey: result.wrappedKey, cipherSize: result.ciphertext.byteLength, sha256: result.sha256 };
+}
+
 async function readWhole(source: Blob): Promise<Uint8Array<ArrayBuffer>> {
   if (source.size > WHOLE_FILE_MAX_BYTES) {
     throw new CryptoError('MALFORMED', `a file of ${source.size} bytes is too large to encrypt whole`);

@@ -30,18 +30,40 @@ function encrypted(name: string, relativePath: string, plainSize: number): { fil
   };
 }
 
+/**
+ * The same files with their ciphertexts as the spool gives them (workers/small-file-spool.ts): one
+ * file holding every ciphertext one after another, each file's ciphertext a slice of it.
+ */
+function asSpoolSlices(files: ReadonlyArray<{ file: EncryptedFile; data: Buffer }>): Array<{ file: EncryptedFile; data: Buffer }> {
+  const spoolFile = new Blob(files.map((entry) => new Uint8Array(entry.data)));
+  let offset = 0;
+  return files.map((entry) => {
+    const slice = spoolFile.slice(offset, offset + entry.data.length);
+    offset += entry.data.length;
+    return { data: entry.data, file: { ...entry.file, ciphertext: [slice] } };
+  });
+}
+
+async function bodyBytes(body: Uint8Array | Blob): Promise<Buffer> {
+  return body instanceof Blob ? Buffer.from(await body.arrayBuffer()) : Buffer.from(body);
+}
+
 describe("the upload page's multipart body", () => {
-  it('is read by the server exactly like a browser FormData: files, names, paths, hashes and sizes', async () => {
+  it.each([
+    ['in memory', (files: Array<{ file: EncryptedFile; data: Buffer }>) => files, Uint8Array],
+    ['as slices of a spool file', asSpoolSlices, Blob],
+  ] as const)('is read by the server exactly like a browser FormData: files, names, paths, hashes and sizes (ciphertexts %s)', async (_how, shape, bodyType) => {
     const folder = await createUploadFolder(server);
-    const sent = [
+    const sent = shape([
       encrypted('readme.txt', '.', 5),
       encrypted('Grüße "quoted" ☃.txt', 'Project/Ünïcode "dir"', 300_000),
       encrypted("it's.bin", 'Project/deep/er', 0),
       encrypted('line\nbreak.txt', 'Project', 1_000),
-    ];
+    ]);
     const { body, contentType } = multipartBody(sent.map((entry) => entry.file));
+    expect(body).toBeInstanceOf(bodyType);
     expect(contentType).toMatch(/^multipart\/form-data; boundary=----SealdropBatch[0-9a-f]{32}$/);
-    const response = await sendRaw(server.client(), 'POST', uploadPath(folder), Buffer.from(body), { 'content-type': contentType });
+    const response = await sendRaw(server.client(), 'POST', uploadPath(folder), await bodyBytes(body), { 'content-type': contentType });
     expect(response.status).toBe(200);
     expect(response.body.failed_files).toEqual([]);
     expect(response.body.successful_files.map((file: { filename: string; path: string; size: number }) => [file.filename, file.path, file.size])).toEqual([

@@ -140,12 +140,14 @@ describe('batch lane: order and limits', () => {
 describe('batch lane: retry budget', () => {
   it('sends a batch again after a transient failure, and the files are stored', async () => {
     vi.useFakeTimers();
-    const { lane, transport, events } = setup();
+    const { lane, transport, events, pool } = setup();
     const queue = files(2);
     const done = lane.send(queue);
     await until(() => transport.batches.length === 1, 'first attempt');
     transport.batches[0]!.answer.reject(TransportError.network());
     await until(() => events.waits.length === 2, 'waiting shown on both files');
+    // The ciphertext (a spool file's slices in the page) stays for the next attempt.
+    expect(pool.smallFilesReleased).toBe(0);
     expect(events.waits).toEqual([
       [queue[0]!.id, true],
       [queue[1]!.id, true],
@@ -157,6 +159,7 @@ describe('batch lane: retry budget', () => {
     transport.batches[1]!.answer.resolve(allStored(queue));
     await done;
     expect([...events.outcomes.values()].map((o) => o.kind)).toEqual(['stored', 'stored']);
+    expect(pool.smallFilesReleased).toBe(2);
   });
 
   it("keeps a batch's ciphertext for every attempt and never detaches it, even once the batch is stored", async () => {
@@ -175,12 +178,12 @@ describe('batch lane: retry budget', () => {
       const queue = files(2);
       const done = lane.send(queue);
       await until(() => transport.batches.length === 1, 'first attempt');
-      const sizes = () => transport.batches[0]!.files.map((file) => file.ciphertext[0]!.byteLength);
+      const sizes = () => transport.batches[0]!.files.map((file) => (file.ciphertext[0] as Uint8Array).byteLength);
       expect(sizes()).toEqual([26, 26]);
       transport.batches[0]!.answer.reject(TransportError.network());
       await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[0]!);
       await until(() => transport.batches.length === 2, 'second attempt');
-      expect(transport.batches[1]!.files.map((file) => file.ciphertext[0]!.byteLength)).toEqual([26, 26]);
+      expect(transport.batches[1]!.files.map((file) => (file.ciphertext[0] as Uint8Array).byteLength)).toEqual([26, 26]);
       transport.batches[1]!.answer.resolve(allStored(queue));
       await done;
       expect(sizes()).toEqual([26, 26]);
@@ -243,7 +246,7 @@ describe('batch lane: retry budget', () => {
   });
 
   it('fails at once on an answer that will not change by waiting (a 4xx)', async () => {
-    const { lane, transport, events } = setup();
+    const { lane, transport, events, pool } = setup();
     const queue = files(1);
     const done = lane.send(queue);
     await until(() => transport.batches.length === 1, 'the batch');
@@ -251,6 +254,8 @@ describe('batch lane: retry budget', () => {
     transport.batches[0]!.answer.reject(serverError(400, 'ARRAY_LENGTH_MISMATCH', detail));
     await done;
     expect(transport.batches).toHaveLength(1);
+    // Given up: its ciphertext is released (the spool file goes).
+    expect(pool.smallFilesReleased).toBe(1);
     expect(events.outcomes.get(queue[0]!.id)).toEqual({ kind: 'request-failed', code: 'ARRAY_LENGTH_MISMATCH', reason: detail });
   });
 });
@@ -396,6 +401,8 @@ describe('batch lane: failures and stopping', () => {
     expect(transport.inFlight).toBe(0);
     expect(events.outcomes.size).toBe(0);
     expect(pool.groupsOpen).toBe(0);
+    // Every file encrypted before the stop is released, sent or not: no spool file is left behind.
+    expect(pool.smallFilesReleased).toBe(pool.groups.flat().length);
   });
 
   it('encrypts nothing of a group whose content checks were still reading when the run stopped', async () => {

@@ -19,6 +19,8 @@ import { MAX_BATCHES_IN_FLIGHT, SMALL_GROUP_BYTES, SMALL_GROUP_FILES, SMALL_GROU
 interface ReadyFile {
   source: UploadFile;
   encrypted: EncryptedFile;
+  /** The ciphertext is no longer needed: its spool file may go (SmallFileEncryption.release). */
+  release: () => void;
 }
 
 /** The files in queue order, cut into the groups the pool encrypts one message at a time. */
@@ -92,12 +94,13 @@ export class BatchLane {
       events.statusChanged(file.id, 'pending');
       ready.push({
         source: file,
+        release: result.release,
         encrypted: {
           name: file.name,
           relativePath: file.relativePath,
           plainSize: file.size,
           ciphertext: [result.ciphertext],
-          cipherSize: result.ciphertext.byteLength,
+          cipherSize: result.cipherSize,
           encryptedKey: result.wrappedKey,
           iv: result.iv,
           sha256: result.sha256,
@@ -107,7 +110,16 @@ export class BatchLane {
     return ready;
   }
 
+  /** One batch, sent within its retry budget; its ciphertexts are released once it is answered or given up. */
   private async sendBatch(batch: readonly ReadyFile[]): Promise<void> {
+    try {
+      await this.sendBatchOnce(batch);
+    } finally {
+      for (const ready of batch) ready.release();
+    }
+  }
+
+  private async sendBatchOnce(batch: readonly ReadyFile[]): Promise<void> {
     // A stopped run sends nothing more.
     if (this.run.aborted) return;
     const { events, settings } = this.run;

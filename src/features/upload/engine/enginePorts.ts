@@ -94,9 +94,21 @@ export interface OpenOptions {
   hashPlacement?: HashPlacement;
 }
 
-/** One small file encrypted whole: ciphertext, wrapped key, IV and the plaintext's SHA-256. */
+/**
+ * One small file encrypted whole: ciphertext (bytes, or a slice of an upload spool file the browser
+ * reads from disk), wrapped key, IV and the plaintext's SHA-256. `release` once the ciphertext is
+ * no longer needed (its batch answered or given up), so the spool file can go.
+ */
 export type SmallFileEncryption =
-  | { readonly ok: true; readonly iv: string; readonly wrappedKey: string; readonly ciphertext: Uint8Array; readonly sha256: string }
+  | {
+      readonly ok: true;
+      readonly iv: string;
+      readonly wrappedKey: string;
+      readonly ciphertext: Uint8Array | Blob;
+      readonly cipherSize: number;
+      readonly sha256: string;
+      readonly release: () => void;
+    }
   | { readonly ok: false; readonly stage: 'encrypt' | 'hash'; readonly error: Error };
 
 export interface EncryptorPool {

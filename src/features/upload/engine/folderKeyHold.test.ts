@@ -33,9 +33,9 @@ describe('FolderKeyHold', () => {
 describe('multipartBody', () => {
   it('sends a team folder\'s key_epoch as the first field, and none for a personal folder', async () => {
     const file = { name: 'a.txt', relativePath: '.', plainSize: 1, ciphertext: [new Uint8Array([1])], cipherSize: 1, encryptedKey: 'k', iv: 'i', sha256: 's' };
-    const team = new TextDecoder().decode(multipartBody([file], 4).body);
+    const team = new TextDecoder().decode(multipartBody([file], 4).body as Uint8Array);
     expect(team.indexOf('name="key_epoch"\r\n\r\n4\r\n')).toBeGreaterThan(0);
     expect(team.indexOf('name="key_epoch"')).toBeLessThan(team.indexOf('name="files"'));
-    expect(new TextDecoder().decode(multipartBody([file]).body)).not.toContain('key_epoch');
+    expect(new TextDecoder().decode(multipartBody([file]).body as Uint8Array)).not.toContain('key_epoch');
   });
 });

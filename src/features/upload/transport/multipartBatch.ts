@@ -15,8 +15,8 @@ export interface EncryptedFile {
   name: string;
   relativePath: string;
   plainSize: number;
-  /** The encrypted file, as the records came from the pool. */
-  ciphertext: readonly Uint8Array[];
+  /** The encrypted file as the pool gave it: bytes, or a slice of an upload spool file (read from disk when sent). */
+  ciphertext: ReadonlyArray<Uint8Array | Blob>;
   /** Bytes of `ciphertext`. */
   cipherSize: number;
   encryptedKey: string;
@@ -39,8 +39,12 @@ export interface SendHooks {
 }
 
 export interface MultipartBody {
-  /** The whole request body, owned by the caller (nothing else holds a view of it). */
-  body: Uint8Array<ArrayBuffer>;
+  /**
+   * The whole request body: one buffer owned by the caller (nothing else holds a view of it), or,
+   * when a file's ciphertext is a slice of a spool file, a Blob of the parts, which the browser
+   * reads from disk as it sends (workers/small-file-spool.ts).
+   */
+  body: Uint8Array<ArrayBuffer> | Blob;
   contentType: string;
 }
 
@@ -72,7 +76,7 @@ function randomBoundary(): string {
  */
 export function multipartBody(files: readonly EncryptedFile[], keyEpoch: number | null = null): MultipartBody {
   const boundary = randomBoundary();
-  const parts: Uint8Array[] = [];
+  const parts: Array<Uint8Array | Blob> = [];
   const field = (name: string, value: string) => {
     parts.push(utf8(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`));
   };
@@ -93,7 +97,10 @@ export function multipartBody(files: readonly EncryptedFile[], keyEpoch: number 
     field('file_sizes', String(file.plainSize));
   }
   parts.push(utf8(`--${boundary}--\r\n`));
-  return { body: concatBytes(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+  const contentType = `multipart/form-data; boundary=${boundary}`;
+  const inMemory = parts.filter((part): part is Uint8Array => !(part instanceof Blob));
+  if (inMemory.length === parts.length) return { body: concatBytes(inMemory), contentType };
+  return { body: new Blob(parts as BlobPart[]), contentType };
 }
 
 /** Sends one batch (one attempt); resolves with the response body (an Upload result, unchecked). */
@@ -110,8 +117,8 @@ export async function sendMultipartBatch(linkToken: string, files: readonly Encr
       onUploadProgress: hooks.onProgress,
     });
   } finally {
-    // XMLHttpRequest copied the body when it was sent; another attempt writes a new one.
-    releaseBuffer(body.buffer);
+    // XMLHttpRequest copied a buffer body when it was sent; another attempt writes a new one.
+    if (!(body instanceof Blob)) releaseBuffer(body.buffer);
   }
   return jsonBody(response);
 }

@@ -176,6 +176,8 @@ export class FakePool implements EncryptorPool {
   /** Groups asked for and not yet answered. */
   groupsOpen = 0;
   maxGroupsOpen = 0;
+  /** Small files whose ciphertext the engine released (sent or given up); each may be released once. */
+  smallFilesReleased = 0;
 
   constructor(readonly size = 1) {}
 
@@ -226,7 +228,14 @@ export class FakePool implements EncryptorPool {
       if (failure !== undefined) return { ok: false, stage: 'encrypt', error: failure instanceof Error ? failure : new Error(String(failure)) };
       const hashFailure = this.failHashOf.get(name);
       if (hashFailure) return { ok: false, stage: 'hash', error: hashFailure };
-      return { ok: true, iv: `iv-${this.groups.length}-${i}`, wrappedKey: 'wrapped-key', ciphertext: new Uint8Array(fakeCipherSize(file.size)), sha256: `sha256-of-${name}` };
+      const cipherSize = fakeCipherSize(file.size);
+      let released = false;
+      const release = () => {
+        if (released) throw new Error(`the ciphertext of ${name} was released twice`);
+        released = true;
+        this.smallFilesReleased++;
+      };
+      return { ok: true, iv: `iv-${this.groups.length}-${i}`, wrappedKey: 'wrapped-key', ciphertext: new Uint8Array(cipherSize), cipherSize, sha256: `sha256-of-${name}`, release };
     });
   }
 

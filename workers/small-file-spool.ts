@@ -1,0 +1,119 @@
+/**
+ * Small files through the upload spool (the page's side): a group's ciphertexts are written by the
+ * worker that encrypted them into one file of the spool (encryptWholeFilesToSpool), and each file's
+ * request body is a slice of that file, which the browser reads from disk when the batch is sent.
+ *
+ * Why (docs/upload.md, "Small files through the spool"): with the ciphertexts sent back to the page,
+ * a folder of small files was held in memory up to three more times until the collectors ran: the
+ * page's copy of each ciphertext (made by Blink, so freeing it from script does not help), the
+ * batch's body, and the body XMLHttpRequest keeps until it is collected. A slice of a spool file
+ * holds none of them.
+ *
+ * The group's file is removed once every file of it has been released (its batch answered or given
+ * up); a page that goes away leaves it to the next page's clean-up of abandoned spools.
+ */
+import { SpoolStalledError, type CiphertextSpool } from './ciphertext-spool.ts';
+import { MAX_SPOOL_STALLS, SPOOL_FAILED_MARK, SPOOL_STALLED_MARK } from './encryption-session.ts';
+import type { SpooledGroup, WholeFileFailed, WholeFileResult } from './whole-file-encryption.ts';
+import { fromWireError } from './wire-errors.ts';
+
+/** One small file encrypted whole (CryptoPool.encryptSmallFiles), or why it could not be. */
+export type SmallFileEncryption =
+  | {
+      readonly ok: true;
+      readonly iv: string;
+      readonly wrappedKey: string;
+      readonly sha256: string;
+      /** The ciphertext: bytes in memory, or a slice of a spool file the browser reads from disk. */
+      readonly ciphertext: Uint8Array | Blob;
+      readonly cipherSize: number;
+      /** Called once the ciphertext is no longer needed (sent, or given up): its spool file can go. */
+      readonly release: () => void;
+    }
+  | { readonly ok: false; readonly stage: WholeFileFailed['stage']; readonly error: Error };
+
+const nothingToRelease = () => undefined;
+
+function failed(result: WholeFileFailed): SmallFileEncryption {
+  return { ok: false, stage: result.stage, error: fromWireError(result.error) };
+}
+
+/** A group's results with their ciphertexts in memory (no spool, or the spool refused them). */
+export function smallFilesInMemory(results: readonly WholeFileResult[]): SmallFileEncryption[] {
+  return results.map((result) =>
+    result.ok
+      ? { ok: true, iv: result.iv, wrappedKey: result.wrappedKey, sha256: result.sha256, ciphertext: result.ciphertext, cipherSize: result.ciphertext.byteLength, release: nothingToRelease }
+      : failed(result),
+  );
+}
+
+/** Removes a group's spool file once each of its `count` files released its slice (each once). */
+function sharedRelease(spool: CiphertextSpool, name: string, count: number): () => () => void {
+  let left = count;
+  return () => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--left === 0) void spool.remove(name);
+    };
+  };
+}
+
+/**
+ * The pool's use of the spool for small files. Like a large file's chunks (EncryptionSession.readBody),
+ * a group the spool cannot take is sent from memory; after a full disk or quota, or MAX_SPOOL_STALLS
+ * stalled calls in a row, small files stop using the spool for the rest of the page's life.
+ */
+export class SmallFileSpool {
+  private groups = 0;
+  private stalls = 0;
+  private disabled = false;
+
+  get usable(): boolean {
+    return !this.disabled;
+  }
+
+  /** A name for the next group's file, unique within the page's spool directory. */
+  nextName(): string {
+    return `small-${++this.groups}`;
+  }
+
+  /**
+   * The results of a group the worker was asked to write to the spool file `name`, or null when
+   * the file was written but cannot be opened (the caller then encrypts the group again in memory).
+   */
+  async accept(spool: CiphertextSpool, name: string, group: SpooledGroup): Promise<SmallFileEncryption[] | null> {
+    if (!group.spooled) {
+      this.refused(group.reason, group.call);
+      void spool.remove(name);
+      return smallFilesInMemory(group.results);
+    }
+    const written = group.results.filter((result) => result.ok).length;
+    // Every file failed: the worker wrote no file.
+    if (written === 0) return group.results.flatMap((result) => (result.ok ? [] : [failed(result)]));
+    let file: File;
+    try {
+      file = await spool.file(name);
+    } catch (error) {
+      this.refused(error instanceof SpoolStalledError ? 'stalled' : 'failed', error instanceof SpoolStalledError ? error.call : undefined);
+      void spool.remove(name);
+      return null;
+    }
+    this.stalls = 0;
+    const releaser = sharedRelease(spool, name, written);
+    let offset = 0;
+    return group.results.map((result) => {
+      if (!result.ok) return failed(result);
+      const ciphertext = file.slice(offset, offset + result.cipherSize);
+      offset += result.cipherSize;
+      return { ok: true, iv: result.iv, wrappedKey: result.wrappedKey, sha256: result.sha256, ciphertext, cipherSize: result.cipherSize, release: releaser() };
+    });
+  }
+
+  private refused(reason: 'stalled' | 'failed', call?: string): void {
+    // Visible in the page's performance timeline, as a large file's chunks are (bench:upload counts them).
+    performance.mark(reason === 'stalled' ? SPOOL_STALLED_MARK : SPOOL_FAILED_MARK, { detail: { call } });
+    if (reason === 'failed' || ++this.stalls >= MAX_SPOOL_STALLS) this.disabled = true;
+  }
+}
