@@ -81,7 +81,7 @@ import { EncryptionJob } from './encryption-job.ts';
 import type { HashCheckpoint } from './hash-checkpoints.ts';
 import { LocalHashSink, PortHashSink, serveHashPort } from './hash-sinks.ts';
 import type { SentSignature } from './sent-signature.ts';
-import { encryptWholeFiles, withoutCiphertext, type SpooledGroup, type WholeFileResult } from './whole-file-encryption.ts';
+import { encryptWholeFiles, spooledParts, type SpooledGroup, type SpoolFraming, type WholeFileResult } from './whole-file-encryption.ts';
 import { KeyStore } from './key-store.ts';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
 import type { FileKeysMessage, PasskeyKeySource, SsoKeySource } from './pool-types.ts';
@@ -554,25 +554,34 @@ export function createCryptoWorkerApi() {
       return transfer(results, results.flatMap((result) => (result.ok ? [result.ciphertext.buffer as ArrayBuffer] : [])));
     },
     /**
-     * The same, with the group's ciphertexts written one after another to the upload spool file at
-     * `path` instead of being sent back: the page then sends slices of that file, which the browser
-     * reads from disk, and never holds the group's ciphertext (docs/upload.md, "Small files through
-     * the spool"). Where the spool cannot take them, the ciphertexts come back as encryptWholeFiles
-     * gives them, with the reason, so nothing is encrypted twice.
+     * The same, with each successful file's whole multipart part (head, ciphertext, fields; with
+     * `framing`'s boundary and names) written one after another to the upload spool file at `path`
+     * instead of the ciphertexts being sent back: the page's batch body is then a few slices of
+     * that file, which the browser reads from disk, and the page never holds the group's ciphertext
+     * (docs/upload.md, "Small files through the spool"). Where the spool cannot take them, the
+     * ciphertexts come back as encryptWholeFiles gives them, with the reason, so nothing is
+     * encrypted twice.
      */
-    async encryptWholeFilesToSpool(sources: readonly Blob[], recipientPublicKey: string, path: SpoolPath, callLimitMs: number, recordSize: number = DEFAULT_RECORD_SIZE): Promise<SpooledGroup> {
+    async encryptWholeFilesToSpool(
+      sources: readonly Blob[],
+      recipientPublicKey: string,
+      path: SpoolPath,
+      callLimitMs: number,
+      framing: SpoolFraming,
+      recordSize: number = DEFAULT_RECORD_SIZE,
+    ): Promise<SpooledGroup> {
       assertRecordSize(recordSize);
       const results = await encryptWholeFiles(sources, await importPublicKeySpki(recipientPublicKey), recordSize);
-      const ciphertexts = results.flatMap((result) => (result.ok ? [result.ciphertext] : []));
+      const spooled = spooledParts(sources, results, framing);
       try {
-        if (ciphertexts.length > 0) await writeSpoolFile(path, ciphertexts, callLimitMs);
+        if (spooled.pieces.length > 0) await writeSpoolFile(path, spooled.pieces, callLimitMs);
       } catch (error) {
         console.warn('upload spool: small files kept in memory instead', error);
         const reason = error instanceof SpoolStalledError ? 'stalled' : 'failed';
         const refused: SpooledGroup = { spooled: false, reason, ...(error instanceof SpoolStalledError ? { call: error.call } : {}), results };
-        return transfer(refused, ciphertexts.map((bytes) => bytes.buffer as ArrayBuffer));
+        return transfer(refused, results.flatMap((result) => (result.ok ? [result.ciphertext.buffer as ArrayBuffer] : [])));
       }
-      return { spooled: true, results: results.map((result) => (result.ok ? withoutCiphertext(result) : result)) };
+      return { spooled: true, results: spooled.results };
     },
     async readCiphertext(jobId: string, start: number, end: number): Promise<Uint8Array[]> {
       return transferViews(await job(encryptions, jobId).read(start, end));

@@ -68,7 +68,7 @@ import type {
 } from './pool-types.ts';
 import { fromWireError, installErrorTransfer } from './wire-errors.ts';
 import { SmallFileSpool, smallFilesInMemory, type SmallFileEncryption } from './small-file-spool.ts';
-import type { SpooledGroup } from './whole-file-encryption.ts';
+import type { SpooledGroup, SpoolFraming } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
 /** Per-core rates in headless Chromium (docs/upload.md, "Measurements behind the choices"); only their ratio matters. */
@@ -290,16 +290,24 @@ export class CryptoPool {
    * that fails carries its error, the others are unaffected. No key handle is returned: the keys
    * are forgotten in the worker once wrapped. Rejects as a whole only for a bad recipient key or a
    * failed worker.
+   *
+   * With `framing` (the multipart boundary and each file's name and path) and an upload spool, the
+   * worker writes each file's whole multipart part into a spool file and the results hold slices
+   * of it (workers/small-file-spool.ts); otherwise, or where the spool cannot take them, the
+   * ciphertexts themselves.
    */
-  async encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: PublicKeySpki | string; recordSize?: number }): Promise<SmallFileEncryption[]> {
+  async encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: PublicKeySpki | string; recordSize?: number; framing?: SpoolFraming }): Promise<SmallFileEncryption[]> {
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
     const cost = bytes / AES_GCM_BYTES_PER_SECOND + bytes / SHA256_BYTES_PER_SECOND + files.length * KEY_OPERATION_SECONDS;
     const worker = this.placement.leastBusy();
-    const spool = this.uploadBodies === 'spool' && this.smallFileSpool.usable ? await (this.spool ??= this.openSpool(worker)) : null;
-    if (spool) {
+    const framing = options.framing;
+    const spool = framing && this.uploadBodies === 'spool' && this.smallFileSpool.usable ? await (this.spool ??= this.openSpool(worker)) : null;
+    if (spool && framing) {
       const name = this.smallFileSpool.nextName();
-      const group = await this.placement.run<SpooledGroup>(worker, cost, (w) => w.api.encryptWholeFilesToSpool(files, options.recipientPublicKey, spool.pathOf(name), spool.callLimitMs, options.recordSize));
-      const accepted = await this.smallFileSpool.accept(spool, name, group);
+      const group = await this.placement.run<SpooledGroup>(worker, cost, (w) =>
+        w.api.encryptWholeFilesToSpool(files, options.recipientPublicKey, spool.pathOf(name), spool.callLimitMs, framing, options.recordSize),
+      );
+      const accepted = await this.smallFileSpool.accept(spool, name, group, framing.boundary);
       if (accepted) return accepted;
     }
     const results = await this.placement.run(worker, cost, (w) => w.api.encryptWholeFiles(files, options.recipientPublicKey, options.recordSize));

@@ -1,7 +1,8 @@
 /**
- * Small files through the upload spool (the page's side): a group's ciphertexts are written by the
- * worker that encrypted them into one file of the spool (encryptWholeFilesToSpool), and each file's
- * request body is a slice of that file, which the browser reads from disk when the batch is sent.
+ * Small files through the upload spool (the page's side): the worker that encrypts a group writes
+ * each file's whole multipart part (contract/upload-multipart.ts: head, ciphertext, fields) into one
+ * file of the spool (encryptWholeFilesToSpool), so a batch's body is a few slices of spool files,
+ * which the browser reads from disk when the batch is sent (multipartBatch.ts).
  *
  * Why (docs/upload.md, "Small files through the spool"): with the ciphertexts sent back to the page,
  * a folder of small files was held in memory up to three more times until the collectors ran: the
@@ -14,22 +15,24 @@
  */
 import { SpoolStalledError, type CiphertextSpool } from './ciphertext-spool.ts';
 import { MAX_SPOOL_STALLS, SPOOL_FAILED_MARK, SPOOL_STALLED_MARK } from './encryption-session.ts';
+import type { WrittenFilePart } from '../contract/upload-multipart.ts';
 import type { SpooledGroup, WholeFileFailed, WholeFileResult } from './whole-file-encryption.ts';
 import { fromWireError } from './wire-errors.ts';
 
+/** Where a small file's ciphertext is: in memory, or within its whole multipart part in a spool file. */
+type SmallFileBody = { readonly ciphertext: Uint8Array; readonly written?: undefined } | { readonly written: WrittenFilePart; readonly ciphertext?: undefined };
+
 /** One small file encrypted whole (CryptoPool.encryptSmallFiles), or why it could not be. */
 export type SmallFileEncryption =
-  | {
+  | ({
       readonly ok: true;
       readonly iv: string;
       readonly wrappedKey: string;
       readonly sha256: string;
-      /** The ciphertext: bytes in memory, or a slice of a spool file the browser reads from disk. */
-      readonly ciphertext: Uint8Array | Blob;
       readonly cipherSize: number;
       /** Called once the ciphertext is no longer needed (sent, or given up): its spool file can go. */
       readonly release: () => void;
-    }
+    } & SmallFileBody)
   | { readonly ok: false; readonly stage: WholeFileFailed['stage']; readonly error: Error };
 
 const nothingToRelease = () => undefined;
@@ -83,7 +86,7 @@ export class SmallFileSpool {
    * The results of a group the worker was asked to write to the spool file `name`, or null when
    * the file was written but cannot be opened (the caller then encrypts the group again in memory).
    */
-  async accept(spool: CiphertextSpool, name: string, group: SpooledGroup): Promise<SmallFileEncryption[] | null> {
+  async accept(spool: CiphertextSpool, name: string, group: SpooledGroup, boundary: string): Promise<SmallFileEncryption[] | null> {
     if (!group.spooled) {
       this.refused(group.reason, group.call);
       void spool.remove(name);
@@ -105,9 +108,9 @@ export class SmallFileSpool {
     let offset = 0;
     return group.results.map((result) => {
       if (!result.ok) return failed(result);
-      const ciphertext = file.slice(offset, offset + result.cipherSize);
-      offset += result.cipherSize;
-      return { ok: true, iv: result.iv, wrappedKey: result.wrappedKey, sha256: result.sha256, ciphertext, cipherSize: result.cipherSize, release: releaser() };
+      const written = { source: file, start: offset, end: offset + result.partSize, boundary };
+      offset = written.end;
+      return { ok: true, iv: result.iv, wrappedKey: result.wrappedKey, sha256: result.sha256, written, cipherSize: result.cipherSize, release: releaser() };
     });
   }
 

@@ -25,7 +25,9 @@ import {
   encryptBytes,
   ONE_SHOT_DIGEST_MAX_BYTES,
   sha256OneShot,
+  utf8,
 } from '../crypto/index.ts';
+import { fileHead, fileTail } from '../contract/upload-multipart.ts';
 import { toWireError, type WireError } from './wire-errors.ts';
 
 /** Files up to this size may be encrypted whole (the whole plaintext is held at once). */
@@ -48,14 +50,24 @@ export interface WholeFileFailed {
 
 export type WholeFileResult = WholeFileEncrypted | WholeFileFailed;
 
-/** A file of a group written to the upload spool: its ciphertext is in the group's spool file, not here. */
+/**
+ * A file of a group written to the upload spool: its whole multipart part (contract/upload-multipart.ts)
+ * is in the group's spool file, right after the previous successful file's, not here.
+ */
 export interface WholeFileSpooled {
   readonly ok: true;
   readonly iv: FileIvBase64;
   readonly wrappedKey: WrappedFileKey;
-  /** Bytes of its ciphertext, which follows the previous successful file's in the spool file. */
   readonly cipherSize: number;
+  /** Bytes of its part in the spool file: head, ciphertext, tail. */
+  readonly partSize: number;
   readonly sha256: Sha256Hex;
+}
+
+/** What the worker needs to write each file's multipart part: the run's boundary, and per file of the group its name and path. */
+export interface SpoolFraming {
+  readonly boundary: string;
+  readonly files: ReadonlyArray<{ readonly name: string; readonly relativePath: string }>;
 }
 
 /**
@@ -67,8 +79,23 @@ export type SpooledGroup =
   | { readonly spooled: true; readonly results: ReadonlyArray<WholeFileSpooled | WholeFileFailed> }
   | { readonly spooled: false; readonly reason: 'stalled' | 'failed'; readonly call?: string; readonly results: readonly WholeFileResult[] };
 
-export function withoutCiphertext(result: WholeFileEncrypted): WholeFileSpooled {
-  return { ok: true, iv: result.iv, wrappedKey: result.wrappedKey, cipherSize: result.ciphertext.byteLength, sha256: result.sha256 };
+/**
+ * The pieces of a spooled group's file (each successful file's head, ciphertext and tail, in the
+ * group's order) and each result as the page gets it, without its ciphertext.
+ */
+export function spooledParts(sources: readonly Blob[], results: readonly WholeFileResult[], framing: SpoolFraming): { pieces: Uint8Array[]; results: Array<WholeFileSpooled | WholeFileFailed> } {
+  const pieces: Uint8Array[] = [];
+  const spooled = results.map((result, index): WholeFileSpooled | WholeFileFailed => {
+    if (!result.ok) return result;
+    const names = framing.files[index];
+    if (!names) throw new CryptoError('MALFORMED', `no name was given for file ${index} of the group`);
+    const fields = { ...names, plainSize: sources[index]!.size, encryptedKey: result.wrappedKey, iv: result.iv, sha256: result.sha256 };
+    const head = utf8(fileHead(framing.boundary, fields));
+    const tail = utf8(fileTail(framing.boundary, fields));
+    pieces.push(head, result.ciphertext, tail);
+    return { ok: true, iv: result.iv, wrappedKey: result.wrappedKey, cipherSize: result.ciphertext.byteLength, partSize: head.byteLength + result.ciphertext.byteLength + tail.byteLength, sha256: result.sha256 };
+  });
+  return { pieces, results: spooled };
 }
 
 async function readWhole(source: Blob): Promise<Uint8Array<ArrayBuffer>> {

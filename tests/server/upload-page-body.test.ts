@@ -1,8 +1,10 @@
 // The upload page writes its multipart bodies itself (src/features/upload/transport/multipartBatch.ts,
 // one Blob per batch instead of FormData). Here those exact bytes go to the real server over HTTP,
 // which must read every file, name, path and field as it reads a browser's FormData.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipartBody, type EncryptedFile } from '../../src/features/upload/transport/multipartBatch.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { randomBoundary } from '../../contract/upload-multipart.ts';
+import { multipartBody, MixedBoundaryError, type EncryptedFile } from '../../src/features/upload/transport/multipartBatch.ts';
+import { spooledParts, type WholeFileResult } from '../../workers/whole-file-encryption.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { createUploadFolder, fakeCiphertext, SAMPLE_IV, SAMPLE_KEY, sendRaw, sha256, uploadPath } from './upload-helpers.ts';
 
@@ -31,16 +33,28 @@ function encrypted(name: string, relativePath: string, plainSize: number): { fil
 }
 
 /**
- * The same files with their ciphertexts as the spool gives them (workers/small-file-spool.ts): one
- * file holding every ciphertext one after another, each file's ciphertext a slice of it.
+ * The same files as the upload spool gives them (workers/small-file-spool.ts): the parts the worker
+ * writes (spooledParts) into one spool file per group, here two groups, with one file of the
+ * second group left in memory, as a group the spool refused would be.
  */
-function asSpoolSlices(files: ReadonlyArray<{ file: EncryptedFile; data: Buffer }>): Array<{ file: EncryptedFile; data: Buffer }> {
-  const spoolFile = new Blob(files.map((entry) => new Uint8Array(entry.data)));
-  let offset = 0;
-  return files.map((entry) => {
-    const slice = spoolFile.slice(offset, offset + entry.data.length);
-    offset += entry.data.length;
-    return { data: entry.data, file: { ...entry.file, ciphertext: [slice] } };
+function asSpooledParts(files: ReadonlyArray<{ file: EncryptedFile; data: Buffer }>): Array<{ file: EncryptedFile; data: Buffer }> {
+  const boundary = randomBoundary();
+  const groups = [files.slice(0, 2), files.slice(2)];
+  return groups.flatMap((group, groupIndex) => {
+    const results = group.map((entry) => ({ ok: true, iv: entry.file.iv, wrappedKey: entry.file.encryptedKey, ciphertext: new Uint8Array(entry.data), sha256: entry.file.sha256 })) as unknown as WholeFileResult[];
+    const sources = group.map((entry) => new Blob([new Uint8Array(entry.file.plainSize)]));
+    const framing = { boundary, files: group.map((entry) => ({ name: entry.file.name, relativePath: entry.file.relativePath })) };
+    const spooled = spooledParts(sources, results, framing);
+    const spoolFile = new Blob(spooled.pieces as BlobPart[]);
+    let offset = 0;
+    return group.map((entry, index) => {
+      const result = spooled.results[index]!;
+      if (!result.ok) throw new Error('expected a spooled file');
+      const written = { source: spoolFile, start: offset, end: offset + result.partSize, boundary };
+      offset = written.end;
+      if (groupIndex === 1 && index === group.length - 1) return entry;
+      return { data: entry.data, file: { ...entry.file, ciphertext: [], written } };
+    });
   });
 }
 
@@ -51,7 +65,7 @@ async function bodyBytes(body: Uint8Array | Blob): Promise<Buffer> {
 describe("the upload page's multipart body", () => {
   it.each([
     ['in memory', (files: Array<{ file: EncryptedFile; data: Buffer }>) => files, Uint8Array],
-    ['as slices of a spool file', asSpoolSlices, Blob],
+    ['as parts written into spool files, one in memory', asSpooledParts, Blob],
   ] as const)('is read by the server exactly like a browser FormData: files, names, paths, hashes and sizes (ciphertexts %s)', async (_how, shape, bodyType) => {
     const folder = await createUploadFolder(server);
     const sent = shape([
@@ -81,6 +95,20 @@ describe("the upload page's multipart body", () => {
       expect(record.fileSize).toBe(sent[index]!.file.plainSize);
       expect((await readBlob(record.blobKey)).equals(sent[index]!.data)).toBe(true);
     }
+  });
+
+  it('joins consecutive parts of one spool file into one slice, and refuses parts written with different boundaries', async () => {
+    const files = asSpooledParts([encrypted('a', '.', 1), encrypted('b', '.', 2), encrypted('c', '.', 3), encrypted('d', '.', 4)]);
+    const sources = [...new Set(files.flatMap((entry) => (entry.file.written ? [entry.file.written.source] : [])))];
+    const slices = sources.map((source) => vi.spyOn(source, 'slice'));
+    const { body } = multipartBody(files.map((entry) => entry.file), 7);
+    // Group one's two parts as one slice, group two's first part as another; its last file from memory.
+    expect(slices.map((slice) => slice.mock.calls)).toEqual([[[0, files[1]!.file.written!.end]], [[0, files[2]!.file.written!.end]]]);
+    const text = Buffer.from(await (body as Blob).arrayBuffer()).toString('latin1');
+    expect(text.match(/name="files"/g)).toHaveLength(4);
+    expect(text.indexOf('name="key_epoch"')).toBeLessThan(text.indexOf('name="files"'));
+    const other = asSpooledParts([encrypted('e', '.', 1), encrypted('f', '.', 1), encrypted('g', '.', 1)]);
+    expect(() => multipartBody([files[0]!.file, other[0]!.file])).toThrow(MixedBoundaryError);
   });
 
   it('uses a fresh boundary per body', () => {

@@ -7,6 +7,7 @@
 // Idempotency-Key with what it recorded the first time). A file that fails its content check
 // or its encryption fails alone; the rest of its group goes on.
 
+import { randomBoundary } from '../../../../contract/upload-multipart.ts';
 import type { EncryptedFile } from '../transport/multipartBatch.ts';
 import { RetryBudget, withRetries } from '../transport/retryBudget.ts';
 import { BatchPacker } from './batchPacker.ts';
@@ -39,6 +40,9 @@ export class BatchLane {
 
   async send(files: readonly UploadFile[]): Promise<void> {
     if (files.length === 0) return;
+    // One boundary for the run: the pool writes each file's part with it into the upload spool,
+    // so that parts of files from several groups can share a batch's body.
+    const boundary = randomBoundary();
     const slots = new Semaphore(MAX_BATCHES_IN_FLIGHT);
     const sending: Promise<void>[] = [];
     const packer = new BatchPacker<ReadyFile>((ready) => ready.encrypted.cipherSize);
@@ -48,7 +52,7 @@ export class BatchLane {
     };
     await forEachConcurrent(smallFileGroups(files), this.run.settings.pool.size * SMALL_GROUPS_PER_WORKER, async (group) => {
       if (this.run.aborted) return;
-      for (const ready of await this.prepare(group)) {
+      for (const ready of await this.prepare(group, boundary)) {
         for (const full of packer.add(ready)) await dispatch(full);
       }
     });
@@ -58,7 +62,7 @@ export class BatchLane {
   }
 
   /** The group's files that passed their check and were encrypted whole and hashed; each failure is reported. */
-  private async prepare(group: readonly UploadFile[]): Promise<ReadyFile[]> {
+  private async prepare(group: readonly UploadFile[], boundary: string): Promise<ReadyFile[]> {
     const { events } = this.run;
     for (const file of group) events.statusChanged(file.id, 'hashing');
     const checked = await Promise.all(
@@ -78,7 +82,7 @@ export class BatchLane {
     for (const file of toEncrypt) events.statusChanged(file.id, 'encrypting');
     let results;
     try {
-      results = await this.run.encryptSmall(toEncrypt);
+      results = await this.run.encryptSmall(toEncrypt, boundary);
     } catch (error) {
       const failure = encryptionFailed(error);
       for (const file of toEncrypt) this.run.fail(file, failure);
@@ -99,7 +103,8 @@ export class BatchLane {
           name: file.name,
           relativePath: file.relativePath,
           plainSize: file.size,
-          ciphertext: [result.ciphertext],
+          ciphertext: result.ciphertext ? [result.ciphertext] : [],
+          ...(result.written ? { written: result.written } : {}),
           cipherSize: result.cipherSize,
           encryptedKey: result.wrappedKey,
           iv: result.iv,

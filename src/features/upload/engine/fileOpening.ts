@@ -37,10 +37,10 @@ function withinWorkerTimeout<T>(work: Promise<T>): Promise<T> {
  * Small files encrypted whole, a group in one pool message (results in the order of `files`). The
  * pool keeps no key of them, so an answer that comes after the timeout needs no clean-up.
  */
-export function encryptSmallGroup(pool: EncryptorPool, files: readonly UploadFile[], recipientPublicKey: string): Promise<SmallFileEncryption[]> {
+export function encryptSmallGroup(pool: EncryptorPool, files: readonly UploadFile[], recipientPublicKey: string, boundary: string): Promise<SmallFileEncryption[]> {
   const encrypting = pool.encryptSmallFiles(
     files.map((file) => file.file),
-    { recipientPublicKey },
+    { recipientPublicKey, framing: { boundary, files: files.map((file) => ({ name: file.name, relativePath: file.relativePath })) } },
   );
   encrypting.catch(() => undefined);
   return withinWorkerTimeout(encrypting);

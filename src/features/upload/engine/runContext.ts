@@ -62,9 +62,12 @@ export class RunContext {
     return openSession(this.settings.pool, file, this.settings.recipientPublicKey, hashPlacement);
   }
 
-  /** Small files encrypted whole in one pool message; rejects (WorkerUnresponsiveError) only as a whole. */
-  encryptSmall(files: readonly UploadFile[]): Promise<SmallFileEncryption[]> {
-    return encryptSmallGroup(this.settings.pool, files, this.settings.recipientPublicKey);
+  /**
+   * Small files encrypted whole in one pool message, their multipart parts written with `boundary`
+   * where the pool spools them; rejects (WorkerUnresponsiveError) only as a whole.
+   */
+  encryptSmall(files: readonly UploadFile[], boundary: string): Promise<SmallFileEncryption[]> {
+    return encryptSmallGroup(this.settings.pool, files, this.settings.recipientPublicKey, boundary);
   }
 
   /** Starts closing the session (never waited for: fileOpening.ts, closeSession). */

@@ -8,20 +8,16 @@
 import { KEY_EPOCH_FIELD } from '../../../../contract/team-folders.ts';
 import { concatBytes, releaseBuffer, utf8 } from '../../../../crypto/index.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../../contract/upload.ts';
+import { closingPart, fieldPart, fileHead, fileTail, multipartContentType, randomBoundary, type MultipartFileFields, type WrittenFilePart } from '../../../../contract/upload-multipart.ts';
 import { jsonBody, sendXhr, uploadUrl } from './xhrRequest.ts';
 
-export interface EncryptedFile {
-  /** The file name as the user has it (the multipart filename). */
-  name: string;
-  relativePath: string;
-  plainSize: number;
-  /** The encrypted file as the pool gave it: bytes, or a slice of an upload spool file (read from disk when sent). */
-  ciphertext: ReadonlyArray<Uint8Array | Blob>;
-  /** Bytes of `ciphertext`. */
+export interface EncryptedFile extends MultipartFileFields {
+  /** The encrypted file as the records came from the pool (empty when `written` holds it). */
+  ciphertext: readonly Uint8Array[];
+  /** Bytes of the ciphertext. */
   cipherSize: number;
-  encryptedKey: string;
-  iv: string;
-  sha256: string;
+  /** The file's whole part as the worker wrote it into the upload spool, instead of `ciphertext`. */
+  written?: WrittenFilePart;
 }
 
 export interface SendHooks {
@@ -48,56 +44,56 @@ export interface MultipartBody {
   contentType: string;
 }
 
-/** Field names and file names as browsers write them in multipart/form-data (HTML's encoding). */
-function escapeName(name: string): string {
-  return name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** Field values with line breaks normalised to CRLF, as FormData does. */
-function normaliseValue(value: string): string {
-  return value.replace(/\r\n|\r|\n/g, '\r\n');
-}
-
-function randomBoundary(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `----SealdropBatch${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+/** Thrown for files whose parts were written with different boundaries: they cannot share a body. */
+export class MixedBoundaryError extends Error {
+  override readonly name = 'MixedBoundaryError';
+  readonly code = 'MIXED_BOUNDARY';
+  constructor() {
+    super('the files of one batch were written with different multipart boundaries');
+  }
 }
 
 /**
  * The request body, written here rather than with FormData: FormData needs a Blob per file, and
  * each Blob costs Chromium time to register; for a folder of thousands of small files that alone
  * kept the page's main thread busy for seconds (docs/upload.md, "Measurements behind the
- * choices"). The body is one buffer rather than one Blob: a Blob's bytes are kept by the browser
- * process until the page's garbage collector gets to the (small) Blob object, long after the
- * request, while the buffer's bytes are copied into the request when it is sent and the buffer
- * is freed as soon as the request ends (sendMultipartBatch). The encoding is HTML's
- * multipart/form-data (RFC 7578): a team folder's `key_epoch` first, then per file its `files`
- * part, its wrapped key, IV, relative path, SHA-256 and plaintext size.
+ * choices"). The encoding is contract/upload-multipart.ts.
+ *
+ * Files whose ciphertext is in memory make one buffer, copied into the request when it is sent and
+ * freed as soon as the request ends (sendMultipartBatch): a Blob of bytes would be kept by the
+ * browser process until the page's garbage collector got to the small Blob object. Files whose
+ * part the worker wrote into the upload spool (`written`) are slices of spool files, and
+ * consecutive parts of one spool file are one slice: the body is then a Blob of a few slices,
+ * which the browser reads from disk as it sends (workers/small-file-spool.ts).
  */
 export function multipartBody(files: readonly EncryptedFile[], keyEpoch: number | null = null): MultipartBody {
-  const boundary = randomBoundary();
+  const boundaries = new Set(files.flatMap((file) => (file.written ? [file.written.boundary] : [])));
+  if (boundaries.size > 1) throw new MixedBoundaryError();
+  const boundary = boundaries.values().next().value ?? randomBoundary();
   const parts: Array<Uint8Array | Blob> = [];
-  const field = (name: string, value: string) => {
-    parts.push(utf8(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${normaliseValue(value)}\r\n`));
+  let slice: { source: Blob; start: number; end: number } | null = null;
+  const endSlice = () => {
+    if (slice) parts.push(slice.source.slice(slice.start, slice.end));
+    slice = null;
   };
   // First, so the server checks the epoch before it stores the first file's bytes.
-  if (keyEpoch !== null) field(KEY_EPOCH_FIELD, String(keyEpoch));
+  if (keyEpoch !== null) parts.push(utf8(fieldPart(boundary, KEY_EPOCH_FIELD, String(keyEpoch))));
   for (const file of files) {
-    parts.push(
-      utf8(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${escapeName(file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-    );
-    parts.push(...file.ciphertext);
-    parts.push(utf8('\r\n'));
-    field('encrypted_keys', file.encryptedKey);
-    field('encryption_ivs', file.iv);
-    field('relative_paths', file.relativePath);
-    field('file_hashes', file.sha256);
-    field('file_sizes', String(file.plainSize));
+    const written = file.written;
+    if (written) {
+      if (slice && slice.source === written.source && slice.end === written.start) slice.end = written.end;
+      else {
+        endSlice();
+        slice = { source: written.source, start: written.start, end: written.end };
+      }
+      continue;
+    }
+    endSlice();
+    parts.push(utf8(fileHead(boundary, file)), ...file.ciphertext, utf8(fileTail(boundary, file)));
   }
-  parts.push(utf8(`--${boundary}--\r\n`));
-  const contentType = `multipart/form-data; boundary=${boundary}`;
+  endSlice();
+  parts.push(utf8(closingPart(boundary)));
+  const contentType = multipartContentType(boundary);
   const inMemory = parts.filter((part): part is Uint8Array => !(part instanceof Blob));
   if (inMemory.length === parts.length) return { body: concatBytes(inMemory), contentType };
   return { body: new Blob(parts as BlobPart[]), contentType };
