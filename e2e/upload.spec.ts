@@ -27,6 +27,25 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RESTART_PORT = 8420;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * How the page's small files went, read from its performance marks and its upload spool: files in
+ * groups sent from spool files, groups the spool refused (sent from memory), group files still there.
+ */
+function smallFileSpool(page: Page): Promise<{ filesSpooled: number; groupsFromMemory: number; groupFilesLeft: string[] }> {
+  return page.evaluate(async () => {
+    const marks = performance.getEntriesByType('mark') as PerformanceMark[];
+    const filesSpooled = marks.filter((mark) => mark.name === 'sealdrop:small-files-spooled').reduce((sum, mark) => sum + (mark.detail as { files: number }).files, 0);
+    const groupsFromMemory = marks.filter((mark) => mark.name === 'sealdrop:spool-stalled' || mark.name === 'sealdrop:spool-failed').length;
+    const groupFilesLeft: string[] = [];
+    const spool = await (await navigator.storage.getDirectory()).getDirectoryHandle('upload-spool');
+    for await (const [pageId, entry] of (spool as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
+      if (entry.kind !== 'directory') continue;
+      for await (const name of (entry as unknown as { keys(): AsyncIterable<string> }).keys()) if (name.startsWith('small-')) groupFilesLeft.push(`${pageId}/${name}`);
+    }
+    return { filesSpooled, groupsFromMemory, groupFilesLeft };
+  });
+}
 const allReceived = (n: number) => `Upload successful! All ${n} processed files received.`;
 
 interface PlainFile {
@@ -165,6 +184,11 @@ test('a nested folder with unicode and quote characters, picked as a folder, sto
     await page.getByRole('button', { name: `Upload ${files.length} files` }).click();
     await expect(page.getByText(allReceived(files.length))).toBeVisible({ timeout: 60_000 });
   });
+  // The small files went through the upload spool (workers/small-file-spool.ts): every one of
+  // them in a group the worker wrote to a spool file, none sent from memory, and no group's file
+  // left behind once its batch was answered.
+  const smallFiles = files.filter((file) => file.content.length <= 8 * 1024 * 1024).length;
+  await expect.poll(() => smallFileSpool(page)).toEqual({ filesSpooled: smallFiles, groupsFromMemory: 0, groupFilesLeft: [] });
   // Every row succeeded (none 'unreported'), then the rows leave the list.
   await expect(page.getByTestId('queue-summary')).toHaveText(`${files.length} uploaded`);
   await expect(page.getByRole('list', { name: 'Files to upload' }).getByRole('listitem')).toHaveCount(0, { timeout: 15_000 });

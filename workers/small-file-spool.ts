@@ -37,6 +37,9 @@ export type SmallFileEncryption =
 
 const nothingToRelease = () => undefined;
 
+/** Marked in the page's performance timeline for each group sent from the spool (detail: { files }). */
+export const SMALL_FILES_SPOOLED_MARK = 'sealdrop:small-files-spooled';
+
 function failed(result: WholeFileFailed): SmallFileEncryption {
   return { ok: false, stage: result.stage, error: fromWireError(result.error) };
 }
@@ -104,6 +107,7 @@ export class SmallFileSpool {
       return null;
     }
     this.stalls = 0;
+    performance.mark(SMALL_FILES_SPOOLED_MARK, { detail: { files: written } });
     const releaser = sharedRelease(spool, name, written);
     let offset = 0;
     return group.results.map((result) => {
