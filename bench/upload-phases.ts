@@ -23,6 +23,8 @@ export interface PhaseRun {
   filesPerSecond: number;
   /** Chunks the upload spool could not take within its time limit (sent from memory instead). */
   spoolStalls: number;
+  /** The browser's PSS peak during this run over its idle sample just before it. */
+  browserPssRiseMiB: number;
 }
 
 export interface PhaseResult {
@@ -36,6 +38,13 @@ export interface PhaseResult {
   browserPeakPssMiB: number;
   browserIdleRssMiB: number;
   browserIdlePssMiB: number;
+  /**
+   * The largest rise of the browser's PSS within one run (its peak over the idle sample just before
+   * it). Not browserPeakPssMiB - browserIdlePssMiB: those are maxima over all runs, and when an
+   * earlier run's garbage is still there at the next run's idle sample, that difference hid the
+   * rise (a folder run read +0 MiB with +130 in its first run).
+   */
+  browserPssRiseMiB: number;
   /** Only where the server runs on this machine (local mode). */
   serverPeakRssMiB?: number;
   serverIdleRssMiB?: number;
@@ -189,7 +198,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     peak.browserRss = Math.max(peak.browserRss, browserPeak.peakRssBytes);
     peak.browserPss = Math.max(peak.browserPss, browserPeak.peakPssBytes);
     peak.serverRss = Math.max(peak.serverRss, serverPeak?.peakRssBytes ?? 0);
-    runs.push({ seconds, mbps: spec.bytes / 1e6 / seconds, filesPerSecond: spec.files / seconds, spoolStalls });
+    runs.push({ seconds, mbps: spec.bytes / 1e6 / seconds, filesPerSecond: spec.files / seconds, spoolStalls, browserPssRiseMiB: mib(browserPeak.peakPssBytes) - mib(idleBrowser.peakPssBytes) });
     process.stdout.write(`  ${spec.name} run ${i + 1}: ${seconds.toFixed(2)} s, ${(spec.bytes / 1e6 / seconds).toFixed(0)} MB/s, ${(spec.files / seconds).toFixed(0)} files/s${spoolStalls > 0 ? `, ${spoolStalls} spool stall(s): ${stalledCalls.join(', ')}` : ''}\n`);
     await run.finish();
   }
@@ -197,13 +206,14 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     name: spec.name,
     files: spec.files,
     bytes: spec.bytes,
-    runs: runs.map((r) => ({ seconds: Number(r.seconds.toFixed(3)), mbps: Math.round(r.mbps), filesPerSecond: Math.round(r.filesPerSecond), spoolStalls: r.spoolStalls })),
+    runs: runs.map((r) => ({ seconds: Number(r.seconds.toFixed(3)), mbps: Math.round(r.mbps), filesPerSecond: Math.round(r.filesPerSecond), spoolStalls: r.spoolStalls, browserPssRiseMiB: r.browserPssRiseMiB })),
     medianMBps: Math.round(median(runs.map((r) => r.mbps))),
     medianFilesPerSecond: Math.round(median(runs.map((r) => r.filesPerSecond))),
     browserPeakRssMiB: mib(peak.browserRss),
     browserPeakPssMiB: mib(peak.browserPss),
     browserIdleRssMiB: mib(peak.browserIdleRss),
     browserIdlePssMiB: mib(peak.browserIdlePss),
+    browserPssRiseMiB: Math.max(0, ...runs.map((r) => r.browserPssRiseMiB)),
     browserCores: Number((browserCpu / wall).toFixed(2)),
     machineCores: Number((machineBusy / wall).toFixed(2)),
     stolenCores: Number((machineStolen / wall).toFixed(2)),

@@ -14,6 +14,7 @@ function phase(medianMBps: number, browserCores: number, serverCores?: number, m
     browserPeakPssMiB: 0,
     browserIdleRssMiB: 0,
     browserIdlePssMiB: 0,
+    browserPssRiseMiB: 0,
     browserCores,
     ...machine,
     cpuSecondsPerRun: 0,
