@@ -21,6 +21,16 @@ export interface MultipartFileFields {
   readonly sha256: string;
 }
 
+/**
+ * How a run's multipart parts are written: its one boundary and, per file of a group in order, the
+ * name and path its parts carry. The page hands it to the pool, which hands it to the worker that
+ * writes the parts into the spool.
+ */
+export interface MultipartFraming {
+  readonly boundary: string;
+  readonly files: ReadonlyArray<Pick<MultipartFileFields, 'name' | 'relativePath'>>;
+}
+
 /** Field names and file names as browsers write them in multipart/form-data (HTML's encoding). */
 function escapeName(name: string): string {
   return name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

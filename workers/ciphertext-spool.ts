@@ -35,10 +35,19 @@ export const SPOOL_CALL_LIMIT_MS = 5_000;
 /** What the worker needs to find a chunk's file: directory names from the OPFS root, then the file's. */
 export type SpoolPath = readonly string[];
 
+/** Why the spool did not take a write: an OPFS call never answered ('stalled', naming it), or it failed (disk or quota full). */
+export interface SpoolRefusal {
+  readonly reason: 'stalled' | 'failed';
+  readonly call?: string;
+}
+
+/** The refusal a failed spool write means, for the page's counting of stalls (workers/small-file-spool.ts, the sessions' spool policy). */
+export function spoolRefusal(error: unknown): SpoolRefusal {
+  return error instanceof SpoolStalledError ? { reason: 'stalled', call: error.call } : { reason: 'failed' };
+}
+
 /** The worker's answer to a chunk for the spool: written, or the ciphertext itself and why not. */
-export type SpoolOutcome =
-  | { readonly spooled: true }
-  | { readonly spooled: false; readonly reason: 'stalled' | 'failed'; readonly call?: string; readonly pieces: Uint8Array[] };
+export type SpoolOutcome = { readonly spooled: true } | ({ readonly spooled: false; readonly pieces: Uint8Array[] } & SpoolRefusal);
 
 export class CiphertextSpool {
   private constructor(

@@ -75,13 +75,14 @@ import {
   sealMemberRecoveryCopy,
 } from '../crypto/index.ts';
 import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contract/team-folders.ts';
-import { SpoolStalledError, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
+import type { MultipartFraming } from '../contract/upload-multipart.ts';
+import { spoolRefusal, spoolWritableHere, writeSpoolFile, type SpoolOutcome, type SpoolPath } from './ciphertext-spool.ts';
 import { BlobRecordReader } from './blob-record-reader.ts';
 import { EncryptionJob } from './encryption-job.ts';
 import type { HashCheckpoint } from './hash-checkpoints.ts';
 import { LocalHashSink, PortHashSink, serveHashPort } from './hash-sinks.ts';
 import type { SentSignature } from './sent-signature.ts';
-import { encryptWholeFiles, spooledParts, type SpooledGroup, type SpoolFraming, type WholeFileResult } from './whole-file-encryption.ts';
+import { encryptWholeFiles, spooledParts, type SpooledGroup, type WholeFileResult } from './whole-file-encryption.ts';
 import { KeyStore } from './key-store.ts';
 import { publicKeyOfWrappedPrivateKey } from './key-operations.ts';
 import type { FileKeysMessage, PasskeyKeySource, SsoKeySource } from './pool-types.ts';
@@ -567,7 +568,7 @@ export function createCryptoWorkerApi() {
       recipientPublicKey: string,
       path: SpoolPath,
       callLimitMs: number,
-      framing: SpoolFraming,
+      framing: MultipartFraming,
       recordSize: number = DEFAULT_RECORD_SIZE,
     ): Promise<SpooledGroup> {
       assertRecordSize(recordSize);
@@ -577,8 +578,7 @@ export function createCryptoWorkerApi() {
         if (spooled.pieces.length > 0) await writeSpoolFile(path, spooled.pieces, callLimitMs);
       } catch (error) {
         console.warn('upload spool: small files kept in memory instead', error);
-        const reason = error instanceof SpoolStalledError ? 'stalled' : 'failed';
-        const refused: SpooledGroup = { spooled: false, reason, ...(error instanceof SpoolStalledError ? { call: error.call } : {}), results };
+        const refused: SpooledGroup = { spooled: false, ...spoolRefusal(error), results };
         return transfer(refused, results.flatMap((result) => (result.ok ? [result.ciphertext.buffer as ArrayBuffer] : [])));
       }
       return { spooled: true, results: spooled.results };
@@ -602,8 +602,7 @@ export function createCryptoWorkerApi() {
         return { spooled: true };
       } catch (error) {
         console.warn('upload spool: chunk kept in memory instead', error);
-        const outcome: SpoolOutcome =
-          error instanceof SpoolStalledError ? { spooled: false, reason: 'stalled', call: error.call, pieces } : { spooled: false, reason: 'failed', pieces };
+        const outcome: SpoolOutcome = { spooled: false, ...spoolRefusal(error), pieces };
         return transfer(outcome, [...new Set(pieces.map((piece) => piece.buffer as ArrayBuffer))]);
       }
     },

@@ -38,6 +38,7 @@ import {
   type DeviceApproval,
 } from '../crypto/index.ts';
 import type { ChangeTeamRequest, ShareTeamRequest, TeamAnswer } from '../contract/team-folders.ts';
+import type { MultipartFraming } from '../contract/upload-multipart.ts';
 import { settleWithin } from './deadline.ts';
 import type { ShareFolderInput, TeamChange, VerifiedTeam } from './team-operations.ts';
 import type {
@@ -68,7 +69,7 @@ import type {
 } from './pool-types.ts';
 import { fromWireError, installErrorTransfer } from './wire-errors.ts';
 import { SmallFileSpool, smallFilesInMemory, type SmallFileEncryption } from './small-file-spool.ts';
-import type { SpooledGroup, SpoolFraming } from './whole-file-encryption.ts';
+import type { SpooledGroup } from './whole-file-encryption.ts';
 
 export const MAX_POOL_SIZE = 8;
 /** Per-core rates in headless Chromium (docs/upload.md, "Measurements behind the choices"); only their ratio matters. */
@@ -296,7 +297,7 @@ export class CryptoPool {
    * of it (workers/small-file-spool.ts); otherwise, or where the spool cannot take them, the
    * ciphertexts themselves.
    */
-  async encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: PublicKeySpki | string; recordSize?: number; framing?: SpoolFraming }): Promise<SmallFileEncryption[]> {
+  async encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: PublicKeySpki | string; recordSize?: number; framing?: MultipartFraming }): Promise<SmallFileEncryption[]> {
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
     const cost = bytes / AES_GCM_BYTES_PER_SECOND + bytes / SHA256_BYTES_PER_SECOND + files.length * KEY_OPERATION_SECONDS;
     const worker = this.placement.leastBusy();

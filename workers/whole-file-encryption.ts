@@ -27,8 +27,9 @@ import {
   sha256OneShot,
   utf8,
 } from '../crypto/index.ts';
-import { fileHead, fileTail } from '../contract/upload-multipart.ts';
+import { fileHead, fileTail, type MultipartFraming } from '../contract/upload-multipart.ts';
 import { toWireError, type WireError } from './wire-errors.ts';
+import type { SpoolRefusal } from './ciphertext-spool.ts';
 
 /** Files up to this size may be encrypted whole (the whole plaintext is held at once). */
 export const WHOLE_FILE_MAX_BYTES = ONE_SHOT_DIGEST_MAX_BYTES;
@@ -64,12 +65,6 @@ export interface WholeFileSpooled {
   readonly sha256: Sha256Hex;
 }
 
-/** What the worker needs to write each file's multipart part: the run's boundary, and per file of the group its name and path. */
-export interface SpoolFraming {
-  readonly boundary: string;
-  readonly files: ReadonlyArray<{ readonly name: string; readonly relativePath: string }>;
-}
-
 /**
  * A group encrypted to the spool (encryptWholeFilesToSpool): the ciphertexts of the files that
  * succeeded are in the spool file one after another, in the group's order; or, where the spool
@@ -77,13 +72,13 @@ export interface SpoolFraming {
  */
 export type SpooledGroup =
   | { readonly spooled: true; readonly results: ReadonlyArray<WholeFileSpooled | WholeFileFailed> }
-  | { readonly spooled: false; readonly reason: 'stalled' | 'failed'; readonly call?: string; readonly results: readonly WholeFileResult[] };
+  | ({ readonly spooled: false; readonly results: readonly WholeFileResult[] } & SpoolRefusal);
 
 /**
  * The pieces of a spooled group's file (each successful file's head, ciphertext and tail, in the
  * group's order) and each result as the page gets it, without its ciphertext.
  */
-export function spooledParts(sources: readonly Blob[], results: readonly WholeFileResult[], framing: SpoolFraming): { pieces: Uint8Array[]; results: Array<WholeFileSpooled | WholeFileFailed> } {
+export function spooledParts(sources: readonly Blob[], results: readonly WholeFileResult[], framing: MultipartFraming): { pieces: Uint8Array[]; results: Array<WholeFileSpooled | WholeFileFailed> } {
   const pieces: Uint8Array[] = [];
   const spooled = results.map((result, index): WholeFileSpooled | WholeFileFailed => {
     if (!result.ok) return result;

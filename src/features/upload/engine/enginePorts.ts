@@ -3,7 +3,7 @@
 // budget is tested against fakes), and the journal of unfinished tus uploads. The real ones are
 // workers/pool.ts, transport/browserTransport.ts and resume/uploadJournal.ts; the tests pass fakes.
 
-import type { WrittenFilePart } from '../../../../contract/upload-multipart.ts';
+import type { MultipartFraming, WrittenFilePart } from '../../../../contract/upload-multipart.ts';
 import type { FileKeyHandle, SentSignature } from '../../../../workers/index.ts';
 import type { CiphertextRange } from '../transport/ciphertextSource.ts';
 import type { EncryptedFile, SendHooks } from '../transport/multipartBatch.ts';
@@ -112,12 +112,6 @@ export type SmallFileEncryption =
     } & ({ readonly ciphertext: Uint8Array; readonly written?: undefined } | { readonly written: WrittenFilePart; readonly ciphertext?: undefined }))
   | { readonly ok: false; readonly stage: 'encrypt' | 'hash'; readonly error: Error };
 
-/** How the pool may write each small file's whole multipart part into the upload spool: the run's boundary, each file's name and path. */
-export interface SmallFileFraming {
-  readonly boundary: string;
-  readonly files: ReadonlyArray<{ readonly name: string; readonly relativePath: string }>;
-}
-
 export interface EncryptorPool {
   readonly size: number;
   openEncryption(file: Blob, options: OpenOptions): Promise<EncryptionSessionLike>;
@@ -125,7 +119,7 @@ export interface EncryptorPool {
    * Small files, a group in one message: each encrypted whole and hashed, results in the order of
    * `files` (a failed file carries its error). Rejects as a whole only when the pool cannot work.
    */
-  encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: string; framing?: SmallFileFraming }): Promise<SmallFileEncryption[]>;
+  encryptSmallFiles(files: readonly Blob[], options: { recipientPublicKey: string; framing?: MultipartFraming }): Promise<SmallFileEncryption[]>;
   /** Forgets a file key in the workers (each open made one). */
   releaseKey(key: FileKeyHandle): Promise<void>;
 }
