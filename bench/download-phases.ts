@@ -8,6 +8,7 @@ import { rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
+import { cpuBoundOf } from './cpu-bound.ts';
 import { benchCpuByThread, benchThreads, largestThreads, type PeakMemory, sampleTree } from './process-tree.ts';
 
 /** Phase kinds a local run may be limited to with --phases= (the ceiling always runs). */
@@ -226,6 +227,28 @@ export function toPhase(m: Measured, decryptMBps: number, ceilingMBps: number | 
 }
 
 /** The measured rounds as phases, the ceiling (if any) taken out as the reference. */
+/**
+ * The direct save against its own CPU bound (bench/cpu-bound.ts): its CPU per GiB (browser tree
+ * and server), the rate `cores` allow at that cost, and how close the run came to it; and that
+ * bound against the writable alone, the most the direct save could reach here if it kept every
+ * core busy. Below the writable's own rate, the save is held back by its work (fetching and
+ * decrypting besides writing), not by waits between its stages. null without the server's CPU
+ * (QA mode).
+ */
+export function directCpuFigures(direct: Phase, writeCeiling: Phase, cores: number) {
+  if (direct.serverCores === null) return null;
+  const directCost = cpuBoundOf(direct.browserCores + direct.serverCores, direct.medianMBps, cores);
+  const writableCost = cpuBoundOf(writeCeiling.browserCores + (writeCeiling.serverCores ?? 0), writeCeiling.medianMBps, cores);
+  if (!directCost || !writableCost) return null;
+  return {
+    directCoreSecondsPerGiB: directCost.coreSecondsPerGiB,
+    writeCeilingCoreSecondsPerGiB: writableCost.coreSecondsPerGiB,
+    directCpuBoundMBps: directCost.cpuBoundMBps,
+    directToCpuBoundRatio: ratio(direct.medianMBps, directCost.cpuBoundMBps)!,
+    directCpuBoundToWriteCeilingRatio: ratio(directCost.cpuBoundMBps, writeCeiling.medianMBps)!,
+  };
+}
+
 export function summarize(measured: readonly Measured[], decryptMBps: number): { phases: Phase[]; ceiling: Measured | undefined } {
   const ceiling = measured.find((m) => m.spec.kind === 'ceiling');
   const ceilingMBps = ceiling ? medianMBps(ceiling) : null;

@@ -29,7 +29,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
 import { HIDE_PICKERS } from './download-direct.ts';
 import { runLocal } from './download-local.ts';
-import { PHASE_KINDS, ratio, type BenchContext, type DecryptLimits, type MeasuredRun, type Phase, type PhaseKind } from './download-phases.ts';
+import { directCpuFigures, PHASE_KINDS, ratio, type BenchContext, type DecryptLimits, type MeasuredRun, type Phase, type PhaseKind } from './download-phases.ts';
 import { runTarget } from './download-target.ts';
 import { findBrowserPid, PeakMemory, printThreads } from './process-tree.ts';
 import { parseQaTarget, QA_TARGET_HELP, QaTargetError } from './qa-target.ts';
@@ -110,6 +110,8 @@ function transportSummary(run: MeasuredRun, huge: boolean) {
     directWriteCeilingMBps: writeCeiling?.medianMBps ?? null,
     directWriteCeilingToDecryptRatio: writeCeiling ? ratio(writeCeiling.medianMBps, decrypt) : null,
     directToWriteCeilingRatio: direct && writeCeiling ? ratio(direct.medianMBps, writeCeiling.medianMBps) : null,
+    // Whether the direct save waits (below its CPU bound) or works (its bound below the writable's rate).
+    ...(direct && writeCeiling ? directCpuFigures(direct, writeCeiling, cpus().length) : null),
     // The ceiling with one AES-GCM pass in the same run (download-passthrough-sw.ts): what decrypting
     // costs on the service-worker path without the app, and how close the app's file and ZIP come to it.
     aesCeilingMBps: aesCeiling?.medianMBps ?? null,
@@ -215,6 +217,13 @@ async function main(): Promise<void> {
       `; writable alone ${transport.directWriteCeilingMBps ?? '-'} MB/s, direct / writable = ${transport.directToWriteCeilingRatio ?? '-'} (target >= 0.85)` +
       `; with one AES-GCM pass ${transport.aesCeilingMBps ?? '-'} MB/s (${transport.aesCeilingToCeilingRatio ?? '-'} of the ceiling), file / it = ${transport.fileToAesCeilingRatio ?? '-'}, ZIP / it = ${transport.zipToAesCeilingRatio ?? '-'}`,
   );
+  if (typeof transport.directCpuBoundMBps === 'number') {
+    console.log(
+      `CPU per GiB (browser + server): direct ${String(transport.directCoreSecondsPerGiB)} core-s, writable alone ${String(transport.writeCeilingCoreSecondsPerGiB)} core-s; ` +
+        `at that cost ${cpus().length} cores allow direct ${transport.directCpuBoundMBps} MB/s = ${String(transport.directCpuBoundToWriteCeilingRatio)} of the writable alone (the most direct / writable can be here); ` +
+        `direct / its CPU bound = ${String(transport.directToCpuBoundRatio)} (the share of the cores the direct save keeps busy)`,
+    );
+  }
   const memory = huge ? memoryCheck(measured.phases) : undefined;
   const report = {
     date: new Date().toISOString(),

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BenchBrowser } from './bench-browser.ts';
+import { cpuBoundOf, type CpuBound } from './cpu-bound.ts';
 import { benchCpuByThread, benchThreads, largestThreads, machineCpu, machineCpuBetween, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
 import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
 
@@ -230,11 +231,9 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
  * machine's `cores` would allow at that cost if they were all busy with it: where a phase runs
  * near its bound, it is CPU-bound, and only less work per byte (not more overlap) makes it faster.
  */
-export function cpuCost(phase: PhaseResult, cores: number): { coreSecondsPerGiB: number; cpuBoundMBps: number } | null {
-  if (phase.serverCores === undefined || phase.medianMBps <= 0) return null;
-  const coreSecondsPerMB = (phase.browserCores + phase.serverCores) / phase.medianMBps;
-  if (coreSecondsPerMB <= 0) return null;
-  return { coreSecondsPerGiB: Number(((coreSecondsPerMB * 1024 ** 3) / 1e6).toFixed(1)), cpuBoundMBps: Math.round(cores / coreSecondsPerMB) };
+export function cpuCost(phase: PhaseResult, cores: number): CpuBound | null {
+  if (phase.serverCores === undefined) return null;
+  return cpuBoundOf(phase.browserCores + phase.serverCores, phase.medianMBps, cores);
 }
 
 /**
@@ -242,10 +241,9 @@ export function cpuCost(phase: PhaseResult, cores: number): { coreSecondsPerGiB:
  * part of its cost) over the cores the hypervisor left to it (`cores` - `stolenCores`): the
  * share of the cores this machine really had that the run kept busy.
  */
-export function machineCpuCost(phase: PhaseResult, cores: number): { coreSecondsPerGiB: number; cpuBoundMBps: number } | null {
-  if (phase.serverCores === undefined || phase.medianMBps <= 0 || phase.machineCores <= 0) return null;
-  const coreSecondsPerMB = phase.machineCores / phase.medianMBps;
-  return { coreSecondsPerGiB: Number(((coreSecondsPerMB * 1024 ** 3) / 1e6).toFixed(1)), cpuBoundMBps: Math.round(Math.max(0, cores - phase.stolenCores) / coreSecondsPerMB) };
+export function machineCpuCost(phase: PhaseResult, cores: number): CpuBound | null {
+  if (phase.serverCores === undefined) return null;
+  return cpuBoundOf(phase.machineCores, phase.medianMBps, Math.max(0, cores - phase.stolenCores));
 }
 
 /** The reference scripts (bench/upload-plain-page.ts) set the title themselves; the app's page needs the observer. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchCpuByThread, cpuByThreadName, largestThreads, machineCpuBetween, type ThreadCpu } from '../../bench/process-tree.ts';
+import { cpuBoundOf } from '../../bench/cpu-bound.ts';
+import { directCpuFigures, type Phase } from '../../bench/download-phases.ts';
 import { cpuCost, machineCpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
 
 function phase(medianMBps: number, browserCores: number, serverCores?: number, machine = { machineCores: 0, stolenCores: 0 }): PhaseResult {
@@ -44,6 +46,49 @@ describe('machineCpuCost', () => {
   it('has no figure without the server on this machine or without a machine sample', () => {
     expect(machineCpuCost(phase(128, 1.3, undefined, { machineCores: 1.9, stolenCores: 0 }), 2)).toBeNull();
     expect(machineCpuCost(phase(128, 1.3, 0.3), 2)).toBeNull();
+  });
+});
+
+describe('cpuBoundOf', () => {
+  it('has no figure for a rate or a CPU time that cannot be a cost', () => {
+    expect(cpuBoundOf(1.5, 0, 2)).toBeNull();
+    expect(cpuBoundOf(0, 100, 2)).toBeNull();
+    expect(cpuBoundOf(1.5, 100, 0)).toBeNull();
+  });
+});
+
+describe('directCpuFigures', () => {
+  const downloadPhase = (kind: 'direct' | 'write-ceiling', medianMBps: number, browserCores: number, serverCores: number | null): Phase => ({
+    name: kind,
+    kind,
+    plainBytes: 1024 ** 3,
+    runsMBps: [medianMBps],
+    medianMBps,
+    toDecryptRatio: 0,
+    toCeilingRatio: null,
+    browserCores,
+    serverCores,
+    cpuSecondsPerRunByThread: {},
+    browserIdleRssMiB: 0,
+    browserIdlePssMiB: 0,
+    browserPeakRssMiB: 0,
+    browserPeakPssMiB: 0,
+  });
+
+  it('gives the direct save its CPU bound, how near it came, and that bound against the writable alone', () => {
+    // Direct: 1.6 + 0.1 cores at 108 MB/s, 0.01574 core-s per MB: two cores allow 127 MB/s, 0.85
+    // of it reached, 0.84 of the writable's 152 MB/s at best. The writable: 1.44 cores at 152 MB/s.
+    expect(directCpuFigures(downloadPhase('direct', 108, 1.6, 0.1), downloadPhase('write-ceiling', 152, 1.44, null), 2)).toEqual({
+      directCoreSecondsPerGiB: 16.9,
+      writeCeilingCoreSecondsPerGiB: 10.2,
+      directCpuBoundMBps: 127,
+      directToCpuBoundRatio: 0.85,
+      directCpuBoundToWriteCeilingRatio: 0.84,
+    });
+  });
+
+  it('has no figure without the server on this machine (QA mode)', () => {
+    expect(directCpuFigures(downloadPhase('direct', 108, 1.6, null), downloadPhase('write-ceiling', 152, 1.44, null), 2)).toBeNull();
   });
 });
 
