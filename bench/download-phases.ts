@@ -226,7 +226,6 @@ export function toPhase(m: Measured, decryptMBps: number, ceilingMBps: number | 
   };
 }
 
-/** The measured rounds as phases, the ceiling (if any) taken out as the reference. */
 /**
  * The direct save against its own CPU bound (bench/cpu-bound.ts): its CPU per GiB (browser tree
  * and server), the rate `cores` allow at that cost, and how close the run came to it; and that
@@ -249,6 +248,7 @@ export function directCpuFigures(direct: Phase, writeCeiling: Phase, cores: numb
   };
 }
 
+/** The measured rounds as phases, the ceiling (if any) taken out as the reference. */
 export function summarize(measured: readonly Measured[], decryptMBps: number): { phases: Phase[]; ceiling: Measured | undefined } {
   const ceiling = measured.find((m) => m.spec.kind === 'ceiling');
   const ceilingMBps = ceiling ? medianMBps(ceiling) : null;
