@@ -31,8 +31,17 @@ export class RecordDecryptor {
 
   /** Accepts the next piece of ciphertext; returns the plaintext of every record now complete. */
   async push(chunk: CipherBytes): Promise<PlainBytes[]> {
-    if (this.finished) throw new CryptoError('WORKER_FAILED', 'decryptor already finished or failed');
+    return Promise.all(this.pushRecords(chunk));
+  }
+
+  /**
+   * Accepts the next piece of ciphertext; returns one promise per record now complete, in order,
+   * so a reader can pass on the records that authenticate before the one that does not.
+   */
+  pushRecords(chunk: CipherBytes): Array<Promise<PlainBytes>> {
+    if (this.finished) return [Promise.reject(new CryptoError('WORKER_FAILED', 'decryptor already finished or failed'))];
     if (chunk.byteLength === 0) return [];
+    const records: Array<Promise<PlainBytes>> = [];
     try {
       this.pending.push(chunk);
       this.pendingLength += chunk.byteLength;
@@ -42,17 +51,21 @@ export class RecordDecryptor {
         this.context = { key: this.key, iv: this.iv, header };
       }
       const fullRecord = this.context.header.recordSize + TAG_LENGTH;
-      const ready: Array<Promise<PlainBytes>> = [];
       // Strictly more than a record buffered: the record at the front is not the last one.
       while (this.pendingLength > fullRecord) {
-        ready.push(decryptRecord(this.context, this.nextIndex++, false, asCipherBytes(this.take(fullRecord))));
+        records.push(this.failsForGood(decryptRecord(this.context, this.nextIndex++, false, asCipherBytes(this.take(fullRecord)))));
       }
-      return await Promise.all(ready);
+      return records;
     } catch (error) {
-      // After a failure nothing more is accepted: no later record can be trusted to follow it.
       this.finished = true;
-      throw error;
+      return [...records, Promise.reject(error as Error)];
     }
+  }
+
+  /** After a failure nothing more is accepted: no later record can be trusted to follow it. */
+  private failsForGood(record: Promise<PlainBytes>): Promise<PlainBytes> {
+    record.catch(() => (this.finished = true));
+    return record;
   }
 
   /** The stream ended: decrypts the buffered tail as the last record. */

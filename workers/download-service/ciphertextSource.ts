@@ -1,10 +1,11 @@
 /**
- * The ciphertext of one file as a stream, fetched with the page's cookies (same origin). The
- * response must be a success and carry the headers the plan names; the IV header must match the
- * IV the plan decrypts with. When the connection drops mid-body, the rest is fetched again with a
+ * The ciphertext of one file, fetched with the page's cookies (same origin) and read in the pieces
+ * the decryptor asks for (ciphertextPieces.ts). The response must be a success and carry the
+ * headers the plan names; the IV header must match the IV the plan decrypts with. When the connection drops mid-body, the rest is fetched again with a
  * byte range (If-Range on the ETag, so a changed blob is never stitched onto the old one): a
  * flaky network costs a few retries, not the whole download.
  */
+import { ciphertextPieces, type CiphertextPieces } from './ciphertextPieces.ts';
 import { DownloadError, type DownloadFailureFacts } from './downloadErrors.ts';
 
 export interface CiphertextRequest {
@@ -59,7 +60,7 @@ function checkHeaders(request: CiphertextRequest, response: Response): void {
 }
 
 /** Resolves once the response headers arrived and passed the checks; the body streams afterwards. */
-export async function openCiphertext(request: CiphertextRequest): Promise<ReadableStream<Uint8Array>> {
+export async function openCiphertext(request: CiphertextRequest): Promise<CiphertextPieces> {
   const first = await fetchOnce(request, {});
   if (!first.ok) throw new DownloadError('HTTP', { file: request.name, ...(await answerFacts(first)) });
   checkHeaders(request, first);
@@ -69,7 +70,8 @@ export async function openCiphertext(request: CiphertextRequest): Promise<Readab
   const maxResumes = request.maxResumes ?? 3;
   const resumeDelayMs = request.resumeDelayMs ?? 500;
 
-  let reader = first.body.getReader();
+  let pieces = ciphertextPieces(first.body);
+  /** Bytes handed on; a piece cut short by a failure was never handed on, so it is fetched again. */
   let received = 0;
   let resumes = 0;
 
@@ -86,38 +88,33 @@ export async function openCiphertext(request: CiphertextRequest): Promise<Readab
       await response.body?.cancel().catch(() => undefined);
       throw new DownloadError('HTTP', { case: 'not-resumable', file: request.name });
     }
-    reader = response.body.getReader();
+    pieces = ciphertextPieces(response.body);
   }
 
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        for (;;) {
-          let result: ReadableStreamReadResult<Uint8Array>;
-          try {
-            result = await reader.read();
-          } catch (error) {
-            await resume(error);
+  return {
+    async read(size) {
+      for (;;) {
+        let piece: Uint8Array | null;
+        try {
+          piece = await pieces.read(size);
+        } catch (error) {
+          await resume(error);
+          continue;
+        }
+        if (piece === null) {
+          // A body that ends early without an error (a proxy closing the connection) is resumed too.
+          if (Number.isFinite(total) && received < total) {
+            await resume(new Error('connection closed early'));
             continue;
           }
-          if (result.done) {
-            // A body that ends early without an error (a proxy closing the connection) is resumed too.
-            if (Number.isFinite(total) && received < total) {
-              await resume(new Error('connection closed early'));
-              continue;
-            }
-            controller.close();
-            return;
-          }
-          received += result.value.byteLength;
-          controller.enqueue(result.value);
-          return;
+          return null;
         }
-      },
-      async cancel(reason) {
-        await reader.cancel(reason).catch(() => undefined);
-      },
+        received += piece.byteLength;
+        return piece;
+      }
     },
-    { highWaterMark: 0 },
-  );
+    async cancel(reason) {
+      await pieces.cancel(reason).catch(() => undefined);
+    },
+  };
 }

@@ -14,7 +14,10 @@ import {
   asCipherBytes,
   RecordDecryptor,
   IV_LENGTH,
+  HEADER_LENGTH,
+  TAG_LENGTH,
 } from '../../crypto/index.ts';
+import type { CiphertextPieces } from './ciphertextPieces.ts';
 import { DownloadError } from './downloadErrors.ts';
 
 export interface DecryptingStreamInit {
@@ -42,7 +45,7 @@ function asDownloadError(error: unknown): unknown {
   return error;
 }
 
-export function createDecryptingStream(source: ReadableStream<Uint8Array>, init: DecryptingStreamInit): ReadableStream<Uint8Array> {
+export function createDecryptingStream(source: CiphertextPieces, init: DecryptingStreamInit): ReadableStream<Uint8Array> {
   let decryptor: RecordDecryptor | null;
   try {
     // (crypto/file-key.ts parses IVs the same way, but pulls in RSA types the worker lib lacks.)
@@ -51,7 +54,13 @@ export function createDecryptingStream(source: ReadableStream<Uint8Array>, init:
     throw new DownloadError('HEADERS', { case: 'invalid-iv' });
   }
   const maxInFlight = init.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT;
-  const reader = source.getReader();
+  /** The header first, then whole records, several at a time, so no record is split between pieces. */
+  const pieceSize = () => {
+    const header = decryptor?.header;
+    if (!header) return HEADER_LENGTH;
+    const record = header.recordSize + TAG_LENGTH;
+    return record * Math.max(1, Math.floor(maxInFlight / 2 / record));
+  };
   const queue: InFlight[] = [];
   let inFlightBytes = 0;
   let sourceDone = false;
@@ -82,13 +91,16 @@ export function createDecryptingStream(source: ReadableStream<Uint8Array>, init:
             const head0 = queue[0];
             const readMore = !sourceDone && inFlightBytes < maxInFlight && !(head0?.settled ?? false);
             if (readMore) {
-              const { value, done } = await reader.read();
-              if (done) {
+              const piece = await source.read(pieceSize());
+              if (piece === null) {
                 sourceDone = true;
                 track(decryptor!.finish(), 0);
-              } else if (value.byteLength > 0) {
+              } else {
                 // Bytes from the network are ciphertext by definition; the decryptor authenticates them.
-                track(decryptor!.push(asCipherBytes(value as Bytes)), value.byteLength);
+                // Each record is its own entry, so the good ones go on before one that fails.
+                const records = decryptor!.pushRecords(asCipherBytes(piece as Bytes));
+                if (records.length === 0) track(Promise.resolve([]), piece.byteLength);
+                records.forEach((record, i) => track(record.then((plaintext) => [plaintext]), i === 0 ? piece.byteLength : 0));
               }
               continue;
             }
@@ -115,13 +127,13 @@ export function createDecryptingStream(source: ReadableStream<Uint8Array>, init:
           }
         } catch (error) {
           release();
-          await reader.cancel(error).catch(() => undefined);
+          await source.cancel(error).catch(() => undefined);
           throw asDownloadError(error);
         }
       },
       async cancel(reason) {
         release();
-        await reader.cancel(reason).catch(() => undefined);
+        await source.cancel(reason).catch(() => undefined);
       },
     },
     { highWaterMark: 0 },

@@ -6,6 +6,7 @@
  */
 import type { CryptoPool } from '../../pool.ts';
 import type { FileKeyHandle } from '../../pool-types.ts';
+import { ciphertextPieces } from '../ciphertextPieces.ts';
 import { createDecryptingStream } from '../decryptingStream.ts';
 import { receiveFileKeys } from '../keyInbox.ts';
 
@@ -32,5 +33,5 @@ export async function decryptLikeADownload(
   }
   const cryptoKey = (await received).get(key.id);
   if (!cryptoKey) throw new Error('the pool sent no key for this handle');
-  return createDecryptingStream(ciphertext, { key: cryptoKey, iv, plainSize });
+  return createDecryptingStream(ciphertextPieces(ciphertext), { key: cryptoKey, iv, plainSize });
 }
