@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
 import { cpuBoundOf } from './cpu-bound.ts';
-import { benchCpuByThread, benchThreads, largestThreads, type PeakMemory, sampleTree } from './process-tree.ts';
+import { benchCpuByThread, benchThreads, type BenchThreads, largestThreads, type PeakMemory, sampleTree, ThreadWatch } from './process-tree.ts';
 
 /** Phase kinds a local run may be limited to with --phases= (the ceiling always runs). */
 export const PHASE_KINDS = ['file', 'aes-ceiling', 'write-ceiling', 'direct', 'zip'] as const;
@@ -102,8 +102,11 @@ export async function timedRun(page: Page, memory: PeakMemory, start: () => Prom
   const cpuBefore = (await sampleTree(memory.rootPid)).cpuSeconds;
   const serverCpuBefore = memory.serverPid === null ? null : (await sampleTree(memory.serverPid)).cpuSeconds;
   const threadsBefore = await benchThreads(memory.rootPid, memory.serverPid);
+  const threadWatch = new ThreadWatch(memory.rootPid, memory.serverPid);
   memory.start();
+  threadWatch.start();
   let peak: { peakRssBytes: number; peakPssBytes: number };
+  let threadsAfter: BenchThreads;
   let savedPath: string | null;
   let seconds: number;
   try {
@@ -113,10 +116,11 @@ export async function timedRun(page: Page, memory: PeakMemory, start: () => Prom
     seconds = (performance.now() - started) / 1000;
   } finally {
     peak = await memory.stop();
+    threadsAfter = await threadWatch.stop();
   }
   const cpuSeconds = (await sampleTree(memory.rootPid)).cpuSeconds - cpuBefore;
   const serverCpuSeconds = memory.serverPid === null || serverCpuBefore === null ? null : (await sampleTree(memory.serverPid)).cpuSeconds - serverCpuBefore;
-  const threadCpu = benchCpuByThread(threadsBefore, await benchThreads(memory.rootPid, memory.serverPid));
+  const threadCpu = benchCpuByThread(threadsBefore, threadsAfter);
   return { seconds, cpuSeconds, serverCpuSeconds, threadCpuSeconds: threadCpu, ...peak, savedPath };
 }
 

@@ -201,6 +201,52 @@ export async function benchThreads(browserPid: number, serverPid: number | null)
   return { browser: await threadCpuSeconds(browserPid), server: serverPid === null ? null : await threadCpuSeconds(serverPid) };
 }
 
+/** Each thread as last seen: `later` where it has it, else `earlier` (a thread that ended in between). */
+export function lastSeenThreads(earlier: Map<string, ThreadCpu>, later: Map<string, ThreadCpu>): Map<string, ThreadCpu> {
+  return new Map([...earlier, ...later]);
+}
+
+/**
+ * The threads of the browser's tree and of the server, sampled every SAMPLE_INTERVAL_MS while a
+ * run lasts, so a thread that ends before the run's last sample (the direct save's worker is
+ * terminated when the file is complete) still counts, up to its last sample, instead of being lost.
+ */
+export class ThreadWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private seen: BenchThreads = { browser: new Map(), server: null };
+  private sampling: Promise<void> | null = null;
+
+  constructor(
+    readonly browserPid: number,
+    readonly serverPid: number | null,
+  ) {}
+
+  start(): void {
+    this.seen = { browser: new Map(), server: this.serverPid === null ? null : new Map() };
+    this.timer = setInterval(() => void this.sample(), SAMPLE_INTERVAL_MS);
+  }
+
+  /** The last sample of every thread seen since start(), the final one taken now. */
+  async stop(): Promise<BenchThreads> {
+    clearInterval(this.timer);
+    await this.sampling;
+    await this.sample();
+    return this.seen;
+  }
+
+  private async sample(): Promise<void> {
+    if (this.sampling) return;
+    this.sampling = (async () => {
+      const now = await benchThreads(this.browserPid, this.serverPid);
+      this.seen = {
+        browser: lastSeenThreads(this.seen.browser, now.browser),
+        server: this.seen.server && now.server ? lastSeenThreads(this.seen.server, now.server) : now.server,
+      };
+    })().finally(() => (this.sampling = null));
+    await this.sampling;
+  }
+}
+
 /** CPU seconds between two samples by "browser: <thread>" and "server: <thread>". */
 export function benchCpuByThread(before: BenchThreads, after: BenchThreads): Map<string, number> {
   const bySide = new Map<string, number>();
