@@ -1,9 +1,10 @@
 /**
  * The ciphertext of one file, fetched with the page's cookies (same origin) and read in the pieces
  * the decryptor asks for (ciphertextPieces.ts). The response must be a success and carry the
- * headers the plan names; the IV header must match the IV the plan decrypts with. When the connection drops mid-body, the rest is fetched again with a
- * byte range (If-Range on the ETag, so a changed blob is never stitched onto the old one): a
- * flaky network costs a few retries, not the whole download.
+ * headers the plan names; the IV header must match the IV the plan decrypts with. When the
+ * connection drops mid-body, the rest is fetched again with a byte range (If-Range on the ETag, so a
+ * changed blob is never stitched onto the old one): a flaky network costs a few retries, not the
+ * whole download.
  */
 import { ciphertextPieces, type CiphertextPieces } from './ciphertextPieces.ts';
 import { DownloadError, type DownloadFailureFacts } from './downloadErrors.ts';
