@@ -6,6 +6,11 @@
  * second copy (docs/download.md, "Measurements behind the code"). Any other stream gives its own
  * pieces as they come, and the decryptor joins them as before.
  *
+ * Blob.stream()'s BYOB reader stalls in Chromium once a worker has dropped some tens of MiB of
+ * ArrayBuffers (blob-record-reader.ts); a fetch body's did not, over every download measured since
+ * (docs/download.md). Were it to, the page's no-progress watchdog aborts the fetch, which ends the
+ * pending read.
+ *
  * A piece from a byte stream is therefore valid only until the read after next, which fills its
  * buffer again. The decrypting stream pushes each piece into the record decryptor before it reads
  * the next; the decryptor hands every record it can to WebCrypto at once, which copies its input
