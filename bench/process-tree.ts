@@ -1,7 +1,22 @@
 // Samples the memory of a process tree (the Chromium browser and all its children) from /proc,
 // every SAMPLE_INTERVAL_MS: the sum of RSS (what the issue asks for) and of PSS (shared pages
 // divided among the processes sharing them, so the sum is not inflated by shared memory).
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/*
+ * /proc is read synchronously. Its files live in kernel memory and answer in microseconds, while
+ * fs/promises' readFile makes several thread-pool hops per file and, as procfs reports no size,
+ * allocates a 64 KiB buffer for each: one walk of /proc cost 35 ms of CPU that way against 2.4 ms
+ * read synchronously, and the samplers walk it several times a second, so they took a quarter of
+ * a core from the very runs they measure (docs/operations.md, "The benchmark's own CPU").
+ */
+async function readFile(path: string, encoding: 'utf8'): Promise<string> {
+  return readFileSync(path, encoding);
+}
+
+async function readdir(path: string): Promise<string[]> {
+  return readdirSync(path);
+}
 
 export interface MemorySample {
   readonly rssBytes: number;
@@ -142,13 +157,17 @@ export interface MachineCpuSpent {
   readonly busySeconds: number;
   readonly idleSeconds: number;
   readonly stealSeconds: number;
+  /** This benchmark process's own CPU (its samplers and polls): taken from the run's cores, not counted as its work. */
+  readonly benchSeconds: number;
 }
 
 export function machineCpuBetween(before: MachineCpu, after: MachineCpu): MachineCpuSpent {
+  const benchSeconds = after.benchSeconds - before.benchSeconds;
   return {
-    busySeconds: Math.max(0, after.busySeconds - before.busySeconds - (after.benchSeconds - before.benchSeconds)),
+    busySeconds: Math.max(0, after.busySeconds - before.busySeconds - benchSeconds),
     idleSeconds: after.idleSeconds - before.idleSeconds,
     stealSeconds: after.stealSeconds - before.stealSeconds,
+    benchSeconds,
   };
 }
 

@@ -61,6 +61,11 @@ export interface PhaseResult {
   machineCores: number;
   /** Cores a hypervisor gave to other machines during the runs (steal): neither busy nor idle here. */
   stolenCores: number;
+  /**
+   * Cores this benchmark's own process used during the runs (its memory and CPU samplers, its
+   * polls of the server): not the run's work, but not free for it either on a small machine.
+   */
+  benchCores: number;
   /** CPU seconds per run (browser tree and, in local mode, server), the mean over the runs. */
   cpuSecondsPerRun: number;
   /**
@@ -157,6 +162,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
   let serverCpu = 0;
   let machineBusy = 0;
   let machineStolen = 0;
+  let benchBusy = 0;
   let wall = 0;
   for (let i = 0; i < spec.repeat; i++) {
     const run = await site.openRun(spec.name, i + 1);
@@ -190,6 +196,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     const cpuAfter = await cpuOf();
     machineBusy += machineSpent.busySeconds;
     machineStolen += machineSpent.stealSeconds;
+    benchBusy += machineSpent.benchSeconds;
     for (const [name, seconds] of benchCpuByThread(threadsBefore, await threadsOf())) threadCpu.set(name, (threadCpu.get(name) ?? 0) + seconds);
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
@@ -218,6 +225,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     browserCores: Number((browserCpu / wall).toFixed(2)),
     machineCores: Number((machineBusy / wall).toFixed(2)),
     stolenCores: Number((machineStolen / wall).toFixed(2)),
+    benchCores: Number((benchBusy / wall).toFixed(2)),
     cpuSecondsPerRun: Number(((browserCpu + serverCpu) / spec.repeat).toFixed(2)),
     cpuSecondsPerRunByThread: largestThreads([...threadCpu].map(([name, seconds]) => [name, seconds / spec.repeat] as const)),
     ...(site.serverPid === null
@@ -288,7 +296,7 @@ export function printPhase(p: PhaseResult): void {
   const rate = p.files > 1 ? `${p.medianFilesPerSecond} files/s (${p.medianMBps} MB/s)` : `${p.medianMBps} MB/s`;
   const server = p.serverPeakRssMiB === undefined ? '' : `   server peak RSS ${p.serverPeakRssMiB} MiB (idle ${p.serverIdleRssMiB})`;
   console.log(
-    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})${server}   cores busy: browser ${p.browserCores}${p.serverCores === undefined ? '' : `, server ${p.serverCores}`}, whole machine ${p.machineCores} (stolen by the hypervisor ${p.stolenCores})`,
+    `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})${server}   cores busy: browser ${p.browserCores}${p.serverCores === undefined ? '' : `, server ${p.serverCores}`}, whole machine ${p.machineCores} (stolen by the hypervisor ${p.stolenCores}; this benchmark's own sampling ${p.benchCores})`,
   );
   printThreads(p.cpuSecondsPerRunByThread);
 }

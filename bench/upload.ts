@@ -243,6 +243,7 @@ function cpuFigures(encrypted: PhaseResult, plain: PhaseResult): CpuFigures {
           encryptedMachineCpuBoundMBps: encryptedMachineCost.cpuBoundMBps,
           encryptedToMachineCpuBoundRatio: Number((encrypted.medianMBps / encryptedMachineCost.cpuBoundMBps).toFixed(2)),
           encryptedStolenCores: encrypted.stolenCores,
+          encryptedBenchCores: encrypted.benchCores,
         }
       : {}),
   };

@@ -4,7 +4,7 @@ import { cpuBoundOf } from '../../bench/cpu-bound.ts';
 import { directCpuFigures, type Phase } from '../../bench/download-phases.ts';
 import { cpuCost, machineCpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
 
-function phase(medianMBps: number, browserCores: number, serverCores?: number, machine = { machineCores: 0, stolenCores: 0 }): PhaseResult {
+function phase(medianMBps: number, browserCores: number, serverCores?: number, machine = { machineCores: 0, stolenCores: 0, benchCores: 0 }): PhaseResult {
   return {
     name: 'encrypted upload, one 1 GiB file',
     files: 1,
@@ -40,11 +40,11 @@ describe('cpuCost', () => {
 describe('machineCpuCost', () => {
   it('counts the whole machine busy against the cores the hypervisor left', () => {
     // 1.6 cores in the processes, 1.9 on the machine, 0.1 stolen: 0.0148 core-s per MB; 1.9 cores allow 128 MB/s.
-    expect(machineCpuCost(phase(128, 1.3, 0.3, { machineCores: 1.9, stolenCores: 0.1 }), 2)).toEqual({ coreSecondsPerGiB: 15.9, cpuBoundMBps: 128 });
+    expect(machineCpuCost(phase(128, 1.3, 0.3, { machineCores: 1.9, stolenCores: 0.1, benchCores: 0 }), 2)).toEqual({ coreSecondsPerGiB: 15.9, cpuBoundMBps: 128 });
   });
 
   it('has no figure without the server on this machine or without a machine sample', () => {
-    expect(machineCpuCost(phase(128, 1.3, undefined, { machineCores: 1.9, stolenCores: 0 }), 2)).toBeNull();
+    expect(machineCpuCost(phase(128, 1.3, undefined, { machineCores: 1.9, stolenCores: 0, benchCores: 0 }), 2)).toBeNull();
     expect(machineCpuCost(phase(128, 1.3, 0.3), 2)).toBeNull();
   });
 });
@@ -93,10 +93,10 @@ describe('directCpuFigures', () => {
 });
 
 describe('machineCpuBetween', () => {
-  it('takes the benchmark process\'s own CPU off the machine\'s busy time', () => {
+  it('takes the benchmark process\'s own CPU off the machine\'s busy time and reports it apart', () => {
     const before = { busySeconds: 100, idleSeconds: 50, stealSeconds: 2, benchSeconds: 10 };
     const after = { busySeconds: 130, idleSeconds: 55, stealSeconds: 3, benchSeconds: 11.5 };
-    expect(machineCpuBetween(before, after)).toEqual({ busySeconds: 28.5, idleSeconds: 5, stealSeconds: 1 });
+    expect(machineCpuBetween(before, after)).toEqual({ busySeconds: 28.5, idleSeconds: 5, stealSeconds: 1, benchSeconds: 1.5 });
   });
 });
 
