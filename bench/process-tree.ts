@@ -10,11 +10,11 @@ import { readdirSync, readFileSync } from 'node:fs';
  * read synchronously, and the samplers walk it several times a second, so they took a quarter of
  * a core from the very runs they measure (docs/operations.md, "The benchmark's own CPU").
  */
-async function readFile(path: string, encoding: 'utf8'): Promise<string> {
-  return readFileSync(path, encoding);
+async function readProcFile(path: string): Promise<string> {
+  return readFileSync(path, 'utf8');
 }
 
-async function readdir(path: string): Promise<string[]> {
+async function readProcDir(path: string): Promise<string[]> {
   return readdirSync(path);
 }
 
@@ -28,10 +28,10 @@ export interface MemorySample {
 
 async function children(): Promise<Map<number, number[]>> {
   const map = new Map<number, number[]>();
-  for (const entry of await readdir('/proc')) {
+  for (const entry of await readProcDir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const stat = await readProcFile(`/proc/${entry}/stat`);
       // Field 4 (ppid) follows the parenthesised command name, which may itself contain spaces.
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       const list = map.get(ppid) ?? [];
@@ -49,7 +49,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 async function cpuTicks(pid: number): Promise<number> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const stat = await readProcFile(`/proc/${pid}/stat`);
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields 14 and 15 of stat (utime, stime) are 11 and 12 after the command name.
     return Number(fields[11]) + Number(fields[12]);
@@ -60,7 +60,7 @@ async function cpuTicks(pid: number): Promise<number> {
 
 async function kib(path: string, field: string): Promise<number> {
   try {
-    const text = await readFile(path, 'utf8');
+    const text = await readProcFile(path);
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
     return match ? Number(match[1]) * 1024 : 0;
   } catch {
@@ -72,7 +72,7 @@ async function kib(path: string, field: string): Promise<number> {
 export async function findBrowserPid(): Promise<number> {
   const tree = await children();
   for (const pid of tree.get(process.pid) ?? []) {
-    const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+    const comm = (await readProcFile(`/proc/${pid}/comm`).catch(() => '')).trim();
     if (comm.startsWith('chrom')) return pid;
   }
   throw new Error('could not find the Chromium process among this process\'s children');
@@ -111,9 +111,9 @@ export async function schedulerTimes(rootPid: number): Promise<{ runSeconds: num
   while (queue.length > 0) {
     const pid = queue.pop()!;
     queue.push(...(tree.get(pid) ?? []));
-    const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+    const tasks = await readProcDir(`/proc/${pid}/task`).catch(() => [] as string[]);
     for (const tid of tasks) {
-      const fields = (await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '0 0')).trim().split(' ');
+      const fields = (await readProcFile(`/proc/${pid}/task/${tid}/schedstat`).catch(() => '0 0')).trim().split(' ');
       run += Number(fields[0]);
       wait += Number(fields[1]);
     }
@@ -139,7 +139,7 @@ export interface MachineCpu {
 }
 
 export async function machineCpu(): Promise<MachineCpu> {
-  const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
+  const line = (await readProcFile('/proc/stat')).split('\n', 1)[0]!;
   // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is inside user)
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
   const own = process.cpuUsage();
@@ -185,9 +185,9 @@ export async function threadCpuSeconds(rootPid: number): Promise<Map<string, Thr
   while (queue.length > 0) {
     const pid = queue.pop()!;
     queue.push(...(tree.get(pid) ?? []));
-    const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+    const tasks = await readProcDir(`/proc/${pid}/task`).catch(() => [] as string[]);
     for (const tid of tasks) {
-      const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+      const stat = await readProcFile(`/proc/${pid}/task/${tid}/stat`).catch(() => '');
       if (!stat) continue;
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d\s]+$/, '');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
