@@ -86,8 +86,8 @@ function completeScript(size: number): string {
 
 /**
  * The writable alone: a dedicated worker (as the app's) writes `size` bytes into a fresh OPFS file
- * through createWritable in 16 MiB writes of freshly allocated blocks (as the app's block gatherer
- * hands them), commits it and removes it. No network, no decryption: what this browser's writable
+ * through createWritable in 16 MiB writes, each copied into a block reused from one write to the next
+ * (as the app's block gatherer fills its pooled blocks), commits it and removes it. No network, no decryption: what this browser's writable
  * can take on this machine, the reference the direct path's speed is honestly measured against.
  */
 function writeCeilingScript(size: number): string {
@@ -99,8 +99,9 @@ function writeCeilingScript(size: number): string {
       const block = 16 * 1024 * 1024;
       const source = new Uint8Array(block);
       for (let i = 0; i < block; i += 65536) crypto.getRandomValues(source.subarray(i, i + 65536));
+      const reused = new Uint8Array(block);
       for (let at = 0; at < ${size}; at += block) {
-        const piece = new Uint8Array(Math.min(block, ${size} - at));
+        const piece = reused.subarray(0, Math.min(block, ${size} - at));
         piece.set(source.subarray(0, piece.byteLength));
         await writable.write(piece);
       }

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { encryptBuffer } from '../../../server/crypto/index.ts';
 import type { PlanEntry, StatusMessage } from '../protocol.ts';
 import { DIRECT_PLAN_MESSAGE, isDirectPlan, type DirectPlan, type DirectTarget } from './directProtocol.ts';
-import { blockGatherer } from './diskWriter.ts';
 import { serveDirectDownload } from './directDownload.ts';
 import { asFileHandle, MemoryDirectory, type MemoryFile } from './testing/memoryFileSystem.ts';
 import { worded } from '../../../tests/support/wordedStatus.ts';
@@ -101,30 +100,6 @@ const http = loopbackServer(serve);
 function pickedFile(name: string): Promise<MemoryFile> {
   return new MemoryDirectory('Downloads').getFileHandle(name, { create: true });
 }
-
-describe('blockGatherer', () => {
-  it('turns small pieces into full blocks (the last one shorter), counting every byte once', async () => {
-    const counted: number[] = [];
-    const input = Buffer.from(randomBytes(10_413));
-    const pieces = [300, 1000, 4096, 17, 3000, 2000].reduce<Uint8Array[]>((list, size) => {
-      const start = list.reduce((sum, piece) => sum + piece.byteLength, 0);
-      return [...list, input.subarray(start, start + size)];
-    }, []);
-    const out: Uint8Array[] = [];
-    await new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const piece of pieces) controller.enqueue(piece);
-        controller.close();
-      },
-    })
-      .pipeThrough(blockGatherer(4096, (count) => counted.push(count)))
-      .pipeTo(new WritableStream({ write: (block) => void out.push(block) }));
-    // The 4096-byte piece goes on as it is, after what had gathered before it.
-    expect(out.map((block) => block.byteLength)).toEqual([1300, 4096, 4096, 921]);
-    expect(counted).toEqual(out.map((block) => block.byteLength));
-    expect(Buffer.concat(out).equals(input)).toBe(true);
-  });
-});
 
 describe('direct to disk: one file', () => {
   it('writes the decrypted file into the picked handle, with progress up to the plaintext size', async () => {

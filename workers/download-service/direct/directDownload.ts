@@ -12,7 +12,8 @@ import { receiveFileKeys } from '../keyInbox.ts';
 import { isControlMessage, type PlanEntry } from '../protocol.ts';
 import { StatusReporter } from '../statusReporter.ts';
 import type { DirectPlan } from './directProtocol.ts';
-import { writeFailure, writeToDisk } from './diskWriter.ts';
+import { BlockPool } from './blockPool.ts';
+import { DEFAULT_WRITE_CHUNK, writeFailure, writeToDisk } from './diskWriter.ts';
 import { partialPickedFile, type PartialFile } from './partialFile.ts';
 import { createTreeFile } from './treeWriter.ts';
 
@@ -54,6 +55,7 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
   /** Bytes on disk in complete files. */
   let saved = 0;
   status.post({ type: 'started', totalBytes: total });
+  const blocks = new BlockPool(options.writeChunkBytes ?? DEFAULT_WRITE_CHUNK);
   /** Writes the file under its partial name and gives it its real name once complete (partialFile.ts). */
   const writeOne = async (entry: PlanEntry, file: PartialFile): Promise<void> => {
     let fileBytes = 0;
@@ -61,7 +63,7 @@ export async function serveDirectDownload(plan: DirectPlan, keyPort: MessagePort
     await writeToDisk(plaintext, file.handle, {
       name: entry.name,
       signal: controller.signal,
-      ...(options.writeChunkBytes ? { writeChunkBytes: options.writeChunkBytes } : {}),
+      blocks,
       onBytes: (count) => {
         fileBytes += count;
         status.progress(processed + fileBytes);

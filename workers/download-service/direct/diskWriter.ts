@@ -7,9 +7,11 @@
  *
  * Decrypted records (256 KiB) are gathered into larger writes, because each write() is a round trip
  * to the browser process: fewer, larger writes are faster, at the cost of up to ~3 blocks of
- * plaintext in memory (the sizes compared: docs/download.md, "Measurements behind the code").
+ * plaintext in memory (the sizes compared: docs/download.md, "Measurements behind the code"). The
+ * blocks come from a pool (blockPool.ts) and go back to it once their write has settled.
  */
 import { DownloadError } from '../downloadErrors.ts';
+import type { BlockPool } from './blockPool.ts';
 import { domErrorName } from './domErrorName.ts';
 
 export interface DiskWriteOptions {
@@ -18,10 +20,11 @@ export interface DiskWriteOptions {
   readonly signal: AbortSignal;
   /** Plaintext bytes handed to the writable, as they go. */
   onBytes(count: number): void;
-  readonly writeChunkBytes?: number;
+  /** Where the gathered blocks come from; one pool serves every file of a download in turn. */
+  readonly blocks: BlockPool;
 }
 
-const DEFAULT_WRITE_CHUNK = 16 * 1024 * 1024;
+export const DEFAULT_WRITE_CHUNK = 16 * 1024 * 1024;
 /** Blocks queued for the writable while it is busy, so decryption carries on meanwhile. */
 const QUEUED_BLOCKS = 2;
 
@@ -42,8 +45,12 @@ export function writeFailure(name: string, error: unknown, signal?: AbortSignal)
   }
 }
 
-/** Gathers pieces into blocks of `size` bytes (the last one shorter); counts bytes as they leave. */
-export function blockGatherer(size: number, onBytes: (count: number) => void): TransformStream<Uint8Array, Uint8Array> {
+/**
+ * Gathers pieces into the pool's blocks (the last one shorter); counts bytes as they leave. Whoever
+ * reads the blocks gives each back to the pool once done with it (writingThrough below).
+ */
+export function blockGatherer(blocks: BlockPool, onBytes: (count: number) => void): TransformStream<Uint8Array, Uint8Array> {
+  const size = blocks.blockBytes;
   let block: Uint8Array | null = null;
   let filled = 0;
   const emit = (controller: TransformStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
@@ -63,7 +70,7 @@ export function blockGatherer(size: number, onBytes: (count: number) => void): T
         }
         let offset = 0;
         while (offset < piece.byteLength) {
-          block ??= new Uint8Array(size);
+          block ??= blocks.take();
           const take = Math.min(size - filled, piece.byteLength - offset);
           block.set(piece.subarray(offset, offset + take), filled);
           filled += take;
@@ -85,6 +92,18 @@ export function blockGatherer(size: number, onBytes: (count: number) => void): T
   );
 }
 
+/** The writer as a stream that gives each block back to the pool once the writable has taken it. */
+function writingThrough(writer: WritableStreamDefaultWriter<Uint8Array>, blocks: BlockPool): WritableStream<Uint8Array> {
+  return new WritableStream<Uint8Array>({
+    async write(block) {
+      await writer.write(block);
+      blocks.giveBack(block);
+    },
+    close: () => writer.close(),
+    abort: (reason) => writer.abort(reason),
+  });
+}
+
 /**
  * Writes the stream into the file and commits it (close). Rejects with a DownloadError: the
  * source's own (INTEGRITY, HTTP, ...), ABORTED, or WRITE_FAILED; the writable is then aborted.
@@ -97,12 +116,13 @@ export async function writeToDisk(plaintext: ReadableStream<Uint8Array>, file: F
     await plaintext.cancel(error).catch(() => undefined);
     throw writeFailure(options.name, error, options.signal);
   }
+  const writer: WritableStreamDefaultWriter<Uint8Array> = writable.getWriter();
   try {
     // pipeTo aborts the writable when the source fails or the signal fires, and cancels the source
     // when the writable fails; it closes (commits) the writable only after the last byte.
-    await plaintext.pipeThrough(blockGatherer(options.writeChunkBytes ?? DEFAULT_WRITE_CHUNK, options.onBytes)).pipeTo(writable, { signal: options.signal });
+    await plaintext.pipeThrough(blockGatherer(options.blocks, options.onBytes)).pipeTo(writingThrough(writer, options.blocks), { signal: options.signal });
   } catch (error) {
-    await writable.abort(error).catch(() => undefined);
+    await writer.abort(error).catch(() => undefined);
     throw writeFailure(options.name, error, options.signal);
   }
 }
