@@ -45,7 +45,9 @@ async function checkScreen(page: Page, screen: string, userData: readonly string
 }
 
 test('the single-sign-on screens in German: keys, organisation recovery, approval and restore', async ({ browser }) => {
-  test.setTimeout(240_000);
+  // Thirteen screens, each swept by axe at two widths, and three key pairs: about a minute alone, and
+  // past four minutes beside two heavy specs on the slowest two-core machines (docs/operations.md).
+  test.setTimeout(480_000);
   // The sign-in page offers the provider by its name.
   const admin = await rig.newPage(browser, 'de');
   await admin.goto('/login');

@@ -37,6 +37,8 @@ test.beforeAll(() => rig.start());
 test.afterAll(() => rig.stop());
 
 test('a passkey added without a password unlocks the keys on a new browser after single sign-on; its sign-in is refused', async ({ browser }) => {
+  // 2.5 minutes beside two heavy specs on the slowest machines.
+  test.setTimeout(300_000);
   const context = await rig.newContext(browser);
   const page = await context.newPage();
   await page.goto('/login');

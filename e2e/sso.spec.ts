@@ -23,6 +23,8 @@ test.beforeAll(() => rig.start());
 test.afterAll(() => rig.stop());
 
 test('one person, two browsers: keys made in the first, the second approved by the five words, the same file decrypted in both', async ({ browser }) => {
+  // Two browsers, key pairs and approvals: 2.6 minutes beside two heavy specs on the slowest machines.
+  test.setTimeout(300_000);
   const first = await rig.newPage(browser);
   await rig.signInBySso(first, 'dana');
   await expectAccessible(first, 'sso setup');

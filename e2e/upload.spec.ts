@@ -335,7 +335,7 @@ test.describe('a server restart in the middle of a large file', () => {
   });
 
   test('the page resumes the tus upload by itself after the server comes back; the blob decrypts to the original', async ({ page }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     server = new ServerProcess({ port: RESTART_PORT, dataDir, env: { UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
     await server.start();
     const { admin, keys } = await AdminClient.create(server.url, dataDir, 'upload-restart');
