@@ -86,9 +86,9 @@ function completeScript(size: number): string {
 
 /**
  * The writable alone: a dedicated worker (as the app's) writes `size` bytes into a fresh OPFS file
- * through createWritable in 16 MiB writes, each copied into a block reused from one write to the next
- * (as the app's block gatherer fills its pooled blocks), commits it and removes it. No network, no decryption: what this browser's writable
- * can take on this machine, the reference the direct path's speed is honestly measured against.
+ * through createWritable in 16 MiB writes, each copied into a block reused from one write to the
+ * next (as the app's block gatherer fills its pooled blocks), commits it and removes it. No network,
+ * no decryption: what this browser's writable can take on this machine, the reference the direct path's speed is honestly measured against.
  */
 function writeCeilingScript(size: number): string {
   const worker = `onmessage = async () => {

@@ -1,8 +1,8 @@
 /**
  * The blocks the direct save gathers plaintext into (diskWriter.ts), reused from one write to the
  * next instead of allocated anew. A fresh 16 MiB block costs the kernel a page fault and a cleared
- * page for every 4 KiB the first time it is filled: about a fifth of the download worker's CPU
- * (docs/operations.md, "Where the direct save's worker spends its CPU").
+ * page for every 4 KiB the first time it is filled, a large share of the download worker's CPU
+ * (measured in docs/operations.md, "The blocks pooled, done properly").
  *
  * A block comes back only once the writable's write of it has settled, never when it is handed on:
  * until then the writable may still read it, and a block filled again too early would put the
