@@ -14,6 +14,11 @@ const SCRIPT = fileURLToPath(new URL('./swift_s3.py', import.meta.url));
 /** Debian's interpreter: a pyenv python3 earlier on PATH cannot import the swift package. */
 const PYTHON = '/usr/bin/python3';
 export const DEFAULT_S3_PORT = 9400;
+/**
+ * Three seconds on a quiet machine, over 60 s once beside the PostgreSQL suite on a loaded two-core
+ * machine; longer than swift_s3.py's own wait for the store, so that it can say why it gave up.
+ */
+const SWIFT_START_MS = 180_000;
 /** tempauth's test account (swift_s3.py). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'test:tester', secretAccessKey: 'testing' } as const;
 
@@ -79,7 +84,7 @@ export async function startLocalS3(options: { port?: number; stateDir?: string; 
   const child: ChildProcess = spawn(PYTHON, [SCRIPT, stateDir, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Swift did not start within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`Swift did not start within ${SWIFT_START_MS / 1000} s:\n${output}`)), SWIFT_START_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       options.log?.(chunk.toString());

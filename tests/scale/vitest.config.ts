@@ -10,6 +10,7 @@ export default defineConfig({
     environment: 'node',
     fileParallelism: false,
     testTimeout: 120_000,
-    hookTimeout: 180_000,
+    // The rig's start: Swift alone may take up to 3 min on a loaded machine (scripts/s3-server).
+    hookTimeout: 300_000,
   },
 });
