@@ -29,15 +29,20 @@ async function uploadLink(): Promise<string> {
   return `${E2E_BASE_URL}/upload/${folder.link_token}`;
 }
 
-/** Each visible toast's box, as the browser lays it out. */
+/**
+ * Each visible toast's box, as the browser lays it out, read in one go in the page: a toast that
+ * hid between a count and a query of its own left that query waiting for it until the test's
+ * timeout (seen once running beside other specs).
+ */
 async function toastBoxes(page: Page) {
-  const toasts = page.locator('.notistack-SnackbarContainer > *');
-  const boxes = [];
-  for (let i = 0; i < (await toasts.count()); i++) {
-    const box = await toasts.nth(i).boundingBox();
-    if (box) boxes.push({ ...box, text: (await toasts.nth(i).innerText()).trim() });
-  }
-  return boxes;
+  return page.locator('.notistack-SnackbarContainer > *').evaluateAll((toasts) =>
+    toasts
+      .map((toast) => {
+        const { x, y, width, height } = toast.getBoundingClientRect();
+        return { x, y, width, height, text: (toast as HTMLElement).innerText.trim() };
+      })
+      .filter((box) => box.width > 0 && box.height > 0),
+  );
 }
 
 for (const viewport of [
