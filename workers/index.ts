@@ -46,10 +46,13 @@ export {
 export {
   PLAN_MESSAGE,
   KEEPALIVE_MESSAGE,
+  CLAIM_MESSAGE,
   downloadPath,
   type PlanEntry,
   type DownloadPlan,
   type KeepaliveMessage,
+  type ClaimMessage,
+  type ClaimReply,
   type StatusMessage,
   type ControlMessage,
 } from './download-service/protocol.ts';

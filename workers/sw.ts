@@ -13,7 +13,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { BUILD_DIGESTS_URL, buildDigestsCacheName, describeBuild, fetchBuildDigestsText, isBuildDigestsCache } from './build-identity/describeBuild.ts';
 import { isBuildIdentityRequest, type BuildIdentityReply } from './build-identity/protocol.ts';
 import { DownloadService } from './download-service/downloadService.ts';
-import { isDownloadPlan, KEEPALIVE_MESSAGE } from './download-service/protocol.ts';
+import { isClaimMessage, isDownloadPlan, KEEPALIVE_MESSAGE, type ClaimReply } from './download-service/protocol.ts';
 import { addNetworkRoutes } from './sw-network-routes.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -105,3 +105,11 @@ self.addEventListener('message', (event) => {
 // it, a download clicked right after a first visit could fail with "not active in this tab"
 // (docs/download.md, "Measurements behind the code").
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+// A page this worker did not take over (one still loading when it activated, or loaded by a hard
+// reload) asks when it needs the worker for a download (src/features/downloads/serviceWorkerBridge.ts).
+self.addEventListener('message', (event) => {
+  const [port] = event.ports;
+  if (!isClaimMessage(event.data) || !port) return;
+  const reply = (claimed: boolean) => port.postMessage({ claimed } satisfies ClaimReply);
+  event.waitUntil(self.clients.claim().then(() => reply(true), () => reply(false)));
+});

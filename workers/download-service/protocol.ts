@@ -13,6 +13,7 @@ import type { DownloadServiceTexts } from './messages.ts';
 export const DOWNLOAD_PATH_PREFIX = '/downloads/';
 export const PLAN_MESSAGE = 'sealdrop-download:plan';
 export const KEEPALIVE_MESSAGE = 'sealdrop-download:keepalive';
+export const CLAIM_MESSAGE = 'sealdrop-download:claim';
 
 /** One file to fetch, decrypt and write (or put into the ZIP under `name`). */
 export interface PlanEntry {
@@ -45,6 +46,24 @@ export interface DownloadPlan {
 
 export interface KeepaliveMessage {
   readonly type: typeof KEEPALIVE_MESSAGE;
+}
+
+/**
+ * Page -> service worker, with a port: take this page over now. The worker claims the open pages
+ * as it activates, but claim() passes over a page still loading at that moment, and a page loaded
+ * by a hard reload; such a page asks, and the worker answers on the port once claim() settled.
+ */
+export interface ClaimMessage {
+  readonly type: typeof CLAIM_MESSAGE;
+}
+
+/** Service worker -> page, on the claim message's port. */
+export interface ClaimReply {
+  readonly claimed: boolean;
+}
+
+export function isClaimMessage(data: unknown): data is ClaimMessage {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === CLAIM_MESSAGE;
 }
 
 /** Service worker -> page, on the status port. */

@@ -8,10 +8,12 @@ import {
   DownloadError,
   downloadPath,
   KEEPALIVE_MESSAGE,
+  CLAIM_MESSAGE,
   DOWNLOAD_SERVICE_MESSAGES,
   PLAN_MESSAGE,
   type DownloadPlan,
   type KeepaliveMessage,
+  type ClaimMessage,
 } from '../../../workers/index.ts';
 import type { PlanBody } from './downloadPlan.ts';
 import type { DownloadReceiver } from './downloadStatus.ts';
@@ -20,9 +22,8 @@ import type { DecryptedDownloadSource, DownloadDestination } from './types.ts';
 /** The app registers its worker at start; on a first visit it takes control once installed. */
 const CONTROLLER_WAIT_MS = 15_000;
 /**
- * How long a page with an activated worker but no controller waits before it counts as
- * uncontrolled: the worker claims pages as it activates (workers/sw.ts), and a browser may tell
- * the page "activated" a moment before "controllerchange".
+ * How long a page waits for "controllerchange" once the worker has answered that it claimed the
+ * page: the claim and the event reach the page on different channels.
  */
 const CLAIM_GRACE_MS = 1_000;
 /** From the worker's 'ready' until the download manager's request reaches it. */
@@ -34,10 +35,38 @@ function noStreaming(): DownloadError {
   return new DownloadError('NO_STREAMING_SUPPORT');
 }
 
+/** True once `arrived` settled, false after `ms` without; leaves no timer behind. */
+function within(ms: number, arrived: Promise<unknown>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = arrived.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+}
+
+/** Asks an activated worker to take this page over; resolves once it answered, whatever it was. */
+function askToClaim(worker: ServiceWorker): Promise<void> {
+  const channel = new MessageChannel();
+  const answered = new Promise<void>((resolve) => {
+    channel.port1.onmessage = () => resolve();
+  });
+  const message: ClaimMessage = { type: CLAIM_MESSAGE };
+  worker.postMessage(message, [channel.port2]);
+  return answered.finally(() => channel.port1.close());
+}
+
 /**
- * The service worker controlling this page. Without one (blocked, private mode, a hard reload,
- * the development server) downloads fail with NO_STREAMING_SUPPORT: there is deliberately no
- * fallback that would collect a whole file in memory.
+ * The service worker controlling this page. Without one (blocked, private mode, the development
+ * server) downloads fail with NO_STREAMING_SUPPORT: there is deliberately no fallback that would
+ * collect a whole file in memory.
+ *
+ * The worker claims the open pages as it activates (workers/sw.ts), so on a first visit the page
+ * waits for a worker still installing. But claim() passes over a page that was still loading at
+ * that moment (a reload while the worker activated, seen in CI on a loaded machine) and a page
+ * loaded by a hard reload; either would stay uncontrolled until the next normal load, so the page
+ * asks the activated worker to claim it now.
  */
 export async function controllingServiceWorker(waitMs = CONTROLLER_WAIT_MS): Promise<ServiceWorker> {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) throw noStreaming();
@@ -45,21 +74,15 @@ export async function controllingServiceWorker(waitMs = CONTROLLER_WAIT_MS): Pro
   if (container.controller) return container.controller;
   const registration = await container.getRegistration();
   if (!registration) throw noStreaming();
-  // A hard reload leaves the page uncontrolled even with an activated worker; clients.claim() in the
-  // worker takes pages over when it activates, so a worker still installing or activating (first
-  // visit) is worth waiting for, an activated one only for a moment (CLAIM_GRACE_MS).
-  const settled = registration.active?.state === 'activated' && !registration.installing && !registration.waiting;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, settled ? Math.min(CLAIM_GRACE_MS, waitMs) : waitMs);
-    container.addEventListener(
-      'controllerchange',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+  const controlled = new Promise<void>((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
+  const started = Date.now();
+  // A worker still installing: until it claims this page, or at least is active (then it is asked).
+  if (!registration.active) await within(waitMs, Promise.race([controlled, container.ready]));
+  const active = registration.active;
+  if (!container.controller && active) {
+    const left = Math.max(0, waitMs - (Date.now() - started));
+    if (await within(left, askToClaim(active))) await within(CLAIM_GRACE_MS, controlled);
+  }
   if (!container.controller) throw noStreaming();
   return container.controller;
 }
