@@ -2,12 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLAIM_MESSAGE, DownloadError } from '../../../workers/index.ts';
 import { controllingServiceWorker } from './serviceWorkerBridge.ts';
 
-type ClaimAnswer = 'claims' | 'declines' | 'silent';
+type ClaimAnswer = 'claims' | 'declines' | 'silent' | 'refuses';
 
 /**
  * A navigator.serviceWorker with one registration and no controller until `claim()`. Its active
  * worker (once there is one) answers the page's claim message as `answer` says: `claims` takes the
- * page and then replies, `declines` replies without taking it, `silent` never replies.
+ * page and then replies, `declines` replies without taking it, `silent` never replies, `refuses`
+ * throws as a worker gone redundant may.
  */
 function fakeContainer(state: { active?: boolean; installing?: boolean }, answer: ClaimAnswer) {
   const events = new EventTarget();
@@ -15,6 +16,7 @@ function fakeContainer(state: { active?: boolean; installing?: boolean }, answer
   const worker = {
     state: 'activated',
     postMessage(message: unknown, transfer: MessagePort[]) {
+      if (answer === 'refuses') throw new DOMException('redundant', 'InvalidStateError');
       claimRequests.push(message);
       const [port] = transfer;
       if (answer === 'silent' || !port) return;
@@ -94,6 +96,14 @@ describe('controllingServiceWorker', () => {
     fakeContainer({ active: true }, 'silent');
     const asked = failure(controllingServiceWorker(15_000));
     await vi.advanceTimersByTimeAsync(15_000);
+    expect((await asked).code).toBe('NO_STREAMING_SUPPORT');
+  });
+
+  it('refuses at once when the worker refuses the message', async () => {
+    vi.useFakeTimers();
+    fakeContainer({ active: true }, 'refuses');
+    const asked = failure(controllingServiceWorker(15_000));
+    await vi.advanceTimersByTimeAsync(0);
     expect((await asked).code).toBe('NO_STREAMING_SUPPORT');
   });
 

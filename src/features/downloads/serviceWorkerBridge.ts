@@ -46,15 +46,24 @@ function within(ms: number, arrived: Promise<unknown>): Promise<boolean> {
   return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }
 
-/** Asks an activated worker to take this page over; resolves once it answered, whatever it was. */
-function askToClaim(worker: ServiceWorker): Promise<void> {
+/**
+ * Asks an activated worker to take this page over: true once it answered (whether it did is told
+ * by "controllerchange"), false after `ms` without an answer (a worker stopped or replaced).
+ */
+async function askedToClaim(worker: ServiceWorker, ms: number): Promise<boolean> {
   const channel = new MessageChannel();
   const answered = new Promise<void>((resolve) => {
     channel.port1.onmessage = () => resolve();
   });
-  const message: ClaimMessage = { type: CLAIM_MESSAGE };
-  worker.postMessage(message, [channel.port2]);
-  return answered.finally(() => channel.port1.close());
+  try {
+    const message: ClaimMessage = { type: CLAIM_MESSAGE };
+    worker.postMessage(message, [channel.port2]);
+    return await within(ms, answered);
+  } catch {
+    return false; // a worker that became redundant refuses messages
+  } finally {
+    channel.port1.close();
+  }
 }
 
 /**
@@ -81,7 +90,7 @@ export async function controllingServiceWorker(waitMs = CONTROLLER_WAIT_MS): Pro
   const active = registration.active;
   if (!container.controller && active) {
     const left = Math.max(0, waitMs - (Date.now() - started));
-    if (await within(left, askToClaim(active))) await within(CLAIM_GRACE_MS, controlled);
+    if (await askedToClaim(active, left)) await within(CLAIM_GRACE_MS, controlled);
   }
   if (!container.controller) throw noStreaming();
   return container.controller;
