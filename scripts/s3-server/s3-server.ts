@@ -15,8 +15,8 @@ const SCRIPT = fileURLToPath(new URL('./swift_s3.py', import.meta.url));
 const PYTHON = '/usr/bin/python3';
 export const DEFAULT_S3_PORT = 9400;
 /**
- * Three seconds on a quiet machine, over 60 s once beside the PostgreSQL suite on a loaded two-core
- * machine; longer than swift_s3.py's own wait for the store, so that it can say why it gave up.
+ * Seconds on a quiet machine, minutes on a loaded one (docs/operations.md, "CI on that machine");
+ * longer than swift_s3.py's own wait for the store, so that it can say why it gave up.
  */
 const SWIFT_START_MS = 180_000;
 /** tempauth's test account (swift_s3.py). */

@@ -221,8 +221,7 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    # Three seconds on a quiet machine; over 60 s once in CI, beside the PostgreSQL suite at a
-    # load average of 9-12 on two cores (docs/operations.md, "CI on that machine").
+    # Seconds on a quiet machine, minutes on a loaded one (docs/operations.md, "CI on that machine").
     print('swift_s3: servers started; waiting for the store to answer', file=sys.stderr, flush=True)
     if not store_ready(ports['proxy'], time.time() + STORE_READY_SECONDS):
         print(f'swift_s3: the store did not answer within {STORE_READY_SECONDS} s', file=sys.stderr, flush=True)
