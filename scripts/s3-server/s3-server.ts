@@ -83,7 +83,7 @@ export async function startLocalS3(options: { port?: number; stateDir?: string; 
   const stateDir = options.stateDir ?? (await mkdtemp(path.join(tmpdir(), 'sealdrop-s3-')));
   const child: ChildProcess = spawn(PYTHON, [SCRIPT, stateDir, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Swift did not start within ${SWIFT_START_MS / 1000} s:\n${output}`)), SWIFT_START_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -100,6 +100,15 @@ export async function startLocalS3(options: { port?: number; stateDir?: string; 
       reject(new Error(`Swift exited with ${code} while starting:\n${output.slice(-2000)}`));
     });
   });
+  try {
+    await started;
+  } catch (error) {
+    // A start given up on is stopped, servers and all: left running, they held the ports until the
+    // next run found them busy.
+    await stopScript(child);
+    if (ownDir) await rm(stateDir, { recursive: true, force: true });
+    throw error;
+  }
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -107,12 +116,16 @@ export async function startLocalS3(options: { port?: number; stateDir?: string; 
     env: (bucket) => localS3Env(endpoint, bucket),
     createBucket: (bucket) => createBucket(endpoint, bucket),
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopScript(child);
       if (ownDir) await rm(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The script stops its servers on SIGTERM (swift_s3.py). */
+async function stopScript(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }

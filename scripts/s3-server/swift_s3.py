@@ -206,12 +206,15 @@ def main():
             run_server(state, name)
         children.append(pid)
 
-    def stop(*_):
+    def signal_children():
         for child in children:
             try:
                 os.kill(child, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+
+    def stop(*_):
+        signal_children()
         for child in children:
             try:
                 os.waitpid(child, 0)
@@ -221,6 +224,15 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    try:
+        serve(ports, children, stop)
+    finally:
+        # Whatever ends this script (a caller gone, so that writing "ready" to it failed) ends its
+        # servers too: left running, they held the ports until the next run found them busy.
+        signal_children()
+
+
+def serve(ports, children, stop):
     # Seconds on a quiet machine, minutes on a loaded one (docs/operations.md, "CI on that machine").
     print('swift_s3: servers started; waiting for the store to answer', file=sys.stderr, flush=True)
     if not store_ready(ports['proxy'], time.time() + STORE_READY_SECONDS):
