@@ -14,6 +14,7 @@ import {
   type DownloadPlan,
   type KeepaliveMessage,
   type ClaimMessage,
+  settleWithin,
 } from '../../../workers/index.ts';
 import type { PlanBody } from './downloadPlan.ts';
 import type { DownloadReceiver } from './downloadStatus.ts';
@@ -35,15 +36,13 @@ function noStreaming(): DownloadError {
   return new DownloadError('NO_STREAMING_SUPPORT');
 }
 
-/** True once `arrived` settled, false after `ms` without; leaves no timer behind. */
+/** Whether `arrived` resolves within `ms` (the time limit is workers/deadline.ts'). */
 function within(ms: number, arrived: Promise<unknown>): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const settled = arrived.then(
-    () => true,
-    () => true,
-  );
-  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+  return settleWithin(
+    arrived.then(() => true),
+    ms,
+    () => noStreaming(),
+  ).catch(() => false);
 }
 
 /**
