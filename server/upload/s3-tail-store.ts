@@ -13,9 +13,14 @@
 // after the parts before it are stored, so the offset any process computes never drops below one
 // already acknowledged. A tail without the mark (an earlier version's) is counted as before.
 //
+// The gaps: parts are uploaded several at once, so a listing may hold a part whose predecessor is
+// still uploading, or was lost when its PATCH failed. Only parts 1, 2, 3… up to the first missing
+// one count, and a part a failed PATCH left is marked on the tail after which it would otherwise
+// count (see splitAtGap).
+//
 // The listings: a ListParts answer is parsed on the event loop, about 40 ms of CPU at 640 parts
 // (docs/operations.md), and the stock store lists twice per PATCH (the offset check, then the
-// write). Both run under the upload's lock (tus-locker.ts), so the write takes the listing the
+// write). Both run under the upload's lock (tus-locker.ts), so the write takes the count the
 // offset check made for the same request: one listing per PATCH, one per HEAD.
 import type { Readable } from 'node:stream';
 import { S3Store } from '@tus/s3-store';
@@ -24,6 +29,12 @@ import { codedError } from '../../contract/coded-error.ts';
 
 /** S3 metadata key of a tail: the number of the last part it follows. */
 const FOLLOWS_PART = 'follows-part';
+/**
+ * S3 metadata key of a tail: the ETag of the part numbered after the one it follows when that
+ * part was left behind a gap by a failed PATCH (see consecutiveParts). That part is not the one
+ * that takes the tail's bytes, and the parts from it on do not count while the tail does.
+ */
+const STALE_NEXT_ETAG = 'stale-next-etag';
 /** Listings kept for a write to take (one per upload being written; the oldest go first). */
 const LISTINGS_KEPT = 1000;
 
@@ -32,8 +43,8 @@ type PartBody = Parameters<S3Store['uploadPart']>[1];
 type Part = Awaited<ReturnType<S3Store['retrieveParts']>>[number];
 
 interface WriteInProgress {
-  /** The parts stored when the write began (the listing of its offset check). */
-  partsAtStart: Part[] | undefined;
+  /** What was stored when the write began (from its request's offset check). */
+  atStart: StoredBytes | undefined;
   /** Whether a tail was there when it began. */
   hadTail: boolean;
   /** Whether it put a new tail. */
@@ -46,8 +57,27 @@ interface WriteInProgress {
   parts: Array<Promise<unknown>>;
 }
 
+/** An upload's parts as one listing found them. */
+interface Listing {
+  /** Parts 1, 2, 3… up to the first one missing. */
+  readonly run: Part[];
+  /** The parts listed after that gap: not acknowledged (still uploading, or left by a failed PATCH). */
+  readonly afterGap: Part[];
+}
+
+/** The short tail "<id>.part", as its S3 metadata describes it. */
+interface Tail {
+  readonly bytes: number;
+  /** The last part it follows (null: a tail of an earlier version, without the mark). */
+  readonly follows: number | null;
+  /** The ETag of a part after it left by a failed PATCH (it does not hold the tail's bytes). */
+  readonly staleNext: string | undefined;
+}
+
 interface StoredBytes {
   /** The listing the figures come from. */
+  readonly listing: Listing;
+  /** The parts counted: the listing's run, cut after the part a counted tail follows. */
   readonly parts: Part[];
   readonly partBytes: number;
   readonly tailBytes: number;
@@ -85,26 +115,57 @@ export const isNotFound = (error: unknown) => hasS3Code(error, ['NotFound', 'NoS
 /** The multipart upload is gone: completed (or aborted). */
 export const isMissingUpload = (error: unknown) => hasS3Code(error, ['NoSuchUpload', 'NoSuchKey']);
 
+/**
+ * Splits a listing at its first missing part number. A PATCH uploads up to 8 parts at once, so its
+ * short final part is often stored before the 8 MiB part ahead of it: a listing made then holds
+ * part 2 without part 1 (seen in CI, tus-concurrent-patches on S3). A part after a gap is not
+ * acknowledged yet, or is left from a PATCH whose earlier part failed: counted, it moved the offset
+ * a HEAD reported below or above what was stored, and the next PATCH numbered its parts after it.
+ * @tus/s3-store says its listing "retrieves only consecutive parts" and does not.
+ *
+ * A part left by a failed PATCH becomes part of the run again once the parts before it are stored,
+ * though no PATCH acknowledged its bytes. The PATCH that stores those parts marks it (its tail, or
+ * an empty one, carries the part's ETag), and the count stops before a marked part.
+ */
+function splitAtGap(parts: readonly Part[]): Listing {
+  const run: Part[] = [];
+  for (const part of parts) {
+    if (part.PartNumber !== run.length + 1) break;
+    run.push(part);
+  }
+  return { run, afterGap: parts.slice(run.length) };
+}
+
 function lastPartOf(parts: readonly Part[]): number {
   return parts.reduce((last, part) => Math.max(last, part.PartNumber ?? 0), 0);
 }
 
-/** The part a tail follows, from its S3 metadata (null: a tail of an earlier version, without the mark). */
-function followsPart(metadata: Record<string, string> | undefined): number | null {
+function tailFrom(bytes: number, metadata: Record<string, string> | undefined): Tail {
   const follows = Number(metadata?.[FOLLOWS_PART]);
-  return Number.isInteger(follows) ? follows : null;
+  return { bytes, follows: Number.isInteger(follows) ? follows : null, staleNext: metadata?.[STALE_NEXT_ETAG] };
 }
 
-/** Whether a tail that follows part `follows` comes before part `lastPart`: a stored part holds its bytes. */
-function absorbed(follows: number | null, lastPart: number): boolean {
-  return follows !== null && lastPart > follows;
+/** Whether a stored part holds the tail's bytes: the run goes on after the part it follows, with a part put since. */
+function absorbed(tail: Tail, run: readonly Part[]): boolean {
+  if (tail.follows === null || run.length <= tail.follows) return false;
+  return tail.staleNext === undefined || run[tail.follows]!.ETag !== tail.staleNext;
+}
+
+/**
+ * The ETag of the part after `lastPart` in the listing a write began with, if one was there. The
+ * write holds the upload's lock and counted what was acknowledged, so a part listed after
+ * `lastPart` (in the run behind a marked one, or after the gap) is a failed PATCH's.
+ */
+function staleNextEtag(listing: Listing | undefined, lastPart: number): string | undefined {
+  if (!listing) return undefined;
+  return [...listing.run, ...listing.afterGap].find((part) => part.PartNumber === lastPart + 1)?.ETag;
 }
 
 export class TailSafeS3Store extends S3Store {
   /** Writes of this process, by upload (one at a time per upload: the shared locker). */
   private readonly writes = new Map<string, WriteInProgress>();
-  /** The newest listing of each upload's parts, by the order the listings were started. */
-  private readonly listings = new Map<string, { started: number; parts: Part[] }>();
+  /** The newest count of each upload's stored bytes, by the order their listings were started. */
+  private readonly counts = new Map<string, { started: number; stored: StoredBytes }>();
   private listingsStarted = 0;
 
   override async getUpload(id: string): Promise<Upload> {
@@ -138,61 +199,76 @@ export class TailSafeS3Store extends S3Store {
    */
   async storedBytes(id: string): Promise<StoredBytes> {
     const tail = await this.tailOf(id);
-    for (let listing = 1; ; listing++) {
-      const parts = await this.retrieveParts(id);
-      const lastPart = lastPartOf(parts);
+    for (let attempt = 1; ; attempt++) {
+      const started = ++this.listingsStarted;
+      const listing = splitAtGap(await super.retrieveParts(id));
+      const lastPart = lastPartOf(listing.run);
       if (tail && tail.follows !== null && tail.follows > lastPart) {
-        if (listing < LISTINGS_PER_OFFSET) continue;
+        if (attempt < LISTINGS_PER_OFFSET) continue;
         throw new StalePartListingError(id, tail.follows, lastPart);
       }
-      const partBytes = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
-      return { parts, partBytes, tailBytes: !tail || absorbed(tail.follows, lastPart) ? 0 : tail.bytes };
+      const tailCounts = tail !== null && !absorbed(tail, listing.run);
+      // A tail that counts ends the offset: the parts after it are still uploading or were left by a failed PATCH.
+      const parts = tailCounts && tail.follows !== null ? listing.run.slice(0, tail.follows) : listing.run;
+      const stored = { listing, parts, partBytes: parts.reduce((sum, part) => sum + (part.Size ?? 0), 0), tailBytes: tailCounts ? tail.bytes : 0 };
+      this.keepCount(id, started, stored);
+      return stored;
     }
   }
 
-  /** The tail's size and the part it follows (null: a tail of an earlier version, without the mark). */
-  private async tailOf(id: string): Promise<{ bytes: number; follows: number | null } | null> {
+  /** Keeps the newest count of an upload for its next write to take (see the header). */
+  private keepCount(id: string, started: number, stored: StoredBytes): void {
+    const newest = this.counts.get(id);
+    if (newest && newest.started > started) return;
+    this.counts.delete(id);
+    this.counts.set(id, { started, stored });
+    if (this.counts.size > LISTINGS_KEPT) this.counts.delete(this.counts.keys().next().value!);
+  }
+
+  private async tailOf(id: string): Promise<Tail | null> {
     try {
       const data = await this.client.headObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
-      return { bytes: data.ContentLength ?? 0, follows: followsPart(data.Metadata) };
+      return tailFrom(data.ContentLength ?? 0, data.Metadata);
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
     }
   }
 
+  /**
+   * The stock write numbers its parts after the last one this returns, and completes the upload
+   * with what it returns at the end.
+   */
   protected override async retrieveParts(id: string, partNumberMarker?: string): Promise<Part[]> {
     // The stock listing pages through itself with a marker: only whole listings are counted.
     if (partNumberMarker !== undefined) return super.retrieveParts(id, partNumberMarker);
     const write = this.writes.get(id);
-    if (write && write.partsAtStart === undefined) {
-      // The write's first listing: the one its request's offset check just made under the same lock.
-      const newest = this.listings.get(id);
-      this.listings.delete(id);
-      if (newest) return (write.partsAtStart = newest.parts);
+    if (write && write.atStart === undefined) {
+      // The write's first listing: the count its request's offset check just made under the same lock.
+      const newest = this.counts.get(id);
+      this.counts.delete(id);
+      write.atStart = newest?.stored ?? (await this.storedBytes(id));
+      return write.atStart.parts;
     }
-    const started = ++this.listingsStarted;
-    const parts = await super.retrieveParts(id);
-    const newest = this.listings.get(id);
-    if (!newest || newest.started < started) {
-      this.listings.delete(id);
-      this.listings.set(id, { started, parts });
-      if (this.listings.size > LISTINGS_KEPT) this.listings.delete(this.listings.keys().next().value!);
-    }
-    if (write && write.partsAtStart === undefined) write.partsAtStart = parts;
-    return parts;
+    return splitAtGap(await super.retrieveParts(id)).run;
   }
 
   override async write(src: Readable, id: string, offset: number): Promise<number> {
-    const write: WriteInProgress = { partsAtStart: undefined, hadTail: false, putTail: false, lastPart: 0, partFailed: false, parts: [] };
+    const write: WriteInProgress = { atStart: undefined, hadTail: false, putTail: false, lastPart: 0, partFailed: false, parts: [] };
     this.writes.set(id, write);
+    let written: number | undefined;
     try {
-      return await super.write(src, id, offset);
+      written = await super.write(src, id, offset);
+      return written;
     } finally {
       this.writes.delete(id);
-      // Its bytes are in a part this write stored, and no new tail replaced it. After a failed
-      // part the tail stays: the part that would hold its bytes may be the one missing.
-      if (write.hadTail && !write.putTail && !write.partFailed && write.lastPart > 0) {
+      const staleNext = staleNextEtag(write.atStart?.listing, write.lastPart);
+      if (written !== undefined && !write.putTail && write.lastPart > 0 && staleNext !== undefined && written < ((await this.getMetadata(id)).file.size ?? 0)) {
+        // It ended on a part boundary with a failed PATCH's part next: an empty tail marks that part.
+        await this.putTail(id, Buffer.alloc(0), write.lastPart, staleNext);
+      } else if (write.hadTail && !write.putTail && !write.partFailed && write.lastPart > 0) {
+        // Its bytes are in a part this write stored, and no new tail replaced it. After a failed
+        // part the tail stays: the part that would hold its bytes may be the one missing.
         await this.client.deleteObject({ Bucket: this.bucket, Key: this.partKey(id, true) }).catch(() => undefined);
       }
     }
@@ -225,15 +301,22 @@ export class TailSafeS3Store extends S3Store {
       readStream.destroy();
       throw new PartUploadFailedError(id);
     }
-    const follows = write ? write.lastPart || lastPartOf(write.partsAtStart ?? (await this.retrieveParts(id))) : lastPartOf(await this.retrieveParts(id));
+    const atStart = write?.atStart ?? (await this.storedBytes(id));
+    const follows = write?.lastPart || lastPartOf(atStart.parts);
+    const etag = await this.putTail(id, readStream, follows, staleNextEtag(atStart.listing, follows));
+    if (write) write.putTail = true;
+    return etag;
+  }
+
+  /** Puts (or replaces, in one put) the tail, marked with the part it follows. */
+  private async putTail(id: string, body: Readable | Buffer, follows: number, staleNext: string | undefined): Promise<string> {
     const data = await this.client.putObject({
       Bucket: this.bucket,
       Key: this.partKey(id, true),
-      Body: readStream,
+      Body: body,
       Tagging: this.useCompleteTag('false'),
-      Metadata: { [FOLLOWS_PART]: String(follows) },
+      Metadata: { [FOLLOWS_PART]: String(follows), ...(staleNext === undefined ? {} : { [STALE_NEXT_ETAG]: staleNext }) },
     });
-    if (write) write.putTail = true;
     return data.ETag ?? '';
   }
 
@@ -246,8 +329,8 @@ export class TailSafeS3Store extends S3Store {
       throw error;
     }
     const write = this.writes.get(id);
-    const parts = write?.partsAtStart ?? (await this.retrieveParts(id));
-    if (absorbed(followsPart(data.Metadata), lastPartOf(parts))) {
+    const run = (write?.atStart ?? (await this.storedBytes(id))).listing.run;
+    if (absorbed(tailFrom(data.ContentLength ?? 0, data.Metadata), run)) {
       (data.Body as Readable | undefined)?.destroy();
       return undefined;
     }

@@ -10,7 +10,14 @@
 // neither the tail's bytes nor the part that took them, and reported an offset below the one
 // already acknowledged: seen once in a whole CI run (tus-concurrent-patches, S3). The second test
 // answers a HEAD's listing only after a PATCH, so the race happens every time.
+//
+// A PATCH uploads its parts at once, so its short final part is often stored before the 8 MiB
+// part ahead of it. A HEAD that counted the later part then reported its size as the offset: seen
+// once in a whole CI run (tus-concurrent-patches, S3: 1,049,164 reported after 3,145,929 had been
+// acknowledged). The third test holds part 1 until the HEAD is answered.
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PART_BYTES } from '../../server/storage/s3-blob-store.ts';
 import { freshBucket, s3Endpoint } from '../storage/s3-test-bucket.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { createUploadFolder, fakeCiphertext, tusCreate, tusHead, tusPatch } from './upload-helpers.ts';
@@ -19,22 +26,29 @@ const suite = s3Endpoint ? describe : describe.skip; // skip-reason: needs an S3
 
 /** The S3 client the tus store sends its requests with. */
 interface StoreClient {
-  client: { listParts: (input: { PartNumberMarker?: string }) => Promise<unknown> };
+  client: {
+    listParts: (input: { PartNumberMarker?: string }) => Promise<unknown>;
+    uploadPart: (input: { PartNumber?: number }) => Promise<unknown>;
+  };
 }
 
 suite('BLOB_STORE=s3: part listings per tus request', () => {
   let server: TestServer;
   let s3: StoreClient['client'];
   let originalListParts: StoreClient['client']['listParts'];
+  let originalUploadPart: StoreClient['client']['uploadPart'];
   beforeAll(async () => {
     const bucket = await freshBucket(s3Endpoint!, 'listing');
     server = await startServer({ env: { ...bucket.env, UPLOAD_MAX_FILE_MB: '64', UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
     s3 = (server.app.uploads.tusStorage.datastore as unknown as StoreClient).client;
     originalListParts = s3.listParts;
+    originalUploadPart = s3.uploadPart;
   }, 60_000);
-  // Each test hooks the store's ListParts; the next one, passed or failed, starts from the real one.
+  // Each test hooks the store's requests; the next one, passed or failed, starts from the real ones.
   afterEach(() => {
-    if (s3) s3.listParts = originalListParts;
+    if (!s3) return;
+    s3.listParts = originalListParts;
+    s3.uploadPart = originalUploadPart;
   });
   afterAll(() => server?.close());
 
@@ -105,4 +119,116 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
     expect((await tusPatch(client, location, second, data.subarray(second))).status).toBe(204);
     expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
   });
+
+  it('counts no part stored ahead of one still uploading: a HEAD then reports the acknowledged offset', async () => {
+    const uploadPart = originalUploadPart.bind(s3);
+    const folder = await createUploadFolder(server);
+    const client = server.client();
+    const plainSize = 12 * 1024 * 1024;
+    const data = fakeCiphertext(server, plainSize);
+    const location = (await tusCreate(client, folder, data.length, { filename: 'ahead.bin', plainSize })).headers.get('location')!;
+    const first = 3 * 1024 * 1024 + 5;
+    expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
+
+    // The rest makes part 1 (8 MiB, the short tail in front) and the short final part 2. Part 1 is
+    // held until the HEAD below is answered, so part 2 is stored first, as it often is when the
+    // two upload at once.
+    let release!: () => void;
+    const partOneHeld = new Promise<void>((resolve) => (release = resolve));
+    let partTwoStored!: () => void;
+    const partTwo = new Promise<void>((resolve) => (partTwoStored = resolve));
+    s3.uploadPart = async (input) => {
+      if (input.PartNumber === 1) await partOneHeld;
+      const answer = await uploadPart(input);
+      if (input.PartNumber === 2) partTwoStored();
+      return answer;
+    };
+    const rest = tusPatch(client, location, first, data.subarray(first));
+    try {
+      await partTwo;
+      // Counting part 2 after the gap reported its size (the short tail taken as absorbed by it).
+      expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(first);
+    } finally {
+      release();
+    }
+    expect((await rest).status).toBe(204);
+    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
+  });
+
+  it('after a part failed while the part behind it was stored, reports the offset before the gap and stores the bytes sent again', async () => {
+    const uploadPart = originalUploadPart.bind(s3);
+    const folder = await createUploadFolder(server);
+    const client = server.client();
+    const plainSize = 12 * 1024 * 1024;
+    const data = fakeCiphertext(server, plainSize);
+    const location = (await tusCreate(client, folder, data.length, { filename: 'gap.bin', plainSize })).headers.get('location')!;
+    const id = location.split('/').pop()!;
+    const first = 3 * 1024 * 1024 + 5;
+    expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
+
+    // Part 1 fails once part 2 is stored: the PATCH fails and leaves part 2 behind a gap.
+    let failed = false;
+    let partTwoStored!: () => void;
+    const partTwo = new Promise<void>((resolve) => (partTwoStored = resolve));
+    s3.uploadPart = async (input) => {
+      if (input.PartNumber === 1 && !failed) {
+        failed = true;
+        await partTwo;
+        throw Object.assign(new Error('injected part failure'), { name: 'InternalError' });
+      }
+      const answer = await uploadPart(input);
+      if (input.PartNumber === 2) partTwoStored();
+      return answer;
+    };
+    expect((await tusPatch(client, location, first, data.subarray(first))).status).toBeGreaterThanOrEqual(500);
+    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(first);
+
+    // Sent again from there, the parts replace the one left behind the gap.
+    expect((await tusPatch(client, location, first, data.subarray(first))).status).toBe(204);
+    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
+    const stored = Buffer.concat(await (await server.app.blobs.get(`uploads/${id}`)).toArray());
+    expect(stored.equals(data)).toBe(true);
+  });
+
+  for (const [resent, end] of [
+    ['up to the part boundary', PART_BYTES],
+    ['a little past the part boundary', PART_BYTES + 1000],
+  ] as const) {
+    it(`after a failed PATCH left a part behind a gap, a shorter PATCH sent again (${resent}) does not count that part`, async () => {
+      const uploadPart = originalUploadPart.bind(s3);
+      const folder = await createUploadFolder(server);
+      const client = server.client();
+      const plainSize = 12 * 1024 * 1024;
+      const data = fakeCiphertext(server, plainSize);
+      const location = (await tusCreate(client, folder, data.length, { filename: 'shorter.bin', plainSize })).headers.get('location')!;
+      const id = location.split('/').pop()!;
+      const first = 3 * 1024 * 1024 + 5;
+      expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
+
+      // The failed PATCH sent other bytes: none of them was acknowledged, so none may be stored.
+      let failed = false;
+      let partTwoStored!: () => void;
+      const partTwo = new Promise<void>((resolve) => (partTwoStored = resolve));
+      s3.uploadPart = async (input) => {
+        if (input.PartNumber === 1 && !failed) {
+          failed = true;
+          await partTwo;
+          throw Object.assign(new Error('injected part failure'), { name: 'InternalError' });
+        }
+        const answer = await uploadPart(input);
+        if (input.PartNumber === 2) partTwoStored();
+        return answer;
+      };
+      expect((await tusPatch(client, location, first, randomBytes(data.length - first))).status).toBeGreaterThanOrEqual(500);
+      expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(first);
+
+      // Part 1 is stored now, and part 2 (the failed PATCH's) follows it without a gap.
+      expect((await tusPatch(client, location, first, data.subarray(first, end))).status).toBe(204);
+      expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(end);
+      expect((await tusPatch(client, location, end, data.subarray(end))).status).toBe(204);
+      expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
+      const stored = Buffer.concat(await (await server.app.blobs.get(`uploads/${id}`)).toArray());
+      expect(stored.equals(data)).toBe(true);
+    });
+  }
 });
