@@ -12,6 +12,27 @@ import packageJson from './package.json' with { type: 'json' };
 const SHARED_MODULE_TESTS = ['tests/server/**/*.test.ts', 'tests/storage/**/*.test.ts'];
 /** Those of them that replace a module with vi.mock: in a shared module cache it would leak or come too late. */
 const MOCKING_SERVER_TESTS = ['tests/server/login-timing.test.ts'];
+/** Every other test file: the unit, component and command tests. */
+const UNIT_TESTS = [
+  'contract/**/*.test.ts',
+  'crypto/**/*.test.ts',
+  'src/**/*.test.{ts,tsx}',
+  'workers/**/*.test.ts',
+  'server/**/*.test.ts',
+  'cli/**/*.test.ts',
+  'tests/**/*.test.{ts,tsx}',
+];
+/**
+ * Those of them that need modules or globals of their own: vi.mock replaces a module, and a few
+ * set a global (a fake IndexedDB, the clipboard) that they do not put back.
+ */
+const ISOLATED_UNIT_TESTS = [
+  'src/features/passkeys/PasskeySection.test.tsx',
+  'src/i18n/languageTimeout.test.ts',
+  'src/features/upload/resume/uploadJournal.test.ts',
+  'src/features/upload/workerFailureRetry.test.ts',
+  'src/features/dashboard/DashboardPage.test.tsx',
+];
 
 // The app, the service worker (workers/sw.ts, Workbox precache via injectManifest) and the
 // Vitest settings live here. The API runs on the same origin in production (npm start);
@@ -76,19 +97,17 @@ export default defineConfig(({ command }) => ({
       {
         extends: true,
         test: {
-          name: 'isolated',
-          include: [
-            'contract/**/*.test.ts',
-            'crypto/**/*.test.ts',
-            'src/**/*.test.{ts,tsx}',
-            'workers/**/*.test.ts',
-            'server/**/*.test.ts',
-            'cli/**/*.test.ts',
-            'tests/**/*.test.{ts,tsx}',
-          ],
-          exclude: ['e2e/**', 'node_modules/**', 'dist/**', ...SHARED_MODULE_TESTS],
+          name: 'units',
+          include: UNIT_TESTS,
+          exclude: ['e2e/**', 'node_modules/**', 'dist/**', ...SHARED_MODULE_TESTS, ...ISOLATED_UNIT_TESTS],
+          // Loaded once per worker instead of once per file (React, MUI, the app's modules): a fifth
+          // of the stage's CPU (docs/operations.md, "Test suite"). Each file still gets its own
+          // environment (jsdom or node); a file that replaces a module or leaves a global set
+          // belongs in ISOLATED_UNIT_TESTS.
+          isolate: false,
         },
       },
+      { extends: true, test: { name: 'isolated', include: ISOLATED_UNIT_TESTS } },
       {
         extends: true,
         test: {
