@@ -30,11 +30,13 @@ import { codedError } from '../../contract/coded-error.ts';
 /** S3 metadata key of a tail: the number of the last part it follows. */
 const FOLLOWS_PART = 'follows-part';
 /**
- * S3 metadata key of a tail: the ETag of the part numbered after the one it follows when that
- * part was left behind a gap by a failed PATCH (see consecutiveParts). That part is not the one
- * that takes the tail's bytes, and the parts from it on do not count while the tail does.
+ * S3 metadata key of a tail: the parts listed after the one it follows when the PATCH that put it
+ * began, as "number:ETag" pairs. A failed PATCH left them (see splitAtGap); none holds bytes a
+ * PATCH acknowledged, so the count stops before any of them until a PATCH stores that number again
+ * (a new ETag). A PATCH sends at most 64 MiB (TUS_CHUNK_BYTES), 8 parts, which S3's 2 KB of
+ * metadata holds.
  */
-const STALE_NEXT_ETAG = 'stale-next-etag';
+const STALE_PARTS = 'stale-parts';
 /** Listings kept for a write to take (one per upload being written; the oldest go first). */
 const LISTINGS_KEPT = 1000;
 
@@ -70,8 +72,8 @@ interface Tail {
   readonly bytes: number;
   /** The last part it follows (null: a tail of an earlier version, without the mark). */
   readonly follows: number | null;
-  /** The ETag of a part after it left by a failed PATCH (it does not hold the tail's bytes). */
-  readonly staleNext: string | undefined;
+  /** ETags of parts after it that a failed PATCH left, by part number (see STALE_PARTS). */
+  readonly stale: ReadonlyMap<number, string>;
 }
 
 interface StoredBytes {
@@ -140,25 +142,39 @@ function lastPartOf(parts: readonly Part[]): number {
   return parts.reduce((last, part) => Math.max(last, part.PartNumber ?? 0), 0);
 }
 
+/** An ETag as S3 metadata can carry it (without the quotes S3 puts around it). */
+const bareEtag = (etag: string | undefined) => (etag ?? '').replaceAll('"', '');
+
 function tailFrom(bytes: number, metadata: Record<string, string> | undefined): Tail {
   const follows = Number(metadata?.[FOLLOWS_PART]);
-  return { bytes, follows: Number.isInteger(follows) ? follows : null, staleNext: metadata?.[STALE_NEXT_ETAG] };
+  const stale = new Map<number, string>();
+  for (const pair of (metadata?.[STALE_PARTS] ?? '').split(',')) {
+    const [number, etag] = pair.split(':');
+    if (number && etag) stale.set(Number(number), etag);
+  }
+  return { bytes, follows: Number.isInteger(follows) ? follows : null, stale };
 }
+
+/** Whether the part is one the tail marks as a failed PATCH's (the same number and ETag). */
+const markedStale = (tail: Tail, part: Part) => tail.stale.get(part.PartNumber ?? 0) === bareEtag(part.ETag);
 
 /** Whether a stored part holds the tail's bytes: the run goes on after the part it follows, with a part put since. */
 function absorbed(tail: Tail, run: readonly Part[]): boolean {
   if (tail.follows === null || run.length <= tail.follows) return false;
-  return tail.staleNext === undefined || run[tail.follows]!.ETag !== tail.staleNext;
+  return !markedStale(tail, run[tail.follows]!);
 }
 
 /**
- * The ETag of the part after `lastPart` in the listing a write began with, if one was there. The
- * write holds the upload's lock and counted what was acknowledged, so a part listed after
- * `lastPart` (in the run behind a marked one, or after the gap) is a failed PATCH's.
+ * The parts listed after `lastPart` when a write began, as STALE_PARTS carries them. The write
+ * holds the upload's lock and counted what was acknowledged, so such a part (in the run behind a
+ * marked one, or after the gap) is a failed PATCH's.
  */
-function staleNextEtag(listing: Listing | undefined, lastPart: number): string | undefined {
-  if (!listing) return undefined;
-  return [...listing.run, ...listing.afterGap].find((part) => part.PartNumber === lastPart + 1)?.ETag;
+function staleParts(listing: Listing | undefined, lastPart: number): string {
+  if (!listing) return '';
+  return [...listing.run, ...listing.afterGap]
+    .filter((part) => (part.PartNumber ?? 0) > lastPart)
+    .map((part) => `${part.PartNumber}:${bareEtag(part.ETag)}`)
+    .join(',');
 }
 
 export class TailSafeS3Store extends S3Store {
@@ -208,8 +224,10 @@ export class TailSafeS3Store extends S3Store {
         throw new StalePartListingError(id, tail.follows, lastPart);
       }
       const tailCounts = tail !== null && !absorbed(tail, listing.run);
-      // A tail that counts ends the offset: the parts after it are still uploading or were left by a failed PATCH.
-      const parts = tailCounts && tail.follows !== null ? listing.run.slice(0, tail.follows) : listing.run;
+      // A tail that counts ends the offset: the parts after it are still uploading or were left by
+      // a failed PATCH. After one that a part took, the count stops before a part it marks.
+      const firstMarked = tail ? listing.run.findIndex((part) => markedStale(tail, part)) : -1;
+      const parts = tailCounts && tail.follows !== null ? listing.run.slice(0, tail.follows) : firstMarked >= 0 ? listing.run.slice(0, firstMarked) : listing.run;
       const stored = { listing, parts, partBytes: parts.reduce((sum, part) => sum + (part.Size ?? 0), 0), tailBytes: tailCounts ? tail.bytes : 0 };
       this.keepCount(id, started, stored);
       return stored;
@@ -262,11 +280,13 @@ export class TailSafeS3Store extends S3Store {
       return written;
     } finally {
       this.writes.delete(id);
-      const staleNext = staleNextEtag(write.atStart?.listing, write.lastPart);
-      if (written !== undefined && !write.putTail && write.lastPart > 0 && staleNext !== undefined && written < ((await this.getMetadata(id)).file.size ?? 0)) {
-        // It ended on a part boundary with a failed PATCH's part next: an empty tail marks that part.
-        await this.putTail(id, Buffer.alloc(0), write.lastPart, staleNext);
-      } else if (write.hadTail && !write.putTail && !write.partFailed && write.lastPart > 0) {
+      const stale = staleParts(write.atStart?.listing, write.lastPart);
+      const stored = !write.putTail && !write.partFailed && write.lastPart > 0;
+      if (stored && stale !== '' && (written === undefined || written < ((await this.getMetadata(id)).file.size ?? 0))) {
+        // No tail of its own marks the failed PATCH's parts after its own (it ended on a part
+        // boundary, or putting its tail failed): an empty tail does, in place of the one it took.
+        await this.putTail(id, Buffer.alloc(0), write.lastPart, stale).catch(() => undefined);
+      } else if (write.hadTail && stored) {
         // Its bytes are in a part this write stored, and no new tail replaced it. After a failed
         // part the tail stays: the part that would hold its bytes may be the one missing.
         await this.client.deleteObject({ Bucket: this.bucket, Key: this.partKey(id, true) }).catch(() => undefined);
@@ -303,19 +323,19 @@ export class TailSafeS3Store extends S3Store {
     }
     const atStart = write?.atStart ?? (await this.storedBytes(id));
     const follows = write?.lastPart || lastPartOf(atStart.parts);
-    const etag = await this.putTail(id, readStream, follows, staleNextEtag(atStart.listing, follows));
+    const etag = await this.putTail(id, readStream, follows, staleParts(atStart.listing, follows));
     if (write) write.putTail = true;
     return etag;
   }
 
   /** Puts (or replaces, in one put) the tail, marked with the part it follows. */
-  private async putTail(id: string, body: Readable | Buffer, follows: number, staleNext: string | undefined): Promise<string> {
+  private async putTail(id: string, body: Readable | Buffer, follows: number, stale: string): Promise<string> {
     const data = await this.client.putObject({
       Bucket: this.bucket,
       Key: this.partKey(id, true),
       Body: body,
       Tagging: this.useCompleteTag('false'),
-      Metadata: { [FOLLOWS_PART]: String(follows), ...(staleNext === undefined ? {} : { [STALE_NEXT_ETAG]: staleNext }) },
+      Metadata: { [FOLLOWS_PART]: String(follows), ...(stale === '' ? {} : { [STALE_PARTS]: stale }) },
     });
     return data.ETag ?? '';
   }

@@ -29,6 +29,7 @@ interface StoreClient {
   client: {
     listParts: (input: { PartNumberMarker?: string }) => Promise<unknown>;
     uploadPart: (input: { PartNumber?: number }) => Promise<unknown>;
+    putObject: (input: { Key?: string }) => Promise<unknown>;
   };
 }
 
@@ -37,18 +38,21 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
   let s3: StoreClient['client'];
   let originalListParts: StoreClient['client']['listParts'];
   let originalUploadPart: StoreClient['client']['uploadPart'];
+  let originalPutObject: StoreClient['client']['putObject'];
   beforeAll(async () => {
     const bucket = await freshBucket(s3Endpoint!, 'listing');
     server = await startServer({ env: { ...bucket.env, UPLOAD_MAX_FILE_MB: '64', UPLOAD_SWEEP_INTERVAL_MINUTES: '0' } });
     s3 = (server.app.uploads.tusStorage.datastore as unknown as StoreClient).client;
     originalListParts = s3.listParts;
     originalUploadPart = s3.uploadPart;
+    originalPutObject = s3.putObject;
   }, 60_000);
   // Each test hooks the store's requests; the next one, passed or failed, starts from the real ones.
   afterEach(() => {
     if (!s3) return;
     s3.listParts = originalListParts;
     s3.uploadPart = originalUploadPart;
+    s3.putObject = originalPutObject;
   });
   afterAll(() => server?.close());
 
@@ -231,4 +235,61 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
       expect(stored.equals(data)).toBe(true);
     });
   }
+
+  it('after a failed PATCH left several parts, one that stores the first of them and then fails counts none of the others', async () => {
+    const uploadPart = originalUploadPart.bind(s3);
+    const putObject = originalPutObject.bind(s3);
+    const folder = await createUploadFolder(server);
+    const client = server.client();
+    // Parts 1-3 of 8 MiB and a short final part 4.
+    const plainSize = 28 * 1024 * 1024;
+    const data = fakeCiphertext(server, plainSize);
+    const location = (await tusCreate(client, folder, data.length, { filename: 'several.bin', plainSize })).headers.get('location')!;
+    const id = location.split('/').pop()!;
+    const first = 3 * 1024 * 1024 + 5;
+    expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
+
+    // Part 1 fails once parts 2-4 of other bytes are stored.
+    let failed = false;
+    let othersStored = 0;
+    let partsTwoToFour!: () => void;
+    const stored = new Promise<void>((resolve) => (partsTwoToFour = resolve));
+    s3.uploadPart = async (input) => {
+      if (input.PartNumber === 1 && !failed) {
+        failed = true;
+        await stored;
+        throw Object.assign(new Error('injected part failure'), { name: 'InternalError' });
+      }
+      const answer = await uploadPart(input);
+      if (!failed || input.PartNumber === 1) return answer;
+      if (++othersStored === 3) partsTwoToFour();
+      return answer;
+    };
+    expect((await tusPatch(client, location, first, randomBytes(data.length - first))).status).toBeGreaterThanOrEqual(500);
+    s3.uploadPart = originalUploadPart;
+
+    // Part 1 and a short tail marking parts 2-4.
+    const afterOne = PART_BYTES + 1000;
+    expect((await tusPatch(client, location, first, data.subarray(first, afterOne))).status).toBe(204);
+    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(afterOne);
+
+    // Part 2 is stored, then putting the next tail fails: parts 3 and 4 are still the failed PATCH's.
+    const afterTwo = 2 * PART_BYTES + 1000;
+    let tailRefused = false;
+    s3.putObject = async (input) => {
+      if (!tailRefused && input.Key?.endsWith('.part')) {
+        tailRefused = true;
+        throw Object.assign(new Error('injected tail failure'), { name: 'InternalError' });
+      }
+      return putObject(input);
+    };
+    expect((await tusPatch(client, location, afterOne, data.subarray(afterOne, afterTwo))).status).toBeGreaterThanOrEqual(500);
+    expect(tailRefused).toBe(true);
+    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(2 * PART_BYTES);
+
+    expect((await tusPatch(client, location, 2 * PART_BYTES, data.subarray(2 * PART_BYTES))).status).toBe(204);
+    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
+    const whole = Buffer.concat(await (await server.app.blobs.get(`uploads/${id}`)).toArray());
+    expect(whole.equals(data)).toBe(true);
+  });
 });
