@@ -15,8 +15,8 @@
 //
 // The gaps: parts are uploaded several at once, so a listing may hold a part whose predecessor is
 // still uploading, or was lost when its PATCH failed. Only parts 1, 2, 3… up to the first missing
-// one count, and a part a failed PATCH left is marked on the tail after which it would otherwise
-// count (see splitAtGap).
+// one count, and the parts a failed PATCH left are marked on the tail after which they would
+// otherwise count (see splitAtGap).
 //
 // The listings: a ListParts answer is parsed on the event loop, about 40 ms of CPU at 640 parts
 // (docs/operations.md), and the stock store lists twice per PATCH (the offset check, then the
@@ -125,9 +125,9 @@ export const isMissingUpload = (error: unknown) => hasS3Code(error, ['NoSuchUplo
  * a HEAD reported below or above what was stored, and the next PATCH numbered its parts after it.
  * @tus/s3-store says its listing "retrieves only consecutive parts" and does not.
  *
- * A part left by a failed PATCH becomes part of the run again once the parts before it are stored,
- * though no PATCH acknowledged its bytes. The PATCH that stores those parts marks it (its tail, or
- * an empty one, carries the part's ETag), and the count stops before a marked part.
+ * Parts left by a failed PATCH become part of the run again once the parts before them are stored,
+ * though no PATCH acknowledged their bytes. The PATCH that stores those parts marks them (its tail,
+ * or an empty one, carries their numbers and ETags), and the count stops before a marked part.
  */
 function splitAtGap(parts: readonly Part[]): Listing {
   const run: Part[] = [];
