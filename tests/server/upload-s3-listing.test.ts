@@ -56,6 +56,40 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
   });
   afterAll(() => server?.close());
 
+  /** The short first PATCH the tests below start from: a tail only, no part stored. */
+  const SHORT_FIRST = 3 * 1024 * 1024 + 5;
+
+  /** A new tus upload of `plainSize` whose first SHORT_FIRST bytes are acknowledged as a short tail. */
+  async function uploadWithShortTail(filename: string, plainSize: number) {
+    const folder = await createUploadFolder(server);
+    const client = server.client();
+    const data = fakeCiphertext(server, plainSize);
+    const location = (await tusCreate(client, folder, data.length, { filename, plainSize })).headers.get('location')!;
+    expect((await tusPatch(client, location, 0, data.subarray(0, SHORT_FIRST))).status).toBe(204);
+    const offset = async () => Number((await tusHead(client, location)).headers.get('upload-offset'));
+    const stored = async () => Buffer.concat(await (await server.app.blobs.get(`uploads/${location.split('/').pop()!}`)).toArray());
+    return { client, data, location, offset, stored };
+  }
+
+  /** Part 1's next upload fails once `count` other parts are stored: the PATCH fails and leaves them behind a gap. */
+  function failPartOneOnceOthersStored(count: number): void {
+    const uploadPart = originalUploadPart.bind(s3);
+    let failed = false;
+    let othersStored = 0;
+    let othersDone!: () => void;
+    const others = new Promise<void>((resolve) => (othersDone = resolve));
+    s3.uploadPart = async (input) => {
+      if (input.PartNumber === 1 && !failed) {
+        failed = true;
+        await others;
+        throw Object.assign(new Error('injected part failure'), { name: 'InternalError' });
+      }
+      const answer = await uploadPart(input);
+      if (failed && input.PartNumber !== 1 && ++othersStored === count) othersDone();
+      return answer;
+    };
+  }
+
   it('lists the parts once per PATCH and once per HEAD, also with a short tail waiting', async () => {
     const listParts = originalListParts.bind(s3);
     let listings = 0;
@@ -160,38 +194,15 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
   });
 
   it('after a part failed while the part behind it was stored, reports the offset before the gap and stores the bytes sent again', async () => {
-    const uploadPart = originalUploadPart.bind(s3);
-    const folder = await createUploadFolder(server);
-    const client = server.client();
-    const plainSize = 12 * 1024 * 1024;
-    const data = fakeCiphertext(server, plainSize);
-    const location = (await tusCreate(client, folder, data.length, { filename: 'gap.bin', plainSize })).headers.get('location')!;
-    const id = location.split('/').pop()!;
-    const first = 3 * 1024 * 1024 + 5;
-    expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
-
-    // Part 1 fails once part 2 is stored: the PATCH fails and leaves part 2 behind a gap.
-    let failed = false;
-    let partTwoStored!: () => void;
-    const partTwo = new Promise<void>((resolve) => (partTwoStored = resolve));
-    s3.uploadPart = async (input) => {
-      if (input.PartNumber === 1 && !failed) {
-        failed = true;
-        await partTwo;
-        throw Object.assign(new Error('injected part failure'), { name: 'InternalError' });
-      }
-      const answer = await uploadPart(input);
-      if (input.PartNumber === 2) partTwoStored();
-      return answer;
-    };
-    expect((await tusPatch(client, location, first, data.subarray(first))).status).toBeGreaterThanOrEqual(500);
-    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(first);
+    const { client, data, location, offset, stored } = await uploadWithShortTail('gap.bin', 12 * 1024 * 1024);
+    failPartOneOnceOthersStored(1);
+    expect((await tusPatch(client, location, SHORT_FIRST, data.subarray(SHORT_FIRST))).status).toBeGreaterThanOrEqual(500);
+    expect(await offset()).toBe(SHORT_FIRST);
 
     // Sent again from there, the parts replace the one left behind the gap.
-    expect((await tusPatch(client, location, first, data.subarray(first))).status).toBe(204);
-    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
-    const stored = Buffer.concat(await (await server.app.blobs.get(`uploads/${id}`)).toArray());
-    expect(stored.equals(data)).toBe(true);
+    expect((await tusPatch(client, location, SHORT_FIRST, data.subarray(SHORT_FIRST))).status).toBe(204);
+    expect(await offset()).toBe(data.length);
+    expect((await stored()).equals(data)).toBe(true);
   });
 
   for (const [resent, end] of [
@@ -199,79 +210,35 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
     ['a little past the part boundary', PART_BYTES + 1000],
   ] as const) {
     it(`after a failed PATCH left a part behind a gap, a shorter PATCH sent again (${resent}) does not count that part`, async () => {
-      const uploadPart = originalUploadPart.bind(s3);
-      const folder = await createUploadFolder(server);
-      const client = server.client();
-      const plainSize = 12 * 1024 * 1024;
-      const data = fakeCiphertext(server, plainSize);
-      const location = (await tusCreate(client, folder, data.length, { filename: 'shorter.bin', plainSize })).headers.get('location')!;
-      const id = location.split('/').pop()!;
-      const first = 3 * 1024 * 1024 + 5;
-      expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
-
+      const { client, data, location, offset, stored } = await uploadWithShortTail('shorter.bin', 12 * 1024 * 1024);
       // The failed PATCH sent other bytes: none of them was acknowledged, so none may be stored.
-      let failed = false;
-      let partTwoStored!: () => void;
-      const partTwo = new Promise<void>((resolve) => (partTwoStored = resolve));
-      s3.uploadPart = async (input) => {
-        if (input.PartNumber === 1 && !failed) {
-          failed = true;
-          await partTwo;
-          throw Object.assign(new Error('injected part failure'), { name: 'InternalError' });
-        }
-        const answer = await uploadPart(input);
-        if (input.PartNumber === 2) partTwoStored();
-        return answer;
-      };
-      expect((await tusPatch(client, location, first, randomBytes(data.length - first))).status).toBeGreaterThanOrEqual(500);
-      expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(first);
+      failPartOneOnceOthersStored(1);
+      expect((await tusPatch(client, location, SHORT_FIRST, randomBytes(data.length - SHORT_FIRST))).status).toBeGreaterThanOrEqual(500);
+      expect(await offset()).toBe(SHORT_FIRST);
 
       // Part 1 is stored now, and part 2 (the failed PATCH's) follows it without a gap.
-      expect((await tusPatch(client, location, first, data.subarray(first, end))).status).toBe(204);
-      expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(end);
+      expect((await tusPatch(client, location, SHORT_FIRST, data.subarray(SHORT_FIRST, end))).status).toBe(204);
+      expect(await offset()).toBe(end);
       expect((await tusPatch(client, location, end, data.subarray(end))).status).toBe(204);
-      expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
-      const stored = Buffer.concat(await (await server.app.blobs.get(`uploads/${id}`)).toArray());
-      expect(stored.equals(data)).toBe(true);
+      expect(await offset()).toBe(data.length);
+      expect((await stored()).equals(data)).toBe(true);
     });
   }
 
   it('after a failed PATCH left several parts, one that stores the first of them and then fails counts none of the others', async () => {
-    const uploadPart = originalUploadPart.bind(s3);
     const putObject = originalPutObject.bind(s3);
-    const folder = await createUploadFolder(server);
-    const client = server.client();
     // Parts 1-3 of 8 MiB and a short final part 4.
-    const plainSize = 28 * 1024 * 1024;
-    const data = fakeCiphertext(server, plainSize);
-    const location = (await tusCreate(client, folder, data.length, { filename: 'several.bin', plainSize })).headers.get('location')!;
-    const id = location.split('/').pop()!;
-    const first = 3 * 1024 * 1024 + 5;
-    expect((await tusPatch(client, location, 0, data.subarray(0, first))).status).toBe(204);
+    const { client, data, location, offset, stored } = await uploadWithShortTail('several.bin', 28 * 1024 * 1024);
+    const first = SHORT_FIRST;
 
     // Part 1 fails once parts 2-4 of other bytes are stored.
-    let failed = false;
-    let othersStored = 0;
-    let partsTwoToFour!: () => void;
-    const stored = new Promise<void>((resolve) => (partsTwoToFour = resolve));
-    s3.uploadPart = async (input) => {
-      if (input.PartNumber === 1 && !failed) {
-        failed = true;
-        await stored;
-        throw Object.assign(new Error('injected part failure'), { name: 'InternalError' });
-      }
-      const answer = await uploadPart(input);
-      if (!failed || input.PartNumber === 1) return answer;
-      if (++othersStored === 3) partsTwoToFour();
-      return answer;
-    };
+    failPartOneOnceOthersStored(3);
     expect((await tusPatch(client, location, first, randomBytes(data.length - first))).status).toBeGreaterThanOrEqual(500);
-    s3.uploadPart = originalUploadPart;
 
     // Part 1 and a short tail marking parts 2-4.
     const afterOne = PART_BYTES + 1000;
     expect((await tusPatch(client, location, first, data.subarray(first, afterOne))).status).toBe(204);
-    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(afterOne);
+    expect(await offset()).toBe(afterOne);
 
     // Part 2 is stored, then putting the next tail fails: parts 3 and 4 are still the failed PATCH's.
     const afterTwo = 2 * PART_BYTES + 1000;
@@ -285,11 +252,10 @@ suite('BLOB_STORE=s3: part listings per tus request', () => {
     };
     expect((await tusPatch(client, location, afterOne, data.subarray(afterOne, afterTwo))).status).toBeGreaterThanOrEqual(500);
     expect(tailRefused).toBe(true);
-    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(2 * PART_BYTES);
+    expect(await offset()).toBe(2 * PART_BYTES);
 
     expect((await tusPatch(client, location, 2 * PART_BYTES, data.subarray(2 * PART_BYTES))).status).toBe(204);
-    expect(Number((await tusHead(client, location)).headers.get('upload-offset'))).toBe(data.length);
-    const whole = Buffer.concat(await (await server.app.blobs.get(`uploads/${id}`)).toArray());
-    expect(whole.equals(data)).toBe(true);
+    expect(await offset()).toBe(data.length);
+    expect((await stored()).equals(data)).toBe(true);
   });
 });
