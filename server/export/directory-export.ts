@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { writeStreamClosed } from '../storage/write-stream-closed.ts';
 import { ExportTargetError } from './errors.ts';
 import type { ExportPlan } from './export-plan.ts';
 import { BLOBS_DIRECTORY, MANIFEST_NAME, serialiseManifest } from './manifest.ts';
@@ -68,7 +69,15 @@ export async function writeExportDirectory(target: string, plan: ExportPlan, blo
           callback(null, chunk);
         },
       });
-      await pipeline(await blobs.get(blob.blobKey), counter, createWriteStream(temporary, { flags: 'wx' }));
+      const source = await blobs.get(blob.blobKey);
+      const file = createWriteStream(temporary, { flags: 'wx' });
+      try {
+        await pipeline(source, counter, file);
+      } catch (error) {
+        // Closed before writeDurably removes the file (write-stream-closed.ts says why).
+        await writeStreamClosed(file);
+        throw error;
+      }
       if (written !== blob.size) {
         throw new Error(`The stored data of file ${blob.fileId} changed while it was exported (${written} bytes, expected ${blob.size}).`);
       }

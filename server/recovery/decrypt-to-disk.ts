@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { cipherLength, DecryptRecords, OfflineCryptoError } from '../crypto/index.ts';
+import { writeStreamClosed } from '../storage/write-stream-closed.ts';
 import { errnoCode, FileRecoveryError } from './errors.ts';
 import { ensureDirectories, pathExists, targetPath } from './output-path.ts';
 import { CipherMeter, PlainCheck } from './stream-meters.ts';
@@ -121,6 +122,10 @@ export async function decryptToDisk(fileKey: Buffer, iv: Buffer, file: ExpectedF
       throw error instanceof FileRecoveryError ? error : outputFailed(error);
     }
   } finally {
-    if (!renamed) await rm(temp, { force: true });
+    if (!renamed) {
+      // Closed before its file is removed (write-stream-closed.ts says why).
+      await writeStreamClosed(sink);
+      await rm(temp, { force: true });
+    }
   }
 }

@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { listDiskBlobs } from './disk-blob-listing.ts';
 import { DirectorySync } from './directory-sync.ts';
+import { writeStreamClosed } from './write-stream-closed.ts';
 import {
   BlobStoreError,
   checkBlobKey,
@@ -57,14 +58,17 @@ export class DiskBlobStore implements BlobStore {
         else callback(null, chunk);
       },
     });
+    // flush: the file is fsynced before its descriptor is closed.
+    const file = createWriteStream(temporary, { flags: 'wx', flush: true });
     try {
-      // flush: the file is fsynced before its descriptor is closed.
-      await pipeline(body, counter, createWriteStream(temporary, { flags: 'wx', flush: true }));
+      await pipeline(body, counter, file);
       await rename(temporary, target);
       await this.directorySync.sync(directory);
     } catch (error) {
       // A directory removed behind our back is created again by the next put.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.directories.delete(directory);
+      // (A body that failed just before the put began fails the pipeline before the file is open.)
+      await writeStreamClosed(file);
       await rm(temporary, { force: true });
       throw error;
     }

@@ -52,8 +52,11 @@ async function diskStore(contents: Map<string, Buffer>): Promise<BlobStore> {
   return store;
 }
 
-/** A store whose blob `failing` sends some bytes and then fails; every stream it opens is recorded. */
-function failingStore(inner: BlobStore, failing: string): BlobStore & { opened: Readable[] } {
+/**
+ * A store whose blob `failing` sends some bytes and then fails (or, `atOnce`, is handed over
+ * already failed); every stream it opens is recorded.
+ */
+function failingStore(inner: BlobStore, failing: string, atOnce = false): BlobStore & { opened: Readable[] } {
   const opened: Readable[] = [];
   return {
     opened,
@@ -68,8 +71,13 @@ function failingStore(inner: BlobStore, failing: string): BlobStore & { opened: 
         return stream;
       }
       const stream = new PassThrough();
-      stream.write(Buffer.alloc(100));
-      setTimeout(() => stream.destroy(new Error('disk read failed')), 20);
+      if (atOnce) {
+        stream.on('error', () => undefined);
+        stream.destroy(new Error('disk read failed'));
+      } else {
+        stream.write(Buffer.alloc(100));
+        setTimeout(() => stream.destroy(new Error('disk read failed')), 20);
+      }
       opened.push(stream);
       return stream;
     },
@@ -157,5 +165,20 @@ describe('export directory writer', () => {
     await expect(writeExportDirectory(target, plan, failingStore(store, plan.blobs[1]!.blobKey))).rejects.toThrow('disk read failed');
     expect(fs.readdirSync(target)).toEqual(['files']);
     expect(fs.readdirSync(path.join(target, 'files'))).toEqual(['1.sdrp']);
+  });
+
+  it('leaves no partial file when a blob fails before its first byte (the file is removed only once closed)', async () => {
+    const { store, plan } = await fixture();
+    const failing = failingStore(store, plan.blobs[1]!.blobKey, true);
+    const targets: string[] = [];
+    // One export after another, each racing the removal of its partial file against its opening.
+    for (let i = 0; i < 150; i++) {
+      const target = path.join(tempDir(), 'export');
+      targets.push(target);
+      await expect(writeExportDirectory(target, plan, failing)).rejects.toThrow('disk read failed');
+    }
+    // A file opened after its removal would appear only after this.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const target of targets) expect(fs.readdirSync(path.join(target, 'files'))).toEqual(['1.sdrp']);
   });
 });

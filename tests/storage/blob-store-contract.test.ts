@@ -129,6 +129,24 @@ describe.each(backends)('BlobStore contract: %s', (name, open) => {
       expect(await under.leftovers()).toEqual(before);
     });
 
+    it('leaves no partial blob when the source failed just before the put began', async () => {
+      // A client that drops out while its part waits for the gates: the parser has failed the
+      // part's stream just before the store reads from it. The store's write must not outlive the
+      // failed put (CI, 2026-11-28: a disk store's temporary file, created after its removal, left
+      // behind for good). One put after another, each racing its own clean-up.
+      await store.put('files/failed-early/first', Readable.from([Buffer.from('x')]));
+      const before = await under.leftovers();
+      for (let i = 0; i < 300; i++) {
+        const failed = new Readable({ read() {} });
+        failed.on('error', () => undefined);
+        failed.destroy(new Error('client went away'));
+        await expect(store.put(`files/failed-early/${i}`, failed)).rejects.toThrow('client went away');
+      }
+      // A write that outlived its put would create its file only after this.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await under.leftovers()).toEqual(before);
+    });
+
     it('answers missing blobs and bad ranges with typed errors', async () => {
       await expect(store.get('nope')).rejects.toMatchObject({ code: 'BLOB_NOT_FOUND' });
       await store.put('x', Readable.from([Buffer.from('abc')]));
