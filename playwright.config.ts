@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL, E2E_REDUCED_MOTION } from './e2e/support/environment.mjs';
+import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH, E2E_BASE_URL, E2E_REDUCED_MOTION } from './e2e/support/environment.mjs';
 
 /** The specs that keep a core busy most of their time: axe over every state, large files encrypted in the page. */
 const HEAVY_SPECS = /\/(a11y|a11y-phone|a11y-public|files|upload|resume|resume-handles)\.spec\.ts$/;
@@ -7,8 +7,9 @@ const HEAVY_SPECS = /\/(a11y|a11y-phone|a11y-public|files|upload|resume|resume-h
 /** Spec files at a time: one heavy, the rest light (E2E_WORKERS=1 runs one file at a time). */
 const WORKERS = Number(process.env.E2E_WORKERS ?? 3);
 
-// End-to-end specs drive Debian's Chromium (Playwright downloads no browser here) against the
-// real built app and the real server with a fresh SQLite database (scripts/e2e-server.mjs).
+// End-to-end specs drive Debian's Chromium, its headless shell when installed (Playwright downloads
+// no browser here; E2E_CHROMIUM_PATH in e2e/support/environment.mjs), against the real built app
+// and the real server with a fresh SQLite database (scripts/e2e-server.mjs).
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,7 +42,7 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: E2E_BASE_URL,
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: E2E_CHROMIUM_PATH, args: CHROMIUM_ARGS },
     reducedMotion: E2E_REDUCED_MOTION,
     // A trace records the page all along (screencast frames, DOM snapshots): a third of the CPU of
     // a spec run here (docs/operations.md, "Test suite"). In CI only the retry of a failed test

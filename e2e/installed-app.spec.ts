@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { AdminClient } from './support/api-client.ts';
 import { expectAccessible } from './support/axe.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE_URL, E2E_DATA_DIR, E2E_REDUCED_MOTION } from './support/environment.mjs';
+import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH, E2E_BASE_URL, E2E_DATA_DIR, E2E_REDUCED_MOTION } from './support/environment.mjs';
 
 const SHOTS_DIR = process.env.UPLOAD_SHOTS_DIR ?? '/tmp/upload-shots';
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -89,7 +89,7 @@ test('Chromium reports no installability errors for the app', async () => {
   // A Playwright context is incognito ("in-incognito" is itself an installability error): a
   // persistent profile is what a person installs from.
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-install-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, reducedMotion: E2E_REDUCED_MOTION });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: E2E_CHROMIUM_PATH, args: CHROMIUM_ARGS, reducedMotion: E2E_REDUCED_MOTION });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${E2E_BASE_URL}/login`);

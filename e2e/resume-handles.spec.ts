@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { cipherLength } from '../server/crypto/index.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_REDUCED_MOTION } from './support/environment.mjs';
+import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH, E2E_REDUCED_MOTION } from './support/environment.mjs';
 import { answerPickers, patternedContent, pickerOpenings, withOpfsOpenPickers, withoutOpenPickers, writeOpfsFile } from './support/openPickers.ts';
 import {
   allReceived,
@@ -95,7 +95,7 @@ test('a folder picked through the folder dialog, the browser closed in the middl
   test.setTimeout(240_000);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-profile-'));
   const launch = async () => {
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, reducedMotion: E2E_REDUCED_MOTION });
+    const context = await chromium.launchPersistentContext(profile, { executablePath: E2E_CHROMIUM_PATH, args: CHROMIUM_ARGS, reducedMotion: E2E_REDUCED_MOTION });
     await withOpfsOpenPickers(context);
     return context;
   };

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { cipherLength, type NodeKeyPair } from '../server/crypto/index.ts';
 import type { AdminClient } from './support/api-client.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_REDUCED_MOTION } from './support/environment.mjs';
+import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH, E2E_REDUCED_MOTION } from './support/environment.mjs';
 import {
   allReceived,
   confirmed,
@@ -217,7 +217,7 @@ test('a file edited in place with its size and date kept is caught by the signat
 test('the browser closed in the middle of a folder upload: reopened on the same profile with the same folder selected, the unfinished file resumes and the finished ones are not sent again', async () => {
   test.setTimeout(240_000);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sealdrop-profile-'));
-  const launch = () => chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, reducedMotion: E2E_REDUCED_MOTION });
+  const launch = () => chromium.launchPersistentContext(profile, { executablePath: E2E_CHROMIUM_PATH, args: CHROMIUM_ARGS, reducedMotion: E2E_REDUCED_MOTION });
   let context = await launch();
   try {
     let page = context.pages()[0] ?? (await context.newPage());

@@ -1,5 +1,6 @@
 // Where the end-to-end server listens and keeps its data; shared by the Playwright config, the
 // server launcher and the specs (which create accounts in the same data directory, as the admin CLI does).
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
@@ -20,7 +21,17 @@ export const SPEC_PORTS = {
 };
 // Per port, so that two Playwright runs on different E2E_PORTs never wipe each other's data.
 export const E2E_DATA_DIR = fileURLToPath(new URL(`../../.tmp/e2e-data-${E2E_PORT}`, import.meta.url));
+/** Debian's Chromium, the desktop browser users run: the benchmarks measure it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
+/**
+ * The end-to-end specs' Chromium: Debian's headless shell when it is installed (.ci/run installs
+ * it), the same version and engine without the desktop browser around it, which is what
+ * Playwright runs headless specs in by default. The suite passes in both; the shell costs a fifth
+ * less CPU, and the browsers are CI's largest CPU user (docs/operations.md, "Test suite").
+ * E2E_CHROMIUM_PATH picks another.
+ */
+export const E2E_CHROMIUM_PATH = process.env.E2E_CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : CHROMIUM_PATH);
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
