@@ -27,8 +27,8 @@ const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
 /**
  * The end-to-end specs' Chromium: Debian's headless shell when it is installed (.ci/run installs
  * it), the same version and engine without the desktop browser around it, which is what
- * Playwright runs headless specs in by default. The suite passes in both; the shell costs a fifth
- * less CPU, and the browsers are CI's largest CPU user (docs/operations.md, "Test suite").
+ * Playwright runs headless specs in by default. The suite passes in both, and the shell costs less
+ * CPU, of which the browsers are CI's largest user (measured: docs/operations.md, "Test suite").
  * E2E_CHROMIUM_PATH picks another.
  */
 export const E2E_CHROMIUM_PATH = process.env.E2E_CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : CHROMIUM_PATH);

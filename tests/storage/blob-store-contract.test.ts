@@ -132,8 +132,8 @@ describe.each(backends)('BlobStore contract: %s', (name, open) => {
     it('leaves no partial blob when the source failed just before the put began', async () => {
       // A client that drops out while its part waits for the gates: the parser has failed the
       // part's stream just before the store reads from it. The store's write must not outlive the
-      // failed put (CI, 2026-11-28: a disk store's temporary file, created after its removal, left
-      // behind for good). One put after another, each racing its own clean-up.
+      // failed put: a disk store's temporary file opened after its removal stays for good. One put
+      // after another, each racing its own clean-up.
       await store.put('files/failed-early/first', Readable.from([Buffer.from('x')]));
       const before = await under.leftovers();
       for (let i = 0; i < 300; i++) {
