@@ -25,7 +25,7 @@ import { buildHarness } from '../e2e/crypto-harness/build.ts';
 import type { DecryptRunResult, EncryptRunOptions, EncryptRunResult, HarnessError, LimitsMeasurement } from '../e2e/crypto-harness/harness-types.ts';
 import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import { encryptFileWithNode, ensurePlainFile } from '../e2e/crypto-harness/test-files.ts';
-import { PeakMemory, sampleTree, schedulerTimes } from './process-tree.ts';
+import { benchCpuByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree, schedulerTimes, ThreadWatch } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { hashPlacementFor, LARGE_FILES_AT_ONCE } from '../src/features/upload/engine/uploadLimits.ts';
 import { analyse, isManyFilesPhase, MANY_FILES_CAPACITY_TARGET, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
@@ -118,12 +118,17 @@ async function measure(
   let cpuSeconds = 0;
   let wallSeconds = 0;
   let waitSeconds = 0;
+  const threadCpu = new Map<string, number>();
   for (let i = 0; i < REPEAT; i++) {
     const before = (await sampleTree(memory.rootPid)).cpuSeconds;
     const scheduledBefore = await schedulerTimes(memory.rootPid);
+    const threadsBefore = await benchThreads(memory.rootPid, null);
+    const threads = new ThreadWatch(memory.rootPid, null);
+    threads.start();
     memory.start();
     const result = await inTime(name, run());
     const peak = await memory.stop();
+    for (const [thread, seconds] of benchCpuByThread(threadsBefore, await threads.stop())) threadCpu.set(thread, (threadCpu.get(thread) ?? 0) + seconds);
     waitSeconds += (await schedulerTimes(memory.rootPid)).waitSeconds - scheduledBefore.waitSeconds;
     const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
     peakRss = Math.max(peakRss, peak.peakRssBytes);
@@ -135,6 +140,9 @@ async function measure(
     cpuPerMB.push((used * 1000) / (result.plainBytes / 1e6));
   }
   console.log(`  ${name}: ${runs.map((r) => r.toFixed(0)).join(', ')} MB/s`);
+  // Per MB of plaintext, so phases of different sizes compare (the limits' split is per MB too).
+  const cpuMsPerMBByThread = largestThreads([...threadCpu].map(([thread, seconds]) => [thread, (seconds * 1000) / REPEAT / (plainBytes / 1e6)] as const));
+  printThreads(cpuMsPerMBByThread, 8, 'MB');
   const medianMBps = median(runs);
   return {
     name,
@@ -150,6 +158,7 @@ async function measure(
     peakRssMiB: mib(peakRss),
     peakPssMiB: mib(peakPss),
     idleRssMiB: mib(idle.rssBytes),
+    cpuMsPerMBByThread,
   };
 }
 
@@ -161,15 +170,25 @@ async function measure(
 async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsMeasurement): Promise<Rate> {
   const wall: number[] = [];
   const cost: number[] = [];
+  const threadCpuMs = new Map<string, number>();
   for (let i = 0; i < REPEAT; i++) {
     const before = (await sampleTree(memory.rootPid)).cpuSeconds;
+    const threadsBefore = await benchThreads(memory.rootPid, null);
     const { bytes, seconds } = await inTime(`limit ${JSON.stringify(measurement)}`, page.evaluate((m) => window.cryptoHarness.measureLimit(m), measurement));
     const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
+    for (const [thread, spent] of benchCpuByThread(threadsBefore, await benchThreads(memory.rootPid, null))) {
+      threadCpuMs.set(thread, (threadCpuMs.get(thread) ?? 0) + (spent * 1000) / REPEAT / (bytes / 1e6));
+    }
     wall.push(bytes / 1e6 / seconds);
     cost.push((used * 1000) / (bytes / 1e6));
   }
   const cpuMsPerMB = median(cost);
-  return { wallMBps: Math.round(median(wall)), cpuMsPerMB: Number(cpuMsPerMB.toFixed(2)), perCoreMBps: Math.round(1000 / cpuMsPerMB) };
+  return {
+    wallMBps: Math.round(median(wall)),
+    cpuMsPerMB: Number(cpuMsPerMB.toFixed(2)),
+    perCoreMBps: Math.round(1000 / cpuMsPerMB),
+    cpuMsPerMBByThread: largestThreads(threadCpuMs),
+  };
 }
 
 async function measureLimits(page: Page, memory: PeakMemory, readPath: string): Promise<Limits> {

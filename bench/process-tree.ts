@@ -289,10 +289,21 @@ export function largestThreads(seconds: Iterable<readonly [string, number]>): Re
   );
 }
 
-/** Prints the largest per-thread figures on one indented line (nothing when there are none). */
-export function printThreads(byThread: Record<string, number>, count = 8): void {
+/**
+ * The largest per-thread figures on one line, or null when there are none: CPU seconds per run, or
+ * (bench:crypto) CPU milliseconds per MB processed.
+ */
+export function formatThreads(byThread: Record<string, number>, count = 8, per: 'run' | 'MB' = 'run'): string | null {
   const top = Object.entries(byThread).slice(0, count);
-  if (top.length > 0) console.log(`      CPU per run by thread: ${top.map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ')}`);
+  if (top.length === 0) return null;
+  const unit = per === 'run' ? 's' : 'ms';
+  return `CPU per ${per} by thread: ${top.map(([name, value]) => `${name} ${value.toFixed(2)} ${unit}`).join(', ')}`;
+}
+
+/** Prints formatThreads' line, indented (nothing when there are no figures). */
+export function printThreads(byThread: Record<string, number>, count = 8, per: 'run' | 'MB' = 'run'): void {
+  const line = formatThreads(byThread, count, per);
+  if (line) console.log(`      ${line}`);
 }
 
 /**

@@ -2,6 +2,7 @@
 // what else runs; CPU time per MB does not, so each phase is also compared by CPU cost with the sum
 // of its parts (reading the file, SHA-256, AES-GCM) measured in the same run.
 import type { SmallFileDigestRow } from '../e2e/crypto-harness/harness-types.ts';
+import { formatThreads } from './process-tree.ts';
 
 export interface Rate {
   /** Wall-clock rate of the measurement loop (lowered by anything else running on the machine). */
@@ -10,6 +11,8 @@ export interface Rate {
   readonly cpuMsPerMB: number;
   /** 1000 / cpuMsPerMB: what one free core does. This is the limit the pool is compared with. */
   readonly perCoreMBps: number;
+  /** Browser CPU-ms per MB by thread name (absent where only the total was measured). */
+  readonly cpuMsPerMBByThread?: Record<string, number>;
 }
 
 export interface Limits {
@@ -40,6 +43,8 @@ export interface PhaseResult {
   readonly peakRssMiB: number;
   readonly peakPssMiB: number;
   readonly idleRssMiB: number;
+  /** Browser CPU-ms per MB by thread name ("browser: <thread>"), averaged over the runs. */
+  readonly cpuMsPerMBByThread: Record<string, number>;
 }
 
 export interface PhaseAnalysis {
@@ -77,6 +82,10 @@ export function printLimits(limits: Limits): void {
   console.log(`  AES-256-GCM decrypt  ${rate(limits.aesDecrypt)}`);
   console.log(`  SHA-256 (hash-wasm)  ${rate(limits.sha256)}   incremental, ${limits.recordSize / 1024} KiB updates`);
   console.log(`  reading a File       ${rate(limits.read)}   Blob.stream(), browser + renderer process`);
+  for (const [name, limit] of [['AES-256-GCM encrypt', limits.aesEncrypt], ['SHA-256', limits.sha256], ['reading a File', limits.read]] as const) {
+    const line = formatThreads(limit.cpuMsPerMBByThread ?? {}, 6, 'MB');
+    if (line) console.log(`    ${name}: ${line}`);
+  }
   console.log('  whole-file SHA-256 of small files: one-shot crypto.subtle.digest vs hash-wasm (wall)');
   for (const row of limits.smallFileDigest) {
     console.log(`    ${pad(row.bytes / 1024, 6)} KiB   digest ${pad(row.oneShotMBps.toFixed(0), 5)} MB/s   hash-wasm ${pad(row.hashWasmMBps.toFixed(0), 4)} MB/s`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuByThreadName, lastSeenThreads, type ThreadCpu } from '../../bench/process-tree.ts';
+import { cpuByThreadName, formatThreads, lastSeenThreads, type ThreadCpu } from '../../bench/process-tree.ts';
 
 const threads = (entries: Array<[string, string, number]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds]) => [id, { name, seconds }]));
 
@@ -12,5 +12,18 @@ describe('threads sampled during a run', () => {
     expect(Object.fromEntries(cpuByThreadName(before, seen))).toEqual({ chromium: 2, 'DedicatedWorker thread': 3.5 });
     // Without the samples in between the worker's time is lost.
     expect(Object.fromEntries(cpuByThreadName(before, atTheEnd))).toEqual({ chromium: 2 });
+  });
+});
+
+describe('per-thread figures on one line', () => {
+  const byThread = { 'browser: DedicatedWorker': 4.114, 'browser: ThreadPoolForeg': 0.57, 'browser: chromium': 0.28 };
+
+  it('gives seconds per run, or (bench:crypto) milliseconds per MB, the largest first as given', () => {
+    expect(formatThreads(byThread, 2)).toBe('CPU per run by thread: browser: DedicatedWorker 4.11 s, browser: ThreadPoolForeg 0.57 s');
+    expect(formatThreads(byThread, 8, 'MB')).toBe('CPU per MB by thread: browser: DedicatedWorker 4.11 ms, browser: ThreadPoolForeg 0.57 ms, browser: chromium 0.28 ms');
+  });
+
+  it('is null when no thread was measured (no line printed)', () => {
+    expect(formatThreads({}, 8, 'MB')).toBeNull();
   });
 });
