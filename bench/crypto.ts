@@ -25,7 +25,7 @@ import { buildHarness } from '../e2e/crypto-harness/build.ts';
 import type { DecryptRunResult, EncryptRunOptions, EncryptRunResult, HarnessError, LimitsMeasurement } from '../e2e/crypto-harness/harness-types.ts';
 import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import { encryptFileWithNode, ensurePlainFile } from '../e2e/crypto-harness/test-files.ts';
-import { benchCpuByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree, schedulerTimes, ThreadWatch } from './process-tree.ts';
+import { addThreadCpu, benchCpuByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree, schedulerTimes, ThreadWatch } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { hashPlacementFor, LARGE_FILES_AT_ONCE } from '../src/features/upload/engine/uploadLimits.ts';
 import { analyse, isManyFilesPhase, MANY_FILES_CAPACITY_TARGET, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
@@ -126,9 +126,17 @@ async function measure(
     const threads = new ThreadWatch(memory.rootPid, null);
     threads.start();
     memory.start();
-    const result = await inTime(name, run());
-    const peak = await memory.stop();
-    for (const [thread, seconds] of benchCpuByThread(threadsBefore, await threads.stop())) threadCpu.set(thread, (threadCpu.get(thread) ?? 0) + seconds);
+    let result: Awaited<ReturnType<typeof run>>;
+    let peak: Awaited<ReturnType<PeakMemory['stop']>>;
+    let threadsAfter: Awaited<ReturnType<ThreadWatch['stop']>>;
+    try {
+      result = await inTime(name, run());
+    } finally {
+      // Also when the run fails or stalls: the samplers' timers would keep the process alive.
+      peak = await memory.stop();
+      threadsAfter = await threads.stop();
+    }
+    addThreadCpu(threadCpu, benchCpuByThread(threadsBefore, threadsAfter));
     waitSeconds += (await schedulerTimes(memory.rootPid)).waitSeconds - scheduledBefore.waitSeconds;
     const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
     peakRss = Math.max(peakRss, peak.peakRssBytes);
@@ -170,15 +178,15 @@ async function measure(
 async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsMeasurement): Promise<Rate> {
   const wall: number[] = [];
   const cost: number[] = [];
-  const threadCpuMs = new Map<string, number>();
+  const threadCpu = new Map<string, number>();
+  let bytesPerRun = 0;
   for (let i = 0; i < REPEAT; i++) {
     const before = (await sampleTree(memory.rootPid)).cpuSeconds;
     const threadsBefore = await benchThreads(memory.rootPid, null);
     const { bytes, seconds } = await inTime(`limit ${JSON.stringify(measurement)}`, page.evaluate((m) => window.cryptoHarness.measureLimit(m), measurement));
     const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
-    for (const [thread, spent] of benchCpuByThread(threadsBefore, await benchThreads(memory.rootPid, null))) {
-      threadCpuMs.set(thread, (threadCpuMs.get(thread) ?? 0) + (spent * 1000) / REPEAT / (bytes / 1e6));
-    }
+    addThreadCpu(threadCpu, benchCpuByThread(threadsBefore, await benchThreads(memory.rootPid, null)));
+    bytesPerRun = bytes;
     wall.push(bytes / 1e6 / seconds);
     cost.push((used * 1000) / (bytes / 1e6));
   }
@@ -187,7 +195,7 @@ async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsM
     wallMBps: Math.round(median(wall)),
     cpuMsPerMB: Number(cpuMsPerMB.toFixed(2)),
     perCoreMBps: Math.round(1000 / cpuMsPerMB),
-    cpuMsPerMBByThread: largestThreads(threadCpuMs),
+    cpuMsPerMBByThread: largestThreads([...threadCpu].map(([thread, seconds]) => [thread, (seconds * 1000) / REPEAT / (bytesPerRun / 1e6)] as const)),
   };
 }
 

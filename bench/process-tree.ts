@@ -220,6 +220,11 @@ export async function benchThreads(browserPid: number, serverPid: number | null)
   return { browser: await threadCpuSeconds(browserPid), server: serverPid === null ? null : await threadCpuSeconds(serverPid) };
 }
 
+/** Adds one run's CPU seconds by thread name (benchCpuByThread) into the phase's running total. */
+export function addThreadCpu(total: Map<string, number>, spent: ReadonlyMap<string, number>): void {
+  for (const [name, seconds] of spent) total.set(name, (total.get(name) ?? 0) + seconds);
+}
+
 /** Each thread as last seen: `later` where it has it, else `earlier` (a thread that ended in between). */
 export function lastSeenThreads(earlier: Map<string, ThreadCpu>, later: Map<string, ThreadCpu>): Map<string, ThreadCpu> {
   return new Map([...earlier, ...later]);

@@ -82,7 +82,7 @@ export function printLimits(limits: Limits): void {
   console.log(`  AES-256-GCM decrypt  ${rate(limits.aesDecrypt)}`);
   console.log(`  SHA-256 (hash-wasm)  ${rate(limits.sha256)}   incremental, ${limits.recordSize / 1024} KiB updates`);
   console.log(`  reading a File       ${rate(limits.read)}   Blob.stream(), browser + renderer process`);
-  for (const [name, limit] of [['AES-256-GCM encrypt', limits.aesEncrypt], ['SHA-256', limits.sha256], ['reading a File', limits.read]] as const) {
+  for (const [name, limit] of [['AES-256-GCM encrypt', limits.aesEncrypt], ['AES-256-GCM decrypt', limits.aesDecrypt], ['SHA-256', limits.sha256], ['reading a File', limits.read]] as const) {
     const line = formatThreads(limit.cpuMsPerMBByThread ?? {}, 6, 'MB');
     if (line) console.log(`    ${name}: ${line}`);
   }

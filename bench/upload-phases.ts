@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BenchBrowser } from './bench-browser.ts';
 import { cpuBoundOf, type CpuBound } from './cpu-bound.ts';
-import { benchCpuByThread, benchThreads, largestThreads, machineCpu, machineCpuBetween, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
+import { addThreadCpu, benchCpuByThread, benchThreads, largestThreads, machineCpu, machineCpuBetween, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
 import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
 
 const MiB = 1024 * 1024;
@@ -197,7 +197,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     machineBusy += machineSpent.busySeconds;
     machineStolen += machineSpent.stealSeconds;
     benchBusy += machineSpent.benchSeconds;
-    for (const [name, seconds] of benchCpuByThread(threadsBefore, await threadsOf())) threadCpu.set(name, (threadCpu.get(name) ?? 0) + seconds);
+    addThreadCpu(threadCpu, benchCpuByThread(threadsBefore, await threadsOf()));
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
     wall += (Date.now() - startedAt) / 1000;
