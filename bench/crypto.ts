@@ -25,7 +25,8 @@ import { buildHarness } from '../e2e/crypto-harness/build.ts';
 import type { DecryptRunResult, EncryptRunOptions, EncryptRunResult, HarnessError, LimitsMeasurement } from '../e2e/crypto-harness/harness-types.ts';
 import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import { encryptFileWithNode, ensurePlainFile } from '../e2e/crypto-harness/test-files.ts';
-import { addThreadCpu, benchCpuByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree, schedulerTimes, ThreadWatch } from './process-tree.ts';
+import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
+import { addByThread, benchCpuByThread, benchFaultsByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree, schedulerTimes, ThreadWatch } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { hashPlacementFor, LARGE_FILES_AT_ONCE } from '../src/features/upload/engine/uploadLimits.ts';
 import { analyse, isManyFilesPhase, MANY_FILES_CAPACITY_TARGET, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
@@ -119,6 +120,7 @@ async function measure(
   let wallSeconds = 0;
   let waitSeconds = 0;
   const threadCpu = new Map<string, number>();
+  const threadFaults = new Map<string, number>();
   for (let i = 0; i < REPEAT; i++) {
     const before = (await sampleTree(memory.rootPid)).cpuSeconds;
     const scheduledBefore = await schedulerTimes(memory.rootPid);
@@ -136,7 +138,8 @@ async function measure(
       peak = await memory.stop();
       threadsAfter = await threads.stop();
     }
-    addThreadCpu(threadCpu, benchCpuByThread(threadsBefore, threadsAfter));
+    addByThread(threadCpu, benchCpuByThread(threadsBefore, threadsAfter));
+    addByThread(threadFaults, benchFaultsByThread(threadsBefore, threadsAfter));
     waitSeconds += (await schedulerTimes(memory.rootPid)).waitSeconds - scheduledBefore.waitSeconds;
     const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
     peakRss = Math.max(peakRss, peak.peakRssBytes);
@@ -151,6 +154,8 @@ async function measure(
   // Per MB of plaintext, so phases of different sizes compare (the limits' split is per MB too).
   const cpuMsPerMBByThread = largestThreads([...threadCpu].map(([thread, seconds]) => [thread, (seconds * 1000) / REPEAT / (plainBytes / 1e6)] as const));
   printThreads(cpuMsPerMBByThread, 8, 'MB');
+  const faultedMiBPerMBByThread = largestThreads([...threadFaults].map(([thread, faulted]) => [thread, faulted / REPEAT / (plainBytes / 1e6)] as const));
+  printThreads(faultedMiBPerMBByThread, 6, 'MB', 'faultedMiB');
   const medianMBps = median(runs);
   return {
     name,
@@ -167,6 +172,7 @@ async function measure(
     peakPssMiB: mib(peakPss),
     idleRssMiB: mib(idle.rssBytes),
     cpuMsPerMBByThread,
+    faultedMiBPerMBByThread,
   };
 }
 
@@ -179,13 +185,16 @@ async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsM
   const wall: number[] = [];
   const cost: number[] = [];
   const threadCpu = new Map<string, number>();
+  const threadFaults = new Map<string, number>();
   let bytesPerRun = 0;
   for (let i = 0; i < REPEAT; i++) {
     const before = (await sampleTree(memory.rootPid)).cpuSeconds;
     const threadsBefore = await benchThreads(memory.rootPid, null);
     const { bytes, seconds } = await inTime(`limit ${JSON.stringify(measurement)}`, page.evaluate((m) => window.cryptoHarness.measureLimit(m), measurement));
     const used = (await sampleTree(memory.rootPid)).cpuSeconds - before;
-    addThreadCpu(threadCpu, benchCpuByThread(threadsBefore, await benchThreads(memory.rootPid, null)));
+    const threadsAfter = await benchThreads(memory.rootPid, null);
+    addByThread(threadCpu, benchCpuByThread(threadsBefore, threadsAfter));
+    addByThread(threadFaults, benchFaultsByThread(threadsBefore, threadsAfter));
     bytesPerRun = bytes;
     wall.push(bytes / 1e6 / seconds);
     cost.push((used * 1000) / (bytes / 1e6));
@@ -196,6 +205,7 @@ async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsM
     cpuMsPerMB: Number(cpuMsPerMB.toFixed(2)),
     perCoreMBps: Math.round(1000 / cpuMsPerMB),
     cpuMsPerMBByThread: largestThreads([...threadCpu].map(([thread, seconds]) => [thread, (seconds * 1000) / REPEAT / (bytesPerRun / 1e6)] as const)),
+    faultedMiBPerMBByThread: largestThreads([...threadFaults].map(([thread, faulted]) => [thread, faulted / REPEAT / (bytesPerRun / 1e6)] as const)),
   };
 }
 
@@ -241,8 +251,9 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
     await page.waitForFunction(() => typeof window.cryptoHarness !== 'undefined');
     const { poolSize } = await page.evaluate(() => window.cryptoHarness.ready());
     const loadBefore = loadavg();
+    const freshMemory = freshMemoryMsPerMiB();
     console.log(`load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(' ')} (other work on this machine lowers every throughput figure)`);
-    console.log(`Chromium ${version}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase\n`);
+    console.log(`Chromium ${version}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase; ${describeFreshMemory(freshMemory)}\n`);
 
     const limits = await measureLimits(page, memory, inputs.big);
     printLimits(limits);
@@ -297,6 +308,7 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
     const report = {
       date: new Date().toISOString(),
       loadAverage: { before: loadBefore, after: loadavg() },
+      freshMemoryMsPerMiB: freshMemory,
       chromium: version,
       cores: cpus().length,
       poolSize,

@@ -176,6 +176,7 @@ export async function runLocal(bench: BenchContext): Promise<MeasuredRun> {
         ceilingBrowserCores: ceilingCpu.browserCores,
         ceilingServerCores: ceilingCpu.serverCores,
         ceilingCpuSecondsPerRunByThread: ceilingCpu.cpuSecondsPerRunByThread,
+        ceilingFaultedMiBPerRunByThread: ceilingCpu.faultedMiBPerRunByThread,
       },
       phases,
     };

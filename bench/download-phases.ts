@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
 import { cpuBoundOf } from './cpu-bound.ts';
-import { benchCpuByThread, benchThreads, type BenchThreads, largestThreads, type PeakMemory, sampleTree, ThreadWatch } from './process-tree.ts';
+import { benchCpuByThread, benchFaultsByThread, benchThreads, type BenchThreads, largestThreads, type PeakMemory, sampleTree, ThreadWatch } from './process-tree.ts';
 
 /** Phase kinds a local run may be limited to with --phases= (the ceiling always runs). */
 export const PHASE_KINDS = ['file', 'aes-ceiling', 'write-ceiling', 'direct', 'zip'] as const;
@@ -40,6 +40,7 @@ export interface MeasuredRun {
     readonly ceilingBrowserCores?: number;
     readonly ceilingServerCores?: number | null;
     readonly ceilingCpuSecondsPerRunByThread?: Record<string, number>;
+    readonly ceilingFaultedMiBPerRunByThread?: Record<string, number>;
   };
   readonly phases: Phase[];
 }
@@ -66,6 +67,8 @@ export interface Phase {
   readonly serverCores: number | null;
   /** Median CPU seconds per run by thread ("browser: ServiceWorker thread", "server: node", ...), largest first, under 0.05 s left out. */
   readonly cpuSecondsPerRunByThread: Record<string, number>;
+  /** The same for memory faulted in, MiB per run (process-tree.ts, ThreadCpu.faultedMiB). */
+  readonly faultedMiBPerRunByThread: Record<string, number>;
   readonly browserIdleRssMiB: number;
   readonly browserIdlePssMiB: number;
   readonly browserPeakRssMiB: number;
@@ -81,6 +84,8 @@ export interface RunResult {
   readonly serverCpuSeconds: number | null;
   /** CPU seconds in the run by thread name, "browser: ..." and "server: ...". */
   readonly threadCpuSeconds: ReadonlyMap<string, number>;
+  /** MiB faulted in during the run, by the same names. */
+  readonly threadFaultedMiB: ReadonlyMap<string, number>;
   readonly peakRssBytes: number;
   readonly peakPssBytes: number;
   /** Where the download manager saved it; null for the direct path (written to OPFS). */
@@ -120,14 +125,21 @@ export async function timedRun(page: Page, memory: PeakMemory, start: () => Prom
   }
   const cpuSeconds = (await sampleTree(memory.rootPid)).cpuSeconds - cpuBefore;
   const serverCpuSeconds = memory.serverPid === null || serverCpuBefore === null ? null : (await sampleTree(memory.serverPid)).cpuSeconds - serverCpuBefore;
-  const threadCpu = benchCpuByThread(threadsBefore, threadsAfter);
-  return { seconds, cpuSeconds, serverCpuSeconds, threadCpuSeconds: threadCpu, ...peak, savedPath };
+  return {
+    seconds,
+    cpuSeconds,
+    serverCpuSeconds,
+    threadCpuSeconds: benchCpuByThread(threadsBefore, threadsAfter),
+    threadFaultedMiB: benchFaultsByThread(threadsBefore, threadsAfter),
+    ...peak,
+    savedPath,
+  };
 }
 
-/** Per thread name, the median over the runs of its CPU seconds (largestThreads). */
-function medianThreadCpu(runs: readonly RunResult[]): Record<string, number> {
-  const names = new Set(runs.flatMap((run) => [...run.threadCpuSeconds.keys()]));
-  return largestThreads([...names].map((name) => [name, median(runs.map((run) => run.threadCpuSeconds.get(name) ?? 0))] as const));
+/** Per thread name, the median over the runs of one figure (largestThreads). */
+function medianByThread(runs: readonly RunResult[], figure: (run: RunResult) => ReadonlyMap<string, number>): Record<string, number> {
+  const names = new Set(runs.flatMap((run) => [...figure(run).keys()]));
+  return largestThreads([...names].map((name) => [name, median(runs.map((run) => figure(run).get(name) ?? 0))] as const));
 }
 
 /** A download through the browser's download manager: from `click` to the file complete on disk. */
@@ -221,7 +233,8 @@ export function toPhase(m: Measured, decryptMBps: number, ceilingMBps: number | 
     toCeilingRatio: ratio(medianValue, ceilingMBps),
     browserCores: Number(median(m.runs.map((run) => run.cpuSeconds / run.seconds)).toFixed(2)),
     serverCores: m.runs.every((run) => run.serverCpuSeconds !== null) ? Number(median(m.runs.map((run) => run.serverCpuSeconds! / run.seconds)).toFixed(2)) : null,
-    cpuSecondsPerRunByThread: medianThreadCpu(m.runs),
+    cpuSecondsPerRunByThread: medianByThread(m.runs, (run) => run.threadCpuSeconds),
+    faultedMiBPerRunByThread: medianByThread(m.runs, (run) => run.threadFaultedMiB),
     browserIdleRssMiB: mib(m.idle.rssBytes),
     browserIdlePssMiB: mib(m.idle.pssBytes),
     browserPeakRssMiB: mib(Math.max(...m.runs.map((run) => run.peakRssBytes))),

@@ -29,6 +29,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
 import { HIDE_PICKERS } from './download-direct.ts';
 import { runLocal } from './download-local.ts';
+import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
 import { directCpuFigures, PHASE_KINDS, ratio, type BenchContext, type DecryptLimits, type MeasuredRun, type Phase, type PhaseKind } from './download-phases.ts';
 import { runTarget } from './download-target.ts';
 import { findBrowserPid, PeakMemory, printThreads } from './process-tree.ts';
@@ -157,6 +158,8 @@ async function main(): Promise<void> {
   const downloadsDir = root(`.tmp/bench-download-out-${instance}`);
   const profileDir = root(`.tmp/bench-download-profile-${instance}`);
   const loadBefore = loadavg().map((value) => Number(value.toFixed(2)));
+  // Before the browser starts, so the probe does not compete with it.
+  const freshMemory = freshMemoryMsPerMiB();
   let context: BrowserContext | undefined;
   let chromiumVersion = '';
   const bench: BenchContext = {
@@ -191,7 +194,7 @@ async function main(): Promise<void> {
       rmSync(profileDir, { recursive: true, force: true });
     },
     printLimits(limits) {
-      console.log(`\nChromium ${chromiumVersion}, ${cpus().length} cores, ${repeat} runs per phase (median), load ${loadavg()[0]!.toFixed(1)}`);
+      console.log(`\nChromium ${chromiumVersion}, ${cpus().length} cores, ${repeat} runs per phase (median), load ${loadavg()[0]!.toFixed(1)}; ${describeFreshMemory(freshMemory)}`);
       console.log(`Raw decrypt limit in this browser (AES-256-GCM, 256 KiB records): ${limits.sequentialDecryptMBps.toFixed(0)} MB/s one call at a time, ${limits.parallelDecryptMBps.toFixed(0)} MB/s with 4 in flight\n`);
     },
   };
@@ -204,11 +207,13 @@ async function main(): Promise<void> {
       `  ${p.name.padEnd(40)} ${String(p.medianMBps).padStart(5)} MB/s  decrypt ${p.toDecryptRatio.toFixed(2)}  ceiling ${p.toCeilingRatio?.toFixed(2) ?? '-'}  ${p.browserCores.toFixed(2)} cores${p.serverCores === null ? '' : ` (server ${p.serverCores.toFixed(2)})`}  PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB}), RSS ${p.browserPeakRssMiB} (idle ${p.browserIdleRssMiB})`,
     );
     printThreads(p.cpuSecondsPerRunByThread);
+    printThreads(p.faultedMiBPerRunByThread, 6, 'run', 'faultedMiB');
   }
-  const { ceilingBrowserCores, ceilingServerCores, ceilingCpuSecondsPerRunByThread } = measured.ceiling;
+  const { ceilingBrowserCores, ceilingServerCores, ceilingCpuSecondsPerRunByThread, ceilingFaultedMiBPerRunByThread } = measured.ceiling;
   if (ceilingBrowserCores !== undefined) {
     console.log(`  ${'ceiling'.padEnd(40)} ${String(measured.ceiling.ceilingMBps).padStart(5)} MB/s  ${ceilingBrowserCores.toFixed(2)} cores${ceilingServerCores == null ? '' : ` (server ${ceilingServerCores.toFixed(2)})`}`);
     printThreads(ceilingCpuSecondsPerRunByThread ?? {});
+    printThreads(ceilingFaultedMiBPerRunByThread ?? {}, 6, 'run', 'faultedMiB');
   }
   const transport = transportSummary(measured, huge);
   console.log(
@@ -234,6 +239,7 @@ async function main(): Promise<void> {
     cores: cpus().length,
     repeat,
     loadAverage: { before: loadBefore, after: loadavg().map((value) => Number(value.toFixed(2))) },
+    freshMemoryMsPerMiB: freshMemory,
     limits: measured.limits,
     transport,
     phases: measured.phases,

@@ -171,13 +171,26 @@ export function machineCpuBetween(before: MachineCpu, after: MachineCpu): Machin
   };
 }
 
+/** Linux's page on x86-64 and on arm64 as Debian builds it. */
+const PAGE_BYTES = 4096;
+
 export interface ThreadCpu {
   /** Thread name with trailing digits dropped (Chromium's "DedicatedWorker thread", "ThreadPoolForeg", "Chrome_IOThread"; node's "node", "libuv-worker"). */
   readonly name: string;
   readonly seconds: number;
+  /**
+   * Memory the thread has faulted in so far, in MiB (its minor page faults times the page size):
+   * mostly fresh memory its copies and buffers touched. Where faults are dear (a VM whose host
+   * shadows or reclaims guest memory) this is what a thread's CPU time is mostly made of
+   * (docs/operations.md, "Fresh memory, counted by thread").
+   */
+  readonly faultedMiB: number;
 }
 
-/** CPU seconds of each thread of the tree so far, by "pid/tid". */
+/** What benchByThread adds up: CPU seconds, or MiB faulted in. */
+export type ThreadFigure = 'seconds' | 'faultedMiB';
+
+/** CPU seconds and faulted-in memory of each thread of the tree so far, by "pid/tid". */
 export async function threadCpuSeconds(rootPid: number): Promise<Map<string, ThreadCpu>> {
   const tree = await children();
   const queue = [rootPid];
@@ -191,20 +204,26 @@ export async function threadCpuSeconds(rootPid: number): Promise<Map<string, Thr
       if (!stat) continue;
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d\s]+$/, '');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.set(`${pid}/${tid}`, { name, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND });
+      // After the command name: minflt is field 7, utime and stime 11 and 12.
+      threads.set(`${pid}/${tid}`, {
+        name,
+        seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND,
+        faultedMiB: (Number(fields[7]) * PAGE_BYTES) / (1024 * 1024),
+      });
     }
   }
   return threads;
 }
 
 /**
- * Where CPU went between two samples, by thread name: each thread's own difference (a thread
- * started in between counts from zero; one that ended in between is missing, its time lost).
+ * Where CPU (or faulted-in memory) went between two samples, by thread name: each thread's own
+ * difference (a thread started in between counts from zero; one that ended in between is missing,
+ * its time lost).
  */
-export function cpuByThreadName(before: Map<string, ThreadCpu>, after: Map<string, ThreadCpu>): Map<string, number> {
+export function cpuByThreadName(before: Map<string, ThreadCpu>, after: Map<string, ThreadCpu>, figure: ThreadFigure = 'seconds'): Map<string, number> {
   const byName = new Map<string, number>();
   for (const [id, thread] of after) {
-    const spent = thread.seconds - (before.get(id)?.seconds ?? 0);
+    const spent = thread[figure] - (before.get(id)?.[figure] ?? 0);
     byName.set(thread.name, (byName.get(thread.name) ?? 0) + spent);
   }
   return byName;
@@ -220,8 +239,8 @@ export async function benchThreads(browserPid: number, serverPid: number | null)
   return { browser: await threadCpuSeconds(browserPid), server: serverPid === null ? null : await threadCpuSeconds(serverPid) };
 }
 
-/** Adds one run's CPU seconds by thread name (benchCpuByThread) into the phase's running total. */
-export function addThreadCpu(total: Map<string, number>, spent: ReadonlyMap<string, number>): void {
+/** Adds one run's figures by thread name (benchCpuByThread, benchFaultsByThread) into the phase's running total. */
+export function addByThread(total: Map<string, number>, spent: ReadonlyMap<string, number>): void {
   for (const [name, seconds] of spent) total.set(name, (total.get(name) ?? 0) + seconds);
 }
 
@@ -273,13 +292,22 @@ export class ThreadWatch {
 
 /** CPU seconds between two samples by "browser: <thread>" and "server: <thread>". */
 export function benchCpuByThread(before: BenchThreads, after: BenchThreads): Map<string, number> {
+  return benchByThread(before, after, 'seconds');
+}
+
+/** MiB faulted in between two samples by "browser: <thread>" and "server: <thread>". */
+export function benchFaultsByThread(before: BenchThreads, after: BenchThreads): Map<string, number> {
+  return benchByThread(before, after, 'faultedMiB');
+}
+
+function benchByThread(before: BenchThreads, after: BenchThreads, figure: ThreadFigure): Map<string, number> {
   const bySide = new Map<string, number>();
   const sides: Array<[string, Map<string, ThreadCpu> | null, Map<string, ThreadCpu> | null]> = [
     ['browser', before.browser, after.browser],
     ['server', before.server, after.server],
   ];
   for (const [side, from, to] of sides) {
-    if (from && to) for (const [name, seconds] of cpuByThreadName(from, to)) bySide.set(`${side}: ${name}`, seconds);
+    if (from && to) for (const [name, value] of cpuByThreadName(from, to, figure)) bySide.set(`${side}: ${name}`, value);
   }
   return bySide;
 }
@@ -296,18 +324,23 @@ export function largestThreads(seconds: Iterable<readonly [string, number]>): Re
 
 /**
  * The largest per-thread figures on one line, or null when there are none: CPU seconds per run, or
- * (bench:crypto) CPU milliseconds per MB processed.
+ * (bench:crypto) CPU milliseconds per MB processed; with `figure` 'faultedMiB', the MiB of memory
+ * faulted in per run or per MB.
  */
-export function formatThreads(byThread: Record<string, number>, count = 8, per: 'run' | 'MB' = 'run'): string | null {
+export function formatThreads(byThread: Record<string, number>, count = 8, per: 'run' | 'MB' = 'run', figure: ThreadFigure = 'seconds'): string | null {
   const top = Object.entries(byThread).slice(0, count);
   if (top.length === 0) return null;
+  if (figure === 'faultedMiB') {
+    const digits = per === 'run' ? 0 : 2;
+    return `Memory faulted in per ${per} by thread: ${top.map(([name, value]) => `${name} ${value.toFixed(digits)} MiB`).join(', ')}`;
+  }
   const unit = per === 'run' ? 's' : 'ms';
   return `CPU per ${per} by thread: ${top.map(([name, value]) => `${name} ${value.toFixed(2)} ${unit}`).join(', ')}`;
 }
 
 /** Prints formatThreads' line, indented (nothing when there are no figures). */
-export function printThreads(byThread: Record<string, number>, count = 8, per: 'run' | 'MB' = 'run'): void {
-  const line = formatThreads(byThread, count, per);
+export function printThreads(byThread: Record<string, number>, count = 8, per: 'run' | 'MB' = 'run', figure: ThreadFigure = 'seconds'): void {
+  const line = formatThreads(byThread, count, per, figure);
   if (line) console.log(`      ${line}`);
 }
 

@@ -13,6 +13,8 @@ export interface Rate {
   readonly perCoreMBps: number;
   /** Browser CPU-ms per MB by thread name (absent where only the total was measured). */
   readonly cpuMsPerMBByThread?: Record<string, number>;
+  /** MiB of memory faulted in per MB, by the same names. */
+  readonly faultedMiBPerMBByThread?: Record<string, number>;
 }
 
 export interface Limits {
@@ -45,6 +47,8 @@ export interface PhaseResult {
   readonly idleRssMiB: number;
   /** Browser CPU-ms per MB by thread name ("browser: <thread>"), averaged over the runs. */
   readonly cpuMsPerMBByThread: Record<string, number>;
+  /** MiB of memory faulted in per MB, by the same names, averaged over the runs. */
+  readonly faultedMiBPerMBByThread: Record<string, number>;
 }
 
 export interface PhaseAnalysis {
@@ -85,6 +89,8 @@ export function printLimits(limits: Limits): void {
   for (const [name, limit] of [['AES-256-GCM encrypt', limits.aesEncrypt], ['AES-256-GCM decrypt', limits.aesDecrypt], ['SHA-256', limits.sha256], ['reading a File', limits.read]] as const) {
     const line = formatThreads(limit.cpuMsPerMBByThread ?? {}, 6, 'MB');
     if (line) console.log(`    ${name}: ${line}`);
+    const faults = formatThreads(limit.faultedMiBPerMBByThread ?? {}, 4, 'MB', 'faultedMiB');
+    if (faults) console.log(`    ${name}: ${faults}`);
   }
   console.log('  whole-file SHA-256 of small files: one-shot crypto.subtle.digest vs hash-wasm (wall)');
   for (const row of limits.smallFileDigest) {

@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { BenchBrowser } from './bench-browser.ts';
 import { cpuBoundOf, type CpuBound } from './cpu-bound.ts';
-import { addThreadCpu, benchCpuByThread, benchThreads, largestThreads, machineCpu, machineCpuBetween, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
+import { addByThread, benchCpuByThread, benchFaultsByThread, benchThreads, largestThreads, machineCpu, machineCpuBetween, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
 import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
 
 const MiB = 1024 * 1024;
@@ -73,6 +73,8 @@ export interface PhaseResult {
    * the largest first, those under 0.05 s left out: where a run's CPU went.
    */
   cpuSecondsPerRunByThread: Record<string, number>;
+  /** MiB of memory faulted in per run, by the same names (process-tree.ts, ThreadCpu.faultedMiB). */
+  faultedMiBPerRunByThread: Record<string, number>;
 }
 
 /** How a run's end is known: the server's records (local mode only), or what the page reports. */
@@ -156,6 +158,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
   const threadsOf = () => benchThreads(browser.pid, site.serverPid);
   /** CPU seconds by thread, summed over the runs. */
   const threadCpu = new Map<string, number>();
+  const threadFaults = new Map<string, number>();
   const runs: PhaseRun[] = [];
   const peak = { browserRss: 0, browserPss: 0, serverRss: 0, browserIdleRss: 0, browserIdlePss: 0, serverIdleRss: 0 };
   let browserCpu = 0;
@@ -197,7 +200,9 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     machineBusy += machineSpent.busySeconds;
     machineStolen += machineSpent.stealSeconds;
     benchBusy += machineSpent.benchSeconds;
-    addThreadCpu(threadCpu, benchCpuByThread(threadsBefore, await threadsOf()));
+    const threadsAfter = await threadsOf();
+    addByThread(threadCpu, benchCpuByThread(threadsBefore, threadsAfter));
+    addByThread(threadFaults, benchFaultsByThread(threadsBefore, threadsAfter));
     browserCpu += cpuAfter.browser - cpuBefore.browser;
     serverCpu += cpuAfter.server - cpuBefore.server;
     wall += (Date.now() - startedAt) / 1000;
@@ -228,6 +233,7 @@ async function runPhase(site: UploadSite, spec: PhaseSpec, browser: BenchBrowser
     benchCores: Number((benchBusy / wall).toFixed(2)),
     cpuSecondsPerRun: Number(((browserCpu + serverCpu) / spec.repeat).toFixed(2)),
     cpuSecondsPerRunByThread: largestThreads([...threadCpu].map(([name, seconds]) => [name, seconds / spec.repeat] as const)),
+    faultedMiBPerRunByThread: largestThreads([...threadFaults].map(([name, faulted]) => [name, faulted / spec.repeat] as const)),
     ...(site.serverPid === null
       ? {}
       : { serverPeakRssMiB: mib(peak.serverRss), serverIdleRssMiB: mib(peak.serverIdleRss), serverCores: Number((serverCpu / wall).toFixed(2)) }),
@@ -299,6 +305,7 @@ export function printPhase(p: PhaseResult): void {
     `  ${p.name.padEnd(48)} ${rate.padStart(22)}   browser peak RSS ${p.browserPeakRssMiB} MiB (idle ${p.browserIdleRssMiB}), PSS ${p.browserPeakPssMiB} MiB (idle ${p.browserIdlePssMiB})${server}   cores busy: browser ${p.browserCores}${p.serverCores === undefined ? '' : `, server ${p.serverCores}`}, whole machine ${p.machineCores} (stolen by the hypervisor ${p.stolenCores}; this benchmark's own sampling ${p.benchCores})`,
   );
   printThreads(p.cpuSecondsPerRunByThread);
+  printThreads(p.faultedMiBPerRunByThread, 6, 'run', 'faultedMiB');
 }
 
 /** The references' page script (bench/upload-plain-page.ts), bundled for injection into the upload page. */

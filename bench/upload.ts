@@ -46,6 +46,7 @@ import { startLocalS3, type LocalS3 } from '../scripts/s3-server/s3-server.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { parseQaTarget, QA_TARGET_HELP, QaTargetError } from './qa-target.ts';
 import { runUploadTarget } from './upload-target.ts';
+import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
 import { cpuCost, machineCpuCost, endReportedByPage, measurePhase, plainUploadScript, printPhase, RUN_DEADLINE_MS, uploadPhases, type PhaseResult, type UploadSite } from './upload-phases.ts';
 import { ensurePlainFile, ensureSmallFiles } from './upload-files.ts';
 import { measureResume, printResume, type ResumeResult } from './upload-resume.ts';
@@ -278,8 +279,9 @@ async function main(): Promise<void> {
 
   const s3 = STORES.includes('s3') ? await startLocalS3({ port: S3_PORT }) : null;
   try {
+    const freshMemory = freshMemoryMsPerMiB();
     console.log(
-      `Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median); stores: ${STORES.join(', ')}\n`,
+      `Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median); stores: ${STORES.join(', ')}; ${describeFreshMemory(freshMemory)}\n`,
     );
     const limitBrowser = await BenchBrowser.launch();
     const crypto = await measureCryptoLimit(limitBrowser, big).finally(() => limitBrowser.close());
@@ -389,6 +391,7 @@ async function main(): Promise<void> {
     const report = {
       date: new Date().toISOString(),
       cores: cpus().length,
+      freshMemoryMsPerMiB: freshMemory,
       repeat: REPEAT,
       smoke: SMOKE,
       stores: STORES,

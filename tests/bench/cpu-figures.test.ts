@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchCpuByThread, cpuByThreadName, largestThreads, machineCpuBetween, type ThreadCpu } from '../../bench/process-tree.ts';
+import { benchCpuByThread, benchFaultsByThread, cpuByThreadName, largestThreads, machineCpuBetween, type ThreadCpu } from '../../bench/process-tree.ts';
 import { cpuBoundOf } from '../../bench/cpu-bound.ts';
 import { directCpuFigures, type Phase } from '../../bench/download-phases.ts';
 import { cpuCost, machineCpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
@@ -22,6 +22,7 @@ function phase(medianMBps: number, browserCores: number, serverCores?: number, m
     cpuSecondsPerRun: 0,
     ...(serverCores === undefined ? {} : { serverCores }),
     cpuSecondsPerRunByThread: {},
+    faultedMiBPerRunByThread: {},
   };
 }
 
@@ -69,6 +70,7 @@ describe('directCpuFigures', () => {
     browserCores,
     serverCores,
     cpuSecondsPerRunByThread: {},
+    faultedMiBPerRunByThread: {},
     browserIdleRssMiB: 0,
     browserIdlePssMiB: 0,
     browserPeakRssMiB: 0,
@@ -101,7 +103,7 @@ describe('machineCpuBetween', () => {
 });
 
 describe('cpuByThreadName', () => {
-  const sample = (entries: Array<[string, string, number]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds]) => [id, { name, seconds }]));
+  const sample = (entries: Array<[string, string, number, number?]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds, faultedMiB = 0]) => [id, { name, seconds, faultedMiB }]));
 
   it('adds up the difference of each thread by name; a thread started in between counts from zero', () => {
     const before = sample([
@@ -129,13 +131,20 @@ describe('cpuByThreadName', () => {
 });
 
 describe('benchCpuByThread and largestThreads', () => {
-  const sample = (entries: Array<[string, string, number]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds]) => [id, { name, seconds }]));
+  const sample = (entries: Array<[string, string, number, number?]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds, faultedMiB = 0]) => [id, { name, seconds, faultedMiB }]));
 
   it('names each thread by its side, and leaves the server out where it runs elsewhere', () => {
     const before = { browser: sample([['1/1', 'Chrome_IOThread', 1]]), server: sample([['2/2', 'node', 4]]) };
     const after = { browser: sample([['1/1', 'Chrome_IOThread', 2.5]]), server: sample([['2/2', 'node', 6]]) };
     expect(Object.fromEntries(benchCpuByThread(before, after))).toEqual({ 'browser: Chrome_IOThread': 1.5, 'server: node': 2 });
     expect(Object.fromEntries(benchCpuByThread({ ...before, server: null }, { ...after, server: null }))).toEqual({ 'browser: Chrome_IOThread': 1.5 });
+  });
+
+  it('counts the memory each thread faulted in the same way, apart from its CPU', () => {
+    const before = { browser: sample([['1/1', 'DedicatedWorker thread', 1, 100], ['1/2', 'ThreadPoolForeg', 2, 50]]), server: sample([['2/2', 'node', 4, 10]]) };
+    const after = { browser: sample([['1/1', 'DedicatedWorker thread', 3, 1124], ['1/2', 'ThreadPoolForeg', 5, 60]]), server: sample([['2/2', 'node', 5, 12.5]]) };
+    expect(Object.fromEntries(benchFaultsByThread(before, after))).toEqual({ 'browser: DedicatedWorker thread': 1024, 'browser: ThreadPoolForeg': 10, 'server: node': 2.5 });
+    expect(Object.fromEntries(benchCpuByThread(before, after))).toEqual({ 'browser: DedicatedWorker thread': 2, 'browser: ThreadPoolForeg': 3, 'server: node': 1 });
   });
 
   it('rounds to 0.01 s, drops what is under 0.05 s and puts the largest first', () => {

@@ -6,7 +6,7 @@ const rate = (cpuMsPerMB: number) => ({ wallMBps: Math.round(1000 / cpuMsPerMB),
 const limits: Limits = { recordSize: 262_144, aesEncrypt: rate(2.08), aesDecrypt: rate(1.9), sha256: rate(3.65), read: rate(2.75), smallFileDigest: [], aesByCallSize: [] };
 
 function phase(name: string, kind: PhaseResult['kind'], cpuMsPerMB: number, limitMBps: number): PhaseResult {
-  return { name, kind, plainBytes: 1, runsMBps: [], medianMBps: 0, limitMBps, ratio: 0, cpuMsPerMB, browserCores: 0, waitingCores: 0, peakRssMiB: 0, peakPssMiB: 0, idleRssMiB: 0, cpuMsPerMBByThread: {} };
+  return { name, kind, plainBytes: 1, runsMBps: [], medianMBps: 0, limitMBps, ratio: 0, cpuMsPerMB, browserCores: 0, waitingCores: 0, peakRssMiB: 0, peakPssMiB: 0, idleRssMiB: 0, cpuMsPerMBByThread: {}, faultedMiBPerMBByThread: {} };
 }
 
 describe("bench:crypto's capacityRatio", () => {

@@ -46,7 +46,7 @@ describe('bench:smoke runner', () => {
 describe('bench:download rounds in --smoke', () => {
   const memory = { rootPid: process.pid, serverPid: null, start() {}, stop: async () => ({ peakRssBytes: 0, peakPssBytes: 0 }) } as unknown as PeakMemory;
   const page = { waitForTimeout: async () => undefined } as unknown as Page;
-  const run: RunResult = { seconds: 1, cpuSeconds: 0, serverCpuSeconds: null, threadCpuSeconds: new Map(), peakRssBytes: 0, peakPssBytes: 0, savedPath: null };
+  const run: RunResult = { seconds: 1, cpuSeconds: 0, serverCpuSeconds: null, threadCpuSeconds: new Map(), threadFaultedMiB: new Map(), peakRssBytes: 0, peakPssBytes: 0, savedPath: null };
   const spec = (overrides: Partial<PhaseSpec>): PhaseSpec => ({ name: 'direct to disk, one file', kind: 'direct', plainBytes: 1, run: async () => run, verify: async () => undefined, ...overrides });
   const skipped = spec({
     run: async () => {

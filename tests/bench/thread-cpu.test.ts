@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cpuByThreadName, formatThreads, lastSeenThreads, type ThreadCpu } from '../../bench/process-tree.ts';
 
-const threads = (entries: Array<[string, string, number]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds]) => [id, { name, seconds }]));
+const threads = (entries: Array<[string, string, number]>) => new Map<string, ThreadCpu>(entries.map(([id, name, seconds]) => [id, { name, seconds, faultedMiB: 0 }]));
 
 describe('threads sampled during a run', () => {
   it('keeps a thread that ended before the last sample at its last seen CPU, so it counts by name', () => {
@@ -21,6 +21,12 @@ describe('per-thread figures on one line', () => {
   it('gives seconds per run, or (bench:crypto) milliseconds per MB, the largest first as given', () => {
     expect(formatThreads(byThread, 2)).toBe('CPU per run by thread: browser: DedicatedWorker 4.11 s, browser: ThreadPoolForeg 0.57 s');
     expect(formatThreads(byThread, 8, 'MB')).toBe('CPU per MB by thread: browser: DedicatedWorker 4.11 ms, browser: ThreadPoolForeg 0.57 ms, browser: chromium 0.28 ms');
+  });
+
+  it('gives the memory faulted in as MiB per run, or per MB to two places', () => {
+    const faulted = { 'browser: DedicatedWorker': 1047.6, 'browser: ThreadPoolForeg': 69.2 };
+    expect(formatThreads(faulted, 8, 'run', 'faultedMiB')).toBe('Memory faulted in per run by thread: browser: DedicatedWorker 1048 MiB, browser: ThreadPoolForeg 69 MiB');
+    expect(formatThreads({ 'browser: DedicatedWorker': 1.0234 }, 8, 'MB', 'faultedMiB')).toBe('Memory faulted in per MB by thread: browser: DedicatedWorker 1.02 MiB');
   });
 
   it('is null when no thread was measured (no line printed)', () => {
