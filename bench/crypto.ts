@@ -100,6 +100,14 @@ async function prepareInputs(): Promise<Inputs> {
   return { big, many, sealed, key, iv, huge };
 }
 
+/**
+ * REPEAT runs' totals by thread (addByThread) as an average per MB of `bytesPerRun`, times `scale`
+ * (1000: CPU seconds become CPU-ms per MB; 1: MiB faulted in per MB).
+ */
+function perMBByThread(totals: ReadonlyMap<string, number>, bytesPerRun: number, scale = 1): Record<string, number> {
+  return largestThreads([...totals].map(([thread, total]) => [thread, (total * scale) / REPEAT / (bytesPerRun / 1e6)] as const));
+}
+
 /** Runs `run` REPEAT times, sampling the browser's memory and CPU time around each run. */
 async function measure(
   page: Page,
@@ -152,9 +160,9 @@ async function measure(
   }
   console.log(`  ${name}: ${runs.map((r) => r.toFixed(0)).join(', ')} MB/s`);
   // Per MB of plaintext, so phases of different sizes compare (the limits' split is per MB too).
-  const cpuMsPerMBByThread = largestThreads([...threadCpu].map(([thread, seconds]) => [thread, (seconds * 1000) / REPEAT / (plainBytes / 1e6)] as const));
+  const cpuMsPerMBByThread = perMBByThread(threadCpu, plainBytes, 1000);
   printThreads(cpuMsPerMBByThread, 8, 'MB');
-  const faultedMiBPerMBByThread = largestThreads([...threadFaults].map(([thread, faulted]) => [thread, faulted / REPEAT / (plainBytes / 1e6)] as const));
+  const faultedMiBPerMBByThread = perMBByThread(threadFaults, plainBytes);
   printThreads(faultedMiBPerMBByThread, 6, 'MB', 'faultedMiB');
   const medianMBps = median(runs);
   return {
@@ -204,8 +212,8 @@ async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsM
     wallMBps: Math.round(median(wall)),
     cpuMsPerMB: Number(cpuMsPerMB.toFixed(2)),
     perCoreMBps: Math.round(1000 / cpuMsPerMB),
-    cpuMsPerMBByThread: largestThreads([...threadCpu].map(([thread, seconds]) => [thread, (seconds * 1000) / REPEAT / (bytesPerRun / 1e6)] as const)),
-    faultedMiBPerMBByThread: largestThreads([...threadFaults].map(([thread, faulted]) => [thread, faulted / REPEAT / (bytesPerRun / 1e6)] as const)),
+    cpuMsPerMBByThread: perMBByThread(threadCpu, bytesPerRun, 1000),
+    faultedMiBPerMBByThread: perMBByThread(threadFaults, bytesPerRun),
   };
 }
 
