@@ -1,0 +1,47 @@
+/**
+ * npx tsx bench/machine.ts: one line saying what kind of machine this is, which `.ci/run` prints
+ * before its tests. CI's time and the benchmarks' ratios depend on it more than on the code: the
+ * same commit's CI took 19.7 min on a KVM guest and 48-52 min on a PVM guest, whose host makes
+ * fresh memory and cross-core TLB flushes several times dearer (docs/operations.md, "Another PVM
+ * machine, and where its CPU goes in the browser specs").
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
+
+/** What the kernel log says about the hypervisor ("PVM", "KVM"), or undefined when it says nothing. */
+export function hypervisorFromKernelLog(kernelLog: string): string | undefined {
+  return /Hypervisor detected: ([^\r\n]+)/.exec(kernelLog)?.[1]?.trim();
+}
+
+/** The selected mode of a sysfs switch written as "always [madvise] never", or undefined. */
+export function selectedMode(sysfsSwitch: string): string | undefined {
+  return /\[([^\]]+)\]/.exec(sysfsSwitch)?.[1];
+}
+
+function readOrEmpty(read: () => string): string {
+  try {
+    return read();
+  } catch {
+    return '';
+  }
+}
+
+function hypervisor(): string {
+  // The kernel log may be closed to non-root users (dmesg_restrict); CI runs as root.
+  const named = hypervisorFromKernelLog(readOrEmpty(() => execFileSync('dmesg', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })));
+  if (named) return named;
+  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(readOrEmpty(() => readFileSync('/proc/cpuinfo', 'utf8')));
+  return flagged ? 'one whose kind the kernel log does not say' : 'none reported';
+}
+
+/** E.g. "AMD EPYC, 2 cores, hypervisor PVM, transparent huge pages madvise; fresh memory: ...". */
+export function describeMachine(): string {
+  const model = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const hugePages = selectedMode(readOrEmpty(() => readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))) ?? 'unknown';
+  return `${model}, ${cpus().length} cores, hypervisor ${hypervisor()}, transparent huge pages ${hugePages}; ${describeFreshMemory(freshMemoryMsPerMiB())}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`Machine: ${describeMachine()}`);

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { hypervisorFromKernelLog, selectedMode } from '../../bench/machine.ts';
+
+describe('the machine line CI prints', () => {
+  it('names the hypervisor the kernel log reports, and nothing when it reports none', () => {
+    const log = '[    0.000000] Linux version 6.18.44\n[    0.000000] Hypervisor detected: PVM\n[    0.000001] tsc: Fast TSC calibration\n';
+    expect(hypervisorFromKernelLog(log)).toBe('PVM');
+    expect(hypervisorFromKernelLog('[    0.000000] Hypervisor detected: KVM\r\n')).toBe('KVM');
+    expect(hypervisorFromKernelLog('[    0.000000] Linux version 6.1.0\n')).toBeUndefined();
+    expect(hypervisorFromKernelLog('')).toBeUndefined();
+  });
+
+  it('reads the bracketed choice of a sysfs switch', () => {
+    expect(selectedMode('always [madvise] never\n')).toBe('madvise');
+    expect(selectedMode('[always] madvise never')).toBe('always');
+    expect(selectedMode('')).toBeUndefined();
+  });
+});
