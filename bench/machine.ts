@@ -34,7 +34,7 @@ function hypervisor(): string {
   const named = hypervisorFromKernelLog(readOrEmpty(() => execFileSync('dmesg', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })));
   if (named) return named;
   const flagged = /^flags\s*:.*\bhypervisor\b/m.test(readOrEmpty(() => readFileSync('/proc/cpuinfo', 'utf8')));
-  return flagged ? 'one whose kind the kernel log does not say' : 'none reported';
+  return flagged ? 'present, kind not in the kernel log' : 'none reported';
 }
 
 /** E.g. "AMD EPYC, 2 cores, hypervisor PVM, transparent huge pages madvise; fresh memory: ...". */
