@@ -7,6 +7,10 @@
 //
 // For tus the store's write is what is waited for, not the request's handler: @tus/server answers
 // a cut request by writing to a socket that is gone, and that answer never completes.
+//
+// A request can reach its handler after the cut: it passed routing before the close began and was
+// still being authorised (a database round trip) when the cut came. It is cut at once, before its
+// handler runs; otherwise its connection, stalled or slow, would hold the close open for good.
 import type { IncomingMessage } from 'node:http';
 
 /** How long cut requests may take to put their bytes away when a close has no deadline of its own. */
@@ -31,6 +35,8 @@ export class InFlightUploads {
   /** Per request: what must end before its bytes count as put away (null: its store writes). */
   private readonly requests = new Map<IncomingMessage, { ended: Promise<void>; waitAfterCut: Promise<void> | null }>();
   private readonly storeWrites = new Set<Promise<void>>();
+  /** Set once finishOrCut has cut: later requests are cut on arrival. */
+  private cutDone = false;
 
   get count(): number {
     return this.requests.size;
@@ -40,8 +46,14 @@ export class InFlightUploads {
    * Runs one upload request's handler, known to the shutdown until it ends. `cutSettles`: the
    * handler itself ends soon after its connection is cut (a multipart batch deleting its blobs);
    * otherwise (tus) the store writes recorded with `storeWrite` are waited for after a cut.
+   * Answers undefined, without running the handler, for a request that arrives after the cut: its
+   * connection is closed then, so there is nobody to answer.
    */
-  async serve<T>(request: IncomingMessage, handler: () => Promise<T>, options: { cutSettles: boolean }): Promise<T> {
+  async serve<T>(request: IncomingMessage, handler: () => Promise<T>, options: { cutSettles: boolean }): Promise<T | undefined> {
+    if (this.cutDone) {
+      request.socket?.destroy();
+      return undefined;
+    }
     const running = handler();
     const ended = settledOf(running);
     this.requests.set(request, { ended, waitAfterCut: options.cutSettles ? ended : null });
@@ -74,6 +86,7 @@ export class InFlightUploads {
       // Forgotten now: a cut tus request's handler may never end (see the header).
       this.requests.delete(request);
     }
+    this.cutDone = true;
     const waits = remaining.flatMap(([, entry]) => (entry.waitAfterCut ? [entry.waitAfterCut] : []));
     const unsettled = await settleWithin([...waits, ...this.storeWrites], settleBy - Date.now());
     return { finished: atStart - remaining.length, cut: remaining.length, unsettled };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shutDownGracefully } from '../../server/lifecycle/graceful-shutdown.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { createUploadFolder, fakeCiphertext, tusCreate, tusHead, tusPatch, uploadPath } from './upload-helpers.ts';
+import { createUploadFolder, fakeCiphertext, MultipartBody, postMultipart, tusCreate, tusHead, tusPatch, uploadPath } from './upload-helpers.ts';
 
 const MiB = 1024 * 1024;
 const dirs: string[] = [];
@@ -88,7 +88,8 @@ describe('graceful shutdown', () => {
     const stalledPatch = slowPatch(server, stalled, cookies, csrf, 0, stalledBody, written);
     const finishingPatch = slowPatch(server, finishing, cookies, csrf, 0, finishingBody, MiB);
     await expect.poll(() => fs.statSync(path.join(dataDir, 'blobs', 'uploads', stalled.split('/').pop()!)).size).toBe(written);
-    expect(server.app.lifecycle.uploads.count).toBe(2);
+    // Each PATCH is authorised (a database round trip) before its handler counts it.
+    await expect.poll(() => server.app.lifecycle.uploads.count).toBe(2);
 
     const exits: number[] = [];
     const shutdown = shutDownGracefully(server.app, { drainMs: 400, graceMs: 4_000 }, { exit: (code) => exits.push(code) });
@@ -131,5 +132,28 @@ describe('graceful shutdown', () => {
     await expect.poll(() => server.app.lifecycle.uploads.count).toBe(1);
     await server.app.close();
     expect(await patch.answered).toBeNull();
+  });
+
+  it('cuts at once an upload that reaches its handler after the cut, so it cannot hold the close open', async () => {
+    const dataDir = sharedDataDir();
+    const server = await start(dataDir);
+    const folder = await createUploadFolder(server);
+    const client = server.client();
+    await client.get(uploadPath(folder, '/status'));
+    const body = fakeCiphertext(server, 4 * MiB);
+    const location = (await tusCreate(client, folder, body.length, { filename: 'late.bin', plainSize: 4 * MiB })).headers.get('location')!;
+    const cookies = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    // The cut has happened (nothing was in flight); this PATCH was still being authorised then.
+    const outcome = await server.app.lifecycle.uploads.finishOrCut(Date.now(), Date.now());
+    expect(outcome).toEqual({ finished: 0, cut: 0, unsettled: 0 });
+    const late = slowPatch(server, location, cookies, client.csrfToken!, 0, body, MiB);
+    expect(await late.answered).toBeNull();
+    expect(server.app.lifecycle.uploads.count).toBe(0);
+    expect(fs.statSync(path.join(dataDir, 'blobs', 'uploads', location.split('/').pop()!)).size).toBe(0);
+    // A one-request multipart upload likewise: its connection is closed and no file is stored.
+    const multipart = new MultipartBody().files([{ name: 'late.txt', data: Buffer.from('late') }]);
+    await expect(postMultipart(client, uploadPath(folder), multipart)).rejects.toThrow(TypeError);
+    expect(await server.app.repos.files.listForFolder(folder.id)).toEqual([]);
+    await server.app.close();
   });
 });

@@ -44,7 +44,7 @@ export async function transferRoutes(app: FastifyInstance): Promise<void> {
   routes.post(
     '/:link_token',
     { schema: { params: uploadLinkParams, headers: multipartUploadHeaders, response: { 200: uploadResultResponse } } },
-    async (request) => {
+    async (request, reply) => {
       const folder = uploadFolder(request);
       // Set when this request stored files (not for a repeated Idempotency-Key, answered from the record).
       let storedIds: Set<number> | null = null;
@@ -64,6 +64,8 @@ export async function transferRoutes(app: FastifyInstance): Promise<void> {
           return app.notifications.recordUpload(request, { folderId: folder.id, ...stored });
         },
       }), { cutSettles: true });
+      // Arrived after the shutdown cut the uploads: its connection is closed, nothing to answer.
+      if (result === undefined) return reply;
       if (storedIds !== null) recordStored('multipart', result.successful_files, storedIds, Number(request.headers['content-length']));
       return result;
     },
