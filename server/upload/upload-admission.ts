@@ -13,11 +13,17 @@
 // encrypted bytes count; the claim is settled with the files' records (the ledger then holds
 // exactly their plaintext sizes) or given back when the request fails; the sweep gives back the
 // claim of a request that died (after UPLOAD_ABANDON_HOURS).
+//
+// A request can fail while one of its takes is still on its way to the database (the client went
+// mid-body while a piece was being admitted). Giving back waits for those takes first: a claim
+// opened after it was given back would hold the folder's room until the sweep, and two
+// transactions on the same claim at once can deadlock each other.
 import { randomUUID } from 'node:crypto';
 import { finished, Transform, type Readable } from 'node:stream';
 import type { FolderUsageRepository, Usage } from '../db/repositories/folder-usage.ts';
 import type { SpaceGuard, SpaceLease } from '../storage/free-space.ts';
 import { FolderQuotaExceededError } from '../storage/storage-errors.ts';
+import { codedError } from '../../contract/coded-error.ts';
 
 export const CLAIM_GRANT_BYTES = 1024 * 1024;
 export const CLAIM_GRANT_FILES = 8;
@@ -31,6 +37,9 @@ export interface AdmissionDeps {
   claimTtlMs: number;
 }
 
+/** A take asked for after the request gave back what it took (its stream was already failing). */
+export class AdmissionEndedError extends codedError('ADMISSION_ENDED') {}
+
 export class UploadAdmission {
   private claimId: string | null = null;
   private readonly granted: Usage = { bytes: 0, files: 0 };
@@ -38,23 +47,28 @@ export class UploadAdmission {
   /** The last grant of each kind: the next one doubles it. */
   private readonly lastGrant: Usage = { bytes: 0, files: 0 };
   private readonly lease: SpaceLease;
+  /** Takes still running (settled, never rejecting): abandon waits for them before it gives back. */
+  private readonly takes = new Set<Promise<void>>();
+  private ended = false;
 
   constructor(private readonly deps: AdmissionDeps) {
     this.lease = deps.space.lease();
   }
 
   /** One more file; FolderQuotaExceededError when the folder's file limit leaves no room. */
-  async admitFile(): Promise<void> {
-    await this.take('files', 1, CLAIM_GRANT_FILES);
+  admitFile(): Promise<void> {
+    return this.tracked(() => this.take('files', 1, CLAIM_GRANT_FILES));
   }
 
   /** `bytes` more of the current file, from the folder's limits and then from the disk's reserve. */
-  async admitBytes(bytes: number): Promise<void> {
-    await this.take('bytes', bytes, CLAIM_GRANT_BYTES);
-    await this.lease.take(bytes);
-    // Handed on to the blob store, which writes with a small buffer (backpressure): counted as
-    // written, so the lease promises no more than the pieces still on their way.
-    this.lease.wrote(this.used.bytes);
+  admitBytes(bytes: number): Promise<void> {
+    return this.tracked(async () => {
+      await this.take('bytes', bytes, CLAIM_GRANT_BYTES);
+      await this.lease.take(bytes);
+      // Handed on to the blob store, which writes with a small buffer (backpressure): counted as
+      // written, so the lease promises no more than the pieces still on their way.
+      this.lease.wrote(this.used.bytes);
+    });
   }
 
   /**
@@ -98,10 +112,24 @@ export class UploadAdmission {
     await this.lease.release();
   }
 
-  /** The request failed: everything it took goes back. */
+  /** The request failed: everything it took goes back, once the takes still running have ended. */
   async abandon(): Promise<void> {
+    this.ended = true;
+    await Promise.all(this.takes);
     await this.lease.release();
     if (this.claimId !== null) await this.deps.usage.releaseClaim(this.claimId);
+  }
+
+  private tracked(work: () => Promise<void>): Promise<void> {
+    if (this.ended) return Promise.reject(new AdmissionEndedError('this request already gave back what it took'));
+    const running = work();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.takes.add(settled);
+    void settled.then(() => this.takes.delete(settled));
+    return running;
   }
 
   private async take(kind: keyof Usage, amount: number, maxGrant: number): Promise<void> {

@@ -160,15 +160,18 @@ export function createFolderUsageRepository(db: Kysely<Database>) {
      * nothing, when that would pass a limit or the claim was given back already (expired).
      */
     async growClaim(id: string, folderId: number, more: Usage, expiresAt: number): Promise<boolean> {
+      // The claim's row first, then the folder's, in the order releaseClaim and settleClaim lock
+      // them: the other order let a grow and a give-back of one claim deadlock on PostgreSQL.
       return refusableTransaction(db, async (trx, refuse: (answer: false) => never) => {
-        if (!(await claimUsage(trx, folderId, more.bytes, more.files))) return false;
         const grown = await trx
           .updateTable('storage_claims')
           .set({ bytes: sql`bytes + ${more.bytes}`, files: sql`files + ${more.files}`, expires_at: expiresAt })
           .where('id', '=', id)
           .executeTakeFirst();
-        // The claim's row is gone (given back by the sweep): the usage just taken goes back too.
-        if (!claimedOne(grown)) refuse(false);
+        // The claim's row is gone (given back by the sweep): nothing taken.
+        if (!claimedOne(grown)) return false;
+        // Over a limit: the claim's growth goes back too.
+        if (!(await claimUsage(trx, folderId, more.bytes, more.files))) refuse(false);
         return true;
       });
     },
