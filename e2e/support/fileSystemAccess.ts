@@ -69,7 +69,7 @@ export interface OpfsFile {
 /**
  * Every file under an OPFS directory ('' for the root), read back in the page and hashed there
  * (SHA-256), sorted by path. Entries still being written (Chromium's .crswap) would show up too;
- * an entry removed between the listing and its read (a download's clean-up) is left out.
+ * an entry removed between the listing and the end of its read (a download's clean-up) is left out.
  */
 export async function readOpfsTree(page: Page, directory: string): Promise<OpfsFile[]> {
   return page.evaluate(async (start) => {
@@ -81,12 +81,16 @@ export async function readOpfsTree(page: Page, directory: string): Promise<OpfsF
       for await (const [name, entry] of handle.entries()) {
         if (entry.kind === 'directory') await walk(entry as FileSystemDirectoryHandle, `${prefix}${name}/`);
         else {
-          const file = await (entry as FileSystemFileHandle).getFile().catch((error: unknown) => {
-            if (error instanceof DOMException && error.name === 'NotFoundError') return null;
-            throw error;
-          });
-          if (file === null) continue;
-          out.push({ path: `${prefix}${name}`, size: file.size, sha256: hex(await crypto.subtle.digest('SHA-256', await file.arrayBuffer())) });
+          // The entry can go at the open or at the read (a closed page's worker removing its `.part`).
+          const read = await (entry as FileSystemFileHandle)
+            .getFile()
+            .then(async (file) => ({ size: file.size, bytes: await file.arrayBuffer() }))
+            .catch((error: unknown) => {
+              if (error instanceof DOMException && error.name === 'NotFoundError') return null;
+              throw error;
+            });
+          if (read === null) continue;
+          out.push({ path: `${prefix}${name}`, size: read.size, sha256: hex(await crypto.subtle.digest('SHA-256', read.bytes)) });
         }
       }
     };
