@@ -35,6 +35,16 @@ async function start(dataDir: string, sameDatabaseAs?: TestServer): Promise<Test
   return server;
 }
 
+/** A server on `dataDir` with an upload folder, and an uploader who has passed its link's gates. */
+async function uploaderOn(dataDir: string) {
+  const server = await start(dataDir);
+  const folder = await createUploadFolder(server);
+  const client = server.client();
+  await client.get(uploadPath(folder, '/status'));
+  const cookies = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return { server, folder, client, cookies, csrf: client.csrfToken! };
+}
+
 /**
  * A PATCH whose body arrives slowly: `first` is written at once, the rest only when `sendRest` is
  * called. Resolves `answered` with the status, or null when the connection was cut.
@@ -71,12 +81,7 @@ function slowPatch(server: TestServer, location: string, cookies: string, csrf: 
 describe('graceful shutdown', () => {
   it('drains (readyz 503, the API still answers), lets a finishing upload end, cuts a stalled one at its flushed offset; the upload resumes after a restart', async () => {
     const dataDir = sharedDataDir();
-    const server = await start(dataDir);
-    const folder = await createUploadFolder(server);
-    const client = server.client();
-    await client.get(uploadPath(folder, '/status'));
-    const cookies = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const csrf = client.csrfToken!;
+    const { server, folder, client, cookies, csrf } = await uploaderOn(dataDir);
 
     const plainSize = 12 * MiB;
     const stalledBody = fakeCiphertext(server, plainSize);
@@ -121,14 +126,10 @@ describe('graceful shutdown', () => {
   });
 
   it('a close without a stop signal cuts a streaming upload at once (tests and the admin CLI do not wait)', async () => {
-    const server = await start(sharedDataDir());
-    const folder = await createUploadFolder(server);
-    const client = server.client();
-    await client.get(uploadPath(folder, '/status'));
+    const { server, folder, client, cookies, csrf } = await uploaderOn(sharedDataDir());
     const body = fakeCiphertext(server, 4 * MiB);
     const location = (await tusCreate(client, folder, body.length, { filename: 'a.bin', plainSize: 4 * MiB })).headers.get('location')!;
-    const cookies = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const patch = slowPatch(server, location, cookies, client.csrfToken!, 0, body, MiB);
+    const patch = slowPatch(server, location, cookies, csrf, 0, body, MiB);
     await expect.poll(() => server.app.lifecycle.uploads.count).toBe(1);
     await server.app.close();
     expect(await patch.answered).toBeNull();
@@ -136,17 +137,13 @@ describe('graceful shutdown', () => {
 
   it('cuts at once an upload that reaches its handler after the cut, so it cannot hold the close open', async () => {
     const dataDir = sharedDataDir();
-    const server = await start(dataDir);
-    const folder = await createUploadFolder(server);
-    const client = server.client();
-    await client.get(uploadPath(folder, '/status'));
+    const { server, folder, client, cookies, csrf } = await uploaderOn(dataDir);
     const body = fakeCiphertext(server, 4 * MiB);
     const location = (await tusCreate(client, folder, body.length, { filename: 'late.bin', plainSize: 4 * MiB })).headers.get('location')!;
-    const cookies = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     // The cut has happened (nothing was in flight); this PATCH was still being authorised then.
     const outcome = await server.app.lifecycle.uploads.finishOrCut(Date.now(), Date.now());
     expect(outcome).toEqual({ finished: 0, cut: 0, unsettled: 0 });
-    const late = slowPatch(server, location, cookies, client.csrfToken!, 0, body, MiB);
+    const late = slowPatch(server, location, cookies, csrf, 0, body, MiB);
     expect(await late.answered).toBeNull();
     expect(server.app.lifecycle.uploads.count).toBe(0);
     expect(fs.statSync(path.join(dataDir, 'blobs', 'uploads', location.split('/').pop()!)).size).toBe(0);
