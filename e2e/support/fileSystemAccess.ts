@@ -82,15 +82,15 @@ export async function readOpfsTree(page: Page, directory: string): Promise<OpfsF
         if (entry.kind === 'directory') await walk(entry as FileSystemDirectoryHandle, `${prefix}${name}/`);
         else {
           // The entry can go at the open or at the read (a closed page's worker removing its `.part`).
-          const read = await (entry as FileSystemFileHandle)
+          const bytes = await (entry as FileSystemFileHandle)
             .getFile()
-            .then(async (file) => ({ size: file.size, bytes: await file.arrayBuffer() }))
+            .then((file) => file.arrayBuffer())
             .catch((error: unknown) => {
               if (error instanceof DOMException && error.name === 'NotFoundError') return null;
               throw error;
             });
-          if (read === null) continue;
-          out.push({ path: `${prefix}${name}`, size: read.size, sha256: hex(await crypto.subtle.digest('SHA-256', read.bytes)) });
+          if (bytes === null) continue;
+          out.push({ path: `${prefix}${name}`, size: bytes.byteLength, sha256: hex(await crypto.subtle.digest('SHA-256', bytes)) });
         }
       }
     };
