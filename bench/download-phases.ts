@@ -265,6 +265,18 @@ export function directCpuFigures(direct: Phase, writeCeiling: Phase, cores: numb
   };
 }
 
+/**
+ * A phase against its reference round by round (the direct save against the writable alone). Both
+ * run in every round, one after the other, so each pair met the same load; how far these spread
+ * says how much one run's ratio of medians can be trusted (on a noisy machine it moves by more
+ * than its distance from the target). null unless both have a run, at a rate, in every round.
+ */
+export function roundRatios(phase: Phase, reference: Phase): number[] | null {
+  if (phase.runsMBps.length === 0 || phase.runsMBps.length !== reference.runsMBps.length) return null;
+  const ratios = phase.runsMBps.map((mbps, round) => ratio(mbps, reference.runsMBps[round]));
+  return ratios.every((value): value is number => value !== null) ? ratios : null;
+}
+
 /** The measured rounds as phases, the ceiling (if any) taken out as the reference. */
 export function summarize(measured: readonly Measured[], decryptMBps: number): { phases: Phase[]; ceiling: Measured | undefined } {
   const ceiling = measured.find((m) => m.spec.kind === 'ceiling');

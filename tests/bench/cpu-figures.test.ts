@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchCpuByThread, benchFaultsByThread, cpuByThreadName, largestThreads, machineCpuBetween, type ThreadCpu } from '../../bench/process-tree.ts';
 import { cpuBoundOf } from '../../bench/cpu-bound.ts';
-import { directCpuFigures, type Phase } from '../../bench/download-phases.ts';
+import { directCpuFigures, roundRatios, type Phase } from '../../bench/download-phases.ts';
 import { cpuCost, machineCpuCost, type PhaseResult } from '../../bench/upload-phases.ts';
 
 function phase(medianMBps: number, browserCores: number, serverCores?: number, machine = { machineCores: 0, stolenCores: 0, benchCores: 0 }): PhaseResult {
@@ -58,12 +58,12 @@ describe('cpuBoundOf', () => {
   });
 });
 
-describe('directCpuFigures', () => {
-  const downloadPhase = (kind: 'direct' | 'write-ceiling', medianMBps: number, browserCores: number, serverCores: number | null): Phase => ({
+function downloadPhase(kind: 'direct' | 'write-ceiling', medianMBps: number, browserCores: number, serverCores: number | null, runsMBps = [medianMBps]): Phase {
+  return {
     name: kind,
     kind,
     plainBytes: 1024 ** 3,
-    runsMBps: [medianMBps],
+    runsMBps,
     medianMBps,
     toDecryptRatio: 0,
     toCeilingRatio: null,
@@ -75,8 +75,10 @@ describe('directCpuFigures', () => {
     browserIdlePssMiB: 0,
     browserPeakRssMiB: 0,
     browserPeakPssMiB: 0,
-  });
+  };
+}
 
+describe('directCpuFigures', () => {
   it('gives the direct save its CPU bound, how near it came, and that bound against the writable alone', () => {
     // Direct: 1.6 + 0.1 cores at 108 MB/s, 0.01574 core-s per MB: two cores allow 127 MB/s, 0.85
     // of it reached, 0.84 of the writable's 152 MB/s at best. The writable: 1.44 cores at 152 MB/s.
@@ -91,6 +93,18 @@ describe('directCpuFigures', () => {
 
   it('has no figure without the server on this machine (QA mode)', () => {
     expect(directCpuFigures(downloadPhase('direct', 108, 1.6, null), downloadPhase('write-ceiling', 152, 1.44, null), 2)).toBeNull();
+  });
+});
+
+describe('roundRatios', () => {
+  it('pairs each round of the direct save with the same round of the writable alone', () => {
+    // The medians give 238 / 319 = 0.75; the rounds 1.30, 0.64 and 0.75 show how far one run can land from it.
+    expect(roundRatios(downloadPhase('direct', 238, 1.5, 0.1, [241, 215, 238]), downloadPhase('write-ceiling', 319, 1.4, null, [186, 337, 319]))).toEqual([1.3, 0.64, 0.75]);
+  });
+
+  it('has no figure when a phase lacks a round', () => {
+    expect(roundRatios(downloadPhase('direct', 238, 1.5, 0.1, [241, 215]), downloadPhase('write-ceiling', 319, 1.4, null, [186, 337, 319]))).toBeNull();
+    expect(roundRatios(downloadPhase('direct', 0, 0, 0.1, []), downloadPhase('write-ceiling', 0, 0, null, []))).toBeNull();
   });
 });
 
