@@ -268,8 +268,8 @@ export function directCpuFigures(direct: Phase, writeCeiling: Phase, cores: numb
 /**
  * A phase against its reference round by round (the direct save against the writable alone). Both
  * run in every round, one after the other, so each pair met the same load; how far these spread
- * says how much one run's ratio of medians can be trusted (on a noisy machine it moves by more
- * than its distance from the target). null unless both have a run, at a rate, in every round.
+ * says how much one run's ratio of medians can be trusted (the spreads seen: docs/operations.md,
+ * "The AMD EPYC KVM machine a third time"). null unless both have a run, at a rate, in every round.
  */
 export function roundRatios(phase: Phase, reference: Phase): number[] | null {
   if (phase.runsMBps.length === 0 || phase.runsMBps.length !== reference.runsMBps.length) return null;
