@@ -24,12 +24,17 @@ export function ssoStartPath(next?: string): string {
   return next === undefined ? SSO_START_PATH : `${SSO_START_PATH}?next=${encodeURIComponent(next)}`;
 }
 
+/** How long the sign-in page waits for what it offers (`GET /auth/sso`). */
+export const SSO_SETTINGS_TIMEOUT_MS = 10_000;
+
 const DEVICES = { type: 'TrustedDevices', id: 'ME' } as const;
 const APPROVALS = { type: 'DeviceApprovals', id: 'ME' } as const;
 
 export const ssoApi = baseApi.enhanceEndpoints({ addTagTypes: ['TrustedDevices', 'DeviceApprovals'] }).injectEndpoints({
   endpoints: (build) => ({
-    ssoSettings: build.query<SsoSettingsResponse, void>({ query: () => '/auth/sso' }),
+    // The sign-in page holds its choices until this answers (LoginPage.tsx); past the limit it
+    // offers the password form, as when the call fails.
+    ssoSettings: build.query<SsoSettingsResponse, void>({ query: () => ({ url: '/auth/sso', timeout: SSO_SETTINGS_TIMEOUT_MS }) }),
     createSsoKeyPair: build.mutation<User, SsoKeyPairBody>({
       query: (body) => ({ url: '/auth/sso/key-pair', method: 'POST', body }),
       invalidatesTags: [DEVICES],

@@ -58,6 +58,8 @@ function queryInlineAlert() {
 async function openLogin() {
   const rendered = renderAppAt('/login', { preloadedState: signedOutState(), cryptoPool: () => pool });
   await screen.findByRole('heading', { name: 'Admin Login' });
+  // The page offers its choices once it knows what the server offers (GET /api/auth/sso).
+  await screen.findByLabelText('Username');
   return rendered;
 }
 
@@ -406,5 +408,28 @@ describe('Login screen: the account salt bound to the username', () => {
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     expect(hasSeenBoundBlock('alice')).toBe(true);
     expect(api.requests.some((r) => r.path === '/api/auth/bind-login')).toBe(false);
+  });
+});
+
+describe('Login screen: what the server offers', () => {
+  it('holds the sign-in choices until the server has said what it offers, then shows them at once', async () => {
+    const settings = heldResponse();
+    withApi({ 'GET /api/auth/sso': settings.handler });
+    renderAppAt('/login', { preloadedState: signedOutState(), cryptoPool: () => pool });
+    await screen.findByRole('heading', { name: 'Admin Login' });
+    expect(await screen.findByText('Loading authentication status...')).toBeTruthy();
+    expect(screen.queryByLabelText('Username')).toBeNull();
+
+    settings.release({ status: 200, body: { sso: { name: 'Example Staff' }, password_sign_in: true } });
+    expect(await screen.findByRole('link', { name: 'Sign in with Example Staff' })).toBeTruthy();
+    expect(screen.getByLabelText('Username')).toBeTruthy();
+    expect(screen.queryByText('Loading authentication status...')).toBeNull();
+  });
+
+  it('offers the password form when the question fails', async () => {
+    withApi({ 'GET /api/auth/sso': () => ({ status: 500, body: { detail: 'boom' } }) });
+    renderAppAt('/login', { preloadedState: signedOutState(), cryptoPool: () => pool });
+    expect(await screen.findByLabelText('Username')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /Sign in with/ })).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { useIntl } from 'react-intl';
 import { useCryptoPool } from '../../app/cryptoPool.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useFieldErrorLink } from '../../app/layout/fieldError.ts';
+import { LoadingMessage } from '../../app/layout/CenteredMessage.tsx';
 import { SealdropMark } from '../../app/layout/SealdropLogo.tsx';
 import { useNotifier } from '../../app/notifier.ts';
 import { selectAuthNotice, selectAuthStatus } from './authSlice.ts';
@@ -186,6 +187,7 @@ export function LoginPage() {
           </Alert>
         )}
         {confirmingOldScheme && step === 'password' && <OldSchemeConfirmation onSend={sendOldSchemePassword} onCancel={cancelOldScheme} />}
+        {step === 'password' && passwordSignIn === null && <LoadingMessage text={intl.formatMessage(AUTH_MESSAGES.loadingStatus)} />}
         {step === 'password' && !passwordSignIn ? null : step === 'password' ? (
           <LoginPasswordStep
             username={username}
@@ -213,7 +215,7 @@ export function LoginPage() {
             errorInputProps={errorLink.inputProps}
           />
         )}
-        {step === 'password' && passwordSignIn && <PasskeySignInButton onError={fail} disabled={busy !== null} />}
+        {step === 'password' && passwordSignIn === true && <PasskeySignInButton onError={fail} disabled={busy !== null} />}
       </Paper>
     </Box>
   );

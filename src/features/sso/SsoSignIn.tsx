@@ -15,9 +15,16 @@ export function ssoRefusalText(search: string = window.location.search): string 
   return code && /^[A-Z_]{1,64}$/.test(code) ? T.refusal(code) : null;
 }
 
-/** Whether the password form is offered (false only when the server says PASSWORD_SIGN_IN=off). */
-export function usePasswordSignIn(): boolean {
-  return useSsoSettingsQuery().data?.password_sign_in ?? true;
+/**
+ * Whether the password form is offered (false only when the server says PASSWORD_SIGN_IN=off);
+ * null while the first answer is on its way, so that the page can hold its choices instead of
+ * showing them and then moving them down (the provider's button arrives above them) or away. A
+ * failed or timed-out answer offers the form.
+ */
+export function usePasswordSignIn(): boolean | null {
+  const settings = useSsoSettingsQuery();
+  if (settings.isLoading) return null;
+  return settings.data?.password_sign_in ?? true;
 }
 
 export function SsoSignInButton({ disabled }: { disabled: boolean }) {
