@@ -3,12 +3,14 @@
  * before its tests. CI's time and the benchmarks' ratios depend on it more than on the code: the
  * same commit's CI took 19.7 min on a KVM guest and 48-52 min on a PVM guest, whose host makes
  * fresh memory and cross-core TLB flushes several times dearer (docs/operations.md, "Another PVM
- * machine, and where its CPU goes in the browser specs").
+ * machine, and where its CPU goes in the browser specs"), and two KVM guests of the same CPU model
+ * differed two-fold in the speed of one core (core-speed.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { coreSha256MBps, describeCoreSpeed } from './core-speed.ts';
 import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
 
 /** What the kernel log says about the hypervisor ("PVM", "KVM"), or undefined when it says nothing. */
@@ -37,11 +39,12 @@ function hypervisor(): string {
   return flagged ? 'present, kind not in the kernel log' : 'none reported';
 }
 
-/** E.g. "AMD EPYC, 2 cores, hypervisor PVM, transparent huge pages madvise; fresh memory: ...". */
-export function describeMachine(): string {
+/** E.g. "AMD EPYC, 2 cores, hypervisor PVM, transparent huge pages madvise; one core: ...; fresh memory: ...". */
+export async function describeMachine(): Promise<string> {
   const model = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const hugePages = selectedMode(readOrEmpty(() => readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))) ?? 'unknown';
-  return `${model}, ${cpus().length} cores, hypervisor ${hypervisor()}, transparent huge pages ${hugePages}; ${describeFreshMemory(freshMemoryMsPerMiB())}`;
+  const coreSpeed = describeCoreSpeed(await coreSha256MBps());
+  return `${model}, ${cpus().length} cores, hypervisor ${hypervisor()}, transparent huge pages ${hugePages}; ${coreSpeed}; ${describeFreshMemory(freshMemoryMsPerMiB())}`;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`Machine: ${describeMachine()}`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`Machine: ${await describeMachine()}`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { coreSha256MBps, describeCoreSpeed, middle } from '../../bench/core-speed.ts';
 import { hypervisorFromKernelLog, selectedMode } from '../../bench/machine.ts';
 
 describe('the machine line CI prints', () => {
@@ -14,5 +15,19 @@ describe('the machine line CI prints', () => {
     expect(selectedMode('always [madvise] never\n')).toBe('madvise');
     expect(selectedMode('[always] madvise never')).toBe('always');
     expect(selectedMode('')).toBeUndefined();
+  });
+});
+
+describe('the core speed CI prints', () => {
+  it('takes the middle of the timed passes, whatever their order', () => {
+    expect(middle([5, 1, 3])).toBe(3);
+    expect(middle([400, 120, 410, 405, 390])).toBe(400);
+    expect(middle([7])).toBe(7);
+  });
+
+  it('measures a positive rate and says what it measured', async () => {
+    const rate = await coreSha256MBps();
+    expect(rate).toBeGreaterThan(0);
+    expect(describeCoreSpeed(rate)).toBe(`one core: SHA-256 (hash-wasm, Node) ${rate} MB/s`);
   });
 });
