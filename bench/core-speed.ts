@@ -8,16 +8,11 @@
  * measures those in the browser.
  */
 import { createSHA256 } from 'hash-wasm';
+import { median } from './median.ts';
 
 const MiB = 1024 * 1024;
 const INPUT_MiB = 16;
 const TIMED_PASSES = 5;
-
-/** The middle value of a non-empty list. */
-export function middle(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** MB/s of SHA-256 (hash-wasm) on one core: the median of five passes over 16 MiB, after one untimed pass. */
 export async function coreSha256MBps(): Promise<number> {
@@ -37,7 +32,7 @@ export async function coreSha256MBps(): Promise<number> {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     rates.push((INPUT_MiB * MiB) / 1e6 / seconds);
   }
-  return Math.round(middle(rates));
+  return Math.round(median(rates));
 }
 
 /** The words CI prints. */

@@ -30,6 +30,7 @@ import { addByThread, benchCpuByThread, benchFaultsByThread, benchThreads, large
 import { BenchBrowser } from './bench-browser.ts';
 import { hashPlacementFor, LARGE_FILES_AT_ONCE } from '../src/features/upload/engine/uploadLimits.ts';
 import { analyse, isManyFilesPhase, MANY_FILES_CAPACITY_TARGET, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
+import { median } from './median.ts';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -51,7 +52,6 @@ const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.u
 const DIR = root('.tmp/bench/');
 
 const sizeName = (bytes: number) => (bytes >= GiB ? `${bytes / GiB} GiB` : `${bytes / MiB} MiB`);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mib = (bytes: number) => Math.round(bytes / MiB);
 
 /** A stalled browser operation fails the run with a message instead of hanging it. */

@@ -11,10 +11,10 @@ import { expect, type Page } from '@playwright/test';
 import { ServerProcess } from '../e2e/support/server-process.ts';
 import { hashZipEntries } from '../tests/support/zip.ts';
 import { directSpec, writeCeilingSpec } from './download-direct.ts';
+import { median } from './median.ts';
 import { PASSTHROUGH_SW_PATH, PASSTHROUGH_SW_SOURCE } from './download-passthrough-sw.ts';
 import {
   measureDecryptLimits,
-  median,
   passthroughCeilings,
   runRounds,
   summarize,

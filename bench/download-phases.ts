@@ -10,6 +10,7 @@ import { expect, type Download, type Page } from '@playwright/test';
 import { PASSTHROUGH_SCOPE, PASSTHROUGH_SW_PATH } from './download-passthrough-sw.ts';
 import { cpuBoundOf } from './cpu-bound.ts';
 import { benchCpuByThread, benchFaultsByThread, benchThreads, type BenchThreads, largestThreads, type PeakMemory, sampleTree, ThreadWatch } from './process-tree.ts';
+import { median } from './median.ts';
 
 /** Phase kinds a local run may be limited to with --phases= (the ceiling always runs). */
 export const PHASE_KINDS = ['file', 'aes-ceiling', 'write-ceiling', 'direct', 'zip'] as const;
@@ -92,7 +93,6 @@ export interface RunResult {
   readonly savedPath: string | null;
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 export const mib = (bytes: number) => Math.round(bytes / MiB);
 export const ratio = (value: number, reference: number | null | undefined) => (reference ? Number((value / reference).toFixed(2)) : null);
 

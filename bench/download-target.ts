@@ -15,9 +15,9 @@ import { statSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import { hashZipEntries } from '../tests/support/zip.ts';
 import { directSpec, writeCeilingSpec } from './download-direct.ts';
+import { median } from './median.ts';
 import {
   measureDecryptLimits,
-  median,
   networkCeiling,
   runRounds,
   summarize,

@@ -19,6 +19,7 @@ import { hashRaw } from '@node-rs/argon2';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
 import { benchSignIn } from './sign-in.ts';
+import { median } from './median.ts';
 
 const args = process.argv.slice(2);
 const SMOKE = args.includes('--smoke');
@@ -34,7 +35,6 @@ const PBKDF2_ITERATIONS = [150_000, 250_000] as const;
 /** A run that stalls fails the bench instead of hanging it. */
 const STEP_TIMEOUT_MS = 5 * 60 * 1000;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface Row {
   readonly what: string;

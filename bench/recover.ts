@@ -28,6 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { EncryptRecords, generateRsaKeyPair, wrapFileKey, wrapPrivateKey } from '../server/crypto/index.ts';
 import { PeakMemory, sampleTree } from './process-tree.ts';
+import { median } from './median.ts';
 
 const MiB = 1024 * 1024;
 const RECORD = 256 * 1024;
@@ -44,7 +45,6 @@ const DIR = root('.tmp/bench-recover');
 const PASSWORD = 'bench password';
 
 const mbps = (bytes: number, ms: number) => Math.round(bytes / 1000 / ms);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function* randomChunks(total: number): Generator<Buffer> {
   for (let done = 0; done < total; done += 4 * MiB) yield randomFillSync(Buffer.allocUnsafe(Math.min(4 * MiB, total - done)));

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
+import { median } from './median.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USERNAME = 'bench-sign-in';
@@ -25,7 +26,6 @@ const START_TIMEOUT_MS = 60_000;
 const SIGN_IN_TIMEOUT_MS = 60_000;
 const TYPING_DELAY_MS = 60;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function startServer(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

@@ -10,10 +10,10 @@ import { BenchBrowser } from './bench-browser.ts';
 import { cpuBoundOf, type CpuBound } from './cpu-bound.ts';
 import { addByThread, benchCpuByThread, benchFaultsByThread, benchThreads, largestThreads, machineCpu, machineCpuBetween, PeakMemory, printThreads, sampleTree } from './process-tree.ts';
 import { SPOOL_STALLED_MARK } from '../workers/encryption-session.ts';
+import { median } from './median.ts';
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mib = (bytes: number) => Math.round(bytes / MiB);
 /** Far longer than any run takes (5 GiB at 20 MB/s is ~4.5 min); a run that never ends fails the benchmark instead of hanging it. */
 export const RUN_DEADLINE_MS = 15 * 60_000;
