@@ -35,7 +35,6 @@ const PBKDF2_ITERATIONS = [150_000, 250_000] as const;
 /** A run that stalls fails the bench instead of hanging it. */
 const STEP_TIMEOUT_MS = 5 * 60 * 1000;
 
-
 interface Row {
   readonly what: string;
   readonly where: 'chromium-worker' | 'node-native';

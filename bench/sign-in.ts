@@ -26,7 +26,6 @@ const START_TIMEOUT_MS = 60_000;
 const SIGN_IN_TIMEOUT_MS = 60_000;
 const TYPING_DELAY_MS = 60;
 
-
 async function startServer(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
