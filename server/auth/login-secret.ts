@@ -25,16 +25,16 @@ export async function loginSecretForPassword(password: string, username: string,
 }
 
 /** False for accounts not yet upgraded (their hash is of the password, which is not sent any more). */
-export function usesAuthSecret(user: User): boolean {
-  return user.kdfParams !== null;
+export function usesAuthSecret(account: Pick<User, 'kdfParams'>): boolean {
+  return account.kdfParams !== null;
 }
 
 /**
- * Whether `authSecret` signs in as `user`; with no user (or one not yet upgraded) it spends the
- * same time and answers false, so the answer's timing tells nothing about which names exist.
+ * Whether `authSecret` signs in as `account`; with no account (or one not yet upgraded) it spends
+ * the same time and answers false, so the answer's timing tells nothing about which names exist.
  */
-export function authSecretMatches(user: User | undefined, authSecret: string): Promise<boolean> {
-  return verifyPassword(user && usesAuthSecret(user) ? user.passwordHash : undefined, authSecret);
+export function authSecretMatches(account: Pick<User, 'kdfParams' | 'passwordHash'> | undefined, authSecret: string): Promise<boolean> {
+  return verifyPassword(account && usesAuthSecret(account) ? account.passwordHash : undefined, authSecret);
 }
 
 /**

@@ -146,6 +146,18 @@ describe('what is stored', () => {
     expect(await server.app.repos.sessions.findByTokenHash(token)).toBeUndefined();
     expect((await server.app.repos.sessions.findByTokenHash(sha256Hex(token)))?.userId).toBe(user?.id);
   });
+
+  it('looks a name up for sign-in in any letter case, reading only what the check needs; an unknown name reads as none', async () => {
+    const user = await server.app.repos.users.findByUsername('alice');
+    expect(await server.app.repos.users.signInCandidateOf('ALICE')).toEqual({
+      id: user!.id,
+      passwordHash: user!.passwordHash,
+      kdfParams: user!.kdfParams,
+      is2faEnabled: false,
+      totpSecret: null,
+    });
+    expect(await server.app.repos.users.signInCandidateOf('nobody-here')).toBeUndefined();
+  });
 });
 
 describe('GET /api/auth/users/me', () => {

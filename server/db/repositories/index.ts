@@ -67,7 +67,7 @@ export function createRepositories(db: Kysely<Database>) {
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
-export type { AccountListing, LoginSecret, LoginUpgradeOutcome, RewrappedKeyData, User } from './users.ts';
+export type { AccountListing, LoginSecret, LoginUpgradeOutcome, RewrappedKeyData, SignInCandidate, User } from './users.ts';
 export type { AcceptOutcome, Invitation, InvitationRefusal } from './invitations.ts';
 export { invitationRefusal } from './invitations.ts';
 export type { Session } from './sessions.ts';

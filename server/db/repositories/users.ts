@@ -51,6 +51,12 @@ export interface AccountListing extends User {
   folderCount: number;
 }
 
+/**
+ * What the sign-in steps check before they answer: the account's id and its login secret and
+ * authenticator. The rest of the account is read only once a step has passed.
+ */
+export type SignInCandidate = Pick<User, 'id' | 'passwordHash' | 'kdfParams' | 'is2faEnabled' | 'totpSecret'>;
+
 /** The login's new secret: argon2id of the authentication secret, and the block it was derived under. */
 export interface LoginSecret {
   passwordHash: string;
@@ -144,6 +150,23 @@ export function createUsersRepository(db: Kysely<Database>) {
         .where(sql<string>`lower(username)`, '=', username.toLowerCase())
         .executeTakeFirst();
       return row?.kdf_params;
+    },
+
+    /**
+     * The sign-in steps' look-up of a name. It must cost the same whether or not the name has an
+     * account, or the answer's timing tells which names exist. So it asks for a handful of short
+     * columns, and joins them onto a one-row table: the database hands back one row of the same
+     * columns either way, all null for an unknown name. Reading a whole account row, as
+     * findByUsername does, made a known name's answer measurably slower (docs/security.md).
+     */
+    async signInCandidateOf(username: string): Promise<SignInCandidate | undefined> {
+      const row = await db
+        .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one_row'))
+        .leftJoin('users', (join) => join.on(sql<string>`lower(username)`, '=', username.toLowerCase()))
+        .select(['users.id', 'users.password_hash', 'users.kdf_params', 'users.is_2fa_enabled', 'users.totp_secret'])
+        .executeTakeFirstOrThrow();
+      if (row.id === null) return undefined;
+      return { id: row.id, passwordHash: row.password_hash!, kdfParams: row.kdf_params, is2faEnabled: row.is_2fa_enabled === 1, totpSecret: row.totp_secret };
     },
 
     async findByUsername(username: string): Promise<User | undefined> {

@@ -26,6 +26,8 @@ import { toUserResponse } from './user-response.ts';
 export const PENDING_LOGIN_TTL_MS = 5 * 60_000;
 // Accepted steps older than the ±1-step window can never match again; keep a margin.
 const USED_STEP_RETENTION_MS = 10 * 60_000;
+// Account ids start at 1 in both databases.
+const NO_ACCOUNT_ID = 0;
 
 export async function loginRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -66,18 +68,20 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const oldSchemeOpen = await oldSchemeSignInOpen(app);
       if (password !== undefined && !oldSchemeOpen) throw new ApiError('OLD_SCHEME_SIGN_IN_CLOSED');
       const attempt = await limiter.reserve(rules.account('login', username, request.ip));
-      const user = await repos.users.findByUsername(username);
-      const oldScheme = oldSchemeOpen && user !== undefined && !usesAuthSecret(user);
+      const candidate = await repos.users.signInCandidateOf(username);
+      const oldScheme = oldSchemeOpen && candidate !== undefined && !usesAuthSecret(candidate);
       // The attempt stays counted: this answer tells that the name exists, so it is bounded like a guess.
       if (auth_secret !== undefined && oldScheme) throw new ApiError('SIGN_IN_UPGRADE_REQUIRED');
       const passwordMatches =
         auth_secret !== undefined
-          ? await authSecretMatches(user, auth_secret)
-          : await verifyPassword(oldScheme ? user.passwordHash : undefined, password ?? '');
-      if (!user || !passwordMatches) {
+          ? await authSecretMatches(candidate, auth_secret)
+          : await verifyPassword(oldScheme ? candidate.passwordHash : undefined, password ?? '');
+      // Read whole only now: before the check, reading it made a known name's refusal slower.
+      const user = candidate && passwordMatches ? await repos.users.findById(candidate.id) : undefined;
+      if (!user) {
         // Recorded after the answer: written before it, it made a known name's refusal slower than
         // an unknown one's, which told which names exist.
-        if (user) recordAfterAnswer(reply, user.id, 'sign_in.failed', request.ip);
+        if (candidate) recordAfterAnswer(reply, candidate.id, 'sign_in.failed', request.ip);
         throw new ApiError('INCORRECT_CREDENTIALS');
       }
       await attempt.succeeded();
@@ -105,13 +109,17 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const attempt = await limiter.reserve(rules.account('code', username, request.ip));
       const now = app.now();
       const browserHash = sha256Hex(request.csrfToken);
-      const user = await repos.users.findByUsername(username);
-      const secret = user?.is2faEnabled ? user.totpSecret : null;
-      const pending = user !== undefined && secret !== null && (await repos.pendingLogins.isPending(user.id, browserHash, now));
+      const candidate = await repos.users.signInCandidateOf(username);
+      const secret = candidate?.is2faEnabled ? candidate.totpSecret : null;
+      // Asked for every name, with an id no account has when there is none: asked only for
+      // accounts with 2FA, it made their refusals slower, which told which names have it.
+      const pending = await repos.pendingLogins.isPending(candidate?.id ?? NO_ACCOUNT_ID, browserHash, now);
+      // Only a browser that passed the password step gets this far, and it knows the name exists.
       const step = pending && secret !== null ? matchTotpStep(secret, code, now) : null;
-      const accepted = user !== undefined && step !== null && (await repos.totpSteps.markUsed(user.id, step, now));
-      if (!user || !accepted) {
-        if (user) recordAfterAnswer(reply, user.id, 'sign_in.second_factor_failed', request.ip);
+      const accepted = candidate !== undefined && step !== null && (await repos.totpSteps.markUsed(candidate.id, step, now));
+      const user = accepted ? await repos.users.findById(candidate.id) : undefined;
+      if (!user) {
+        if (candidate) recordAfterAnswer(reply, candidate.id, 'sign_in.second_factor_failed', request.ip);
         throw new ApiError('INVALID_TOTP_CODE');
       }
       await attempt.succeeded();
