@@ -57,6 +57,10 @@ export interface AccountListing extends User {
  */
 export type SignInCandidate = Pick<User, 'id' | 'passwordHash' | 'kdfParams' | 'is2faEnabled' | 'totpSecret'>;
 
+/** The sign-in look-up's row: an account's five columns, or all null for a name without one. */
+type SignInLookupRow = { [Column in 'id' | 'password_hash' | 'kdf_params' | 'is_2fa_enabled' | 'totp_secret']: UserRow[Column] | null };
+type SignInLookup = { [Field in keyof SignInCandidate]: Field extends 'is2faEnabled' ? boolean : SignInCandidate[Field] | null };
+
 /** The login's new secret: argon2id of the authentication secret, and the block it was derived under. */
 export interface LoginSecret {
   passwordHash: string;
@@ -99,6 +103,9 @@ export interface StoredKeyData {
 export function orgRoleOf(role: string): OrgRole {
   return role === 'admin' ? 'admin' : 'member';
 }
+
+// Run on every look-up's row, an unknown name's all-null row too, so that mapping costs the same either way.
+const toSignInLookup = rowMapper<SignInLookupRow, SignInLookup>()({ flags: ['is_2fa_enabled'] });
 
 const toUser = rowMapper<UserRow, User>()({
   flags: ['is_2fa_enabled', 'password_sign_in'],
@@ -165,8 +172,9 @@ export function createUsersRepository(db: Kysely<Database>) {
         .leftJoin('users', (join) => join.on(sql<string>`lower(username)`, '=', username.toLowerCase()))
         .select(['users.id', 'users.password_hash', 'users.kdf_params', 'users.is_2fa_enabled', 'users.totp_secret'])
         .executeTakeFirstOrThrow();
-      if (row.id === null) return undefined;
-      return { id: row.id, passwordHash: row.password_hash!, kdfParams: row.kdf_params, is2faEnabled: row.is_2fa_enabled === 1, totpSecret: row.totp_secret };
+      const found = toSignInLookup(row);
+      // A row with an id is an account's, whose password_hash is NOT NULL.
+      return found.id === null ? undefined : (found as SignInCandidate);
     },
 
     async findByUsername(username: string): Promise<User | undefined> {

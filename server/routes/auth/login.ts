@@ -76,14 +76,16 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         auth_secret !== undefined
           ? await authSecretMatches(candidate, auth_secret)
           : await verifyPassword(oldScheme ? candidate.passwordHash : undefined, password ?? '');
-      // Read whole only now: before the check, reading it made a known name's refusal slower.
-      const user = candidate && passwordMatches ? await repos.users.findById(candidate.id) : undefined;
-      if (!user) {
+      if (!candidate || !passwordMatches) {
         // Recorded after the answer: written before it, it made a known name's refusal slower than
         // an unknown one's, which told which names exist.
         if (candidate) recordAfterAnswer(reply, candidate.id, 'sign_in.failed', request.ip);
         throw new ApiError('INCORRECT_CREDENTIALS');
       }
+      // Read whole only now: before the check, reading it made a known name's refusal slower.
+      const user = await repos.users.findById(candidate.id);
+      // Removed since the look-up: there is no account to sign in to.
+      if (!user) throw new ApiError('INCORRECT_CREDENTIALS');
       await attempt.succeeded();
       // Told only to someone who knows the password: to anyone else a disabled account's name
       // answers like any other.
@@ -117,11 +119,12 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       // Only a browser that passed the password step gets this far, and it knows the name exists.
       const step = pending && secret !== null ? matchTotpStep(secret, code, now) : null;
       const accepted = candidate !== undefined && step !== null && (await repos.totpSteps.markUsed(candidate.id, step, now));
-      const user = accepted ? await repos.users.findById(candidate.id) : undefined;
-      if (!user) {
+      if (!candidate || !accepted) {
         if (candidate) recordAfterAnswer(reply, candidate.id, 'sign_in.second_factor_failed', request.ip);
         throw new ApiError('INVALID_TOTP_CODE');
       }
+      const user = await repos.users.findById(candidate.id);
+      if (!user) throw new ApiError('INVALID_TOTP_CODE');
       await attempt.succeeded();
       await repos.pendingLogins.remove(user.id, browserHash);
       if (!isActiveAccount(user)) throw new AccountError('ACCOUNT_DISABLED');
