@@ -3,7 +3,8 @@
  *
  * Runs the crypto worker pool in headless Chromium (the Vite-built harness of e2e/crypto-harness)
  * and prints, then writes as JSON under bench-results/:
- *   - the limits, measured in the same browser in the same run: AES-256-GCM encrypt/decrypt and
+ *   - the limits, measured in the same browser before the phases and again after them (each part
+ *     counted at the mean of the two, report.ts's limitsAcrossTheRun): AES-256-GCM encrypt/decrypt and
  *     hash-wasm SHA-256 MB/s on one core at the record size, the cost of reading a File, one-shot
  *     digest against hash-wasm for small files, and with --record-sizes AES-GCM per call size;
  *   - the pool's hash+encrypt throughput for one 1 GiB file (hash on a second worker, and on the
@@ -29,7 +30,7 @@ import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
 import { addByThread, benchCpuByThread, benchFaultsByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree, schedulerTimes, ThreadWatch } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { hashPlacementFor, LARGE_FILES_AT_ONCE } from '../src/features/upload/engine/uploadLimits.ts';
-import { analyse, isManyFilesPhase, MANY_FILES_CAPACITY_TARGET, printLimits, printPhases, type Limits, type PhaseResult, type Rate } from './report.ts';
+import { analyse, isManyFilesPhase, limitsAcrossTheRun, MANY_FILES_CAPACITY_TARGET, phaseAgainst, printLimits, printPhases, type Limits, type MeasuredPhase, type PhaseResult, type Rate } from './report.ts';
 import { median } from './median.ts';
 
 const MiB = 1024 * 1024;
@@ -114,9 +115,8 @@ async function measure(
   memory: PeakMemory,
   name: string,
   kind: PhaseResult['kind'],
-  limitMBps: number,
   run: () => Promise<{ plainBytes: number; seconds: number }>,
-): Promise<PhaseResult> {
+): Promise<MeasuredPhase> {
   await page.waitForTimeout(1000); // let the previous phase's garbage go before the idle sample
   const idle = await sampleTree(memory.rootPid);
   const runs: number[] = [];
@@ -171,8 +171,6 @@ async function measure(
     plainBytes,
     runsMBps: runs.map((r) => Math.round(r)),
     medianMBps: Math.round(medianMBps),
-    limitMBps: Math.round(limitMBps),
-    ratio: Number((medianMBps / limitMBps).toFixed(2)),
     cpuMsPerMB: Number(median(cpuPerMB).toFixed(2)),
     browserCores: Number((cpuSeconds / wallSeconds).toFixed(2)),
     waitingCores: Number((waitSeconds / wallSeconds).toFixed(2)),
@@ -217,8 +215,12 @@ async function measureLimit(page: Page, memory: PeakMemory, measurement: LimitsM
   };
 }
 
-async function measureLimits(page: Page, memory: PeakMemory, readPath: string): Promise<Limits> {
-  const callSizes = flag('--record-sizes') ? [64, 128, 256, 512, 1024, 4096].map((k) => k * 1024) : [];
+/**
+ * The limits, measured before the phases and again after them (`first` false: without the small
+ * files' digests and the call sizes, which only describe the machine). limitsAcrossTheRun joins them.
+ */
+async function measureLimits(page: Page, memory: PeakMemory, readPath: string, first: boolean): Promise<Limits> {
+  const callSizes = first && flag('--record-sizes') ? [64, 128, 256, 512, 1024, 4096].map((k) => k * 1024) : [];
   const aesByCallSize = [];
   for (const callBytes of callSizes) {
     aesByCallSize.push({
@@ -234,7 +236,7 @@ async function measureLimits(page: Page, memory: PeakMemory, readPath: string): 
     aesDecrypt: await measureLimit(page, memory, { kind: 'aes', mode: 'decrypt', callBytes: RECORD_SIZE, totalBytes: SIZES.aesLimit }),
     sha256: await measureLimit(page, memory, { kind: 'sha', updateBytes: RECORD_SIZE, totalBytes: SIZES.shaLimit }),
     read: await measureLimit(page, memory, { kind: 'read' }),
-    smallFileDigest: await page.evaluate(() => window.cryptoHarness.smallFileDigests()),
+    smallFileDigest: first ? await page.evaluate(() => window.cryptoHarness.smallFileDigests()) : [],
     aesByCallSize,
   };
 }
@@ -263,20 +265,20 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
     console.log(`load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(' ')} (other work on this machine lowers every throughput figure)`);
     console.log(`Chromium ${version}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase; ${describeFreshMemory(freshMemory)}\n`);
 
-    const limits = await measureLimits(page, memory, inputs.big);
-    printLimits(limits);
+    const limitsBefore = await measureLimits(page, memory, inputs.big, true);
+    printLimits(limitsBefore, 'Limits before the phases, measured in a worker of the same browser in this run');
 
-    const oneFileLimit = limits.sha256.perCoreMBps;
-    const manyFilesLimit = poolSize / (1 / limits.sha256.perCoreMBps + 1 / limits.aesEncrypt.perCoreMBps);
-    const phases: PhaseResult[] = [];
-    const encrypt = async (name: string, paths: string[], limit: number, options: EncryptRunOptions = {}) => {
+    // Each phase's limit is set once both measurements of the limits are in (phaseAgainst below).
+    const oneFileLimit = (l: Limits) => l.sha256.perCoreMBps;
+    const manyFilesLimit = (l: Limits) => poolSize / (1 / l.sha256.perCoreMBps + 1 / l.aesEncrypt.perCoreMBps);
+    const measured: { phase: MeasuredPhase; limitOf: (l: Limits) => number }[] = [];
+    const encrypt = async (name: string, paths: string[], limitOf: (l: Limits) => number, options: EncryptRunOptions = {}) => {
       await page.setInputFiles('#files', paths);
-      phases.push(
-        await measure(page, memory, name, 'encrypt', limit, async () => {
-          const result = ok((await page.evaluate((o) => window.cryptoHarness.encryptFiles(o), options)) as EncryptRunResult | HarnessError);
-          return { plainBytes: result.plainBytes, seconds: result.seconds };
-        }),
-      );
+      const phase = await measure(page, memory, name, 'encrypt', async () => {
+        const result = ok((await page.evaluate((o) => window.cryptoHarness.encryptFiles(o), options)) as EncryptRunResult | HarnessError);
+        return { plainBytes: result.plainBytes, seconds: result.seconds };
+      });
+      measured.push({ phase, limitOf });
     };
     await encrypt(`hash+encrypt one ${sizeName(SIZES.big)} file`, [inputs.big], oneFileLimit);
     await encrypt('  the same, SHA-256 on the same worker', [inputs.big], oneFileLimit, { hashPlacement: 'same-worker' });
@@ -289,15 +291,23 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
     });
     await page.setInputFiles('#files', inputs.sealed);
     const keyAndIv = [inputs.key.toString('base64'), inputs.iv.toString('base64')] as const;
-    phases.push(
-      await measure(page, memory, `decrypt one ${sizeName(SIZES.big)} file`, 'decrypt', limits.aesDecrypt.perCoreMBps, async () => {
+    measured.push({
+      phase: await measure(page, memory, `decrypt one ${sizeName(SIZES.big)} file`, 'decrypt', async () => {
         const result = ok(
           (await page.evaluate(([k, v]) => window.cryptoHarness.decryptFile(k, v, { hashPlaintext: false }), keyAndIv)) as DecryptRunResult | HarnessError,
         );
         return { plainBytes: result.plainBytes, seconds: result.seconds };
       }),
-    );
+      limitOf: (l) => l.aesDecrypt.perCoreMBps,
+    });
     if (inputs.huge) await encrypt('hash+encrypt one 4 GiB file', [inputs.huge], oneFileLimit);
+
+    console.log('');
+    const limitsAfter = await measureLimits(page, memory, inputs.big, false);
+    printLimits(limitsAfter, 'Limits after the phases, measured the same way');
+    const limits = limitsAcrossTheRun(limitsBefore, limitsAfter);
+    printLimits({ ...limits, smallFileDigest: [], aesByCallSize: [] }, 'Limits across the run: the mean of the two measurements, which every ratio below is taken against');
+    const phases = measured.map(({ phase, limitOf }) => phaseAgainst(phase, limitOf(limits)));
 
     const analysis = analyse(phases, limits, cpus().length);
     printPhases(phases, analysis, cpus().length);
@@ -324,6 +334,8 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
       repeat: REPEAT,
       smoke: SMOKE,
       limits,
+      limitsBeforePhases: limitsBefore,
+      limitsAfterPhases: limitsAfter,
       phases,
       analysis,
       targets,

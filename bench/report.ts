@@ -28,6 +28,9 @@ export interface Limits {
   readonly aesByCallSize: { readonly callBytes: number; readonly encrypt: Rate; readonly decrypt: Rate }[];
 }
 
+/** What one phase measured, before it is set against a limit (phaseAgainst). */
+export type MeasuredPhase = Omit<PhaseResult, 'limitMBps' | 'ratio'>;
+
 export interface PhaseResult {
   readonly name: string;
   readonly kind: 'encrypt' | 'decrypt';
@@ -76,12 +79,51 @@ export interface PhaseAnalysis {
 /** capacityRatio of the eight files at once must reach this. */
 export const MANY_FILES_CAPACITY_TARGET = 0.85;
 
+/** The four limits a phase's parts are made of. */
+const PART_LIMITS = ['aesEncrypt', 'aesDecrypt', 'sha256', 'read'] as const;
+
+/** Two per-thread splits averaged, a thread missing from one counting as 0 there. */
+function meanByThread(a: Record<string, number> = {}, b: Record<string, number> = {}): Record<string, number> {
+  const threads = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return Object.fromEntries([...threads].map((thread) => [thread, Number((((a[thread] ?? 0) + (b[thread] ?? 0)) / 2).toFixed(2))]));
+}
+
+function meanRate(a: Rate, b: Rate): Rate {
+  const cpuMsPerMB = Number(((a.cpuMsPerMB + b.cpuMsPerMB) / 2).toFixed(2));
+  return {
+    wallMBps: Math.round((a.wallMBps + b.wallMBps) / 2),
+    cpuMsPerMB,
+    perCoreMBps: Math.round(1000 / cpuMsPerMB),
+    cpuMsPerMBByThread: meanByThread(a.cpuMsPerMBByThread, b.cpuMsPerMBByThread),
+    faultedMiBPerMBByThread: meanByThread(a.faultedMiBPerMBByThread, b.faultedMiBPerMBByThread),
+  };
+}
+
+/**
+ * The limits at the middle of the run: each part the mean of its measurement before the phases and
+ * its measurement after them. The phases run between the two, and the machine's speed drifts over a
+ * run (the limits moved 5-18 % from one measurement to the other, and the first limit measured
+ * minutes after a boot cost nearly twice what it cost later: docs/operations.md, "The limits,
+ * measured before and after the phases"), so limits measured only before the phases flattered or
+ * harmed every ratio by whatever the machine did meanwhile.
+ */
+export function limitsAcrossTheRun(before: Limits, after: Limits): Limits {
+  const parts = Object.fromEntries(PART_LIMITS.map((part) => [part, meanRate(before[part], after[part])]));
+  return { ...before, ...parts } as Limits;
+}
+
+/** A measured phase against its limit (one file: SHA-256 on one core; eight: the pool's; decrypt: AES-GCM's). */
+export function phaseAgainst(phase: MeasuredPhase, limitMBps: number): PhaseResult {
+  return { ...phase, limitMBps: Math.round(limitMBps), ratio: Number((phase.medianMBps / limitMBps).toFixed(2)) };
+}
+
 const pad = (text: string | number, width: number) => String(text).padStart(width);
 
 const rate = (r: Rate) => `${pad(r.perCoreMBps, 5)} MB/s per core (${r.cpuMsPerMB.toFixed(2)} CPU-ms/MB; wall ${pad(r.wallMBps, 4)} MB/s)`;
 
-export function printLimits(limits: Limits): void {
-  console.log('Limits, measured in a worker of the same browser in this run (per free core = 1000 / CPU-ms per MB):');
+/** `title` says which measurement: before the phases, after them, or the two joined. */
+export function printLimits(limits: Limits, title: string): void {
+  console.log(`${title} (per free core = 1000 / CPU-ms per MB):`);
   console.log(`  AES-256-GCM encrypt  ${rate(limits.aesEncrypt)}   ${limits.recordSize / 1024} KiB calls`);
   console.log(`  AES-256-GCM decrypt  ${rate(limits.aesDecrypt)}`);
   console.log(`  SHA-256 (hash-wasm)  ${rate(limits.sha256)}   incremental, ${limits.recordSize / 1024} KiB updates`);
@@ -92,7 +134,7 @@ export function printLimits(limits: Limits): void {
     const faults = formatThreads(limit.faultedMiBPerMBByThread ?? {}, 4, 'MB', 'faultedMiB');
     if (faults) console.log(`    ${name}: ${faults}`);
   }
-  console.log('  whole-file SHA-256 of small files: one-shot crypto.subtle.digest vs hash-wasm (wall)');
+  if (limits.smallFileDigest.length > 0) console.log('  whole-file SHA-256 of small files: one-shot crypto.subtle.digest vs hash-wasm (wall)');
   for (const row of limits.smallFileDigest) {
     console.log(`    ${pad(row.bytes / 1024, 6)} KiB   digest ${pad(row.oneShotMBps.toFixed(0), 5)} MB/s   hash-wasm ${pad(row.hashWasmMBps.toFixed(0), 4)} MB/s`);
   }
