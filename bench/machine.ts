@@ -39,12 +39,30 @@ function hypervisor(): string {
   return flagged ? 'present, kind not in the kernel log' : 'none reported';
 }
 
+/** The largest buddy order the kernel has on x86-64 (MAX_PAGE_ORDER): a reporting order above it reports nothing. */
+const MAX_PAGE_ORDER = 10;
+
+/**
+ * Whether the guest hands freed memory back to its host (virtio-balloon free page reporting), from
+ * /sys/module/page_reporting/parameters/page_reporting_order. Where it is on, memory touched again
+ * after the host took it back faults in on the host, so every copy into fresh memory (the page
+ * cache, WebCrypto's results) costs more the longer ago that memory was freed: the largest swing in
+ * the benchmarks' references (docs/operations.md, "Free page reporting and cache paged out").
+ */
+export function describePageReporting(reportingOrder: string): string {
+  const order = Number.parseInt(reportingOrder, 10);
+  if (!Number.isInteger(order)) return 'free page reporting: none';
+  if (order > MAX_PAGE_ORDER) return 'free page reporting: off';
+  return `free page reporting: on (freed blocks of ${2 ** order * 4} KiB go back to the host)`;
+}
+
 /** E.g. "AMD EPYC, 2 cores, hypervisor PVM, transparent huge pages madvise; one core: ...; fresh memory: ...". */
 export async function describeMachine(): Promise<string> {
   const model = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const hugePages = selectedMode(readOrEmpty(() => readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))) ?? 'unknown';
   const coreSpeed = describeCoreSpeed(await coreSha256MBps());
-  return `${model}, ${cpus().length} cores, hypervisor ${hypervisor()}, transparent huge pages ${hugePages}; ${coreSpeed}; ${describeFreshMemory(freshMemoryMsPerMiB())}`;
+  const pageReporting = describePageReporting(readOrEmpty(() => readFileSync('/sys/module/page_reporting/parameters/page_reporting_order', 'utf8')));
+  return `${model}, ${cpus().length} cores, hypervisor ${hypervisor()}, transparent huge pages ${hugePages}, ${pageReporting}; ${coreSpeed}; ${describeFreshMemory(freshMemoryMsPerMiB())}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`Machine: ${await describeMachine()}`);

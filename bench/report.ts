@@ -102,10 +102,11 @@ function meanRate(a: Rate, b: Rate): Rate {
 /**
  * The limits at the middle of the run: each part the mean of its measurement before the phases and
  * its measurement after them. The phases run between the two, and the machine's speed drifts over a
- * run (the limits moved 5-18 % from one measurement to the other, and the first limit measured
- * minutes after a boot cost nearly twice what it cost later: docs/operations.md, "The limits,
- * measured before and after the phases"), so limits measured only before the phases flattered or
- * harmed every ratio by whatever the machine did meanwhile.
+ * run (fresh memory is dearest minutes after a boot and moves with what the host has taken back:
+ * docs/operations.md, "The limits, measured before and after the phases"), so limits measured only
+ * before the phases flattered or harmed every ratio by whatever the machine did meanwhile. The
+ * mean, not the cheaper of the two: that would take the machine at its fastest and lower every
+ * ratio by the noise alone.
  */
 export function limitsAcrossTheRun(before: Limits, after: Limits): Limits {
   const parts = Object.fromEntries(PART_LIMITS.map((part) => [part, meanRate(before[part], after[part])]));

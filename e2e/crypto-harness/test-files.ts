@@ -1,7 +1,7 @@
 // Large test inputs on disk under .tmp (never in one Buffer): deterministic plaintext, its node:crypto
 // ciphertext and SHA-256, streamed from and to disk.
 import { createCipheriv, createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, readSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -50,3 +50,23 @@ export async function sha256OfNodeCiphertext(plainPath: string, key: Buffer, iv:
   await pipeline(createReadStream(plainPath, { highWaterMark: CHUNK }), encrypt);
   return hash.digest('hex');
 }
+
+/**
+ * Reads the files once, so that the browser then reads them from the page cache. A benchmark that
+ * compares reading a File with a pipeline that reads one needs both to read from memory: a VM may
+ * page out cache the guest has not touched for a while (docs/operations.md, "Free page reporting
+ * and cache paged out"), and a partly evicted input makes one measurement pay for the disk and not
+ * the other.
+ */
+export function warmPageCache(paths: readonly string[]): void {
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  for (const path of paths) {
+    const fd = openSync(path, 'r');
+    try {
+      while (readSync(fd, buffer, 0, CHUNK, null) > 0);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coreSha256MBps, describeCoreSpeed } from '../../bench/core-speed.ts';
 import { median } from '../../bench/median.ts';
-import { hypervisorFromKernelLog, selectedMode } from '../../bench/machine.ts';
+import { describePageReporting, hypervisorFromKernelLog, selectedMode } from '../../bench/machine.ts';
 
 describe('the machine line CI prints', () => {
   it('names the hypervisor the kernel log reports, and nothing when it reports none', () => {
@@ -10,6 +10,13 @@ describe('the machine line CI prints', () => {
     expect(hypervisorFromKernelLog('[    0.000000] Hypervisor detected: KVM\r\n')).toBe('KVM');
     expect(hypervisorFromKernelLog('[    0.000000] Linux version 6.1.0\n')).toBeUndefined();
     expect(hypervisorFromKernelLog('')).toBeUndefined();
+  });
+
+  it("says whether freed memory goes back to the host, from the kernel's reporting order", () => {
+    expect(describePageReporting('9\n')).toBe('free page reporting: on (freed blocks of 2048 KiB go back to the host)');
+    expect(describePageReporting('10')).toBe('free page reporting: on (freed blocks of 4096 KiB go back to the host)');
+    expect(describePageReporting('11\n')).toBe('free page reporting: off');
+    expect(describePageReporting('')).toBe('free page reporting: none');
   });
 
   it('reads the bracketed choice of a sysfs switch', () => {
