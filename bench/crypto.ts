@@ -27,6 +27,7 @@ import type { DecryptRunResult, EncryptRunOptions, EncryptRunResult, HarnessErro
 import { serveDirectory } from '../e2e/crypto-harness/static-server.ts';
 import { encryptFileWithNode, ensurePlainFile, warmPageCache } from '../e2e/crypto-harness/test-files.ts';
 import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
+import { pageReporting } from './machine.ts';
 import { addByThread, benchCpuByThread, benchFaultsByThread, benchThreads, largestThreads, PeakMemory, printThreads, sampleTree, schedulerTimes, ThreadWatch } from './process-tree.ts';
 import { BenchBrowser } from './bench-browser.ts';
 import { hashPlacementFor, LARGE_FILES_AT_ONCE } from '../src/features/upload/engine/uploadLimits.ts';
@@ -267,7 +268,7 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
     const loadBefore = loadavg();
     const freshMemory = freshMemoryMsPerMiB();
     console.log(`load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(' ')} (other work on this machine lowers every throughput figure)`);
-    console.log(`Chromium ${version}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase; ${describeFreshMemory(freshMemory)}\n`);
+    console.log(`Chromium ${version}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase; ${describeFreshMemory(freshMemory)}; ${pageReporting()}\n`);
 
     const limitsBefore = await measureLimits(page, memory, inputs.big, true);
     printLimits(limitsBefore, 'Limits before the phases, measured in a worker of the same browser in this run');
@@ -333,6 +334,7 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
       date: new Date().toISOString(),
       loadAverage: { before: loadBefore, after: loadavg() },
       freshMemoryMsPerMiB: freshMemory,
+      pageReporting: pageReporting(),
       chromium: version,
       cores: cpus().length,
       poolSize,

@@ -30,6 +30,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/environment.mjs';
 import { HIDE_PICKERS } from './download-direct.ts';
 import { runLocal } from './download-local.ts';
 import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
+import { pageReporting } from './machine.ts';
 import { directCpuFigures, PHASE_KINDS, ratio, roundRatios, type BenchContext, type DecryptLimits, type MeasuredRun, type Phase, type PhaseKind } from './download-phases.ts';
 import { runTarget } from './download-target.ts';
 import { findBrowserPid, PeakMemory, printThreads } from './process-tree.ts';
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
       rmSync(profileDir, { recursive: true, force: true });
     },
     printLimits(limits) {
-      console.log(`\nChromium ${chromiumVersion}, ${cpus().length} cores, ${repeat} runs per phase (median), load ${loadavg()[0]!.toFixed(1)}; ${describeFreshMemory(freshMemory)}`);
+      console.log(`\nChromium ${chromiumVersion}, ${cpus().length} cores, ${repeat} runs per phase (median), load ${loadavg()[0]!.toFixed(1)}; ${describeFreshMemory(freshMemory)}; ${pageReporting()}`);
       console.log(`Raw decrypt limit in this browser (AES-256-GCM, 256 KiB records): ${limits.sequentialDecryptMBps.toFixed(0)} MB/s one call at a time, ${limits.parallelDecryptMBps.toFixed(0)} MB/s with 4 in flight\n`);
     },
   };
@@ -246,6 +247,7 @@ async function main(): Promise<void> {
     repeat,
     loadAverage: { before: loadBefore, after: loadavg().map((value) => Number(value.toFixed(2))) },
     freshMemoryMsPerMiB: freshMemory,
+    pageReporting: pageReporting(),
     limits: measured.limits,
     transport,
     phases: measured.phases,

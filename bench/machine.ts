@@ -56,13 +56,17 @@ export function describePageReporting(reportingOrder: string): string {
   return `free page reporting: on (freed blocks of ${2 ** order * 4} KiB go back to the host)`;
 }
 
+/** This machine's reporting state as describePageReporting words it; the benchmarks print it and keep it in their JSON. */
+export function pageReporting(): string {
+  return describePageReporting(readOrEmpty(() => readFileSync('/sys/module/page_reporting/parameters/page_reporting_order', 'utf8')));
+}
+
 /** E.g. "AMD EPYC, 2 cores, hypervisor PVM, transparent huge pages madvise; one core: ...; fresh memory: ...". */
 export async function describeMachine(): Promise<string> {
   const model = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const hugePages = selectedMode(readOrEmpty(() => readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))) ?? 'unknown';
   const coreSpeed = describeCoreSpeed(await coreSha256MBps());
-  const pageReporting = describePageReporting(readOrEmpty(() => readFileSync('/sys/module/page_reporting/parameters/page_reporting_order', 'utf8')));
-  return `${model}, ${cpus().length} cores, hypervisor ${hypervisor()}, transparent huge pages ${hugePages}, ${pageReporting}; ${coreSpeed}; ${describeFreshMemory(freshMemoryMsPerMiB())}`;
+  return `${model}, ${cpus().length} cores, hypervisor ${hypervisor()}, transparent huge pages ${hugePages}, ${pageReporting()}; ${coreSpeed}; ${describeFreshMemory(freshMemoryMsPerMiB())}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`Machine: ${await describeMachine()}`);

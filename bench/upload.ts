@@ -47,6 +47,7 @@ import { BenchBrowser } from './bench-browser.ts';
 import { parseQaTarget, QA_TARGET_HELP, QaTargetError } from './qa-target.ts';
 import { runUploadTarget } from './upload-target.ts';
 import { describeFreshMemory, freshMemoryMsPerMiB } from './fresh-memory.ts';
+import { pageReporting } from './machine.ts';
 import { cpuCost, machineCpuCost, endReportedByPage, measurePhase, plainUploadScript, printPhase, RUN_DEADLINE_MS, uploadPhases, type PhaseResult, type UploadSite } from './upload-phases.ts';
 import { ensurePlainFile, ensureSmallFiles } from './upload-files.ts';
 import { measureResume, printResume, type ResumeResult } from './upload-resume.ts';
@@ -281,7 +282,7 @@ async function main(): Promise<void> {
   try {
     const freshMemory = freshMemoryMsPerMiB();
     console.log(
-      `Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median); stores: ${STORES.join(', ')}; ${describeFreshMemory(freshMemory)}\n`,
+      `Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median); stores: ${STORES.join(', ')}; ${describeFreshMemory(freshMemory)}; ${pageReporting()}\n`,
     );
     const limitBrowser = await BenchBrowser.launch();
     const crypto = await measureCryptoLimit(limitBrowser, big).finally(() => limitBrowser.close());
@@ -392,6 +393,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       cores: cpus().length,
       freshMemoryMsPerMiB: freshMemory,
+      pageReporting: pageReporting(),
       repeat: REPEAT,
       smoke: SMOKE,
       stores: STORES,
