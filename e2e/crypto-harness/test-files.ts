@@ -69,4 +69,3 @@ export function warmPageCache(paths: readonly string[]): void {
     }
   }
 }
-
