@@ -261,8 +261,10 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
     const { poolSize } = await page.evaluate(() => window.cryptoHarness.ready());
     const loadBefore = loadavg();
     const freshMemory = freshMemoryMsPerMiB();
+    // Read once: the line printed and the JSON say the state the run was made in.
+    const reporting = pageReporting();
     console.log(`load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(' ')} (other work on this machine lowers every throughput figure)`);
-    console.log(`Chromium ${version}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase; ${describeFreshMemory(freshMemory)}; ${pageReporting()}\n`);
+    console.log(`Chromium ${version}, ${cpus().length} cores, pool of ${poolSize} workers, record size ${RECORD_SIZE / 1024} KiB, ${REPEAT} runs per phase; ${describeFreshMemory(freshMemory)}; ${reporting}\n`);
 
     const limitsBefore = await measureLimits(page, memory, inputs.big, true);
     printLimits(limitsBefore, 'Limits before the phases, measured in a worker of the same browser in this run');
@@ -328,7 +330,7 @@ async function runPhases(page: Page, memory: PeakMemory, inputs: Awaited<ReturnT
       date: new Date().toISOString(),
       loadAverage: { before: loadBefore, after: loadavg() },
       freshMemoryMsPerMiB: freshMemory,
-      pageReporting: pageReporting(),
+      pageReporting: reporting,
       chromium: version,
       cores: cpus().length,
       poolSize,

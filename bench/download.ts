@@ -167,6 +167,8 @@ async function main(): Promise<void> {
   const loadBefore = loadavg().map((value) => Number(value.toFixed(2)));
   // Before the browser starts, so the probe does not compete with it.
   const freshMemory = freshMemoryMsPerMiB();
+  // Read once: the line printed and the JSON say the state the run was made in.
+  const reporting = pageReporting();
   let context: BrowserContext | undefined;
   let chromiumVersion = '';
   const bench: BenchContext = {
@@ -201,7 +203,7 @@ async function main(): Promise<void> {
       rmSync(profileDir, { recursive: true, force: true });
     },
     printLimits(limits) {
-      console.log(`\nChromium ${chromiumVersion}, ${cpus().length} cores, ${repeat} runs per phase (median), load ${loadavg()[0]!.toFixed(1)}; ${describeFreshMemory(freshMemory)}; ${pageReporting()}`);
+      console.log(`\nChromium ${chromiumVersion}, ${cpus().length} cores, ${repeat} runs per phase (median), load ${loadavg()[0]!.toFixed(1)}; ${describeFreshMemory(freshMemory)}; ${reporting}`);
       console.log(`Raw decrypt limit in this browser (AES-256-GCM, 256 KiB records): ${limits.sequentialDecryptMBps.toFixed(0)} MB/s one call at a time, ${limits.parallelDecryptMBps.toFixed(0)} MB/s with 4 in flight\n`);
     },
   };
@@ -247,7 +249,7 @@ async function main(): Promise<void> {
     repeat,
     loadAverage: { before: loadBefore, after: loadavg().map((value) => Number(value.toFixed(2))) },
     freshMemoryMsPerMiB: freshMemory,
-    pageReporting: pageReporting(),
+    pageReporting: reporting,
     limits: measured.limits,
     transport,
     phases: measured.phases,

@@ -281,8 +281,10 @@ async function main(): Promise<void> {
   const s3 = STORES.includes('s3') ? await startLocalS3({ port: S3_PORT }) : null;
   try {
     const freshMemory = freshMemoryMsPerMiB();
+    // Read once: the line printed and the JSON say the state the run was made in.
+    const reporting = pageReporting();
     console.log(
-      `Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median); stores: ${STORES.join(', ')}; ${describeFreshMemory(freshMemory)}; ${pageReporting()}\n`,
+      `Chromium (own process per phase, automation detached while uploading), ${cpus().length} cores, ${REPEAT} runs per phase (median); stores: ${STORES.join(', ')}; ${describeFreshMemory(freshMemory)}; ${reporting}\n`,
     );
     const limitBrowser = await BenchBrowser.launch();
     const crypto = await measureCryptoLimit(limitBrowser, big).finally(() => limitBrowser.close());
@@ -393,7 +395,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       cores: cpus().length,
       freshMemoryMsPerMiB: freshMemory,
-      pageReporting: pageReporting(),
+      pageReporting: reporting,
       repeat: REPEAT,
       smoke: SMOKE,
       stores: STORES,
